@@ -1,0 +1,123 @@
+"""The Load contract (DESIGN.md, "Loads interface").
+
+Every load is an object with parameters frozen at construction and one method,
+
+    wrench(t, kin, env) -> Wrench
+
+that returns, for every body of the model, the force (B, N, 3) in the inertial frame and the moment
+(B, N, 3) about that body's CM in the inertial frame. Bodies a load does not act on get zeros.
+The dynamics core (``floatwind.multibody``) transfers these to the system CM and into the C_s frame.
+
+Rules for a new load (the same idea as scipy's ``OdeSolver`` contract):
+
+1. Subclass :class:`Load`; take every parameter as a keyword in ``__init__``, validate it there and
+   raise :class:`floatwind.errors.CaseError` naming the field.
+2. Implement :meth:`Load.wrench` for batched kinematics (leading axis B); never loop over B.
+3. A load that depends on structural acceleration (Morison added mass) does **not** use an
+   acceleration from the previous step: it returns ``Wrench.added_mass`` (B, N, 6, 6) such that its
+   acceleration-dependent part is ``-added_mass @ [a_G; alpha]`` (inertial frame, about the body CM),
+   and leaves that part out of ``force``/``moment``. The core moves it to the inertia side.
+4. Output channels (line tensions, thrust, ...) go in ``Wrench.channels`` as arrays with leading
+   axis B; :meth:`Load.channel_info` gives their units and long names.
+5. No integration and no state inside a load; a load with internal states makes them explicit.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Kinematics:
+    """Batched rigid-body kinematics of all N bodies at one time (inertial frame g).
+
+    Attributes
+    ----------
+    t : float
+        Time (s).
+    r_G_g : (B, N, 3) CM positions (m).
+    R_b2g : (B, N, 3, 3) body-to-inertial rotation matrices.
+    v_G_g : (B, N, 3) CM velocities (m/s).
+    w_b_g : (B, N, 3) body angular velocities, inertial axes (rad/s).
+    cm_b : (N, 3) CM of each body in that body's reference frame (m): a point given in the body
+        reference frame as ``p_b`` sits at ``r_G_g + R_b2g (p_b - cm_b)``.
+    a_G_g, dw_b_g : optional (B, N, 3) accelerations, filled only where known (outputs).
+    """
+
+    t: float
+    r_G_g: np.ndarray
+    R_b2g: np.ndarray
+    v_G_g: np.ndarray
+    w_b_g: np.ndarray
+    cm_b: np.ndarray
+    a_G_g: np.ndarray | None = None
+    dw_b_g: np.ndarray | None = None
+
+    @property
+    def batch(self) -> int:
+        return self.r_G_g.shape[0]
+
+    @property
+    def n_bodies(self) -> int:
+        return self.r_G_g.shape[1]
+
+    def points(self, body: int, p_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Positions and velocities (B, P, 3) of points ``p_b`` (P, 3) fixed in ``body``'s frame."""
+        rel_b = np.asarray(p_b, dtype=float) - self.cm_b[body]
+        rel_g = np.einsum("bij,pj->bpi", self.R_b2g[:, body], rel_b)
+        pos = self.r_G_g[:, body, None, :] + rel_g
+        vel = self.v_G_g[:, body, None, :] + np.cross(self.w_b_g[:, body, None, :], rel_g)
+        return pos, vel
+
+
+@dataclass
+class Wrench:
+    """Loads on all bodies: force and moment about each body CM, inertial axes.
+
+    ``added_mass`` (optional, (B, N, 6, 6)) is the acceleration-dependent part (contract rule 3);
+    ``channels`` holds output channels with leading axis B.
+    """
+
+    force: np.ndarray
+    moment: np.ndarray
+    added_mass: np.ndarray | None = None
+    channels: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @classmethod
+    def zeros(cls, batch: int, n_bodies: int) -> Wrench:
+        return cls(np.zeros((batch, n_bodies, 3)), np.zeros((batch, n_bodies, 3)))
+
+    def add_point_force(self, kin: Kinematics, body: int, r_P_g: np.ndarray, f_g: np.ndarray):
+        """Add forces ``f_g`` (B, P, 3) acting at points ``r_P_g`` (B, P, 3) on ``body``."""
+        f_g = np.asarray(f_g, dtype=float)
+        arm = np.asarray(r_P_g, dtype=float) - kin.r_G_g[:, body, None, :]
+        self.force[:, body] += f_g.sum(axis=1)
+        self.moment[:, body] += np.cross(arm, f_g).sum(axis=1)
+
+    def __iadd__(self, other: Wrench) -> Wrench:
+        self.force = self.force + other.force
+        self.moment = self.moment + other.moment
+        if other.added_mass is not None:
+            self.added_mass = (
+                other.added_mass if self.added_mass is None else self.added_mass + other.added_mass
+            )
+        self.channels.update(other.channels)
+        return self
+
+
+class Load(abc.ABC):
+    """Base class of every load module (see the module docstring for the contract)."""
+
+    #: short name used to prefix output channels and in messages
+    name: str = "load"
+
+    @abc.abstractmethod
+    def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
+        """Force and moment on every body at time ``t`` for kinematics ``kin`` and environment ``env``."""
+
+    def channel_info(self) -> dict[str, tuple[str, str]]:
+        """Output channels this load writes: ``{name: (units, long_name)}``."""
+        return {}
