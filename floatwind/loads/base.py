@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from floatwind.rotation.vec import cross
+
 
 @dataclass(frozen=True)
 class Kinematics:
@@ -69,7 +71,7 @@ class Kinematics:
         rel_b = np.asarray(p_b, dtype=float) - self.cm_b[body]
         rel_g = np.einsum("bij,pj->bpi", self.R_b2g[:, body], rel_b)
         pos = self.r_G_g[:, body, None, :] + rel_g
-        vel = self.v_G_g[:, body, None, :] + np.cross(self.w_b_g[:, body, None, :], rel_g)
+        vel = self.v_G_g[:, body, None, :] + cross(self.w_b_g[:, body, None, :], rel_g)
         return pos, vel
 
 
@@ -95,7 +97,7 @@ class Wrench:
         f_g = np.asarray(f_g, dtype=float)
         arm = np.asarray(r_P_g, dtype=float) - kin.r_G_g[:, body, None, :]
         self.force[:, body] += f_g.sum(axis=1)
-        self.moment[:, body] += np.cross(arm, f_g).sum(axis=1)
+        self.moment[:, body] += cross(arm, f_g).sum(axis=1)
 
     def __iadd__(self, other: Wrench) -> Wrench:
         self.force = self.force + other.force

@@ -154,3 +154,22 @@ def euler_rates_from_omega(angles, w_b) -> np.ndarray:
     d5 = s6 * w[..., 0] + c6 * w[..., 1]
     d6 = w[..., 2] - s5 * d4
     return np.stack([d4, d5, d6], axis=-1)
+
+
+def euler_zyx_matrix(angles) -> np.ndarray:
+    """OpenFAST v5 platform rotation R = Rz(psi) Ry(theta) Rx(phi), ``angles`` = (phi, theta, psi).
+
+    ElastoDyn v5 (``SetCoordSy``) and HydroDyn (``EulerExtractZYX``) define PtfmRoll/Pitch/Yaw this
+    way (intrinsic Z-Y'-X''); see docs/conventions.md. Body-to-inertial, shape (..., 3, 3).
+    """
+    a = np.asarray(angles, dtype=float)
+    return rot_z(a[..., 2]) @ rot_y(a[..., 1]) @ rot_x(a[..., 0])
+
+
+def euler_zyx_from_matrix(R_b2g) -> np.ndarray:
+    """(phi, theta, psi) with R = Rz(psi) Ry(theta) Rx(phi); theta in [-pi/2, pi/2]."""
+    R = np.asarray(R_b2g, dtype=float)
+    theta = np.arcsin(np.clip(-R[..., 2, 0], -1.0, 1.0))
+    phi = np.arctan2(R[..., 2, 1], R[..., 2, 2])
+    psi = np.arctan2(R[..., 1, 0], R[..., 0, 0])
+    return np.stack([phi, theta, psi], axis=-1)

@@ -1,0 +1,510 @@
+"""Reading and validating case files (YAML) into :class:`floatwind.model.Model` objects.
+
+Every problem raises :class:`floatwind.errors.CaseError` naming the file, the dotted field and the
+reason. The format is documented key by key in ``docs/case_format.md``; :data:`SCHEMA` holds the
+top-level keys with their units and defaults (``floatwind check`` prints them).
+"""
+
+from __future__ import annotations
+
+import math
+import pathlib
+from typing import Any
+
+import numpy as np
+import yaml
+
+from floatwind.environment import Environment
+from floatwind.errors import CaseError
+from floatwind.loads._config import Section, resolve_path, suggest
+from floatwind.loads.simple import (
+    ConstantForce,
+    Gravity,
+    HarmonicForce,
+    LinearMatrices,
+    TimeSeriesForce,
+)
+from floatwind.model import InitialConditions, Model, SimulationSettings
+from floatwind.multibody import motion as mo
+from floatwind.multibody.tree import Body, Joint, Tree
+
+#: top-level keys: (units, default, meaning)
+SCHEMA: dict[str, tuple[str, Any, str]] = {
+    "name": ("-", "file stem", "case name"),
+    "description": ("-", "", "free text"),
+    "topology": (
+        "-",
+        None,
+        "turbine topology built by a library function (see docs/case_format.md)",
+    ),
+    "bodies": ("-", "required", "list of rigid bodies: name, mass (kg), cm (m), inertia (kg m^2)"),
+    "joints": ("-", [], "list of joints with prescribed rotation/slide"),
+    "reference_point": ("m", [0, 0, 0], "platform reference point (PRP) in the base body frame"),
+    "environment": ("-", "still water, no wind", "constants, waves and wind"),
+    "loads": ("-", [], "list of loads, each with a 'type'"),
+    "initial": (
+        "m, rad, m/s, rad/s",
+        "at rest",
+        "initial reference-point displacement/angles/rates",
+    ),
+    "simulation": ("s", "t_max 600, dt 0.0125, dt_out 0.05, rk4", "run settings"),
+}
+
+BODY_KEYS = {"name", "mass", "cm", "inertia", "description"}
+JOINT_KEYS = {
+    "name",
+    "parent",
+    "child",
+    "position_parent",
+    "position_child",
+    "axis",
+    "orientation",
+    "orientation_deg",
+    "rotation",
+    "slide",
+}
+MOTION_KINDS = ("locked", "constant_rate", "ramp", "table")
+SIM_KEYS = {"t_max", "dt", "dt_out", "integrator", "rtol", "atol", "rho_inf", "bound"}
+INITIAL_KEYS = {
+    "displacement",
+    "angles",
+    "angles_deg",
+    "velocity",
+    "rates",
+    "rates_deg",
+}
+INTEGRATORS = ("rk4", "dop853", "rk45", "lie_generalized_alpha")
+
+
+def _inertia(value: Any, field: str) -> np.ndarray:
+    if isinstance(value, dict):
+        sec = Section(value, field, {"xx", "yy", "zz", "xy", "xz", "yz"})
+        xx, yy, zz = (sec.number(k, kind="positive") for k in ("xx", "yy", "zz"))
+        xy, xz, yz = (sec.number(k, 0.0) for k in ("xy", "xz", "yz"))
+        I = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
+    else:
+        try:
+            I = np.asarray(value, dtype=float)
+        except (TypeError, ValueError):
+            raise CaseError(
+                f"expected 3 numbers or a 3x3 matrix, got {value!r}", field=field
+            ) from None
+        if I.shape == (3,):
+            I = np.diag(I)
+        if I.shape != (3, 3):
+            raise CaseError(f"expected 3 numbers or a 3x3 matrix, got shape {I.shape}", field=field)
+    if not np.all(np.isfinite(I)):
+        raise CaseError("inertia must be finite", field=field)
+    if not np.allclose(I, I.T, rtol=1e-9, atol=1e-9 * np.abs(I).max()):
+        raise CaseError("inertia matrix must be symmetric", field=field)
+    ev = np.linalg.eigvalsh(I)
+    if ev.min() <= 0:
+        raise CaseError(
+            f"inertia is not positive definite (eigenvalues {ev.min():.4g} .. {ev.max():.4g})",
+            field=field,
+        )
+    return I
+
+
+def _body(data: Any, field: str) -> Body:
+    sec = Section(data, field, BODY_KEYS)
+    name = sec.raw("name")
+    if not isinstance(name, str) or not name:
+        raise CaseError("body name must be a non-empty string", field=sec.path("name"))
+    mass = sec.number("mass", kind="positive")
+    cm = sec.vector("cm", [0.0, 0.0, 0.0])
+    I = _inertia(sec.raw("inertia"), sec.path("inertia"))
+    return Body(name=name, mass=mass, cm_b=cm, inertia_b=I)
+
+
+def _motion(data: Any, field: str, base_dir, angular: bool) -> mo.Motion:
+    if data is None:
+        return mo.Locked()
+    if isinstance(data, (int, float)) and not isinstance(data, bool):
+        return mo.Locked(float(data))
+    unit = "deg" if angular else None
+    keys = {"kind", "value", "q0", "rate", "t_start", "final", "file", "time", "values", "rates"}
+    keys |= {"accelerations", "scale"}
+    if unit:
+        keys |= {"value_deg", "q0_deg", "rate_deg", "rate_rpm", "final_deg"}
+    sec = Section(data, field, keys)
+    kind = sec.choice("kind", MOTION_KINDS)
+
+    def ang(key, default=...):
+        if angular:
+            return sec.angle(key, default)
+        return sec.number(key, default)
+
+    if kind == "locked":
+        return mo.Locked(ang("value", 0.0))
+    if kind == "constant_rate":
+        rate = sec.speed("rate") if angular and sec.has("rate_rpm") else ang("rate")
+        return mo.ConstantRate(ang("q0", 0.0), rate)
+    if kind == "ramp":
+        return mo.Ramp(ang("q0", 0.0), ang("rate"), sec.number("t_start", 0.0), ang("final", None))
+    # table: inline (time, values[, rates, accelerations]) or a file with columns
+    scale = sec.number("scale", math.pi / 180 if angular and sec.has("value_deg") else 1.0)
+    if sec.has("file"):
+        path = resolve_path(sec.raw("file"), sec.path("file"), base_dir)
+        try:
+            tab = np.loadtxt(path, comments="#", delimiter=None, ndmin=2)
+        except ValueError as exc:
+            raise CaseError(f"cannot read table {path}: {exc}", field=sec.path("file")) from None
+        if tab.shape[1] < 2:
+            raise CaseError(
+                "table file needs at least 2 columns (time, value)", field=sec.path("file")
+            )
+        time = tab[:, 0]
+        vals = tab[:, 1] * scale
+        rates = tab[:, 2] * scale if tab.shape[1] > 2 else None
+        accs = tab[:, 3] * scale if tab.shape[1] > 3 else None
+    else:
+        time = sec.raw("time")
+        vals = np.asarray(sec.raw("values"), dtype=float) * scale
+        rates = None if not sec.has("rates") else np.asarray(sec.raw("rates"), float) * scale
+        accs = (
+            None
+            if not sec.has("accelerations")
+            else np.asarray(sec.raw("accelerations"), float) * scale
+        )
+    try:
+        return mo.Table(time, vals, rates, accs)
+    except ValueError as exc:
+        raise CaseError(str(exc), field=field) from None
+
+
+def _rotation_from_cfg(sec: Section) -> np.ndarray:
+    """Joint orientation offset: 1-2-3 Euler angles (rad or deg) of the child frame in the parent."""
+    from floatwind.rotation import euler123_matrix
+
+    if sec.has("orientation_deg"):
+        return euler123_matrix(np.radians(sec.vector("orientation_deg")))
+    return euler123_matrix(sec.vector("orientation", [0.0, 0.0, 0.0]))
+
+
+def _joint(data: Any, field: str, index: dict[str, int], base_dir) -> Joint:
+    sec = Section(data, field, JOINT_KEYS)
+    name = str(sec.raw("name"))
+    parent = sec.body(index, "parent")
+    child = sec.body(index, "child")
+    if child == 0:
+        raise CaseError(
+            "the base body (the first body) cannot be a joint's child", field=sec.path("child")
+        )
+    try:
+        return Joint(
+            name=name,
+            parent=parent,
+            child=child,
+            r_J_p=sec.vector("position_parent"),
+            r_J_c=sec.vector("position_child", [0.0, 0.0, 0.0]),
+            axis=sec.vector("axis", [0.0, 0.0, 1.0]),
+            R0_c2p=_rotation_from_cfg(sec),
+            rotation=_motion(sec.raw("rotation", None), sec.path("rotation"), base_dir, True),
+            slide=_motion(sec.raw("slide", None), sec.path("slide"), base_dir, False),
+        )
+    except ValueError as exc:
+        if isinstance(exc, CaseError):
+            raise
+        raise CaseError(str(exc), field=field) from None
+
+
+def _batched(sec: Section, key: str, deg: bool = False) -> np.ndarray | None:
+    """A 3-vector or a list of 3-vectors (one per batch member) -> (B, 3)."""
+    for k, scale in ((key, 1.0), (f"{key}_deg", math.pi / 180)):
+        if not sec.has(k):
+            continue
+        if k != key and not deg:
+            continue
+        try:
+            a = np.asarray(sec.raw(k), dtype=float)
+        except (TypeError, ValueError):
+            raise CaseError(
+                f"expected 3 numbers or a list of 3-number rows, got {sec.raw(k)!r}",
+                field=sec.path(k),
+            ) from None
+        if a.ndim == 1:
+            a = a[None]
+        if a.ndim != 2 or a.shape[1] != 3 or not np.all(np.isfinite(a)):
+            raise CaseError(
+                f"expected 3 numbers or a list of 3-number rows, got shape {a.shape}",
+                field=sec.path(k),
+            )
+        if sec.has(key) and sec.has(f"{key}_deg") and deg:
+            raise CaseError(f"give either '{key}' or '{key}_deg', not both", field=sec.path(k))
+        return a * scale
+    return None
+
+
+def _initial(data: Any) -> InitialConditions:
+    sec = Section(data or {}, "initial", INITIAL_KEYS)
+    ic = InitialConditions()
+    for key, deg in (
+        ("displacement", False),
+        ("angles", True),
+        ("velocity", False),
+        ("rates", True),
+    ):
+        val = _batched(sec, key, deg)
+        if val is not None:
+            setattr(ic, key, val)
+    sizes = {getattr(ic, k).shape[0] for k in ("displacement", "angles", "velocity", "rates")}
+    if len(sizes - {1}) > 1:
+        raise CaseError(
+            f"batched initial conditions must have equal lengths, got {sorted(sizes)}",
+            field="initial",
+        )
+    if np.any(np.abs(np.cos(ic.angles[:, 1])) < 1e-3):
+        raise CaseError(
+            "initial pitch at +-90 deg: 1-2-3 Euler angles are singular", field="initial.angles"
+        )
+    return ic
+
+
+def _settings(data: Any) -> SimulationSettings:
+    sec = Section(data or {}, "simulation", SIM_KEYS)
+    s = SimulationSettings()
+    s.t_max = sec.number("t_max", s.t_max, kind="positive")
+    s.dt = sec.number("dt", s.dt, kind="positive")
+    s.dt_out = sec.number("dt_out", s.dt_out, kind="positive")
+    s.integrator = sec.choice("integrator", INTEGRATORS, s.integrator)
+    s.rtol = sec.number("rtol", s.rtol, kind="positive")
+    s.atol = sec.number("atol", s.atol, kind="positive")
+    s.rho_inf = sec.number("rho_inf", s.rho_inf, kind="nonnegative")
+    if s.rho_inf > 1:
+        raise CaseError(f"must be in [0, 1], got {s.rho_inf:g}", field="simulation.rho_inf")
+    s.bound = sec.number("bound", s.bound, kind="positive")
+    if s.dt > s.t_max:
+        raise CaseError(f"dt = {s.dt:g} s exceeds t_max = {s.t_max:g} s", field="simulation.dt")
+    return s
+
+
+# ---------------------------------------------------------------- loads
+
+
+def _simple_load(kind: str, data: dict, field: str, index: dict[str, int], tree: Tree, base_dir):
+    common = {"type", "body", "point", "name"}
+    if kind == "gravity":
+        Section(data, field, {"type", "name"})
+        return Gravity(masses=tree.mass)
+    if kind == "constant_force":
+        sec = Section(data, field, common | {"force", "moment"})
+        return ConstantForce(
+            body=sec.body(index),
+            point_b=sec.vector("point", [0.0, 0.0, 0.0]),
+            force=sec.vector("force"),
+            moment=sec.vector("moment", [0.0, 0.0, 0.0]),
+            name=sec.raw("name", None),
+        )
+    if kind == "linear":
+        sec = Section(data, field, common | {"stiffness", "damping", "f0", "point0"})
+        try:
+            return LinearMatrices(
+                body=sec.body(index),
+                point_b=sec.vector("point", [0.0, 0.0, 0.0]),
+                stiffness=sec.raw("stiffness", None),
+                damping=sec.raw("damping", None),
+                f0=sec.raw("f0", None),
+                point0_g=sec.vector("point0", None),
+                name=sec.raw("name", None),
+            )
+        except CaseError as exc:
+            raise CaseError(exc.reason, field=f"{field}.{exc.field}") from None
+    if kind == "time_series_force":
+        sec = Section(data, field, common | {"table", "file", "hold"})
+        if sec.has("file"):
+            path = resolve_path(sec.raw("file"), sec.path("file"), base_dir)
+            try:
+                table = np.loadtxt(path, comments="#", ndmin=2)
+            except ValueError as exc:
+                raise CaseError(f"cannot read {path}: {exc}", field=sec.path("file")) from None
+        else:
+            table = sec.raw("table")
+        try:
+            return TimeSeriesForce(
+                body=sec.body(index),
+                point_b=sec.vector("point", [0.0, 0.0, 0.0]),
+                table=table,
+                hold=sec.boolean("hold", False),
+                name=sec.raw("name", None),
+            )
+        except CaseError as exc:
+            raise CaseError(exc.reason, field=f"{field}.{exc.field}") from None
+    if kind == "harmonic_force":
+        sec = Section(data, field, common | {"amplitude", "omega", "phase", "period"})
+        if sec.has("omega") == sec.has("period"):
+            raise CaseError(
+                "give exactly one of 'omega' (rad/s) or 'period' (s)", field=sec.path("omega")
+            )
+        omega = (
+            sec.number("omega")
+            if sec.has("omega")
+            else 2 * math.pi / sec.number("period", kind="positive")
+        )
+        return HarmonicForce(
+            body=sec.body(index),
+            point_b=sec.vector("point", [0.0, 0.0, 0.0]),
+            amplitude=sec.vector("amplitude", size=6),
+            omega=omega,
+            phase=sec.number("phase", 0.0),
+            name=sec.raw("name", None),
+        )
+    return None
+
+
+def _load_classes() -> dict[str, Any]:
+    """Large-motion loads with ``from_config`` (imported lazily so a missing optional module only
+    matters to a case that uses it)."""
+    import importlib
+
+    table = {
+        "hydrostatics": ("floatwind.loads.hydrostatics", "Hydrostatics"),
+        "morison": ("floatwind.loads.morison", "Morison"),
+        "mooring_taut": ("floatwind.loads.mooring", "TautMooring"),
+        "thrust": ("floatwind.loads.thrust", "RotorThrust"),
+    }
+    out = {}
+    for kind, (mod, cls) in table.items():
+        try:
+            out[kind] = getattr(importlib.import_module(mod), cls)
+        except (ImportError, AttributeError):
+            continue
+    return out
+
+
+SIMPLE_LOADS = ("gravity", "constant_force", "linear", "time_series_force", "harmonic_force")
+
+
+def _loads(items: list, index: dict[str, int], tree: Tree, base_dir) -> list:
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        raise CaseError("expected a list of loads", field="loads")
+    classes = _load_classes()
+    kinds = list(SIMPLE_LOADS) + sorted(classes)
+    out = []
+    for i, data in enumerate(items):
+        field = f"loads[{i}]"
+        if not isinstance(data, dict):
+            raise CaseError("each load must be a mapping with a 'type'", field=field)
+        kind = data.get("type")
+        if kind is None:
+            raise CaseError("required key is missing", field=f"{field}.type")
+        if kind not in kinds:
+            raise CaseError(
+                f"unknown load type {kind!r}{suggest(str(kind), kinds)}; known: {kinds}",
+                field=f"{field}.type",
+            )
+        load = _simple_load(kind, data, field, index, tree, base_dir)
+        if load is None:
+            load = classes[kind].from_config(data, body_index=index, field=field, base_dir=base_dir)
+        out.append(load)
+    return out
+
+
+def _environment(data: Any, batch: int, duration: float, dt: float, base_dir, file) -> Environment:
+    try:
+        from floatwind.environment.config import build_environment
+    except ImportError:  # pragma: no cover - environment config not installed
+        build_environment = None
+    if build_environment is None:
+        sec = Section(data or {}, "environment", {"gravity", "rho_water", "rho_air", "water_depth"})
+        return Environment(
+            gravity=sec.number("gravity", 9.80665, kind="positive"),
+            rho_water=sec.number("rho_water", 1025.0, kind="positive"),
+            rho_air=sec.number("rho_air", 1.225, kind="positive"),
+            water_depth=sec.number("water_depth", 320.0, kind="positive"),
+        )
+    return build_environment(
+        data, n_realizations=batch, duration=duration, dt_hint=dt, base_dir=base_dir, file=file
+    )
+
+
+TOP_KEYS = set(SCHEMA)
+
+
+def model_from_dict(
+    data: Any,
+    *,
+    base_dir: pathlib.Path | None = None,
+    name: str = "case",
+    source: str = "",
+    text: str = "",
+) -> Model:
+    """Build a :class:`Model` from a parsed case dict (errors name fields, not the file)."""
+    top = Section(data, "", TOP_KEYS)
+    if top.has("topology"):
+        from floatwind.case.topology import expand_topology
+
+        data = expand_topology(dict(data))
+        top = Section(data, "", TOP_KEYS)
+    bodies_cfg = top.items("bodies")
+    bodies = [_body(item, f) for f, item in bodies_cfg]
+    names = [b.name for b in bodies]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise CaseError(f"duplicate body names {sorted(dup)}", field="bodies")
+    index = {b.name: i for i, b in enumerate(bodies)}
+    joints = [_joint(item, f, index, base_dir) for f, item in top.items("joints", required=False)]
+    try:
+        tree = Tree(bodies, joints)
+    except ValueError as exc:
+        raise CaseError(str(exc), field="joints") from None
+    settings = _settings(top.raw("simulation", None))
+    initial = _initial(top.raw("initial", None))
+    env = _environment(
+        top.raw("environment", None), initial.batch, settings.t_max, settings.dt, base_dir, source
+    )
+    loads = _loads(top.raw("loads", []), index, tree, base_dir)
+    desc = top.raw("description", "")
+    return Model(
+        name=str(top.raw("name", name)),
+        tree=tree,
+        loads=loads,
+        env=env,
+        initial=initial,
+        settings=settings,
+        ref_point_b=top.vector("reference_point", [0.0, 0.0, 0.0]),
+        ref_point0_g=top.vector("reference_point", [0.0, 0.0, 0.0]),
+        description=str(desc).strip(),
+        source=source,
+        source_text=text,
+    )
+
+
+def load_case(path: str | pathlib.Path, overrides: dict | None = None) -> Model:
+    """Read, validate and build the model of a YAML case file.
+
+    ``overrides`` maps dotted keys (``simulation.t_max``) to values applied before validation.
+
+    Raises
+    ------
+    CaseError
+        Naming the file, the field and the reason.
+    """
+    path = pathlib.Path(path)
+    if not path.is_file():
+        raise CaseError("case file not found", file=str(path))
+    text = path.read_text()
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise CaseError(
+            f"not valid YAML{where}: {getattr(exc, 'problem', exc)}", file=str(path)
+        ) from None
+    if not isinstance(data, dict):
+        raise CaseError("a case file must be a YAML mapping of keys", file=str(path))
+    for key, val in (overrides or {}).items():
+        d = data
+        parts = key.split(".")
+        for p in parts[:-1]:
+            d = d.setdefault(p, {})
+        d[parts[-1]] = val
+    try:
+        return model_from_dict(
+            data, base_dir=path.parent, name=path.stem, source=str(path), text=text
+        )
+    except CaseError as exc:
+        raise exc.with_file(str(path)) from None

@@ -1,0 +1,257 @@
+"""The integrator contract for first-order systems dy/dt = f(t, y), y of shape (B, n).
+
+Rules for a new first-order scheme (in the manner of scipy's ``OdeSolver``):
+
+1. Subclass :class:`FixedStepIntegrator` and implement ``_step_impl(fun, t, y, f, h)`` returning
+   ``(y_new, f_new)`` where ``f`` is ``fun(t, y)`` (already evaluated, so the first stage is free)
+   and ``f_new`` is ``fun(t + h, y_new)`` (it becomes the next step's ``f`` and feeds the dense
+   output). Set the class attribute ``order``.
+2. Do not record, check or report progress in ``_step_impl``: :meth:`FixedStepIntegrator.run`
+   does the bookkeeping: it records on the user's output grid (exactly at step points that
+   coincide with output times, by cubic Hermite interpolation between steps otherwise), checks
+   every step for non-finite values and the user bound, and raises
+   :class:`floatwind.errors.SimulationError` carrying the partial :class:`Recording`.
+3. Adaptive schemes (scipy's Dormand-Prince) implement :meth:`Integrator.run` directly with the
+   same recording, checking and error semantics.
+
+The batch axis B is first everywhere; ``fun`` must accept and return (B, n) arrays.
+"""
+
+from __future__ import annotations
+
+import abc
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from floatwind.errors import SimulationError
+
+log = logging.getLogger(__name__)
+
+RHS = Callable[[float, np.ndarray], np.ndarray]
+
+
+class Interrupted(SimulationError):
+    """The user interrupted the run (Ctrl-C); ``partial`` holds what was recorded."""
+
+
+@dataclass
+class Recording:
+    """States on the output grid: ``t`` (T,), ``y`` (T, B, n); only the first ``n`` rows are valid."""
+
+    t: np.ndarray
+    y: np.ndarray
+    n: int
+
+    @property
+    def complete(self) -> bool:
+        return self.n == len(self.t)
+
+    def valid(self) -> Recording:
+        """The recorded part only."""
+        return Recording(self.t[: self.n].copy(), self.y[: self.n].copy(), self.n)
+
+
+def _check(t: float, y: np.ndarray, bound: float | np.ndarray | None) -> str | None:
+    finite = np.isfinite(y)
+    if not finite.all():
+        bad = np.unique(np.nonzero(~finite)[0]).tolist()
+        return f"non-finite state in batch members {bad}"
+    if bound is not None:
+        over = np.abs(y) > bound
+        if over.any():
+            bad = np.unique(np.nonzero(over)[0]).tolist()
+            return f"state exceeds the bound {np.max(bound):g} in batch members {bad}"
+    return None
+
+
+def _failed_members(y: np.ndarray, bound) -> list[int]:
+    bad = ~np.isfinite(y)
+    if bound is not None:
+        bad |= np.abs(np.nan_to_num(y, nan=np.inf)) > bound
+    return np.unique(np.nonzero(bad)[0]).tolist()
+
+
+def hermite(t0, t1, y0, y1, f0, f1, t) -> np.ndarray:
+    """Cubic Hermite interpolation between (t0, y0, f0) and (t1, y1, f1) at scalar ``t``."""
+    h = t1 - t0
+    s = (t - t0) / h
+    h00 = (1 + 2 * s) * (1 - s) ** 2
+    h10 = s * (1 - s) ** 2
+    h01 = s * s * (3 - 2 * s)
+    h11 = s * s * (s - 1)
+    return h00 * y0 + h10 * h * f0 + h01 * y1 + h11 * h * f1
+
+
+class Integrator(abc.ABC):
+    """Base class: integrate ``fun`` from ``t_out[0]`` and record on ``t_out``."""
+
+    @abc.abstractmethod
+    def run(
+        self,
+        fun: RHS,
+        y0: np.ndarray,
+        t_out: np.ndarray,
+        *,
+        bound: float | np.ndarray | None = None,
+        progress: Callable[[float], None] | None = None,
+    ) -> Recording:
+        """Integrate and return the states on ``t_out`` (T,), starting at ``t_out[0]`` with ``y0`` (B, n).
+
+        Raises
+        ------
+        SimulationError
+            On a non-finite state, a state beyond ``bound``, or a failure of ``fun``; its
+            ``partial`` attribute holds the :class:`Recording` up to the last good output time.
+        Interrupted
+            On Ctrl-C, with the same ``partial``.
+        """
+
+
+class FixedStepIntegrator(Integrator):
+    """Fixed step ``dt``; see the module docstring for the subclass contract."""
+
+    order: int = 0
+
+    def __init__(self, dt: float):
+        if not (dt > 0 and np.isfinite(dt)):
+            raise ValueError(f"time step dt must be positive and finite, got {dt!r}")
+        self.dt = float(dt)
+
+    @abc.abstractmethod
+    def _step_impl(self, fun: RHS, t: float, y: np.ndarray, f: np.ndarray, h: float):
+        """One step from (t, y) with slope f: return (y_new, f_new)."""
+
+    def run(self, fun, y0, t_out, *, bound=None, progress=None) -> Recording:
+        t_out = np.asarray(t_out, dtype=float)
+        y = np.array(y0, dtype=float)
+        rec = Recording(t_out, np.full((len(t_out),) + y.shape, np.nan), 0)
+        t = float(t_out[0])
+        t_end = float(t_out[-1])
+        n_steps = int(np.ceil((t_end - t) / self.dt - 1e-9))
+        tol = 1e-9 * self.dt
+        try:
+            f = fun(t, y)
+            reason = _check(t, y, bound)
+            if reason:
+                raise SimulationError(reason, time=t, state=y, members=_failed_members(y, bound))
+            rec.y[0] = y
+            rec.n = 1
+            for k in range(n_steps):
+                t_new = min(t_out[0] + (k + 1) * self.dt, t_end)
+                h = t_new - t
+                y_new, f_new = self._step_impl(fun, t, y, f, h)
+                reason = _check(t_new, y_new, bound)
+                if reason:
+                    raise SimulationError(
+                        reason, time=t_new, state=y_new, members=_failed_members(y_new, bound)
+                    )
+                while rec.n < len(t_out) and t_out[rec.n] <= t_new + tol:
+                    tk = t_out[rec.n]
+                    if abs(tk - t_new) <= tol:
+                        rec.y[rec.n] = y_new
+                    else:
+                        rec.y[rec.n] = hermite(t, t_new, y, y_new, f, f_new, tk)
+                    rec.n += 1
+                t, y, f = t_new, y_new, f_new
+                if progress is not None:
+                    progress(t)
+        except SimulationError as err:
+            err.partial = rec.valid()
+            raise
+        except KeyboardInterrupt:
+            raise Interrupted(
+                "interrupted by the user", time=t, state=y, partial=rec.valid()
+            ) from None
+        return rec
+
+
+class RK4(FixedStepIntegrator):
+    """Classical 4th-order Runge-Kutta with fixed step (batched states)."""
+
+    order = 4
+
+    def _step_impl(self, fun, t, y, f, h):
+        k1 = f
+        k2 = fun(t + 0.5 * h, y + 0.5 * h * k1)
+        k3 = fun(t + 0.5 * h, y + 0.5 * h * k2)
+        k4 = fun(t + h, y + h * k3)
+        y_new = y + (h / 6.0) * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+        return y_new, fun(t + h, y_new)
+
+
+class ScipyAdaptive(Integrator):
+    """Adaptive Dormand-Prince (scipy ``RK45`` or ``DOP853``) for single runs.
+
+    The batch is flattened into one state vector, so the step size is shared by the members;
+    use it for B = 1 (or small batches) where accuracy control matters more than throughput.
+    """
+
+    def __init__(
+        self,
+        method: str = "DOP853",
+        rtol: float = 1e-8,
+        atol: float = 1e-10,
+        max_step: float = np.inf,
+        first_step: float | None = None,
+    ):
+        from scipy import integrate as _si
+
+        methods = {"RK45": _si.RK45, "DOP853": _si.DOP853}
+        if method not in methods:
+            raise ValueError(f"adaptive method must be one of {sorted(methods)}, got {method!r}")
+        self._cls = methods[method]
+        self.method = method
+        self.rtol, self.atol, self.max_step, self.first_step = rtol, atol, max_step, first_step
+
+    def run(self, fun, y0, t_out, *, bound=None, progress=None) -> Recording:
+        t_out = np.asarray(t_out, dtype=float)
+        y0 = np.array(y0, dtype=float)
+        shape = y0.shape
+        rec = Recording(t_out, np.full((len(t_out),) + shape, np.nan), 0)
+        rec.y[0] = y0
+        rec.n = 1
+
+        def flat(t, yf):
+            return fun(t, yf.reshape(shape)).ravel()
+
+        solver = self._cls(
+            flat,
+            t_out[0],
+            y0.ravel(),
+            t_out[-1],
+            rtol=self.rtol,
+            atol=self.atol,
+            max_step=self.max_step,
+            first_step=self.first_step,
+        )
+        t = float(t_out[0])
+        y = y0
+        try:
+            while solver.status == "running" and rec.n < len(t_out):
+                msg = solver.step()
+                y = solver.y.reshape(shape)
+                t = solver.t
+                reason = _check(t, y, bound)
+                if reason:
+                    raise SimulationError(
+                        reason, time=t, state=y, members=_failed_members(y, bound)
+                    )
+                if solver.status == "failed":
+                    raise SimulationError(f"adaptive step failed: {msg}", time=t, state=y)
+                dense = solver.dense_output()
+                while rec.n < len(t_out) and t_out[rec.n] <= t:
+                    rec.y[rec.n] = dense(t_out[rec.n]).reshape(shape)
+                    rec.n += 1
+                if progress is not None:
+                    progress(t)
+        except SimulationError as err:
+            err.partial = rec.valid()
+            raise
+        except KeyboardInterrupt:
+            raise Interrupted(
+                "interrupted by the user", time=t, state=y, partial=rec.valid()
+            ) from None
+        return rec

@@ -1,0 +1,64 @@
+"""One table of output-variable attributes: every channel's units and long name (SI).
+
+Channel names follow OpenFAST where one exists, the dissertation otherwise. Loads add their own
+channels through ``Load.channel_info``.
+"""
+
+from __future__ import annotations
+
+CHANNELS: dict[str, tuple[str, str]] = {
+    # OpenFAST platform channels at the platform reference point (PRP), SI units
+    "PtfmSurge": ("m", "platform surge displacement of the reference point, inertial x"),
+    "PtfmSway": ("m", "platform sway displacement of the reference point, inertial y"),
+    "PtfmHeave": ("m", "platform heave displacement of the reference point, inertial z"),
+    "PtfmRoll": ("rad", "platform roll (OpenFAST v5 Z-Y-X Tait-Bryan angle phi)"),
+    "PtfmPitch": ("rad", "platform pitch (OpenFAST v5 Z-Y-X Tait-Bryan angle theta)"),
+    "PtfmYaw": ("rad", "platform yaw (OpenFAST v5 Z-Y-X Tait-Bryan angle psi)"),
+    "PtfmTVxi": ("m/s", "reference point velocity, inertial x"),
+    "PtfmTVyi": ("m/s", "reference point velocity, inertial y"),
+    "PtfmTVzi": ("m/s", "reference point velocity, inertial z"),
+    "PtfmRVxi": ("rad/s", "platform angular velocity, inertial x"),
+    "PtfmRVyi": ("rad/s", "platform angular velocity, inertial y"),
+    "PtfmRVzi": ("rad/s", "platform angular velocity, inertial z"),
+    "PtfmTAxi": ("m/s^2", "reference point acceleration, inertial x"),
+    "PtfmTAyi": ("m/s^2", "reference point acceleration, inertial y"),
+    "PtfmTAzi": ("m/s^2", "reference point acceleration, inertial z"),
+    "PtfmRAxi": ("rad/s^2", "platform angular acceleration, inertial x"),
+    "PtfmRAyi": ("rad/s^2", "platform angular acceleration, inertial y"),
+    "PtfmRAzi": ("rad/s^2", "platform angular acceleration, inertial z"),
+    # Wang's state (system CM and 1-2-3 Euler angles of the base body)
+    "X1": ("m", "system CM G_s, inertial x (Wang X1)"),
+    "X2": ("m", "system CM G_s, inertial y (Wang X2)"),
+    "X3": ("m", "system CM G_s, inertial z (Wang X3)"),
+    "X4": ("rad", "base body 1-2-3 Euler angle X4 (roll, Wang 3.13)"),
+    "X5": ("rad", "base body 1-2-3 Euler angle X5 (pitch, Wang 3.13)"),
+    "X6": ("rad", "base body 1-2-3 Euler angle X6 (yaw, Wang 3.13)"),
+    "X1d": ("m/s", "rate of X1"),
+    "X2d": ("m/s", "rate of X2"),
+    "X3d": ("m/s", "rate of X3"),
+    "X4d": ("rad/s", "rate of X4"),
+    "X5d": ("rad/s", "rate of X5"),
+    "X6d": ("rad/s", "rate of X6"),
+    "X1b": ("m", "base body CM, inertial x (Wang X1b)"),
+    "X2b": ("m", "base body CM, inertial y (Wang X2b)"),
+    "X3b": ("m", "base body CM, inertial z (Wang X3b)"),
+    # totals of external loads
+    "ExtFx": ("N", "total external force, inertial x"),
+    "ExtFy": ("N", "total external force, inertial y"),
+    "ExtFz": ("N", "total external force, inertial z"),
+    "ExtMx": ("N m", "total external moment about the system CM G_s, inertial x"),
+    "ExtMy": ("N m", "total external moment about the system CM G_s, inertial y"),
+    "ExtMz": ("N m", "total external moment about the system CM G_s, inertial z"),
+    "HGsx": ("kg m^2/s", "angular momentum about G_s, C_s x (Wang 5.17)"),
+    "HGsy": ("kg m^2/s", "angular momentum about G_s, C_s y (Wang 5.17)"),
+    "HGsz": ("kg m^2/s", "angular momentum about G_s, C_s z (Wang 5.17)"),
+}
+
+
+def channel_attrs(name: str, extra: dict[str, tuple[str, str]] | None = None) -> dict[str, str]:
+    """``{'units': ..., 'long_name': ...}`` for ``name`` (KeyError if it is unknown)."""
+    if extra and name in extra:
+        units, long_name = extra[name]
+    else:
+        units, long_name = CHANNELS[name]
+    return {"units": units, "long_name": long_name}

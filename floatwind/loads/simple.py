@@ -1,0 +1,214 @@
+"""Gravity, constant forces (OpenFAST AddF0), linear 6x6 restoring and damping about a reference
+point (HydroDyn AddCLin / AddBLin) and time-dependent forces (table or harmonic).
+
+These are the loads of the foundation; the large-motion loads live in their own modules.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from floatwind.errors import CaseError
+from floatwind.loads.base import Kinematics, Load, Wrench
+from floatwind.rotation import euler_zyx_from_matrix
+
+
+def _vec(value, n: int, field: str) -> np.ndarray:
+    try:
+        a = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise CaseError(f"expected {n} numbers, got {value!r}", field=field) from None
+    if a.shape != (n,):
+        raise CaseError(f"expected {n} numbers, got shape {a.shape}", field=field)
+    if not np.all(np.isfinite(a)):
+        raise CaseError("values must be finite", field=field)
+    return a
+
+
+def _mat6(value, field: str) -> np.ndarray:
+    try:
+        a = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise CaseError(f"expected a 6x6 matrix, got {value!r}", field=field) from None
+    if a.shape == (6,):
+        a = np.diag(a)
+    if a.shape != (6, 6):
+        raise CaseError(
+            f"expected a 6x6 matrix (or 6 diagonal values), got shape {a.shape}", field=field
+        )
+    if not np.all(np.isfinite(a)):
+        raise CaseError("values must be finite", field=field)
+    return a
+
+
+class Gravity(Load):
+    """Weight of every body, -m_i g e_z at each CM."""
+
+    name = "gravity"
+
+    def __init__(self, *, masses: np.ndarray):
+        self.masses = np.asarray(masses, dtype=float)
+
+    def wrench(self, t, kin: Kinematics, env) -> Wrench:
+        w = Wrench.zeros(kin.batch, kin.n_bodies)
+        w.force[..., 2] = -self.masses[None, :] * env.gravity
+        return w
+
+
+class ConstantForce(Load):
+    """Constant force and moment at a body point, fixed inertial directions (like OpenFAST AddF0).
+
+    Parameters
+    ----------
+    body : int
+    point_b : (3,) application point in the body reference frame (m); the moment is about it.
+    force : (3,) N, inertial axes.  moment : (3,) N m, inertial axes.
+    """
+
+    name = "constant_force"
+
+    def __init__(
+        self, *, body: int, point_b, force, moment=(0.0, 0.0, 0.0), name: str | None = None
+    ):
+        self.body = int(body)
+        self.point_b = _vec(point_b, 3, "point")
+        self.force = _vec(force, 3, "force")
+        self.moment = _vec(moment, 3, "moment")
+        if name:
+            self.name = name
+
+    def wrench(self, t, kin, env):
+        w = Wrench.zeros(kin.batch, kin.n_bodies)
+        pos, _ = kin.points(self.body, self.point_b[None])
+        f = np.broadcast_to(self.force, (kin.batch, 1, 3))
+        w.add_point_force(kin, self.body, pos, f)
+        w.moment[:, self.body] += self.moment
+        return w
+
+
+class LinearMatrices(Load):
+    """Linear restoring and damping about a body reference point, as HydroDyn's AddCLin/AddBLin.
+
+    For finite rotations we apply exactly HydroDyn v5's formula (HydroDyn.f90, see
+    docs/conventions.md):
+
+        F = F0 - C q - Rb2g B Rg2b qdot,
+        q    = [displacement of the point from its undisplaced position (inertial);
+                (phi, theta, psi) = Z-Y-X Euler angles of the body (EulerExtractZYX)],
+        qdot = [velocity of the point (inertial); angular velocity (inertial)],
+        Rb2g = blockdiag(R, R),
+
+    applied at the displaced point (moments about it). C is in the earth frame and B in the
+    body frame, as HydroDyn documents. ``F0`` (AddF0) is optional.
+    """
+
+    name = "linear"
+
+    def __init__(
+        self,
+        *,
+        body: int,
+        point_b=(0.0, 0.0, 0.0),
+        stiffness=None,
+        damping=None,
+        f0=None,
+        point0_g=None,
+        name: str | None = None,
+    ):
+        self.body = int(body)
+        self.point_b = _vec(point_b, 3, "point")
+        self.C = np.zeros((6, 6)) if stiffness is None else _mat6(stiffness, "stiffness")
+        self.Bd = np.zeros((6, 6)) if damping is None else _mat6(damping, "damping")
+        self.f0 = np.zeros(6) if f0 is None else _vec(f0, 6, "f0")
+        # undisplaced position of the point; by default the point itself (body frame = inertial)
+        self.point0_g = self.point_b.copy() if point0_g is None else _vec(point0_g, 3, "point0")
+        if name:
+            self.name = name
+
+    def wrench(self, t, kin, env):
+        B = kin.batch
+        pos, vel = kin.points(self.body, self.point_b[None])
+        pos, vel = pos[:, 0], vel[:, 0]
+        R = kin.R_b2g[:, self.body]
+        q = np.concatenate([pos - self.point0_g, euler_zyx_from_matrix(R)], axis=1)
+        qd = np.concatenate([vel, kin.w_b_g[:, self.body]], axis=1)
+        Rt = np.swapaxes(R, -1, -2)
+        qd_b = np.concatenate(
+            [np.einsum("bij,bj->bi", Rt, qd[:, :3]), np.einsum("bij,bj->bi", Rt, qd[:, 3:])], 1
+        )
+        fd_b = qd_b @ self.Bd.T
+        fd = np.concatenate(
+            [np.einsum("bij,bj->bi", R, fd_b[:, :3]), np.einsum("bij,bj->bi", R, fd_b[:, 3:])], 1
+        )
+        F = self.f0[None] - q @ self.C.T - fd
+        w = Wrench.zeros(B, kin.n_bodies)
+        w.add_point_force(kin, self.body, pos[:, None], F[:, None, :3])
+        w.moment[:, self.body] += F[:, 3:]
+        return w
+
+
+class TimeSeriesForce(Load):
+    """Force and moment at a body point from a table of time (non-follower, inertial axes).
+
+    ``table`` has columns t, Fx, Fy, Fz, Mx, My, Mz (linear interpolation; zero outside the
+    table unless ``hold=True``, which holds the end values).
+    """
+
+    name = "time_series_force"
+
+    def __init__(self, *, body: int, point_b, table, hold: bool = False, name: str | None = None):
+        self.body = int(body)
+        self.point_b = _vec(point_b, 3, "point")
+        tab = np.asarray(table, dtype=float)
+        if tab.ndim != 2 or tab.shape[1] != 7 or tab.shape[0] < 2:
+            raise CaseError(
+                f"table needs at least 2 rows of 7 columns (t, Fx, Fy, Fz, Mx, My, Mz), got shape {tab.shape}",
+                field="table",
+            )
+        if np.any(np.diff(tab[:, 0]) <= 0):
+            raise CaseError("table time column must be strictly increasing", field="table")
+        self.table = tab
+        self.hold = bool(hold)
+        if name:
+            self.name = name
+
+    def values(self, t: float) -> np.ndarray:
+        tab = self.table
+        if not self.hold and (t < tab[0, 0] or t > tab[-1, 0]):
+            return np.zeros(6)
+        return np.array([np.interp(t, tab[:, 0], tab[:, k]) for k in range(1, 7)])
+
+    def wrench(self, t, kin, env):
+        v = self.values(t)
+        w = Wrench.zeros(kin.batch, kin.n_bodies)
+        pos, _ = kin.points(self.body, self.point_b[None])
+        w.add_point_force(kin, self.body, pos, np.broadcast_to(v[:3], (kin.batch, 1, 3)))
+        w.moment[:, self.body] += v[3:]
+        return w
+
+
+class HarmonicForce(Load):
+    """Force and moment amplitude * sin(omega t + phase) at a body point (inertial axes)."""
+
+    name = "harmonic_force"
+
+    def __init__(
+        self, *, body: int, point_b, amplitude, omega: float, phase: float = 0.0, name=None
+    ):
+        self.body = int(body)
+        self.point_b = _vec(point_b, 3, "point")
+        self.amplitude = _vec(amplitude, 6, "amplitude")
+        if not np.isfinite(omega):
+            raise CaseError("omega must be finite", field="omega")
+        self.omega = float(omega)
+        self.phase = float(phase)
+        if name:
+            self.name = name
+
+    def wrench(self, t, kin, env):
+        v = self.amplitude * np.sin(self.omega * t + self.phase)
+        w = Wrench.zeros(kin.batch, kin.n_bodies)
+        pos, _ = kin.points(self.body, self.point_b[None])
+        w.add_point_force(kin, self.body, pos, np.broadcast_to(v[:3], (kin.batch, 1, 3)))
+        w.moment[:, self.body] += v[3:]
+        return w

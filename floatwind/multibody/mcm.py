@@ -1,0 +1,312 @@
+"""Momentum cloud method (MCM) forward dynamics for a tree with prescribed joints, Wang ch. V.
+
+State of the base body: q = [X1, X2, X3 (system CM G_s, inertial), X4, X5, X6 (1-2-3 Euler angles
+of the base body)], qd its rate; batch axis first, (B, 6).
+
+The algorithm is a set of free functions of the frozen :class:`~floatwind.multibody.tree.Tree`
+and the time/state (Pinocchio style):
+
+1. :func:`relative_kinematics`: every body relative to the base body, in the base frame C_1,
+   from the prescribed joint motions: the cascade of transformation matrices (5.14)-(5.15) and
+   their derivatives (5.21), positions of the CMs (5.16) and their local derivatives (5.23).
+2. :func:`mass_distribution`: system CM G_s in C_1 (5.16), P = P1 + P2, Q = Q1 + Q2 (5.18) and
+   their local derivatives (5.20), (5.22).
+3. :func:`body_kinematics`: absolute kinematics of every body (5.10) for the loads.
+4. :func:`forward_dynamics`: the six basic EOMs (5.26), with the added-mass coupling of
+   acceleration-dependent loads moved to the inertia side (one coupled 6x6 solve) when present
+   and the decoupled 3x3 + 3x3 solve otherwise.
+
+C_s is parallel to C_1 (the base frame), so omega_Cs = omega_B1 (Wang sec. V.B).
+Arrays that depend only on time carry a leading axis of length 1 that broadcasts against B.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from floatwind.loads.base import Kinematics, Wrench
+from floatwind.multibody.tree import Tree
+from floatwind.rotation import (
+    EULER_SINGULARITY_TOL,
+    euler123_matrix,
+    omega_from_euler_rates,
+    re_vector,
+    skew,
+    t_omega,
+)
+from floatwind.rotation.rotvec import axis_angle_matrix
+from floatwind.rotation.vec import cross, matvec
+
+_mv = matvec
+
+
+@dataclass
+class RelativeKinematics:
+    """Bodies relative to the base body, base frame C_1. Shapes (1, N, ...).
+
+    R_c2s: T_{C_i -> C_1} (5.15); dR_c2s, ddR_c2s: its first and second local derivatives (5.21).
+    r_G: rho_{G_i/G_1} (5.16); dr_G, ddr_G: local derivatives (5.23).
+    w_rel: angular velocity of body i relative to the base, C_1 axes; dw_rel: its local derivative.
+    """
+
+    R_c2s: np.ndarray
+    dR_c2s: np.ndarray
+    ddR_c2s: np.ndarray
+    r_G: np.ndarray
+    dr_G: np.ndarray
+    ddr_G: np.ndarray
+    w_rel: np.ndarray
+    dw_rel: np.ndarray
+    joint_q: dict
+
+
+def relative_kinematics(tree: Tree, t: float) -> RelativeKinematics:
+    """Prescribed relative kinematics at time ``t`` along every kinematic chain (Wang 5.14-5.16, 5.21, 5.23)."""
+    n = tree.n_bodies
+    R = np.zeros((n, 3, 3))
+    dR = np.zeros((n, 3, 3))
+    ddR = np.zeros((n, 3, 3))
+    r = np.zeros((n, 3))
+    dr = np.zeros((n, 3))
+    ddr = np.zeros((n, 3))
+    w = np.zeros((n, 3))
+    dw = np.zeros((n, 3))
+    R[0] = np.eye(3)
+    joint_q = {}
+    for i in tree.order[1:]:
+        j = tree.joint_of[i]
+        p = j.parent
+        th, thd, thdd = j.rotation.evaluate(t)
+        s, sd, sdd = j.slide.evaluate(t)
+        joint_q[j.name] = (th, thd, thdd, s, sd, sdd)
+        a = j.axis
+        A = skew(a)
+        # T_{C_i -> C_{i-1}} = T_{C_i^0 -> C_{i-1}} T_{C_i -> C_i^0}              Wang (5.14)
+        Rip = j.R0_c2p @ axis_angle_matrix(a, np.asarray(th))
+        dRip = Rip @ A * thd
+        ddRip = Rip @ (A @ A * thd**2 + A * thdd)
+        # cascade along the chain                                                  Wang (5.15), (5.21)
+        R[i] = R[p] @ Rip
+        dR[i] = dR[p] @ Rip + R[p] @ dRip
+        ddR[i] = ddR[p] @ Rip + 2.0 * dR[p] @ dRip + R[p] @ ddRip
+        # CM positions: rho_{G_i/G_1} = rho_{G_p/G_1} + R_p rho_{J/G_p} + R_i rho_{G_i/J}     Wang (5.16)
+        rJp = j.r_J_p - tree.cm_b[p]
+        u = tree.cm_b[i] - j.r_J_c + s * a  # slide added to rho_{G_i/J} (Wang sec. V.C.4)
+        du = sd * a
+        ddu = sdd * a
+        r[i] = r[p] + R[p] @ rJp + R[i] @ u
+        dr[i] = dr[p] + dR[p] @ rJp + dR[i] @ u + R[i] @ du  # Wang (5.23)
+        ddr[i] = ddr[p] + ddR[p] @ rJp + ddR[i] @ u + 2.0 * dR[i] @ du + R[i] @ ddu
+        # relative angular velocity (Wang 5.14, projected on C_1) and its local derivative
+        w[i] = w[p] + R[i] @ a * thd
+        dw[i] = dw[p] + dR[i] @ a * thd + R[i] @ a * thdd
+    return RelativeKinematics(
+        R[None], dR[None], ddR[None], r[None], dr[None], ddr[None], w[None], dw[None], joint_q
+    )
+
+
+def rho_bar(rho: np.ndarray) -> np.ndarray:
+    """Symmetric matrix of Wang (4.12): rho x (w x rho) = rho_bar w."""
+    rr = np.einsum("...i,...i->...", rho, rho)
+    return rr[..., None, None] * np.eye(3) - rho[..., :, None] * rho[..., None, :]
+
+
+def rho_bar_dot(rho: np.ndarray, drho: np.ndarray) -> np.ndarray:
+    """Local derivative of :func:`rho_bar`, Wang (5.22)."""
+    rd = np.einsum("...i,...i->...", rho, drho)
+    return (
+        2.0 * rd[..., None, None] * np.eye(3)
+        - drho[..., :, None] * rho[..., None, :]
+        - rho[..., :, None] * drho[..., None, :]
+    )
+
+
+@dataclass
+class MassDistribution:
+    """Mass distribution about G_s in C_s (parallel to C_1). Shapes (1, ...).
+
+    rho, drho, ddrho: rho_{G_i/G_s} (N, 3) and local derivatives (5.16), (5.23);
+    r_s: rho_{G_s/G_1}; P = P1 + P2, Q = Q1 + Q2 (5.18) and local derivatives dP, dQ (5.20).
+    J: inertia of each body about its CM in C_s axes (N, 3, 3).
+    """
+
+    rho: np.ndarray
+    drho: np.ndarray
+    ddrho: np.ndarray
+    r_s: np.ndarray
+    P: np.ndarray
+    dP: np.ndarray
+    Q: np.ndarray
+    dQ: np.ndarray
+    J: np.ndarray
+    P1: np.ndarray
+    P2: np.ndarray
+
+
+def mass_distribution(tree: Tree, rel: RelativeKinematics) -> MassDistribution:
+    """System CM and the momentum coefficients P, Q of Wang (5.16)-(5.18), (5.20), (5.22)."""
+    m = tree.mass[None, :, None]
+    M = tree.total_mass
+    r_s = (m * rel.r_G).sum(axis=1) / M  # Wang (5.16), third line
+    dr_s = (m * rel.dr_G).sum(axis=1) / M
+    ddr_s = (m * rel.ddr_G).sum(axis=1) / M
+    rho = rel.r_G - r_s[:, None]  # Wang (5.16), fourth line
+    drho = rel.dr_G - dr_s[:, None]  # Wang (5.23)
+    ddrho = rel.ddr_G - ddr_s[:, None]
+    I = tree.inertia_b[None]
+    R = rel.R_c2s
+    Rt = np.swapaxes(R, -1, -2)
+    J = R @ I @ Rt  # T_{C_i->C_s} I_i T_{C_1->C_i}
+    dJ = rel.dR_c2s @ I @ Rt + R @ I @ np.swapaxes(rel.dR_c2s, -1, -2)
+    P1 = J.sum(axis=1)  # Wang (5.18)
+    P2 = (m[..., None] * rho_bar(rho)).sum(axis=1)
+    Q1 = _mv(J, rel.w_rel).sum(axis=1)
+    Q2 = (m * cross(rho, drho)).sum(axis=1)
+    dP1 = dJ.sum(axis=1)  # Wang (5.20)
+    dP2 = (m[..., None] * rho_bar_dot(rho, drho)).sum(axis=1)  # Wang (5.22)
+    dQ1 = (_mv(dJ, rel.w_rel) + _mv(J, rel.dw_rel)).sum(axis=1)
+    dQ2 = (m * cross(rho, ddrho)).sum(axis=1)
+    return MassDistribution(
+        rho, drho, ddrho, r_s, P1 + P2, dP1 + dP2, Q1 + Q2, dQ1 + dQ2, J, P1, P2
+    )
+
+
+def body_kinematics(
+    tree: Tree,
+    t: float,
+    rel: RelativeKinematics,
+    md: MassDistribution,
+    q: np.ndarray,
+    qd: np.ndarray,
+) -> Kinematics:
+    """Absolute kinematics of every body (Wang 5.10 and its derivative)."""
+    R_s2g = euler123_matrix(q[:, 3:6])  # Wang (3.13)
+    w_s = omega_from_euler_rates(q[:, 3:6], qd[:, 3:6])  # Wang (3.7), C_s axes
+    rho_g = _mv(R_s2g[:, None], md.rho)
+    r_G = q[:, None, 0:3] + rho_g  # Wang (5.10)
+    v_rel = md.drho + cross(w_s[:, None], md.rho)  # Wang (5.16), fifth line
+    v_G = qd[:, None, 0:3] + _mv(R_s2g[:, None], v_rel)
+    R_b2g = R_s2g[:, None] @ rel.R_c2s
+    w_g = _mv(R_s2g[:, None], w_s[:, None] + rel.w_rel)
+    return Kinematics(t=t, r_G_g=r_G, R_b2g=R_b2g, v_G_g=v_G, w_b_g=w_g, cm_b=tree.cm_b)
+
+
+@dataclass
+class Accelerations:
+    """Result of the forward dynamics: qdd (B, 6) and the body accelerations (B, N, 3)."""
+
+    qdd: np.ndarray
+    a_G_g: np.ndarray
+    dw_b_g: np.ndarray
+    angular_momentum_s: np.ndarray  # H about G_s, C_s axes (B, 3)
+
+
+def check_singularity(t: float, q: np.ndarray) -> None:
+    """Stop with a clear error near X5 = +-pi/2, where the Euler-rate map is singular."""
+    c5 = np.abs(np.cos(q[:, 4]))
+    if np.any(c5 < EULER_SINGULARITY_TOL):
+        from floatwind.errors import SimulationError
+
+        bad = np.nonzero(c5 < EULER_SINGULARITY_TOL)[0].tolist()
+        raise SimulationError(
+            "base pitch X5 reached +-pi/2: the 1-2-3 Euler-angle rates are singular "
+            "(use the Lie-group integrator for such motions)",
+            time=t,
+            state=q,
+            members=bad,
+        )
+
+
+def forward_dynamics(
+    tree: Tree,
+    rel: RelativeKinematics,
+    md: MassDistribution,
+    q: np.ndarray,
+    qd: np.ndarray,
+    wrench: Wrench,
+) -> Accelerations:
+    """Solve the six basic EOMs of Wang (5.26) for qdd (B, 6).
+
+    External loads enter per body (force, inertial; moment about the body CM, inertial) and are
+    transferred to G_s and into C_s here. With ``wrench.added_mass`` the acceleration-dependent
+    loads are moved to the inertia side and one coupled 6x6 system is solved per member.
+    """
+    B = q.shape[0]
+    R_s2g = euler123_matrix(q[:, 3:6])
+    R_g2s = np.swapaxes(R_s2g, -1, -2)
+    ang, rates = q[:, 3:6], qd[:, 3:6]
+    Tw = t_omega(ang)  # Wang (5.25) (see the erratum in floatwind.rotation.euler)
+    RE = re_vector(ang, rates)
+    w = _mv(Tw, rates)  # omega_B1 = omega_Cs, C_s axes (3.7)
+    P, dP, Q, dQ = md.P, md.dP, md.Q, md.dQ
+    H = _mv(P, w) + Q  # Wang (5.17)
+    rho_g = _mv(R_s2g[:, None], md.rho)  # (B, N, 3)
+    F_tot = wrench.force.sum(axis=1)
+    M_Gs_g = (wrench.moment + cross(rho_g, wrench.force)).sum(axis=1)
+    M_Gs_s = _mv(R_g2s, M_Gs_g)
+    # Wang (5.26): rotational right-hand side
+    rhs_rot = M_Gs_s - _mv(dP, w) - dQ - _mv(P, RE) - cross(w, H)
+    M_rot = P @ Tw
+    # velocity-dependent body accelerations (bias), used for outputs and the added-mass coupling
+    c_a_s = (
+        md.ddrho + 2.0 * cross(w[:, None], md.drho) + cross(w[:, None], cross(w[:, None], md.rho))
+    )
+    c_al_s = rel.dw_rel + cross(w[:, None], rel.w_rel)
+    if wrench.added_mass is None:
+        qdd_t = F_tot / tree.total_mass
+        qdd_r = np.linalg.solve(M_rot, rhs_rot[..., None])[..., 0]
+    else:
+        A = wrench.added_mass  # (B, N, 6, 6)
+        N = tree.n_bodies
+        # body accelerations: [a_G; alpha] = Jb u + cb, u = [X1..3'', X4..6'']
+        Jb = np.zeros((B, N, 6, 6))
+        Jb[..., 0:3, 0:3] = np.eye(3)
+        RTw = R_s2g @ Tw
+        Jb[..., 0:3, 3:6] = -(R_s2g[:, None] @ skew(md.rho)) @ Tw[:, None]
+        Jb[..., 3:6, 3:6] = RTw[:, None]
+        cb = np.zeros((B, N, 6))
+        cb[..., 0:3] = _mv(R_s2g[:, None], c_a_s + cross(RE[:, None], md.rho))
+        cb[..., 3:6] = _mv(R_s2g[:, None], RE[:, None] + c_al_s)
+        # generalized forces of a body wrench: [sum F; R^T (M + rho_g x F)]
+        G = np.zeros((B, N, 6, 6))
+        G[..., 0:3, 0:3] = np.eye(3)
+        G[..., 3:6, 0:3] = R_g2s[:, None] @ skew(rho_g)
+        G[..., 3:6, 3:6] = R_g2s[:, None]
+        GA = G @ A
+        Mfull = np.zeros((B, 6, 6))
+        Mfull[:, 0:3, 0:3] = tree.total_mass * np.eye(3)
+        Mfull[:, 3:6, 3:6] = M_rot
+        Mfull = Mfull + (GA @ Jb).sum(axis=1)
+        rhs = np.concatenate([F_tot, rhs_rot], axis=1) - _mv(GA, cb).sum(axis=1)
+        u = np.linalg.solve(Mfull, rhs[..., None])[..., 0]
+        qdd_t, qdd_r = u[:, 0:3], u[:, 3:6]
+    dw = _mv(Tw, qdd_r) + RE  # Wang (5.24)
+    a_s = c_a_s + cross(dw[:, None], md.rho)
+    a_G = qdd_t[:, None] + _mv(R_s2g[:, None], a_s)
+    dw_b = _mv(R_s2g[:, None], dw[:, None] + c_al_s)
+    return Accelerations(np.concatenate([qdd_t, qdd_r], axis=1), a_G, dw_b, H)
+
+
+def system_state_from_base(
+    tree: Tree,
+    t: float,
+    r_G1_g: np.ndarray,
+    angles: np.ndarray,
+    v_G1_g: np.ndarray,
+    rates: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pre-processing of Wang (5.10): system CM state from the base body CM state.
+
+    Parameters: base CM position/velocity (B, 3) inertial, Euler angles/rates (B, 3).
+    Returns q, qd (B, 6).
+    """
+    rel = relative_kinematics(tree, t)
+    md = mass_distribution(tree, rel)
+    R = euler123_matrix(angles)
+    w = omega_from_euler_rates(angles, rates)
+    rho1 = md.rho[:, 0]
+    X = r_G1_g - _mv(R, rho1)
+    Xd = v_G1_g - _mv(R, md.drho[:, 0] + cross(w, rho1))
+    return np.concatenate([X, angles], axis=1), np.concatenate([Xd, rates], axis=1)

@@ -1,0 +1,111 @@
+"""Prescribed relative motions of joints: angle (or offset), rate and acceleration versus time.
+
+A motion answers ``evaluate(t) -> (q, qd, qdd)`` with float values (the same for every batch
+member). Variants a case can ask for: locked (constant), constant rate, ramp (start time, rate,
+final value, as OpenFAST's ServoDyn override maneuvers and the dissertation's yaw "until aligned")
+and table (time series of the value, and optionally of its rate and acceleration).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+class Motion:
+    """Base class of prescribed motions."""
+
+    def evaluate(self, t: float) -> tuple[float, float, float]:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return type(self).__name__
+
+
+@dataclass(frozen=True)
+class Locked(Motion):
+    """Constant value (a locked joint)."""
+
+    value: float = 0.0
+
+    def evaluate(self, t):
+        return self.value, 0.0, 0.0
+
+    def describe(self):
+        return f"locked at {self.value:g}"
+
+
+@dataclass(frozen=True)
+class ConstantRate(Motion):
+    """q = q0 + rate * t."""
+
+    q0: float = 0.0
+    rate: float = 0.0
+
+    def evaluate(self, t):
+        return self.q0 + self.rate * t, self.rate, 0.0
+
+    def describe(self):
+        return f"constant rate {self.rate:g} from {self.q0:g}"
+
+
+@dataclass(frozen=True)
+class Ramp(Motion):
+    """Hold ``q0`` until ``t_start``, then move at ``rate`` (sign taken towards ``q_final``) until
+    ``q_final`` is reached, then hold. ``q_final = None`` keeps moving. The acceleration is zero
+    (the corners are velocity jumps, as in ServoDyn's override maneuvers)."""
+
+    q0: float = 0.0
+    rate: float = 0.0
+    t_start: float = 0.0
+    q_final: float | None = None
+
+    def evaluate(self, t):
+        if t < self.t_start:
+            return self.q0, 0.0, 0.0
+        if self.q_final is None:
+            return self.q0 + self.rate * (t - self.t_start), self.rate, 0.0
+        span = self.q_final - self.q0
+        speed = abs(self.rate)
+        if speed == 0.0 or span == 0.0:
+            return self.q0, 0.0, 0.0
+        t_end = self.t_start + abs(span) / speed
+        if t >= t_end:
+            return self.q_final, 0.0, 0.0
+        r = np.copysign(speed, span)
+        return self.q0 + r * (t - self.t_start), r, 0.0
+
+    def describe(self):
+        return f"ramp at {self.rate:g}/s from t = {self.t_start:g} s to {self.q_final}"
+
+
+class Table(Motion):
+    """Tabulated motion. With only values, a cubic spline gives rate and acceleration; with rates
+    (and accelerations) given, each column is interpolated linearly, so a run can be driven by
+    exactly what another code wrote (e.g. OpenFAST's NacYaw, NacYawV, NacYawA)."""
+
+    def __init__(self, time, value, rate=None, acc=None):
+        from scipy.interpolate import CubicSpline
+
+        self.time = np.asarray(time, dtype=float)
+        self.value = np.asarray(value, dtype=float)
+        if self.time.ndim != 1 or self.time.shape != self.value.shape or len(self.time) < 2:
+            raise ValueError("motion table needs 1-D time and value columns of equal length >= 2")
+        if np.any(np.diff(self.time) <= 0):
+            raise ValueError("motion table time column must be strictly increasing")
+        self.rate = None if rate is None else np.asarray(rate, dtype=float)
+        self.acc = None if acc is None else np.asarray(acc, dtype=float)
+        self._spline = CubicSpline(self.time, self.value) if self.rate is None else None
+
+    def evaluate(self, t):
+        if self._spline is not None:
+            tc = np.clip(t, self.time[0], self.time[-1])
+            return float(self._spline(tc)), float(self._spline(tc, 1)), float(self._spline(tc, 2))
+        q = float(np.interp(t, self.time, self.value))
+        qd = float(np.interp(t, self.time, self.rate))
+        qdd = 0.0 if self.acc is None else float(np.interp(t, self.time, self.acc))
+        return q, qd, qdd
+
+    def describe(self):
+        return f"table of {len(self.time)} points over [{self.time[0]:g}, {self.time[-1]:g}] s"

@@ -1,0 +1,205 @@
+"""Run one model (a batch of B members in lockstep) and turn the record into an xarray Dataset."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+
+import numpy as np
+import xarray as xr
+
+import floatwind
+from floatwind.errors import SimulationError
+from floatwind.integrate import RK4, Recording, ScipyAdaptive
+from floatwind.io.channels import channel_attrs
+from floatwind.model import Model
+from floatwind.rotation import euler_zyx_from_matrix
+from floatwind.rotation.vec import cross
+from floatwind.simulate.system import Evaluation, System
+
+log = logging.getLogger(__name__)
+
+PLATFORM_CHANNELS = ["PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw"]
+
+
+def output_times(t_max: float, dt_out: float) -> np.ndarray:
+    """Output grid 0, dt_out, ..., t_max (t_max included)."""
+    n = int(np.floor(t_max / dt_out + 1e-9))
+    t = np.arange(n + 1) * dt_out
+    if t[-1] < t_max - 1e-9 * dt_out:
+        t = np.append(t, t_max)
+    return t
+
+
+def make_integrator(model: Model):
+    s = model.settings
+    name = s.integrator.lower()
+    if name == "rk4":
+        return RK4(s.dt)
+    if name in ("dop853", "rk45"):
+        return ScipyAdaptive(name.upper(), rtol=s.rtol, atol=s.atol, max_step=s.dt_out)
+    raise SimulationError(f"unknown integrator {s.integrator!r}", time=0.0)
+
+
+def _progress_bar(model: Model, enabled: bool | None):
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled:
+        return None, None
+    from tqdm import tqdm
+
+    bar = tqdm(total=model.settings.t_max, unit="s sim", desc=model.name, leave=False)
+    state = {"last": 0.0}
+
+    def update(t):
+        if t - state["last"] >= 0.01 * model.settings.t_max or t >= model.settings.t_max:
+            bar.update(t - state["last"])
+            state["last"] = t
+
+    return update, bar
+
+
+def simulate(
+    model: Model,
+    *,
+    y0: np.ndarray | None = None,
+    progress: bool | None = None,
+    extra_channels: Callable[[Evaluation], dict[str, np.ndarray]] | None = None,
+) -> xr.Dataset:
+    """Run ``model`` and return the result Dataset.
+
+    Parameters
+    ----------
+    model : Model
+    y0 : (B, 12), optional
+        Initial state [q, qd] overriding the model's initial conditions.
+    progress : bool, optional
+        Show a tqdm bar (default: when stderr is a terminal).
+
+    Raises
+    ------
+    SimulationError
+        When the run diverges; its ``dataset`` attribute holds the outputs up to the last good
+        output time (the CLI writes them).
+    """
+    system = System(model)
+    if y0 is None:
+        y0 = system.initial_state()
+    s = model.settings
+    t_out = output_times(s.t_max, s.dt_out)
+    if s.integrator.lower() == "lie_generalized_alpha":
+        from floatwind.simulate.lie import run_lie_group
+
+        return run_lie_group(model, t_out, progress=progress)
+    integ = make_integrator(model)
+    update, bar = _progress_bar(model, progress)
+    try:
+        rec = integ.run(system.rhs, y0, t_out, bound=s.bound, progress=update)
+    except SimulationError as err:
+        if err.partial is not None and err.partial.n > 0:
+            err.dataset = to_dataset(model, system, err.partial, extra_channels, status=str(err))
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    return to_dataset(model, system, rec, extra_channels)
+
+
+def evaluate_outputs(model: Model, system: System, ev: Evaluation) -> dict[str, np.ndarray]:
+    """Output channels (B,) for one evaluation."""
+    q, qd = ev.q, ev.qd
+    kin, acc = ev.kin, ev.acc
+    R = kin.R_b2g[:, 0]
+    arm = np.einsum("bij,j->bi", R, model.ref_point_b - model.tree.cm_b[0])
+    w = kin.w_b_g[:, 0]
+    dw = acc.dw_b_g[:, 0]
+    ref = kin.r_G_g[:, 0] + arm - model.ref_point0_g
+    vref = kin.v_G_g[:, 0] + cross(w, arm)
+    aref = acc.a_G_g[:, 0] + cross(dw, arm) + cross(w, cross(w, arm))
+    ang = euler_zyx_from_matrix(R)
+    out = {}
+    for k, nm in enumerate(("Surge", "Sway", "Heave")):
+        out[f"Ptfm{nm}"] = ref[:, k]
+    for k, nm in enumerate(("Roll", "Pitch", "Yaw")):
+        out[f"Ptfm{nm}"] = ang[:, k]
+    for k, ax in enumerate("xyz"):
+        out[f"PtfmTV{ax}i"] = vref[:, k]
+        out[f"PtfmRV{ax}i"] = w[:, k]
+        out[f"PtfmTA{ax}i"] = aref[:, k]
+        out[f"PtfmRA{ax}i"] = dw[:, k]
+    for k in range(6):
+        out[f"X{k + 1}"] = q[:, k]
+        out[f"X{k + 1}d"] = qd[:, k]
+    for k in range(3):
+        out[f"X{k + 1}b"] = kin.r_G_g[:, 0, k]
+    F = ev.wrench.force.sum(axis=1)
+    rho_g = kin.r_G_g - q[:, None, 0:3]
+    M = (ev.wrench.moment + cross(rho_g, ev.wrench.force)).sum(axis=1)
+    for k, ax in enumerate("xyz"):
+        out[f"ExtF{ax}"] = F[:, k]
+        out[f"ExtM{ax}"] = M[:, k]
+        out[f"HGs{ax}"] = acc.angular_momentum_s[:, k]
+    for name, val in ev.wrench.channels.items():
+        out[name] = np.asarray(val)
+    return out
+
+
+def to_dataset(
+    model: Model,
+    system: System,
+    rec: Recording,
+    extra_channels=None,
+    status: str = "completed",
+) -> xr.Dataset:
+    """Evaluate the output channels on the recorded states and build the Dataset (DESIGN.md)."""
+    rec = rec.valid() if not rec.complete else rec
+    T = rec.n
+    B = rec.y.shape[1]
+    cols: dict[str, list] = {}
+    for k in range(T):
+        ev = system.evaluate(float(rec.t[k]), rec.y[k])
+        ch = evaluate_outputs(model, system, ev)
+        if extra_channels is not None:
+            ch.update(extra_channels(ev))
+        for name, val in ch.items():
+            cols.setdefault(name, []).append(val)
+    info = {}
+    for load in model.loads:
+        info.update(load.channel_info())
+    data_vars = {}
+    for name, vals in cols.items():
+        arr = np.stack(vals, axis=1)  # (B, T, ...)
+        try:
+            attrs = channel_attrs(name, info)
+        except KeyError:
+            attrs = {"units": "1", "long_name": name}
+        dims = ("realization", "time") + tuple(f"{name}_dim{d}" for d in range(arr.ndim - 2))
+        data_vars[name] = xr.Variable(dims, arr, attrs)
+    ds = xr.Dataset(
+        data_vars,
+        coords={
+            "time": xr.Variable("time", rec.t[:T], {"units": "s", "long_name": "simulation time"}),
+            "realization": xr.Variable(
+                "realization", np.arange(B), {"units": "1", "long_name": "batch member"}
+            ),
+        },
+    )
+    ds.attrs.update(
+        {
+            "title": f"floatwind result: {model.name}",
+            "floatwind_version": floatwind.__version__,
+            "case_name": model.name,
+            "case_file": model.source,
+            "case_text": model.source_text,
+            "integrator": model.settings.integrator,
+            "dt": model.settings.dt,
+            "status": status,
+            "conventions": "SI units; inertial frame z up at SWL; see docs/conventions.md",
+        }
+    )
+    for key, val in getattr(model.env, "attrs", lambda: {})().items():
+        ds.attrs[f"env_{key}"] = val
+    if B == 1:
+        ds = ds.isel(realization=0, drop=True)
+    return ds
