@@ -40,6 +40,9 @@ class StillWater:
     def describe(self) -> str:
         return "still water"
 
+    def attrs(self) -> dict:
+        return {"wave_stretching": self.stretching}
+
 
 class NoWind:
     """No wind."""
@@ -52,6 +55,9 @@ class NoWind:
     def describe(self) -> str:
         return "no wind"
 
+    def attrs(self) -> dict:
+        return {}
+
 
 @dataclass
 class Environment:
@@ -63,3 +69,41 @@ class Environment:
     water_depth: float = 320.0
     sea: object = field(default_factory=StillWater)
     wind: object = field(default_factory=NoWind)
+
+    @property
+    def stretching(self) -> str:
+        """Wave stretching rule of the sea ("wheeler", "vertical" or "none")."""
+        return str(getattr(self.sea, "stretching", "none"))
+
+    def describe(self) -> str:
+        """One short line per part: constants, sea, wind."""
+        return (
+            f"g={self.gravity:g} m/s^2, rho_water={self.rho_water:g} kg/m^3, "
+            f"rho_air={self.rho_air:g} kg/m^3, depth={self.water_depth:g} m\n"
+            f"sea: {_describe(self.sea)}\nwind: {_describe(self.wind)}"
+        )
+
+    def attrs(self) -> dict[str, str | float | int]:
+        """Flat attributes for netCDF outputs (constants, sea and wind descriptions, seeds)."""
+        out: dict[str, str | float | int] = {
+            "gravity": float(self.gravity),
+            "rho_water": float(self.rho_water),
+            "rho_air": float(self.rho_air),
+            "water_depth": float(self.water_depth),
+            "sea": _describe(self.sea),
+            "wind": _describe(self.wind),
+            "wave_stretching": self.stretching,
+        }
+        for part in (self.sea, self.wind):
+            extra = part.attrs() if hasattr(part, "attrs") else {}
+            for key, val in extra.items():
+                if isinstance(val, bool):
+                    val = int(val)
+                elif not isinstance(val, (str, int, float)):
+                    val = str(val)
+                out[key] = val
+        return out
+
+
+def _describe(part: object) -> str:
+    return part.describe() if hasattr(part, "describe") else type(part).__name__

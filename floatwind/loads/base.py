@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from floatwind.rotation.vec import cross
+from floatwind.rotation.vec import cross, matvec
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class Kinematics:
     def points(self, body: int, p_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Positions and velocities (B, P, 3) of points ``p_b`` (P, 3) fixed in ``body``'s frame."""
         rel_b = np.asarray(p_b, dtype=float) - self.cm_b[body]
-        rel_g = np.einsum("bij,pj->bpi", self.R_b2g[:, body], rel_b)
+        rel_g = matvec(self.R_b2g[:, body, None], rel_b)  # no BLAS on the batch axis
         pos = self.r_G_g[:, body, None, :] + rel_g
         vel = self.v_G_g[:, body, None, :] + cross(self.w_b_g[:, body, None, :], rel_g)
         return pos, vel

@@ -11,6 +11,7 @@ import numpy as np
 from floatwind.errors import CaseError
 from floatwind.loads.base import Kinematics, Load, Wrench
 from floatwind.rotation import euler_zyx_from_matrix
+from floatwind.rotation.vec import matvec
 
 
 def _vec(value, n: int, field: str) -> np.ndarray:
@@ -132,15 +133,13 @@ class LinearMatrices(Load):
         R = kin.R_b2g[:, self.body]
         q = np.concatenate([pos - self.point0_g, euler_zyx_from_matrix(R)], axis=1)
         qd = np.concatenate([vel, kin.w_b_g[:, self.body]], axis=1)
+        # element-wise products only (no BLAS on the batch axis), so that a member gives the same
+        # bits alone and inside a batch
         Rt = np.swapaxes(R, -1, -2)
-        qd_b = np.concatenate(
-            [np.einsum("bij,bj->bi", Rt, qd[:, :3]), np.einsum("bij,bj->bi", Rt, qd[:, 3:])], 1
-        )
-        fd_b = qd_b @ self.Bd.T
-        fd = np.concatenate(
-            [np.einsum("bij,bj->bi", R, fd_b[:, :3]), np.einsum("bij,bj->bi", R, fd_b[:, 3:])], 1
-        )
-        F = self.f0[None] - q @ self.C.T - fd
+        qd_b = np.concatenate([matvec(Rt, qd[:, :3]), matvec(Rt, qd[:, 3:])], 1)
+        fd_b = matvec(self.Bd, qd_b)
+        fd = np.concatenate([matvec(R, fd_b[:, :3]), matvec(R, fd_b[:, 3:])], 1)
+        F = self.f0[None] - matvec(self.C, q) - fd
         w = Wrench.zeros(B, kin.n_bodies)
         w.add_point_force(kin, self.body, pos[:, None], F[:, None, :3])
         w.moment[:, self.body] += F[:, 3:]

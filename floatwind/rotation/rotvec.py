@@ -74,9 +74,9 @@ def log_so3(R) -> np.ndarray:
     R = np.asarray(R, dtype=float)
     tr = np.trace(R, axis1=-2, axis2=-1)
     cos_t = np.clip(0.5 * (tr - 1.0), -1.0, 1.0)
-    theta = np.arccos(cos_t)
     w = unskew(R)  # = sin(theta) u
-    sin_t = np.sin(theta)
+    sin_t = np.linalg.norm(w, axis=-1)
+    theta = np.arctan2(sin_t, cos_t)  # accurate at both ends, unlike arccos
     small = theta < _SMALL
     near_pi = theta > np.pi - 1e-3
     # regular branch: psi = theta / sin(theta) * w  (series theta/sin = 1 + theta^2/6 near 0)

@@ -15,7 +15,7 @@ from floatwind.integrate import RK4, Recording, ScipyAdaptive
 from floatwind.io.channels import channel_attrs
 from floatwind.model import Model
 from floatwind.rotation import euler_zyx_from_matrix
-from floatwind.rotation.vec import cross
+from floatwind.rotation.vec import cross, matvec
 from floatwind.simulate.system import Evaluation, System
 
 log = logging.getLogger(__name__)
@@ -111,7 +111,7 @@ def evaluate_outputs(model: Model, system: System, ev: Evaluation) -> dict[str, 
     q, qd = ev.q, ev.qd
     kin, acc = ev.kin, ev.acc
     R = kin.R_b2g[:, 0]
-    arm = np.einsum("bij,j->bi", R, model.ref_point_b - model.tree.cm_b[0])
+    arm = matvec(R, model.ref_point_b - model.tree.cm_b[0])
     w = kin.w_b_g[:, 0]
     dw = acc.dw_b_g[:, 0]
     ref = kin.r_G_g[:, 0] + arm - model.ref_point0_g

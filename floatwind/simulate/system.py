@@ -25,7 +25,7 @@ from floatwind.multibody.mcm import (
 )
 from floatwind.multibody.motion import Locked
 from floatwind.rotation import euler123_matrix, omega_from_euler_rates
-from floatwind.rotation.vec import cross
+from floatwind.rotation.vec import cross, matvec
 
 
 @dataclass
@@ -93,8 +93,8 @@ class System:
         vel = np.broadcast_to(ic.velocity, (B, 3))
         rates = np.broadcast_to(ic.rates, (B, 3))
         R = euler123_matrix(ang)
-        w_g = np.einsum("bij,bj->bi", R, omega_from_euler_rates(ang, rates))
-        arm = np.einsum("bij,j->bi", R, self.tree.cm_b[0] - m.ref_point_b)
+        w_g = matvec(R, omega_from_euler_rates(ang, rates))
+        arm = matvec(R, self.tree.cm_b[0] - m.ref_point_b)
         r_G1 = m.ref_point0_g + disp + arm
         v_G1 = vel + cross(w_g, arm)
         q, qd = system_state_from_base(self.tree, 0.0, r_G1, ang, v_G1, rates)
