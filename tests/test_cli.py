@@ -1,0 +1,47 @@
+"""The floatwind command: run writes a netCDF with the documented channels, check prints a summary."""
+
+import pathlib
+
+import numpy as np
+import xarray as xr
+
+from floatwind.cli import main
+from floatwind.io.openfast import read_out
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CASE = str(ROOT / "cases" / "oc3_platform_decay.yaml")
+
+
+def test_run_writes_netcdf_with_platform_channels(tmp_path, capsys):
+    out = tmp_path / "r.nc"
+    assert main(["run", CASE, "--tmax", "5", "--dt", "0.025", "-o", str(out), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "PtfmPitch" in printed and str(out) in printed
+    with xr.open_dataset(out) as ds:
+        assert ds.time.attrs["units"] == "s"
+        assert float(ds.time[-1]) == 5.0
+        for name, units in [("PtfmSurge", "m"), ("PtfmSway", "m"), ("PtfmHeave", "m"),
+                            ("PtfmRoll", "rad"), ("PtfmPitch", "rad"), ("PtfmYaw", "rad")]:
+            assert ds[name].attrs["units"] == units
+            assert ds[name].dims == ("time",)
+        assert abs(float(ds.PtfmPitch[0]) - 0.1) < 1e-12
+        assert float(ds.PtfmPitch[-1]) < 0.1
+
+
+def test_run_writes_openfast_text_output(tmp_path):
+    out = tmp_path / "r.out"
+    assert main(["run", CASE, "--tmax", "2", "--format", "out", "-o", str(out), "--no-progress"]) == 0
+    ds = read_out(out)
+    assert ds.PtfmPitch.attrs["units"] == "deg"  # FAST units in .out files
+    np.testing.assert_allclose(float(ds.PtfmPitch[0]), np.degrees(0.1), rtol=1e-6)
+
+
+def test_check_prints_model_summary(capsys):
+    assert main(["check", CASE]) == 0
+    out = capsys.readouterr().out
+    assert "OK" in out and "8,065,437.8 kg" in out and "hydrostatics_mooring" in out
+
+
+def test_help_and_no_command(capsys):
+    assert main([]) == 2
+    assert "run" in capsys.readouterr().out
