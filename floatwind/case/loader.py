@@ -359,9 +359,9 @@ def _load_classes() -> dict[str, Any]:
 
     table = {
         "hydrostatics": ("floatwind.loads.hydrostatics", "Hydrostatics"),
-        "morison": ("floatwind.loads.morison", "Morison"),
+        "morison": ("floatwind.loads.morison", "MorisonMembers"),
         "mooring_taut": ("floatwind.loads.mooring", "TautMooring"),
-        "thrust": ("floatwind.loads.thrust", "RotorThrust"),
+        "thrust_ct": ("floatwind.loads.thrust", "RotorThrust"),
     }
     out = {}
     for kind, (mod, cls) in table.items():

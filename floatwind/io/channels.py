@@ -43,7 +43,7 @@ CHANNELS: dict[str, tuple[str, str]] = {
     "X2b": ("m", "base body CM, inertial y (Wang X2b)"),
     "X3b": ("m", "base body CM, inertial z (Wang X3b)"),
     # totals of external loads
-    "ExtFx": ("N", "total external force, inertial x"),
+    "ExtFx": ("N", "total external force incl. added-mass reaction, inertial x"),
     "ExtFy": ("N", "total external force, inertial y"),
     "ExtFz": ("N", "total external force, inertial z"),
     "ExtMx": ("N m", "total external moment about the system CM G_s, inertial x"),

@@ -133,9 +133,10 @@ def evaluate_outputs(model: Model, system: System, ev: Evaluation) -> dict[str, 
         out[f"X{k + 1}d"] = qd[:, k]
     for k in range(3):
         out[f"X{k + 1}b"] = kin.r_G_g[:, 0, k]
-    F = ev.wrench.force.sum(axis=1)
+    force, moment = ev.total_wrench()
+    F = force.sum(axis=1)
     rho_g = kin.r_G_g - q[:, None, 0:3]
-    M = (ev.wrench.moment + cross(rho_g, ev.wrench.force)).sum(axis=1)
+    M = (moment + cross(rho_g, force)).sum(axis=1)
     for k, ax in enumerate("xyz"):
         out[f"ExtF{ax}"] = F[:, k]
         out[f"ExtM{ax}"] = M[:, k]

@@ -41,6 +41,18 @@ class Evaluation:
     wrench: Wrench
     acc: Accelerations
 
+    def total_wrench(self) -> tuple[np.ndarray, np.ndarray]:
+        """External force and moment about each body CM (B, N, 3), inertial axes, including the
+        acceleration-dependent (added-mass) part -A [a_G; alpha] that the core moved to the
+        inertia side."""
+        force, moment = self.wrench.force, self.wrench.moment
+        A = self.wrench.added_mass
+        if A is None:
+            return force, moment
+        acc6 = np.concatenate([self.acc.a_G_g, self.acc.dw_b_g], axis=-1)
+        am = -(A * acc6[..., None, :]).sum(axis=-1)
+        return force + am[..., :3], moment + am[..., 3:]
+
 
 class System:
     """Callable ``rhs(t, y)`` for a :class:`~floatwind.model.Model` with batch size B."""

@@ -1,0 +1,622 @@
+"""Morison strip theory on leaning cylinders with an added-mass matrix (Wang eq. 3.22-3.26, 4.18-4.19).
+
+Members are straight (possibly tapered) cylinders given by their end points ``end_a``, ``end_b`` in
+the body reference frame and the diameters there. Each member is cut into strips. At every
+evaluation, for every strip (all batch members and strips at once):
+
+* the instantaneous axis ``e = R_b2g e_b`` (``axis="instantaneous"``, Wang) or the undisplaced
+  one ``e_b`` (``axis="undisplaced"``, as HydroDyn does without displaced-position wave kinematics);
+* the wetted part of the strip: the free surface is the wave elevation at the strip's horizontal
+  position (``env.sea.elevation``); the strip that crosses it keeps only the length below the
+  surface, and its loads are evaluated at, and applied to, the middle of that wetted part. The
+  wetted length is a continuous function of the motion, so the load has no jumps as strips
+  emerge and submerge;
+* structural velocity and acceleration from rigid-body kinematics, no small angles (4.18)-(4.19):
+  ``v_s = v_G + w x r``, ``a_s = a_G + dw x r + w x (w x r)``;
+* the Morison force per unit length, Wang (3.22), with normal components ``()_n = v - (v.e) e``
+  (Wang: ``e x (v x e)``)::
+
+      f_n = C_m rho A a_n(wave) - C_a rho A a_n(structure) + 0.5 rho C_d D |v_rn| v_rn
+
+  with ``v_rn`` the normal wave velocity relative to the strip. ``C_m`` (Froude-Krylov plus
+  diffraction; HydroDyn's ``1 + C_a`` for ``C_p = 1``) multiplies the wave acceleration.
+
+The ``C_a`` term is split in two. The part that is known from the state, ``w x (w x r)``, stays in
+the force. The part linear in the unknown body accelerations ``[a_G; dw]`` is returned as a 6x6
+added-mass matrix about the body CM in inertial axes (load contract rule 3): for a strip of
+added mass ``m = rho C_a A l_wet``, normal projector ``P = I - e e^T`` and arm ``r`` from the CM,
+
+    A = sum m [[P, -P [r]x], [[r]x P, -[r]x P [r]x]]
+
+which is symmetric positive semi-definite and changes with the orientation and the wetted length.
+
+Optional axial loads at member ends (heave plates, end caps): axial drag
+``0.5 rho C_d,ax A_p |v_ra| v_ra`` on the axial relative velocity, and axial added mass
+``rho C_a,ax (2/3) pi R_p^3`` (HydroDyn's reference volume of a half sphere) along the axis, with
+the matching axial wave-acceleration (diffraction) force. The axial Froude-Krylov force from the
+dynamic pressure on the end is not included (Wang: dynamic pressures along the axis are
+neglected). An end acts only while it is below the free surface.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import pathlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from floatwind.errors import CaseError
+from floatwind.loads._config import (
+    Section,
+    check_body,
+    check_finite,
+    check_nonnegative,
+)
+from floatwind.loads.base import Kinematics, Load, Wrench
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["AxialEnd", "MorisonMember", "MorisonMembers"]
+
+AXIS_MODES = ("instantaneous", "undisplaced")
+_MEMBER_KEYS = (
+    "end_a",
+    "end_b",
+    "diameter",
+    "diameter_a",
+    "diameter_b",
+    "cd",
+    "ca",
+    "cm",
+    "n_strips",
+    "strip_length",
+    "axial_a",
+    "axial_b",
+)
+_AXIAL_KEYS = ("cd", "ca", "diameter")
+_TOP_KEYS = (
+    "type",
+    "body",
+    "members",
+    "cd",
+    "ca",
+    "cm",
+    "strip_length",
+    "axis",
+    "strip_outputs",
+    "channel_prefix",
+)
+_TINY = 1e-9
+
+
+@dataclass(frozen=True)
+class AxialEnd:
+    """Axial (heave-plate / end) coefficients at one member end.
+
+    Attributes
+    ----------
+    cd : axial drag coefficient (-) on the plate area ``pi D^2 / 4``.
+    ca : axial added-mass coefficient (-) on the half-sphere volume ``(2/3) pi (D/2)^3``.
+    diameter : plate diameter D (m); None for the member diameter at that end.
+    """
+
+    cd: float = 0.0
+    ca: float = 0.0
+    diameter: float | None = None
+
+
+@dataclass(frozen=True)
+class MorisonMember:
+    """One Morison member in the body frame (SI).
+
+    Attributes
+    ----------
+    end_a, end_b : (3,) end points in the body reference frame (m).
+    diameter_a, diameter_b : diameters at the ends (m); linear taper in between.
+    cd, ca, cm : drag, added-mass and inertia coefficients (-); ``cm`` None means ``1 + ca``.
+    n_strips : number of strips (equal length).
+    axial_a, axial_b : optional :class:`AxialEnd` loads at the ends.
+    """
+
+    end_a: np.ndarray
+    end_b: np.ndarray
+    diameter_a: float
+    diameter_b: float
+    cd: float = 0.6
+    ca: float = 1.0
+    cm: float | None = None
+    n_strips: int = 20
+    axial_a: AxialEnd | None = None
+    axial_b: AxialEnd | None = None
+
+
+class MorisonMembers(Load):
+    """Morison loads on the members of one body, with the added-mass matrix (Wang (3.22)-(3.26)).
+
+    Parameters
+    ----------
+    body : int
+        Index of the body the members belong to.
+    members : sequence of MorisonMember
+        The members (see :meth:`from_config` for the case-file form).
+    axis : {"instantaneous", "undisplaced"}
+        Strip axis, wetting and wave-kinematics positions from the displaced body (Wang, default)
+        or from the undisplaced body (body frame on the inertial frame, as HydroDyn without
+        displaced-position wave kinematics; loads are still applied at the displaced strips with
+        the true structural velocity).
+    strip_outputs : sequence of (int, float)
+        Per-strip outputs: ``(member index from 0, location along the member from 0 at end_a to
+        1 at end_b)``; the strip containing that location is reported.
+    channel_prefix : str
+        Prefix of the output channel names.
+
+    Output channels (B,)
+    --------------------
+    ``MrsnFxi..MrsnFzi`` total Morison force (N, inertial, without the added-mass part
+    ``-A [a_G; dw]``), ``MrsnMxi..MrsnMzi`` its moment about the body reference point (N m).
+    For each strip output k = 1, 2, ... (HydroDyn member-output style, one node): ``MkN1FDxi..``
+    drag and ``MkN1FIxi..`` wave-inertia force per unit wetted length (N/m), ``MkN1Vxi..`` wave
+    velocity and ``MkN1STVxi..`` structural velocity (m/s), ``MkN1Wet`` wetted fraction (-).
+    """
+
+    name = "morison"
+
+    def __init__(
+        self,
+        *,
+        body: int,
+        members: Sequence[MorisonMember],
+        axis: str = "instantaneous",
+        strip_outputs: Sequence[tuple[int, float]] = (),
+        channel_prefix: str = "",
+        field: str = "",
+    ):
+        self.body = check_body(body, _f(field, "body"))
+        if axis not in AXIS_MODES:
+            raise CaseError(
+                f"expected one of {list(AXIS_MODES)}, got {axis!r}", field=_f(field, "axis")
+            )
+        self.axis = axis
+        if not isinstance(members, (list, tuple)) or len(members) == 0:
+            raise CaseError("needs at least one member", field=_f(field, "members"))
+        for i, mb in enumerate(members):
+            _validate_member(mb, f"{_f(field, 'members')}[{i}]")
+        self.members = tuple(members)
+        self.channel_prefix = str(channel_prefix)
+        self._build_strips()
+        self._build_ends()
+        self._strip_out = []
+        for k, item in enumerate(strip_outputs):
+            fld = f"{_f(field, 'strip_outputs')}[{k}]"
+            try:
+                member, loc = item
+            except (TypeError, ValueError):
+                raise CaseError("expected (member, location)", field=fld) from None
+            if not isinstance(member, (int, np.integer)) or not 0 <= member < len(self.members):
+                raise CaseError(
+                    f"member index must be 0..{len(self.members) - 1}, got {member!r}", field=fld
+                )
+            loc = check_finite(loc, fld)
+            if not 0.0 <= loc <= 1.0:
+                raise CaseError(f"location must be in [0, 1], got {loc:g}", field=fld)
+            n = self.members[member].n_strips
+            j = self._first_strip[member] + min(int(loc * n), n - 1)
+            self._strip_out.append(j)
+
+    # ------------------------------------------------------------------ construction
+    def _build_strips(self):
+        centres, axes, lengths, ends_a, ends_b = [], [], [], [], []
+        diam, area, cd, ca, cm, first = [], [], [], [], [], []
+        count = 0
+        for mb in self.members:
+            a = np.asarray(mb.end_a, float)
+            b = np.asarray(mb.end_b, float)
+            n = int(mb.n_strips)
+            first.append(count)
+            count += n
+            s = np.linspace(0.0, 1.0, n + 1)
+            pts = a + s[:, None] * (b - a)
+            d_nodes = mb.diameter_a + s * (mb.diameter_b - mb.diameter_a)
+            length = float(np.linalg.norm(b - a))
+            ends_a.append(pts[:-1])
+            ends_b.append(pts[1:])
+            centres.append(0.5 * (pts[:-1] + pts[1:]))
+            axes.append(np.broadcast_to((b - a) / length, (n, 3)))
+            lengths.append(np.full(n, length / n))
+            d1, d2 = d_nodes[:-1], d_nodes[1:]
+            diam.append(0.5 * (d1 + d2))
+            # exact mean of pi D^2 / 4 over a linearly tapered strip
+            area.append(np.pi / 4.0 * (d1 * d1 + d1 * d2 + d2 * d2) / 3.0)
+            cd.append(np.full(n, mb.cd))
+            ca.append(np.full(n, mb.ca))
+            cm.append(np.full(n, 1.0 + mb.ca if mb.cm is None else mb.cm))
+        self._first_strip = first
+        self.strip_a_b = np.concatenate(ends_a)  # (S, 3)
+        self.strip_b_b = np.concatenate(ends_b)
+        self.strip_centre_b = np.concatenate(centres)
+        self.strip_axis_b = np.concatenate(axes)
+        self.strip_length = np.concatenate(lengths)
+        self.strip_diameter = np.concatenate(diam)
+        self.strip_area = np.concatenate(area)
+        self.strip_cd = np.concatenate(cd)
+        self.strip_ca = np.concatenate(ca)
+        self.strip_cm = np.concatenate(cm)
+
+    def _build_ends(self):
+        pos, axis, area, vref, cd, ca = [], [], [], [], [], []
+        for mb in self.members:
+            a = np.asarray(mb.end_a, float)
+            b = np.asarray(mb.end_b, float)
+            e = (b - a) / np.linalg.norm(b - a)
+            for end, p, d in ((mb.axial_a, a, mb.diameter_a), (mb.axial_b, b, mb.diameter_b)):
+                if end is None or (end.cd == 0.0 and end.ca == 0.0):
+                    continue
+                dp = d if end.diameter is None else end.diameter
+                pos.append(p)
+                axis.append(e)
+                area.append(np.pi * dp * dp / 4.0)
+                vref.append(2.0 / 3.0 * np.pi * (dp / 2.0) ** 3)
+                cd.append(end.cd)
+                ca.append(end.ca)
+        self.end_pos_b = np.array(pos, float).reshape(-1, 3)
+        self.end_axis_b = np.array(axis, float).reshape(-1, 3)
+        self.end_area = np.array(area, float)
+        self.end_vref = np.array(vref, float)
+        self.end_cd = np.array(cd, float)
+        self.end_ca = np.array(ca, float)
+
+    @property
+    def n_strips(self) -> int:
+        return self.strip_length.size
+
+    @classmethod
+    def from_config(
+        cls,
+        cfg: dict,
+        *,
+        body_index: dict[str, int],
+        field: str,
+        base_dir: pathlib.Path | None = None,
+    ) -> MorisonMembers:
+        """Build from ``{type: morison, body: .., members: [..], ...}`` (see ``docs/loads.md``)."""
+        sec = Section(cfg, field, _TOP_KEYS)
+        body = sec.body(body_index)
+        cd0 = sec.number("cd", 0.6, kind="nonnegative")
+        ca0 = sec.number("ca", 1.0, kind="nonnegative")
+        cm0 = sec.number("cm", None, kind="nonnegative")
+        strip_len0 = sec.number("strip_length", 1.0, kind="positive")
+        members = []
+        for path, item in sec.items("members"):
+            m = Section(item, path, _MEMBER_KEYS)
+            end_a = m.vector("end_a")
+            end_b = m.vector("end_b")
+            if m.has("diameter"):
+                for key in ("diameter_a", "diameter_b"):
+                    if m.has(key):
+                        raise CaseError(
+                            f"give either 'diameter' or '{key}', not both", field=m.path(key)
+                        )
+                da = db = m.number("diameter", kind="positive")
+            else:
+                da = m.number("diameter_a", kind="positive")
+                db = m.number("diameter_b", kind="positive")
+            length = float(np.linalg.norm(end_b - end_a))
+            if length == 0.0:
+                raise CaseError("end_a and end_b coincide (zero-length member)", field=path)
+            if m.has("n_strips") and m.has("strip_length"):
+                raise CaseError(
+                    "give either 'n_strips' or 'strip_length', not both", field=m.path("n_strips")
+                )
+            if m.has("n_strips"):
+                n = m.raw("n_strips")
+                if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+                    raise CaseError(
+                        f"expected an integer >= 1, got {n!r}", field=m.path("n_strips")
+                    )
+            else:
+                dl = m.number("strip_length", strip_len0, kind="positive")
+                n = max(1, math.ceil(length / dl - 1e-9))
+            ca = m.number("ca", ca0, kind="nonnegative")
+            members.append(
+                MorisonMember(
+                    end_a=end_a,
+                    end_b=end_b,
+                    diameter_a=da,
+                    diameter_b=db,
+                    cd=m.number("cd", cd0, kind="nonnegative"),
+                    ca=ca,
+                    cm=m.number("cm", cm0, kind="nonnegative"),
+                    n_strips=n,
+                    axial_a=_axial_from_config(m, "axial_a"),
+                    axial_b=_axial_from_config(m, "axial_b"),
+                )
+            )
+        outputs = []
+        for path, item in sec.items("strip_outputs", required=False):
+            o = Section(item, path, ("member", "location"))
+            member = o.raw("member")
+            if isinstance(member, bool) or not isinstance(member, int):
+                raise CaseError(f"expected a member index, got {member!r}", field=o.path("member"))
+            outputs.append((member, o.number("location", 0.5)))
+        return cls(
+            body=body,
+            members=members,
+            axis=sec.choice("axis", AXIS_MODES, "instantaneous"),
+            strip_outputs=outputs,
+            channel_prefix=sec.raw("channel_prefix", ""),
+            field=field,
+        )
+
+    # ------------------------------------------------------------------ evaluation
+    def _wet_interval(self, t, env, p1, p2):
+        """Wetted part ``[lo, hi]`` of each strip (fractions along it) from the wave elevation."""
+        centre_xy = 0.5 * (p1[..., :2] + p2[..., :2])
+        eta = np.broadcast_to(env.sea.elevation(t, centre_xy), p1.shape[:-1])
+        z1, z2 = p1[..., 2], p2[..., 2]
+        dz = z2 - z1
+        flat = np.abs(dz) < _TINY
+        cross = np.clip((eta - z1) / np.where(flat, 1.0, dz), 0.0, 1.0)
+        wet_flat = (0.5 * (z1 + z2) < eta).astype(float)
+        lo = np.where(flat, 0.0, np.where(dz > 0.0, 0.0, cross))
+        hi = np.where(flat, wet_flat, np.where(dz > 0.0, cross, 1.0))
+        return lo, hi
+
+    def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
+        """Morison force, moment about the body CM and added-mass matrix (inertial axes).
+
+        Parameters
+        ----------
+        t : float
+            Time (s).
+        kin : Kinematics
+            Batched kinematics; accelerations are not used (rule 3 of the load contract).
+        env : Environment
+            ``rho_water`` (kg/m^3), ``sea.elevation`` and ``sea.kinematics``.
+
+        Returns
+        -------
+        Wrench
+            ``force``/``moment`` (B, N, 3) without the acceleration-dependent part,
+            ``added_mass`` (B, N, 6, 6) with it (zero blocks for the other bodies).
+        """
+        B, N = kin.batch, kin.n_bodies
+        body = self.body
+        rho = env.rho_water
+        R = kin.R_b2g[:, body]
+        r_G = kin.r_G_g[:, body]
+        v_G = kin.v_G_g[:, body]
+        w = kin.w_b_g[:, body]
+        cm = kin.cm_b[body]
+
+        R_t = np.swapaxes(R, 1, 2)
+        p1 = r_G[:, None] + (self.strip_a_b - cm) @ R_t  # (B, S, 3)
+        p2 = r_G[:, None] + (self.strip_b_b - cm) @ R_t
+        if self.axis == "instantaneous":
+            e = self.strip_axis_b @ R_t  # Wang: e3 = T_s->I e3^t
+            lo, hi = self._wet_interval(t, env, p1, p2)
+        else:
+            e = np.broadcast_to(self.strip_axis_b, (B, self.n_strips, 3))
+            ua = np.broadcast_to(self.strip_a_b, p1.shape)
+            ub = np.broadcast_to(self.strip_b_b, p1.shape)
+            lo, hi = self._wet_interval(t, env, ua, ub)
+        frac = hi - lo
+        s_mid = (0.5 * (lo + hi))[..., None]
+        x_g = p1 + s_mid * (p2 - p1)  # load point: middle of the wetted part
+        arm = x_g - r_G[:, None]
+        if self.axis == "instantaneous":
+            x_k = x_g
+        else:
+            x_k = self.strip_a_b + s_mid * (self.strip_b_b - self.strip_a_b)
+        u, du = env.sea.kinematics(t, np.ascontiguousarray(np.broadcast_to(x_k, x_g.shape)))
+        u = np.broadcast_to(u, x_g.shape)
+        du = np.broadcast_to(du, x_g.shape)
+
+        w_s = w[:, None]
+        v_s = v_G[:, None] + _cross(w_s, arm)  # (4.18)
+        centripetal = _cross(w_s, _cross(w_s, arm))  # known part of (4.19)
+        l_wet = frac * self.strip_length  # (B, S)
+
+        def normal(vec):
+            return vec - (vec * e).sum(axis=-1, keepdims=True) * e
+
+        v_rn = normal(u - v_s)
+        speed = np.linalg.norm(v_rn, axis=-1, keepdims=True)
+        f_drag = 0.5 * rho * (self.strip_cd * self.strip_diameter)[:, None] * speed * v_rn
+        f_inert = rho * (self.strip_cm * self.strip_area)[:, None] * normal(du)
+        m_add = rho * self.strip_ca * self.strip_area * l_wet  # (B, S) added mass of each strip
+        # Wang (3.22) times the wetted length; the dw, a_G part goes to the added-mass matrix
+        f_strip = (f_drag + f_inert) * l_wet[..., None] - m_add[..., None] * normal(centripetal)
+
+        force = f_strip.sum(axis=1)  # (3.25)
+        moment = _cross(arm, f_strip).sum(axis=1)  # (3.26)
+
+        # added mass: -m P (a_G - [r]x dw) on each strip, P = I - e e^T
+        added = _added_mass(m_add, e, arm, normal=True)
+
+        if self.end_pos_b.size:
+            f_end, m_end, a_end = self._axial(t, kin, env, R, r_G, v_G, w, cm)
+            force = force + f_end
+            moment = moment + m_end
+            added = added + a_end
+
+        out = Wrench.zeros(B, N)
+        out.force[:, body] = force
+        out.moment[:, body] = moment
+        out.added_mass = np.zeros((B, N, 6, 6))
+        out.added_mass[:, body] = added
+
+        origin = r_G - R @ cm
+        moment_ref = moment + _cross(r_G - origin, force)
+        p = self.channel_prefix
+        for k, ax in enumerate("xyz"):
+            out.channels[f"{p}MrsnF{ax}i"] = force[:, k]
+            out.channels[f"{p}MrsnM{ax}i"] = moment_ref[:, k]
+        for k, j in enumerate(self._strip_out, start=1):
+            name = f"{p}M{k}N1"
+            for c, ax in enumerate("xyz"):
+                out.channels[f"{name}FD{ax}i"] = f_drag[:, j, c] * (frac[:, j] > 0)
+                out.channels[f"{name}FI{ax}i"] = f_inert[:, j, c] * (frac[:, j] > 0)
+                out.channels[f"{name}V{ax}i"] = np.array(u[:, j, c])
+                out.channels[f"{name}STV{ax}i"] = v_s[:, j, c]
+            out.channels[f"{name}Wet"] = frac[:, j]
+        return out
+
+    def _axial(self, t, kin, env, R, r_G, v_G, w, cm):
+        """Axial drag and added mass at member ends (heave plates)."""
+        rho = env.rho_water
+        x_g = r_G[:, None] + np.einsum("bij,ej->bei", R, self.end_pos_b - cm)  # (B, E, 3)
+        if self.axis == "instantaneous":
+            e = np.einsum("bij,ej->bei", R, self.end_axis_b)
+            x_k = x_g
+        else:
+            e = np.broadcast_to(self.end_axis_b, x_g.shape)
+            x_k = np.broadcast_to(self.end_pos_b, x_g.shape)
+        eta = np.broadcast_to(env.sea.elevation(t, x_k[..., :2]), x_g.shape[:-1])
+        wet = (x_k[..., 2] < eta).astype(float)
+        u, du = env.sea.kinematics(t, np.ascontiguousarray(x_k))
+        u = np.broadcast_to(u, x_g.shape)
+        du = np.broadcast_to(du, x_g.shape)
+        arm = x_g - r_G[:, None]
+        w_s = w[:, None]
+        v_s = v_G[:, None] + _cross(w_s, arm)
+        centripetal = _cross(w_s, _cross(w_s, arm))
+        v_ra = np.einsum("bei,bei->be", u - v_s, e)
+        a_wave = np.einsum("bei,bei->be", du, e)
+        a_cen = np.einsum("bei,bei->be", centripetal, e)
+        m_ax = rho * self.end_ca * self.end_vref * wet  # (B, E)
+        f_ax = wet * 0.5 * rho * self.end_cd * self.end_area * np.abs(v_ra) * v_ra
+        f_ax = f_ax + m_ax * (a_wave - a_cen)
+        f_end = f_ax[..., None] * e
+        return (
+            f_end.sum(axis=1),
+            _cross(arm, f_end).sum(axis=1),
+            _added_mass(m_ax, e, arm, normal=False),
+        )
+
+    def channel_info(self) -> dict[str, tuple[str, str]]:
+        p = self.channel_prefix
+        info = {}
+        for ax in "xyz":
+            info[f"{p}MrsnF{ax}i"] = ("N", f"Morison force without added mass, inertial {ax}")
+            info[f"{p}MrsnM{ax}i"] = (
+                "N m",
+                f"Morison moment about the body reference point, inertial {ax}",
+            )
+        for k, _ in enumerate(self._strip_out, start=1):
+            name = f"{p}M{k}N1"
+            for ax in "xyz":
+                info[f"{name}FD{ax}i"] = ("N/m", f"strip output {k}: drag per wetted length, {ax}")
+                info[f"{name}FI{ax}i"] = (
+                    "N/m",
+                    f"strip output {k}: wave inertia per wetted length, {ax}",
+                )
+                info[f"{name}V{ax}i"] = ("m/s", f"strip output {k}: wave velocity, {ax}")
+                info[f"{name}STV{ax}i"] = ("m/s", f"strip output {k}: structural velocity, {ax}")
+            info[f"{name}Wet"] = ("-", f"strip output {k}: wetted fraction")
+        return info
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cross product over the last axis (broadcasting), cheaper than np.cross on small arrays."""
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    return np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+
+
+def _skew(v: np.ndarray) -> np.ndarray:
+    """[v]x for v (B, 3) -> (B, 3, 3)."""
+    out = np.zeros(v.shape + (3,))
+    out[..., 0, 1], out[..., 0, 2] = -v[..., 2], v[..., 1]
+    out[..., 1, 0], out[..., 1, 2] = v[..., 2], -v[..., 0]
+    out[..., 2, 0], out[..., 2, 1] = -v[..., 1], v[..., 0]
+    return out
+
+
+def _added_mass(mass: np.ndarray, e: np.ndarray, arm: np.ndarray, normal: bool) -> np.ndarray:
+    """6x6 added mass about the CM: sum m [[P, -P[r]x], [[r]x P, -[r]x P [r]x]].
+
+    ``P = I - e e^T`` (``normal``, strips) or ``P = e e^T`` (axial, member ends). With
+    ``c = e x r`` (so ``e^T [r]x = c^T``) the blocks reduce to sums of outer products:
+    normal: ``A11 = (sum m) I - sum m e e^T``, ``A12 = -[sum m r]x + sum m e c^T``,
+    ``A22 = sum m (|r|^2 I - r r^T - c c^T)``; axial: ``A11 = sum m e e^T``,
+    ``A12 = -sum m e c^T``, ``A22 = sum m c c^T``.
+
+    ``mass`` (B, K), ``e`` and ``arm`` (B, K, 3) -> (B, 6, 6).
+    """
+    B = mass.shape[0]
+    c = _cross(e, arm)
+    me = mass[..., None] * e
+    mc = mass[..., None] * c
+    me_t = np.swapaxes(me, 1, 2)  # (B, 3, K): sums of outer products as batched matmuls
+    ee = me_t @ e
+    ec = me_t @ c
+    cc = np.swapaxes(mc, 1, 2) @ c
+    out = np.empty((B, 6, 6))
+    eye = np.eye(3)
+    if normal:
+        mr = mass[..., None] * arm
+        total = mass.sum(axis=1)[:, None, None]
+        out[:, :3, :3] = total * eye - ee
+        a12 = ec - _skew(mr.sum(axis=1))
+        r2 = (mr * arm).sum(axis=(1, 2))[:, None, None]
+        out[:, 3:, 3:] = r2 * eye - np.swapaxes(mr, 1, 2) @ arm - cc
+    else:
+        out[:, :3, :3] = ee
+        a12 = -ec
+        out[:, 3:, 3:] = cc
+    out[:, :3, 3:] = a12
+    out[:, 3:, :3] = np.swapaxes(a12, 1, 2)
+    return out
+
+
+def _axial_from_config(sec: Section, key: str) -> AxialEnd | None:
+    if not sec.has(key):
+        return None
+    a = Section(sec.raw(key), sec.path(key), _AXIAL_KEYS)
+    return AxialEnd(
+        cd=a.number("cd", 0.0, kind="nonnegative"),
+        ca=a.number("ca", 0.0, kind="nonnegative"),
+        diameter=a.number("diameter", None, kind="positive"),
+    )
+
+
+def _validate_member(mb, field: str):
+    if not isinstance(mb, MorisonMember):
+        raise CaseError(f"expected a MorisonMember, got {type(mb).__name__}", field=field)
+    a = np.asarray(mb.end_a, float)
+    b = np.asarray(mb.end_b, float)
+    if (
+        a.shape != (3,)
+        or b.shape != (3,)
+        or not (np.all(np.isfinite(a)) and np.all(np.isfinite(b)))
+    ):
+        raise CaseError("end points must be finite 3-vectors", field=field)
+    if np.linalg.norm(b - a) == 0.0:
+        raise CaseError("end_a and end_b coincide (zero-length member)", field=field)
+    for key in ("diameter_a", "diameter_b"):
+        if check_finite(getattr(mb, key), f"{field}.{key}") <= 0.0:
+            raise CaseError(f"must be > 0, got {getattr(mb, key)!r}", field=f"{field}.{key}")
+    for key in ("cd", "ca"):
+        check_nonnegative(getattr(mb, key), f"{field}.{key}")
+    if mb.cm is not None:
+        check_nonnegative(mb.cm, f"{field}.cm")
+    n = mb.n_strips
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise CaseError(f"expected an integer >= 1, got {n!r}", field=f"{field}.n_strips")
+    for key in ("axial_a", "axial_b"):
+        end = getattr(mb, key)
+        if end is not None:
+            check_nonnegative(end.cd, f"{field}.{key}.cd")
+            check_nonnegative(end.ca, f"{field}.{key}.ca")
+            if (
+                end.diameter is not None
+                and check_finite(end.diameter, f"{field}.{key}.diameter") <= 0
+            ):
+                raise CaseError("must be > 0", field=f"{field}.{key}.diameter")
+
+
+def _f(prefix: str, key: str) -> str:
+    return f"{prefix}.{key}" if prefix else key
