@@ -189,3 +189,22 @@ def test_oc3_lumped_body_static_equilibrium_matches_hand_calculation():
     heave = (79101143.6 - W) / C33
     assert eq["PtfmHeave"] == pytest.approx(heave, rel=0.05)
     assert abs(eq["PtfmRoll"]) < 1e-12 and abs(eq["PtfmYaw"]) < 1e-12
+
+
+def test_time_series_force_table_reproduces_harmonic_force():
+    """The tabulated force (linear interpolation on a fine table) gives the harmonic answer."""
+    d = giusti_oscillator_case(0.01, t_max=10.0)
+    t = np.arange(0.0, 10.0 + 1e-9, 0.001)
+    table = np.zeros((len(t), 7))
+    table[:, 0] = t
+    table[:, 1] = np.sin(2 * np.pi * t)
+    d["loads"][1] = {"type": "time_series_force", "body": "body", "table": table.tolist()}
+    ds = simulate(model_from_dict(d))
+    assert np.mean(np.abs(ds["PtfmSurge"].values - giusti_exact(ds.time.values))) < 1e-6
+    # outside the table the force is zero unless hold: true
+    from floatwind.loads.simple import TimeSeriesForce
+
+    ld = TimeSeriesForce(body=0, point_b=[0, 0, 0], table=table[:3])
+    assert np.all(ld.values(5.0) == 0.0)
+    ld_hold = TimeSeriesForce(body=0, point_b=[0, 0, 0], table=table[:3], hold=True)
+    assert ld_hold.values(5.0)[0] == pytest.approx(table[2, 1])
