@@ -1,7 +1,14 @@
 """The ``floatwind`` command.
 
-    floatwind run CASE [-o OUT] [--tmax S] [--dt S] [--format nc|out]
+    floatwind run CASE [-o OUT] [--tmax S] [--dt S] [--format nc|out] [--approximate]
     floatwind check CASE
+    floatwind study STUDY.yaml -o DIR [--resume] [--workers N] [--dask ADDRESS|local]
+    floatwind run --from-study STUDY.yaml --id RUN_ID [-o OUT]
+    floatwind plot STUDY.yaml -o DIR
+    floatwind import-openfast DECK.fst -o CASE.yaml [--approximate] [--split]
+    floatwind report validation -o report.html [--quick]
+
+CASE is a YAML case file or an OpenFAST deck (.fst), imported on the fly.
 
 Bad input exits with status 2 after one clear line on stderr; a diverging run writes what it
 computed, reports the time and the state, and exits with status 1.
@@ -25,6 +32,9 @@ examples:
   floatwind run cases/oc3_platform_decay.yaml        run it, write oc3_platform_decay.nc
   floatwind run CASE --tmax 60 --dt 0.01 -o out.nc   override the end time and the step
   floatwind run CASE --format out                    write an OpenFAST-style text .out (FAST units)
+  floatwind run DECK.fst                             import an OpenFAST deck and run it
+  floatwind import-openfast DECK.fst -o CASE.yaml    convert an OpenFAST deck to a case file
+  floatwind report validation -o report.html --quick run the validations, write the HTML report
 
 Case files are YAML; see docs/case_format.md. Results are netCDF (xarray) with SI units.
 """
@@ -47,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    r.add_argument("case", help="case file (.yaml)")
+    r.add_argument("case", nargs="?", help="case file (.yaml) or OpenFAST deck (.fst)")
     r.add_argument(
         "-o",
         "--output",
@@ -62,13 +72,79 @@ def _parser() -> argparse.ArgumentParser:
         help="nc: netCDF4 (default); out: OpenFAST text output in FAST units",
     )
     r.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    r.add_argument(
+        "--approximate",
+        action="store_true",
+        help="(.fst) replace unsupported OpenFAST settings by documented approximations",
+    )
+
+    i = sub.add_parser("import-openfast", help="convert an OpenFAST deck (.fst) to a case file")
+    i.add_argument("deck", help="OpenFAST main input file (.fst)")
+    i.add_argument("-o", "--output", help="case file to write (default: DECK name + .yaml)")
+    i.add_argument(
+        "--approximate",
+        action="store_true",
+        help="replace unsupported settings by documented approximations (listed in the file)",
+    )
+    i.add_argument(
+        "--split",
+        action="store_true",
+        help="keep tower, nacelle, rotor and blade 1 as bodies (for load channels)",
+    )
+    i.add_argument(
+        "--morison-axis",
+        choices=("undisplaced", "instantaneous"),
+        default="undisplaced",
+        help="Morison member axis: HydroDyn's undisplaced axis (default) or the instantaneous one",
+    )
+
+    rp = sub.add_parser("report", help="build a report (validation: run every validation)")
+    rp.add_argument("kind", choices=("validation",), help="report kind")
+    rp.add_argument("-o", "--output", default="report.html", help="HTML file (default report.html)")
+    rp.add_argument("--quick", action="store_true", help="short windows, for CI")
+    rp.add_argument(
+        "--only",
+        action="append",
+        default=None,
+        help="run only validations whose name contains this",
+    )
+
+    r.add_argument("--from-study", metavar="STUDY", help="run one run of a study file alone")
+    r.add_argument("--id", dest="run_id", metavar="RUN_ID", help="the run id (with --from-study)")
+
+    st = sub.add_parser(
+        "study", help="run a statistical / design-load-case study (docs/studies.md)"
+    )
+    st.add_argument("study", help="study file (.yaml)")
+    st.add_argument("-o", "--output", help="output folder (default: the study name)")
+    st.add_argument("--resume", action="store_true", help="run only what the folder lacks")
+    st.add_argument("--workers", type=int, help="local worker processes (default: one per core)")
+    st.add_argument("--dask", metavar="ADDRESS", help="Dask scheduler address, or 'local'")
+    st.add_argument("--batch-size", type=int, help="members per batch (default: from memory)")
+    st.add_argument("--duration", type=float, help="override the run length (s)")
+    st.add_argument("--realizations", type=int, help="override the number of realizations")
+    st.add_argument("--list", action="store_true", help="list the run ids and exit")
+    st.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+    pl = sub.add_parser("plot", help="standard figures of a finished study")
+    pl.add_argument("study", help="study file (.yaml)")
+    pl.add_argument("-o", "--output", help="the study's output folder (default: the study name)")
+    pl.add_argument("--figures", help="folder for the figures (default: DIR/figures)")
 
     c = sub.add_parser("check", help="validate a case file and print the model summary")
     c.add_argument("case", help="case file (.yaml)")
     return p
 
 
-def _load(path: str, overrides: dict | None = None):
+def _is_deck(path: str) -> bool:
+    return pathlib.Path(path).suffix.lower() == ".fst"
+
+
+def _load(path: str, overrides: dict | None = None, approximate: bool = False):
+    if _is_deck(path):
+        from floatwind.case.openfast_import import model_from_deck
+
+        return model_from_deck(path, approximate=approximate, overrides=overrides)
     from floatwind.case import load_case
 
     return load_case(path, overrides)
@@ -113,7 +189,11 @@ def cmd_run(args) -> int:
 
     from floatwind.simulate import simulate
 
-    model = _load(args.case, _overrides(args))
+    if args.from_study or args.run_id:
+        return cmd_run_from_study(args)
+    if not args.case:
+        raise CaseError("give a case file, or --from-study STUDY --id RUN_ID", field="case")
+    model = _load(args.case, _overrides(args), approximate=getattr(args, "approximate", False))
     fmt = args.format or ("out" if args.output and str(args.output).endswith(".out") else "nc")
     out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{model.name}.{fmt}")
     t0 = time.perf_counter()
@@ -130,6 +210,14 @@ def cmd_run(args) -> int:
         print(f"floatwind: simulation failed: {err}", file=sys.stderr)
         return 1
     wall = time.perf_counter() - t0
+    if _is_deck(args.case):
+        ds.attrs["openfast_deck"] = str(args.case)
+        notes = [
+            ln[len("# NOTE: ") :]
+            for ln in model.source_text.splitlines()
+            if ln.startswith("# NOTE: ")
+        ]
+        ds.attrs["openfast_approximations"] = "; ".join(notes) if notes else "none"
     _write(ds, out, fmt)
     print(
         f"{model.name}: simulated {model.settings.t_max:g} s in {wall:.2f} s wall "
@@ -142,9 +230,142 @@ def cmd_run(args) -> int:
 
 
 def cmd_check(args) -> int:
-    model = _load(args.case)
+    model = _load(args.case, approximate=False)
     print(f"{args.case}: OK")
     print(model.summary())
+    return 0
+
+
+def cmd_import_openfast(args) -> int:
+    from floatwind.case.openfast_import import import_openfast, write_case_yaml
+
+    res = import_openfast(
+        args.deck, approximate=args.approximate, split=args.split, morison_axis=args.morison_axis
+    )
+    out = (
+        pathlib.Path(args.output)
+        if args.output
+        else pathlib.Path(pathlib.Path(args.deck).stem + ".yaml")
+    )
+    write_case_yaml(res, out)
+    bodies = ", ".join(b["name"] for b in res["case"]["bodies"])
+    print(f"{args.deck}: imported ({len(res['case']['bodies'])} bodies: {bodies})")
+    for note in res["notes"]:
+        print(f"  note: {note}")
+    print(f"wrote {out}")
+    return 0
+
+
+def cmd_report(args) -> int:
+    import importlib
+
+    repo = pathlib.Path(__file__).resolve().parents[1]  # validation/ lives beside floatwind/
+    for root in (str(repo), str(pathlib.Path.cwd())):
+        if root not in sys.path:
+            sys.path.insert(0, root)
+    try:
+        registry = importlib.import_module("validation.registry")
+    except ImportError as exc:
+        raise CaseError(
+            f"the validation registry is not importable ({exc}); run from the repository root"
+        ) from None
+    ok = registry.build_report(pathlib.Path(args.output), quick=args.quick, only=args.only)
+    print(f"wrote {args.output} ({'all passed' if ok else 'FAILURES: see the summary table'})")
+    return 0 if ok else 1
+
+
+def _study_overrides(args) -> dict:
+    over = {}
+    if getattr(args, "duration", None) is not None:
+        if not args.duration > 0:
+            raise CaseError(f"must be positive, got {args.duration:g}", field="--duration")
+        over["duration"] = args.duration
+    if getattr(args, "realizations", None) is not None:
+        over["realizations"] = args.realizations
+    return over
+
+
+def cmd_run_from_study(args) -> int:
+    from floatwind.studies import load_study, run_one
+
+    if not (args.from_study and args.run_id):
+        raise CaseError("--from-study and --id go together", field="--id")
+    study = load_study(args.from_study)
+    out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{args.run_id}.nc")
+    try:
+        ds = run_one(
+            study, args.run_id, all_channels=True, progress=False if args.no_progress else None
+        )
+    except SimulationError as err:
+        print(f"floatwind: simulation failed: {err}", file=sys.stderr)
+        return 1
+    _write(ds.drop_vars(["run", "design", "condition", "variant"]), out, "nc")
+    print(f"{args.run_id}: simulated {float(ds.time[-1]):g} s")
+    print(f"wrote {out}")
+    return 0
+
+
+def cmd_study(args) -> int:
+    import pandas as pd
+
+    from floatwind.studies import load_study, run_study
+
+    study = load_study(args.study, _study_overrides(args))
+    if args.list:
+        for r in study.runs():
+            print(r.id)
+        return 0
+    for key in ("workers", "batch_size"):
+        val = getattr(args, key)
+        if val is not None and val < 1:
+            raise CaseError(
+                f"must be a positive integer, got {val}", field=f"--{key.replace('_', '-')}"
+            )
+    out = pathlib.Path(args.output or study.name)
+    try:
+        res = run_study(
+            study,
+            out,
+            resume=args.resume,
+            workers=args.workers,
+            dask=args.dask,
+            batch_size=args.batch_size,
+            progress=False if args.no_progress else None,
+        )
+    except KeyboardInterrupt:
+        print(
+            f"floatwind: interrupted; finished batches are in {out}: rerun with --resume",
+            file=sys.stderr,
+        )
+        return 130
+    ok = res.runs["status"].eq("ok").sum()
+    failed = res.failures
+    print(
+        f"{study.name}: {ok} of {len(res.runs)} runs ok, {len(failed)} failed, {res.n_run_now} run now in "
+        f"{res.wall_s:.1f} s wall"
+    )
+    table = res.results
+    if len(table):
+        pick = table[table["quantity"].str.endswith((".mean", ".std"))]
+        pick = pick[pick["quantity"].str.startswith(tuple(study.channels[:1] + ["PtfmPitch"]))]
+        with pd.option_context("display.width", 160, "display.max_rows", 200):
+            print(pick.to_string(index=False, float_format=lambda v: f"{v:.5g}"))
+    for _, row in failed.iterrows():
+        print(f"FAILED {row['id']}: {row['error']}")
+    print(f"wrote {out}/results.csv, {out}/runs_summary.csv, {out}/failures.csv, {out}/batches/")
+    return 0 if len(failed) == 0 else 1
+
+
+def cmd_plot(args) -> int:
+    from floatwind.studies import load_study
+    from floatwind.studies.plots import standard_figures
+
+    study = load_study(args.study)
+    out = pathlib.Path(args.output or study.name)
+    if not (out / "study.json").is_file():
+        raise CaseError(f"no study results in {out} (run 'floatwind study' first)", file=args.study)
+    for path in standard_figures(study, out, args.figures):
+        print(f"wrote {path}")
     return 0
 
 
@@ -158,10 +379,27 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    handlers = {"run": cmd_run, "check": cmd_check}
+    handlers = {
+        "run": cmd_run,
+        "check": cmd_check,
+        "import-openfast": cmd_import_openfast,
+        "report": cmd_report,
+        "study": cmd_study,
+        "plot": cmd_plot,
+    }
     try:
         return handlers[args.command](args)
     except CaseError as err:
+        lines = getattr(err, "lines", None)
+        if lines:  # an OpenFAST deck with unsupported settings: one line per setting
+            for line in lines:
+                print(f"floatwind: unsupported: {line}", file=sys.stderr)
+            print(
+                f"floatwind: error: {err.file}: {len(lines)} unsupported setting(s); "
+                "--approximate replaces them by documented approximations",
+                file=sys.stderr,
+            )
+            return 2
         print(f"floatwind: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -173,8 +411,10 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:  # a bug, not bad input: one line, the traceback only with -v
         if args.verbose:
             raise
-        print(f"floatwind: internal error ({type(err).__name__}): {err} (rerun with -v for the traceback)",
-              file=sys.stderr)
+        print(
+            f"floatwind: internal error ({type(err).__name__}): {err} (rerun with -v for the traceback)",
+            file=sys.stderr,
+        )
         return 3
 
 

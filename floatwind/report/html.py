@@ -1,0 +1,165 @@
+"""Self-contained HTML report: summary table, sections with notes and embedded PNG figures.
+
+Figures are matplotlib figures rendered to PNG and embedded as base64 ``data:`` URIs, so the page
+has no external file or network dependency and opens in any browser.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+import platform
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Figure", "ReportSection", "overlay_figure", "render_report", "software_versions"]
+
+
+@dataclass
+class Figure:
+    """An embedded PNG with a caption."""
+
+    caption: str
+    png: bytes
+
+
+@dataclass
+class ReportSection:
+    """One validation: its title, notes, and figures."""
+
+    title: str
+    notes: list[str] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    table: list[dict[str, Any]] = field(default_factory=list)
+
+
+def overlay_figure(
+    t: np.ndarray,
+    ref: np.ndarray,
+    sim: np.ndarray,
+    *,
+    title: str,
+    units: str,
+    ref_label: str = "reference",
+    sim_label: str = "floatwind",
+) -> Figure:
+    """floatwind vs reference overlay (top) and their difference (bottom) as a PNG Figure."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(7.0, 3.6), sharex=True, height_ratios=(2, 1))
+    ax1.plot(t, ref, "k-", lw=1.6, label=ref_label)
+    ax1.plot(t, sim, "C1--", lw=1.0, label=sim_label)
+    ax1.set_ylabel(units)
+    ax1.set_title(title, fontsize=9)
+    ax1.legend(fontsize=7, loc="best")
+    ax2.plot(t, np.asarray(sim) - np.asarray(ref), "C3-", lw=0.8)
+    ax2.set_ylabel(f"diff [{units}]", fontsize=7)
+    ax2.set_xlabel("time [s]")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=72)
+    plt.close(fig)
+    return Figure(caption=title, png=buf.getvalue())
+
+
+def software_versions() -> dict[str, str]:
+    """Versions of Python and the packages the results depend on."""
+    out = {"python": platform.python_version(), "platform": platform.platform()}
+    for pkg in ("floatwind", "numpy", "scipy", "xarray", "matplotlib", "pyyaml"):
+        try:
+            out[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            out[pkg] = "not installed"
+    return out
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, bool) or v is None:
+        return "" if v is None else str(v)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "n/a"
+        return f"{v:.3e}"
+    return str(v)
+
+
+def render_report(
+    title: str,
+    summary: list[dict[str, Any]],
+    sections: list[ReportSection],
+    *,
+    versions: dict[str, str] | None = None,
+    mode: str = "",
+) -> str:
+    """The HTML page.
+
+    Parameters
+    ----------
+    summary : list of dict
+        Rows with ``case``, ``metric``, ``value``, ``criterion``, ``passed`` (True/False/None).
+    sections : list of ReportSection
+    versions : dict, optional
+        Software versions (default :func:`software_versions`).
+    """
+    versions = versions or software_versions()
+    n_fail = sum(1 for r in summary if r.get("passed") is False)
+    e = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{e(title)}</title>",
+        "<style>body{font-family:sans-serif;margin:2em;max-width:70em}"
+        "table{border-collapse:collapse;font-size:0.85em}td,th{border:1px solid #bbb;padding:2px 6px}"
+        ".pass{background:#d8f5d8}.fail{background:#f8d0d0}figure{display:inline-block;margin:0.4em}"
+        "figcaption{font-size:0.8em}</style></head><body>",
+        f"<h1>{e(title)}</h1>",
+        f"<p>Mode: {e(mode)}. {len(summary)} checks, "
+        f"<b>{'all passed' if n_fail == 0 else f'{n_fail} failed'}</b>.</p>",
+        '<h2>Summary</h2><table id="summary"><thead><tr><th>case</th><th>metric</th><th>value</th>'
+        "<th>criterion</th><th>pass/fail</th></tr></thead><tbody>",
+    ]
+    for r in summary:
+        ok = r.get("passed")
+        cls = "" if ok is None else (' class="pass"' if ok else ' class="fail"')
+        verdict = "" if ok is None else ("pass" if ok else "FAIL")
+        parts.append(
+            f"<tr{cls}><td>{e(str(r.get('case', '')))}</td><td>{e(str(r.get('metric', '')))}</td>"
+            f"<td>{e(_fmt(r.get('value')))}</td><td>{e(_fmt(r.get('criterion')))}</td>"
+            f"<td>{verdict}</td></tr>"
+        )
+    parts.append("</tbody></table>")
+    for sec in sections:
+        parts.append(f"<section><h2>{e(sec.title)}</h2>")
+        if sec.notes:
+            parts.append("<ul>" + "".join(f"<li>{e(n)}</li>" for n in sec.notes) + "</ul>")
+        if sec.table:
+            cols = list(sec.table[0])
+            parts.append(
+                "<table><tr>"
+                + "".join(f"<th>{e(c)}</th>" for c in cols)
+                + "</tr>"
+                + "".join(
+                    "<tr>" + "".join(f"<td>{e(_fmt(row.get(c)))}</td>" for c in cols) + "</tr>"
+                    for row in sec.table
+                )
+                + "</table>"
+            )
+        for fig in sec.figures:
+            data = base64.b64encode(fig.png).decode("ascii")
+            parts.append(
+                f'<figure><img class="overlay" alt="{e(fig.caption)}" src="data:image/png;base64,{data}">'
+                f"<figcaption>{e(fig.caption)}</figcaption></figure>"
+            )
+        parts.append("</section>")
+    parts.append('<h2>Software versions</h2><table id="versions">')
+    parts.extend(f"<tr><td>{e(k)}</td><td>{e(v)}</td></tr>" for k, v in versions.items())
+    parts.append("</table></body></html>")
+    return "\n".join(parts)

@@ -1,0 +1,101 @@
+"""HTML validation report: content, self-containment, and rendering in headless Chromium."""
+
+from __future__ import annotations
+
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from floatwind.report import ReportSection, overlay_figure, render_report
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def _page(n_fig: int = 3) -> str:
+    t = np.linspace(0, 10, 201)
+    sec = ReportSection(title="demo", notes=["a note"])
+    for k in range(n_fig):
+        sec.figures.append(
+            overlay_figure(t, np.sin(t + k), np.sin(t + k) + 1e-3, title=f"ch{k}", units="m")
+        )
+    rows = [
+        {
+            "case": "demo",
+            "metric": "NRMSE ch0",
+            "value": 1e-4,
+            "criterion": "<= 1e-3",
+            "passed": True,
+        },
+        {
+            "case": "demo",
+            "metric": "NRMSE ch1",
+            "value": 2e-2,
+            "criterion": "<= 1e-3",
+            "passed": False,
+        },
+    ]
+    return render_report("test report", rows, [sec], mode="quick")
+
+
+def test_report_is_self_contained():
+    page = _page()
+    assert page.count('<img class="overlay"') == 3
+    assert (
+        "data:image/png;base64," in page
+        and "http" not in page.split("<body>")[1].split("Software")[0]
+    )
+    assert page.count('<tr class="pass">') == 1 and page.count('<tr class="fail">') == 1
+    assert "numpy" in page and "1 failed" in page
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+@pytest.mark.skipif(_chromium() is None, reason="chromium not installed (.ci/run installs it)")
+def test_report_renders_in_headless_chromium(tmp_path):
+    html = tmp_path / "report.html"
+    html.write_text(_page())
+    # the DOM after rendering, with a script that counts decoded images
+    probe = tmp_path / "probe.html"
+    probe.write_text(
+        html.read_text().replace(
+            "</body>",
+            "<script>window.onload=function(){var ok=0;for(const i of document.images){"
+            "if(i.complete&&i.naturalWidth>0)ok++;}document.title='IMAGES_OK='+ok+"
+            "' ROWS='+document.querySelectorAll('#summary tbody tr').length;};</script></body>",
+        )
+    )
+    out = subprocess.run(
+        [
+            _chromium(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            probe.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "IMAGES_OK=3 ROWS=2" in out.stdout
+
+
+def test_registry_builds_report(tmp_path):
+    sys.path.insert(0, str(ROOT))
+    from validation import registry
+
+    out = tmp_path / "r.html"
+    registry.build_report(out, quick=True, only=["mass_properties"])
+    page = out.read_text()
+    assert 'id="summary"' in page and "Software versions" in page
