@@ -399,6 +399,15 @@ def _loads(items: list, index: dict[str, int], tree: Tree, base_dir) -> list:
         if load is None:
             load = classes[kind].from_config(data, body_index=index, field=field, base_dir=base_dir)
         out.append(load)
+    seen: dict[str, int] = {}
+    for i, load in enumerate(out):
+        if load.name in seen:
+            raise CaseError(
+                f"load name {load.name!r} is already used by loads[{seen[load.name]}]; give each "
+                "load of the same type its own 'name' (output channels are named after it)",
+                field=f"loads[{i}].name",
+            )
+        seen[load.name] = i
     return out
 
 

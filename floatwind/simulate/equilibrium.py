@@ -10,7 +10,9 @@ from floatwind.model import Model
 from floatwind.simulate.system import System
 
 
-def static_equilibrium(model: Model, *, t: float = 0.0, tol: float = 1e-10) -> dict[str, np.ndarray]:
+def static_equilibrium(
+    model: Model, *, t: float = 0.0, tol: float = 1e-10
+) -> dict[str, np.ndarray]:
     """Solve qdd(q, qd = 0, t) = 0 for q, starting from the model's initial state (member 0).
 
     Returns the equilibrium state ``q`` (6,) and the OpenFAST-style platform channels
@@ -34,6 +36,9 @@ def static_equilibrium(model: Model, *, t: float = 0.0, tol: float = 1e-10) -> d
     y = y0.copy()
     y[0, :6] = sol.x * scale
     out = evaluate_outputs(model, system, system.evaluate(t, y))
-    res = {k: float(out[k][0]) for k in ("PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw")}
+    res = {
+        k: float(out[k][0])
+        for k in ("PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw")
+    }
     res["q"] = y[0, :6]
     return res

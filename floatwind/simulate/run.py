@@ -143,7 +143,31 @@ def evaluate_outputs(model: Model, system: System, ev: Evaluation) -> dict[str, 
         out[f"HGs{ax}"] = acc.angular_momentum_s[:, k]
     for name, val in ev.wrench.channels.items():
         out[name] = np.asarray(val)
+    if ev.per_load is not None:
+        # each load's force and moment about the displaced reference point (PRP), inertial axes,
+        # added-mass reaction included: HydroDyn's HydroF*/HydroM* is the sum of the hydro loads
+        r_ref = kin.r_G_g[:, 0] + arm
+        for load, lw in zip(model.loads, ev.per_load):
+            f, m = ev.wrench_with_reaction(lw)
+            Fl = f.sum(axis=1)
+            Ml = (m + cross(kin.r_G_g - r_ref[:, None], f)).sum(axis=1)
+            for k, ax in enumerate("xyz"):
+                out[f"{load.name}_F{ax}i"] = Fl[:, k]
+                out[f"{load.name}_M{ax}i"] = Ml[:, k]
     return out
+
+
+def _per_load_attrs(name: str, model: Model) -> dict[str, str] | None:
+    for load in model.loads:
+        for ax in "xyz":
+            if name == f"{load.name}_F{ax}i":
+                return {"units": "N", "long_name": f"force of load '{load.name}', inertial {ax}"}
+            if name == f"{load.name}_M{ax}i":
+                return {
+                    "units": "N m",
+                    "long_name": f"moment of load '{load.name}' about the displaced reference point, inertial {ax}",
+                }
+    return None
 
 
 def to_dataset(
@@ -159,7 +183,7 @@ def to_dataset(
     B = rec.y.shape[1]
     cols: dict[str, list] = {}
     for k in range(T):
-        ev = system.evaluate(float(rec.t[k]), rec.y[k])
+        ev = system.evaluate(float(rec.t[k]), rec.y[k], keep_loads=True)
         ch = evaluate_outputs(model, system, ev)
         if extra_channels is not None:
             ch.update(extra_channels(ev))
@@ -174,7 +198,7 @@ def to_dataset(
         try:
             attrs = channel_attrs(name, info)
         except KeyError:
-            attrs = {"units": "1", "long_name": name}
+            attrs = _per_load_attrs(name, model) or {"units": "1", "long_name": name}
         dims = ("realization", "time") + tuple(f"{name}_dim{d}" for d in range(arr.ndim - 2))
         data_vars[name] = xr.Variable(dims, arr, attrs)
     ds = xr.Dataset(

@@ -40,18 +40,22 @@ class Evaluation:
     kin: Kinematics
     wrench: Wrench
     acc: Accelerations
+    per_load: list[Wrench] | None = None
 
     def total_wrench(self) -> tuple[np.ndarray, np.ndarray]:
         """External force and moment about each body CM (B, N, 3), inertial axes, including the
         acceleration-dependent (added-mass) part -A [a_G; alpha] that the core moved to the
         inertia side."""
-        force, moment = self.wrench.force, self.wrench.moment
-        A = self.wrench.added_mass
+        return self.wrench_with_reaction(self.wrench)
+
+    def wrench_with_reaction(self, w: Wrench) -> tuple[np.ndarray, np.ndarray]:
+        """Force and moment of ``w`` about each body CM including its added-mass reaction."""
+        A = w.added_mass
         if A is None:
-            return force, moment
+            return w.force, w.moment
         acc6 = np.concatenate([self.acc.a_G_g, self.acc.dw_b_g], axis=-1)
         am = -(A * acc6[..., None, :]).sum(axis=-1)
-        return force + am[..., :3], moment + am[..., 3:]
+        return w.force + am[..., :3], w.moment + am[..., 3:]
 
 
 class System:
@@ -80,16 +84,22 @@ class System:
             self._cache_t = t
         return self._cache
 
-    def evaluate(self, t: float, y: np.ndarray) -> Evaluation:
+    def evaluate(self, t: float, y: np.ndarray, *, keep_loads: bool = False) -> Evaluation:
+        """Kinematics, loads and accelerations at (t, y); ``keep_loads`` also keeps each load's
+        own Wrench (for per-load output channels)."""
         q, qd = y[:, :6], y[:, 6:]
         check_singularity(t, q)
         rel, md = self._relative(t)
         kin = body_kinematics(self.tree, t, rel, md, q, qd)
         w = Wrench.zeros(y.shape[0], self.tree.n_bodies)
+        per_load = [] if keep_loads else None
         for load in self.loads:
-            w += load.wrench(t, kin, self.env)
+            lw = load.wrench(t, kin, self.env)
+            if keep_loads:
+                per_load.append(lw)
+            w += lw
         acc = forward_dynamics(self.tree, rel, md, q, qd, w)
-        return Evaluation(t, q, qd, rel, md, kin, w, acc)
+        return Evaluation(t, q, qd, rel, md, kin, w, acc, per_load)
 
     def rhs(self, t: float, y: np.ndarray) -> np.ndarray:
         ev = self.evaluate(t, y)
