@@ -20,6 +20,7 @@ The batch axis B is first everywhere; ``fun`` must accept and return (B, n) arra
 from __future__ import annotations
 
 import abc
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -72,6 +73,28 @@ def _failed_members(y: np.ndarray, bound) -> list[int]:
     if bound is not None:
         bad |= np.abs(np.nan_to_num(y, nan=np.inf)) > bound
     return np.unique(np.nonzero(bad)[0]).tolist()
+
+
+def _raise_if_bad(t: float, y: np.ndarray, bound) -> None:
+    reason = _check(t, y, bound)
+    if reason:
+        raise SimulationError(reason, time=t, state=y, members=_failed_members(y, bound))
+
+
+@contextlib.contextmanager
+def _keeping_partial(rec: Recording, now: dict):
+    """Attach what was recorded to a SimulationError; turn Ctrl-C into :class:`Interrupted`.
+
+    ``now`` holds the last accepted ``t`` and ``y`` (updated by the caller every step)."""
+    try:
+        yield
+    except SimulationError as err:
+        err.partial = rec.valid()
+        raise
+    except KeyboardInterrupt:
+        raise Interrupted(
+            "interrupted by the user", time=now["t"], state=now["y"], partial=rec.valid()
+        ) from None
 
 
 def hermite(t0, t1, y0, y1, f0, f1, t) -> np.ndarray:
@@ -132,22 +155,17 @@ class FixedStepIntegrator(Integrator):
         t_end = float(t_out[-1])
         n_steps = int(np.ceil((t_end - t) / self.dt - 1e-9))
         tol = 1e-9 * self.dt
-        try:
+        now = {"t": t, "y": y}
+        with _keeping_partial(rec, now):
             f = fun(t, y)
-            reason = _check(t, y, bound)
-            if reason:
-                raise SimulationError(reason, time=t, state=y, members=_failed_members(y, bound))
+            _raise_if_bad(t, y, bound)
             rec.y[0] = y
             rec.n = 1
             for k in range(n_steps):
                 t_new = min(t_out[0] + (k + 1) * self.dt, t_end)
                 h = t_new - t
                 y_new, f_new = self._step_impl(fun, t, y, f, h)
-                reason = _check(t_new, y_new, bound)
-                if reason:
-                    raise SimulationError(
-                        reason, time=t_new, state=y_new, members=_failed_members(y_new, bound)
-                    )
+                _raise_if_bad(t_new, y_new, bound)
                 while rec.n < len(t_out) and t_out[rec.n] <= t_new + tol:
                     tk = t_out[rec.n]
                     if abs(tk - t_new) <= tol:
@@ -156,15 +174,9 @@ class FixedStepIntegrator(Integrator):
                         rec.y[rec.n] = hermite(t, t_new, y, y_new, f, f_new, tk)
                     rec.n += 1
                 t, y, f = t_new, y_new, f_new
+                now["t"], now["y"] = t, y
                 if progress is not None:
                     progress(t)
-        except SimulationError as err:
-            err.partial = rec.valid()
-            raise
-        except KeyboardInterrupt:
-            raise Interrupted(
-                "interrupted by the user", time=t, state=y, partial=rec.valid()
-            ) from None
         return rec
 
 
@@ -227,18 +239,14 @@ class ScipyAdaptive(Integrator):
             max_step=self.max_step,
             first_step=self.first_step,
         )
-        t = float(t_out[0])
-        y = y0
-        try:
+        now = {"t": float(t_out[0]), "y": y0}
+        with _keeping_partial(rec, now):
             while solver.status == "running" and rec.n < len(t_out):
                 msg = solver.step()
                 y = solver.y.reshape(shape)
                 t = solver.t
-                reason = _check(t, y, bound)
-                if reason:
-                    raise SimulationError(
-                        reason, time=t, state=y, members=_failed_members(y, bound)
-                    )
+                now["t"], now["y"] = t, y
+                _raise_if_bad(t, y, bound)
                 if solver.status == "failed":
                     raise SimulationError(f"adaptive step failed: {msg}", time=t, state=y)
                 dense = solver.dense_output()
@@ -247,11 +255,4 @@ class ScipyAdaptive(Integrator):
                     rec.n += 1
                 if progress is not None:
                     progress(t)
-        except SimulationError as err:
-            err.partial = rec.valid()
-            raise
-        except KeyboardInterrupt:
-            raise Interrupted(
-                "interrupted by the user", time=t, state=y, partial=rec.valid()
-            ) from None
         return rec
