@@ -61,50 +61,81 @@ class RelativeKinematics:
     dw_rel: np.ndarray
     joint_q: dict
 
+    def take(self, k: int) -> RelativeKinematics:
+        """Entry ``k`` of a block computed at many times, with leading axis 1."""
+        sl = slice(k, k + 1)
+        return RelativeKinematics(
+            self.R_c2s[sl],
+            self.dR_c2s[sl],
+            self.ddR_c2s[sl],
+            self.r_G[sl],
+            self.dr_G[sl],
+            self.ddr_G[sl],
+            self.w_rel[sl],
+            self.dw_rel[sl],
+            {name: tuple(float(v[k]) for v in q) for name, q in self.joint_q.items()},
+        )
 
-def relative_kinematics(tree: Tree, t: float) -> RelativeKinematics:
-    """Prescribed relative kinematics at time ``t`` along every kinematic chain (Wang 5.14-5.16, 5.21, 5.23)."""
-    n = tree.n_bodies
-    R = np.zeros((n, 3, 3))
-    dR = np.zeros((n, 3, 3))
-    ddR = np.zeros((n, 3, 3))
-    r = np.zeros((n, 3))
-    dr = np.zeros((n, 3))
-    ddr = np.zeros((n, 3))
-    w = np.zeros((n, 3))
-    dw = np.zeros((n, 3))
-    R[0] = np.eye(3)
+
+def relative_kinematics_many(tree: Tree, times) -> RelativeKinematics:
+    """Prescribed relative kinematics at many times at once (leading axis T = len(times)),
+    along every kinematic chain (Wang 5.14-5.16, 5.21, 5.23).
+
+    Prescribed joint motions depend on time only, so a fixed-step run can compute them for a
+    whole block of future step and stage times in one vectorised pass.
+    """
+    times = np.atleast_1d(np.asarray(times, dtype=float))
+    T, n = len(times), tree.n_bodies
+    R = np.zeros((T, n, 3, 3))
+    dR = np.zeros((T, n, 3, 3))
+    ddR = np.zeros((T, n, 3, 3))
+    r = np.zeros((T, n, 3))
+    dr = np.zeros((T, n, 3))
+    ddr = np.zeros((T, n, 3))
+    w = np.zeros((T, n, 3))
+    dw = np.zeros((T, n, 3))
+    R[:, 0] = np.eye(3)
     joint_q = {}
     for i in tree.order[1:]:
         j = tree.joint_of[i]
         p = j.parent
-        th, thd, thdd = j.rotation.evaluate(t)
-        s, sd, sdd = j.slide.evaluate(t)
+        th, thd, thdd = j.rotation.evaluate_many(times)
+        s, sd, sdd = j.slide.evaluate_many(times)
         joint_q[j.name] = (th, thd, thdd, s, sd, sdd)
         a = j.axis
         A = skew(a)
+        thd_, thdd_ = thd[:, None, None], thdd[:, None, None]
         # T_{C_i -> C_{i-1}} = T_{C_i^0 -> C_{i-1}} T_{C_i -> C_i^0}              Wang (5.14)
-        Rip = j.R0_c2p @ axis_angle_matrix(a, np.asarray(th))
-        dRip = Rip @ A * thd
-        ddRip = Rip @ (A @ A * thd**2 + A * thdd)
+        Rip = j.R0_c2p @ axis_angle_matrix(np.broadcast_to(a, (T, 3)), th)
+        dRip = Rip @ A * thd_
+        ddRip = Rip @ (A @ A * thd_**2 + A * thdd_)
         # cascade along the chain                                                  Wang (5.15), (5.21)
-        R[i] = R[p] @ Rip
-        dR[i] = dR[p] @ Rip + R[p] @ dRip
-        ddR[i] = ddR[p] @ Rip + 2.0 * dR[p] @ dRip + R[p] @ ddRip
+        Rp, dRp, ddRp = R[:, p], dR[:, p], ddR[:, p]
+        R[:, i] = Rp @ Rip
+        dR[:, i] = dRp @ Rip + Rp @ dRip
+        ddR[:, i] = ddRp @ Rip + 2.0 * dRp @ dRip + Rp @ ddRip
         # CM positions: rho_{G_i/G_1} = rho_{G_p/G_1} + R_p rho_{J/G_p} + R_i rho_{G_i/J}     Wang (5.16)
         rJp = j.r_J_p - tree.cm_b[p]
-        u = tree.cm_b[i] - j.r_J_c + s * a  # slide added to rho_{G_i/J} (Wang sec. V.C.4)
-        du = sd * a
-        ddu = sdd * a
-        r[i] = r[p] + R[p] @ rJp + R[i] @ u
-        dr[i] = dr[p] + dR[p] @ rJp + dR[i] @ u + R[i] @ du  # Wang (5.23)
-        ddr[i] = ddr[p] + ddR[p] @ rJp + ddR[i] @ u + 2.0 * dR[i] @ du + R[i] @ ddu
+        u = tree.cm_b[i] - j.r_J_c + s[:, None] * a  # slide added to rho_{G_i/J} (Wang V.C.4)
+        du = sd[:, None] * a
+        ddu = sdd[:, None] * a
+        Ri, dRi, ddRi = R[:, i], dR[:, i], ddR[:, i]
+        r[:, i] = r[:, p] + Rp @ rJp + matvec(Ri, u)
+        dr[:, i] = dr[:, p] + dRp @ rJp + matvec(dRi, u) + matvec(Ri, du)  # Wang (5.23)
+        ddr[:, i] = (
+            ddr[:, p] + ddRp @ rJp + matvec(ddRi, u) + 2.0 * matvec(dRi, du) + matvec(Ri, ddu)
+        )
         # relative angular velocity (Wang 5.14, projected on C_1) and its local derivative
-        w[i] = w[p] + R[i] @ a * thd
-        dw[i] = dw[p] + dR[i] @ a * thd + R[i] @ a * thdd
-    return RelativeKinematics(
-        R[None], dR[None], ddR[None], r[None], dr[None], ddr[None], w[None], dw[None], joint_q
-    )
+        Ria = Ri @ a
+        w[:, i] = w[:, p] + Ria * thd[:, None]
+        dw[:, i] = dw[:, p] + (dRi @ a) * thd[:, None] + Ria * thdd[:, None]
+    return RelativeKinematics(R, dR, ddR, r, dr, ddr, w, dw, joint_q)
+
+
+def relative_kinematics(tree: Tree, t: float) -> RelativeKinematics:
+    """Prescribed relative kinematics at time ``t`` (leading axis 1), see
+    :func:`relative_kinematics_many`."""
+    return relative_kinematics_many(tree, [t]).take(0)
 
 
 def rho_bar(rho: np.ndarray) -> np.ndarray:
@@ -143,6 +174,11 @@ class MassDistribution:
     J: np.ndarray
     P1: np.ndarray
     P2: np.ndarray
+
+    def take(self, k: int) -> MassDistribution:
+        """Entry ``k`` of a block computed at many times, with leading axis 1."""
+        sl = slice(k, k + 1)
+        return MassDistribution(*(getattr(self, f)[sl] for f in self.__dataclass_fields__))
 
 
 def mass_distribution(tree: Tree, rel: RelativeKinematics) -> MassDistribution:

@@ -19,6 +19,11 @@ class Motion:
     def evaluate(self, t: float) -> tuple[float, float, float]:
         raise NotImplementedError
 
+    def evaluate_many(self, times: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(q, qd, qdd) at every time of ``times`` (T,), as three (T,) arrays."""
+        vals = np.array([self.evaluate(float(t)) for t in np.atleast_1d(times)], dtype=float)
+        return vals[:, 0], vals[:, 1], vals[:, 2]
+
     def describe(self) -> str:
         return type(self).__name__
 
@@ -31,6 +36,10 @@ class Locked(Motion):
 
     def evaluate(self, t):
         return self.value, 0.0, 0.0
+
+    def evaluate_many(self, times):
+        z = np.zeros(np.shape(np.atleast_1d(times)))
+        return z + self.value, z, z.copy()
 
     def describe(self):
         return f"locked at {self.value:g}"
@@ -45,6 +54,10 @@ class ConstantRate(Motion):
 
     def evaluate(self, t):
         return self.q0 + self.rate * t, self.rate, 0.0
+
+    def evaluate_many(self, times):
+        t = np.atleast_1d(np.asarray(times, dtype=float))
+        return self.q0 + self.rate * t, np.full_like(t, self.rate), np.zeros_like(t)
 
     def describe(self):
         return f"constant rate {self.rate:g} from {self.q0:g}"

@@ -93,6 +93,9 @@ def simulate(
 
         return run_lie_group(model, t_out, progress=progress)
     integ = make_integrator(model)
+    if isinstance(integ, RK4):
+        n_steps = int(np.ceil((t_out[-1] - t_out[0]) / s.dt - 1e-9))
+        system.use_time_grid(t_out[0], 0.5 * s.dt, 2 * n_steps + 1)
     update, bar = _progress_bar(model, progress)
     try:
         rec = integ.run(system.rhs, y0, t_out, bound=s.bound, progress=update)

@@ -21,6 +21,7 @@ from floatwind.multibody.mcm import (
     forward_dynamics,
     mass_distribution,
     relative_kinematics,
+    relative_kinematics_many,
     system_state_from_base,
 )
 from floatwind.multibody.motion import Locked
@@ -68,21 +69,51 @@ class System:
         self.env = model.env
         self._cache_t = None
         self._cache = None
+        self._grid = None
+        self._block = (None, None, None)
         self._static = all(
             isinstance(j.rotation, Locked) and isinstance(j.slide, Locked)
             for j in self.tree.joint_of.values()
         )
+
+    #: number of grid times whose relative kinematics are computed in one vectorised block
+    BLOCK = 512
+
+    def use_time_grid(self, t0: float, spacing: float, n: int) -> None:
+        """Announce that ``rhs`` will be called at t0 + k * spacing (k < n), e.g. the step and
+        half-step times of RK4: the prescribed relative kinematics are then computed for blocks
+        of those times at once (:func:`relative_kinematics_many`)."""
+        self._grid = (float(t0), float(spacing), int(n))
+        self._block = (None, None, None)
 
     def _relative(self, t: float):
         # prescribed joint motions depend on time only: reuse across batch members and stages,
         # and for a tree without moving joints compute them once
         if self._static and self._cache is not None:
             return self._cache
-        if self._cache_t != t:
+        if self._cache_t == t:
+            return self._cache
+        entry = self._from_grid(t)
+        if entry is None:
             rel = relative_kinematics(self.tree, t)
-            self._cache = (rel, mass_distribution(self.tree, rel))
-            self._cache_t = t
-        return self._cache
+            entry = (rel, mass_distribution(self.tree, rel))
+        self._cache, self._cache_t = entry, t
+        return entry
+
+    def _from_grid(self, t: float):
+        if self._grid is None:
+            return None
+        t0, dt, n = self._grid
+        k = int(round((t - t0) / dt))
+        if not (0 <= k < n) or abs(t - (t0 + k * dt)) > 1e-9 * dt:
+            return None
+        b, off = divmod(k, self.BLOCK)
+        if self._block[0] != b:
+            ks = np.arange(b * self.BLOCK, min((b + 1) * self.BLOCK, n))
+            rel = relative_kinematics_many(self.tree, t0 + ks * dt)
+            self._block = (b, rel, mass_distribution(self.tree, rel))
+        _, rel, md = self._block
+        return rel.take(off), md.take(off)
 
     def evaluate(self, t: float, y: np.ndarray, *, keep_loads: bool = False) -> Evaluation:
         """Kinematics, loads and accelerations at (t, y); ``keep_loads`` also keeps each load's
