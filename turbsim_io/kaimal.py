@@ -121,11 +121,23 @@ def _correlated(
         return xi
     out = np.empty_like(xi)
     eye = np.eye(npts) * 1e-10
-    for i0 in range(0, nf, chunk):
-        fc = f[i0 : i0 + chunk, None, None]
+    # Coherence depends on f only through a(f) = sqrt((f/V)^2 + (0.12/L_c)^2) times the distance:
+    # where its largest off-diagonal value exp(-12 a r_min) is below 1e-17 the matrix is the
+    # identity (plus the jitter) in float64, and so is its Cholesky factor: skip the factorization
+    # (exact to round-off).
+    r_min = float(dist[dist > 0].min()) if np.any(dist > 0) else np.inf
+    off_max = iec_coherence(f, r_min, uhub, zhub)
+    n_full = int(np.count_nonzero(off_max >= 1e-17))  # coherence decreases with f
+    diag = np.sqrt(1.0 + 1e-10)
+    for i0 in range(0, n_full, chunk):
+        i1 = min(i0 + chunk, n_full)
+        fc = f[i0:i1, None, None]
         coh = iec_coherence(fc, dist[None], uhub, zhub) + eye
         chol = np.linalg.cholesky(coh)
-        out[i0 : i0 + chunk] = np.einsum("fij,fj->fi", chol, xi[i0 : i0 + chunk])
+        x = xi[i0:i1]
+        # real factor times complex vectors as two real batched products (BLAS)
+        out[i0:i1] = (chol @ x.real[..., None])[..., 0] + 1j * (chol @ x.imag[..., None])[..., 0]
+    out[n_full:] = diag * xi[n_full:]
     return out
 
 
@@ -181,8 +193,10 @@ def generate_kaimal(
     Notes
     -----
     Cost is dominated by one Cholesky factorization of an (ny nz)^2 matrix per frequency
-    (``nt / 2`` of them): fine for rotor grids of modest size and length; a 31 x 31 grid over 3 h
-    at 0.05 s takes hours (as it does in TurbSim).
+    (``nt / 2`` of them, ``(ny nz)^3 / 3`` flops each), skipped where the coherence is the identity
+    to round-off (high frequencies). Measured figures (3x3 ... 15x15, extrapolated to 31x31) are in
+    ``docs/environment.md`` (``benchmarks/bench_environment.py``): a 31 x 31 grid over 3 h at
+    0.05 s takes hours, as it does in TurbSim.
     """
     if ny < 2 or nz < 2 or nt < 8:
         raise ValueError("generate_kaimal: need ny >= 2, nz >= 2 and nt >= 8")

@@ -2,6 +2,7 @@
 
 from floatwind.environment.base import Environment, NoWind, StillWater
 from floatwind.environment.config import DEFAULTS, build_environment
+from floatwind.environment.fastkin import ExpansionSea
 from floatwind.environment.spectra import (
     JonswapSpectrum,
     PiersonMoskowitzSpectrum,
@@ -30,6 +31,7 @@ from floatwind.environment.wind import (
 __all__ = [
     "DEFAULTS",
     "Environment",
+    "ExpansionSea",
     "FullFieldWind",
     "GriddedSea",
     "JonswapSpectrum",

@@ -53,6 +53,7 @@ _WAVES = {
         "omega_max": None,
         "repeat_period_s": None,
         "stretching": "wheeler",
+        "kinematics": "auto",
         "seed": None,
     },
     "elevation": {
@@ -64,6 +65,7 @@ _WAVES = {
         "y_m": 0.0,
         "f_max_hz": None,
         "stretching": "wheeler",
+        "kinematics": "auto",
     },
 }
 _WAVES["pierson_moskowitz"] = {k: v for k, v in _WAVES["jonswap"].items() if k != "gamma"} | {
@@ -220,6 +222,15 @@ def _build_waves(cfg, *, g, depth, n, seeds, duration, base_dir, file):
     if kind == "still":
         return StillWater()
     stretching = _choice(c, "stretching", ["wheeler", "vertical", "none"], where, file)
+    mode = _choice(c, "kinematics", ["auto", "direct", "gridded"], where, file)
+    sea = _build_sea(kind, c, g=g, depth=depth, n=n, seeds=seeds, duration=duration,
+                     base_dir=base_dir, file=file, stretching=stretching)  # fmt: skip
+    sea.kinematics_mode = mode
+    return sea
+
+
+def _build_sea(kind, c, *, g, depth, n, seeds, duration, base_dir, file, stretching):
+    where = "environment.waves"
     heading = math.radians(_num(c, "heading_deg", where, file))
     if kind == "elevation":
         path = _path(c["file"], base_dir, f"{where}.file", file)

@@ -42,6 +42,7 @@ import scipy.fft
 logger = logging.getLogger(__name__)
 
 STRETCHING = ("wheeler", "vertical", "none")
+KINEMATICS = ("auto", "direct", "gridded")
 _CHUNK = 256  # components per summation chunk; fixed so that results do not depend on B
 
 
@@ -139,6 +140,8 @@ class LinearSea:
         self.k = wavenumber(self.omega, self.depth, self.gravity)
         self.cos_th = np.cos(heading)
         self.sin_th = np.sin(heading)
+        self.kinematics_mode = "direct"  # auto | direct | gridded, see evaluator()
+        self._used: list[str] = []
         self.harmonic = None
         if period is not None:
             m = self.omega * period / (2.0 * math.pi)
@@ -266,12 +269,60 @@ class LinearSea:
         """
         return GriddedSea(self, points_ref, duration=duration, dt=dt, correction=correction)
 
+    def evaluator(self, points_ref: np.ndarray):
+        """Sea-state object for repeated calls near fixed reference points (e.g. Morison strips).
+
+        Follows ``kinematics_mode``: ``"direct"`` returns this sea (exact, O(P N) per call);
+        ``"gridded"`` an :class:`~floatwind.environment.fastkin.ExpansionSea` (long-crested seas;
+        a :class:`GriddedSea` with the Taylor correction, and a warning, for spread seas);
+        ``"auto"`` the expansion when the sea is long-crested on a Fourier grid and its table fits
+        in ``fastkin.AUTO_MEMORY_BUDGET`` bytes, else this sea. The choice is recorded in
+        :meth:`attrs` (``wave_kinematics``).
+
+        Parameters
+        ----------
+        points_ref : (P, 3) or (1, P, 3) undisplaced points (m), inertial frame
+        """
+        from floatwind.environment import fastkin
+
+        mode = self.kinematics_mode
+        pts = np.asarray(points_ref, dtype=float).reshape(-1, 3)
+        long_crested = np.ptp(self.cos_th) <= 1e-12 and np.ptp(self.sin_th) <= 1e-12
+        if mode == "direct" or self.harmonic is None or pts.shape[0] == 0:
+            out = self
+        elif long_crested:
+            wmax = float(self.omega.max())
+            m = self.period / min(math.pi / (6.0 * wmax), 0.25)
+            estimate = 8.0 * m * self.n_realizations * (12 * pts.shape[0] + 16)
+            if mode == "auto" and estimate > fastkin.AUTO_MEMORY_BUDGET:
+                logger.info(
+                    "kinematics auto: the gridded table would take ~%.1f GB; evaluating directly",
+                    estimate / 1e9,
+                )
+                out = self
+            else:
+                out = fastkin.ExpansionSea(self, pts)
+        elif mode == "gridded":
+            logger.warning(
+                "gridded kinematics with directional spreading: first-order Taylor correction "
+                "(accurate only for offsets of a metre or two, see docs/environment.md)"
+            )
+            out = GriddedSea(self, pts[None], duration=self.period, correction="taylor")
+        else:
+            out = self
+        note = "direct" if out is self else out.attrs()["wave_kinematics"]
+        if note not in self._used:
+            self._used.append(note)
+        return out
+
     def describe(self) -> str:
         d = self.info.get("description", "linear sea")
         return f"{d}; {self.n_components} components; stretching {self.stretching}"
 
     def attrs(self) -> dict:
         out = {"wave_stretching": self.stretching, "wave_components": int(self.n_components)}
+        out["wave_kinematics_mode"] = self.kinematics_mode
+        out["wave_kinematics"] = "; ".join(self._used) if self._used else "direct"
         if self.period is not None:
             out["wave_repeat_period_s"] = float(self.period)
         for key, val in self.info.items():
@@ -666,7 +717,9 @@ def read_elevation_file(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Read a wave-elevation time series from a text file.
 
-    Accepted: an OpenFAST text output (``.out``: header lines, a channel-name row starting with
+    Accepted: an OpenFAST binary output (``.outb``, read with
+    :func:`floatwind.io.openfast.read_outb`; ``channel`` a name, default ``"Wave1Elev"``), an
+    OpenFAST text output (``.out``: header lines, a channel-name row starting with
     ``Time``, a units row, then data; ``channel`` e.g. ``"Wave1Elev"``, the default), a CSV with a
     header row (``channel`` a column name or index; default the second column) or plain
     whitespace/comma-separated numbers (time in column 0, elevation in column 1 by default).
@@ -680,6 +733,8 @@ def read_elevation_file(
     ValueError naming the file and what is wrong.
     """
     path = Path(path)
+    if path.suffix.lower() == ".outb":
+        return _read_outb_channel(path, channel)
     try:
         lines = path.read_text(errors="replace").splitlines()
     except OSError as exc:
@@ -726,3 +781,26 @@ def read_elevation_file(
     if col >= width:
         raise ValueError(f"{path}: column {col} missing (rows have {width} columns)")
     return data[:, 0], data[:, col]
+
+
+def _read_outb_channel(path: Path, channel: str | int | None) -> tuple[np.ndarray, np.ndarray]:
+    """Time and one channel of an OpenFAST ``.outb`` file (see :func:`read_elevation_file`)."""
+    from floatwind.io.openfast import read_outb
+
+    try:
+        ds = read_outb(path)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: cannot read OpenFAST binary output ({exc})") from exc
+    names = [str(v) for v in ds.data_vars]
+    if channel is None:
+        channel = "Wave1Elev"
+    if isinstance(channel, int):
+        if not 1 <= channel <= len(names):
+            raise ValueError(f"{path}: column {channel} missing ({len(names)} channels + time)")
+        channel = names[channel - 1]
+    if channel not in ds.data_vars:
+        raise ValueError(f"{path}: no channel '{channel}' (channels: {', '.join(names)})")
+    time_name = "time" if "time" in ds.coords else next(iter(ds.coords))
+    return np.asarray(ds[time_name].values, dtype=float), np.asarray(
+        ds[channel].values, dtype=float
+    )

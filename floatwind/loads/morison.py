@@ -351,10 +351,28 @@ class MorisonMembers(Load):
         )
 
     # ------------------------------------------------------------------ evaluation
-    def _wet_interval(self, t, env, p1, p2):
+    def _sea(self, env, key: str, ref_points: np.ndarray):
+        """The sea to query for the strips (key "strips") or member ends ("ends").
+
+        A sea with an ``evaluator`` method (``LinearSea``) is asked once per sea for a fast
+        evaluator at the undisplaced points (``environment.waves.kinematics``, see
+        docs/environment.md); other seas are used as they are.
+        """
+        sea = env.sea
+        make = getattr(sea, "evaluator", None)
+        if make is None:
+            return sea
+        cache = self.__dict__.setdefault("_sea_cache", {})
+        hit = cache.get(key)
+        if hit is None or hit[0] is not sea:
+            hit = (sea, make(ref_points))
+            cache[key] = hit
+        return hit[1]
+
+    def _wet_interval(self, t, sea, p1, p2):
         """Wetted part ``[lo, hi]`` of each strip (fractions along it) from the wave elevation."""
         centre_xy = 0.5 * (p1[..., :2] + p2[..., :2])
-        eta = np.broadcast_to(env.sea.elevation(t, centre_xy), p1.shape[:-1])
+        eta = np.broadcast_to(sea.elevation(t, centre_xy), p1.shape[:-1])
         z1, z2 = p1[..., 2], p2[..., 2]
         dz = z2 - z1
         flat = np.abs(dz) < _TINY
@@ -391,17 +409,18 @@ class MorisonMembers(Load):
         w = kin.w_b_g[:, body]
         cm = kin.cm_b[body]
 
+        sea = self._sea(env, "strips", self.strip_centre_b)
         R_t = np.swapaxes(R, 1, 2)
         p1 = r_G[:, None] + (self.strip_a_b - cm) @ R_t  # (B, S, 3)
         p2 = r_G[:, None] + (self.strip_b_b - cm) @ R_t
         if self.axis == "instantaneous":
             e = self.strip_axis_b @ R_t  # Wang: e3 = T_s->I e3^t
-            lo, hi = self._wet_interval(t, env, p1, p2)
+            lo, hi = self._wet_interval(t, sea, p1, p2)
         else:
             e = np.broadcast_to(self.strip_axis_b, (B, self.n_strips, 3))
             ua = np.broadcast_to(self.strip_a_b, p1.shape)
             ub = np.broadcast_to(self.strip_b_b, p1.shape)
-            lo, hi = self._wet_interval(t, env, ua, ub)
+            lo, hi = self._wet_interval(t, sea, ua, ub)
         frac = hi - lo
         s_mid = (0.5 * (lo + hi))[..., None]
         x_g = p1 + s_mid * (p2 - p1)  # load point: middle of the wetted part
@@ -410,7 +429,7 @@ class MorisonMembers(Load):
             x_k = x_g
         else:
             x_k = self.strip_a_b + s_mid * (self.strip_b_b - self.strip_a_b)
-        u, du = env.sea.kinematics(t, np.ascontiguousarray(np.broadcast_to(x_k, x_g.shape)))
+        u, du = sea.kinematics(t, np.ascontiguousarray(np.broadcast_to(x_k, x_g.shape)))
         u = np.broadcast_to(u, x_g.shape)
         du = np.broadcast_to(du, x_g.shape)
 
@@ -474,9 +493,10 @@ class MorisonMembers(Load):
         else:
             e = np.broadcast_to(self.end_axis_b, x_g.shape)
             x_k = np.broadcast_to(self.end_pos_b, x_g.shape)
-        eta = np.broadcast_to(env.sea.elevation(t, x_k[..., :2]), x_g.shape[:-1])
+        sea = self._sea(env, "ends", self.end_pos_b)
+        eta = np.broadcast_to(sea.elevation(t, x_k[..., :2]), x_g.shape[:-1])
         wet = (x_k[..., 2] < eta).astype(float)
-        u, du = env.sea.kinematics(t, np.ascontiguousarray(x_k))
+        u, du = sea.kinematics(t, np.ascontiguousarray(x_k))
         u = np.broadcast_to(u, x_g.shape)
         du = np.broadcast_to(du, x_g.shape)
         arm = x_g - r_G[:, None]

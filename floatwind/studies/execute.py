@@ -1,0 +1,584 @@
+"""Ensemble execution of a study: batches in lockstep, local processes or Dask, resumable.
+
+Runs of one design and condition are grouped into batches that advance in lockstep on the batch
+axis (DESIGN.md, "Batch first"); control variants that differ only in their loads share a batch
+through :class:`SelectLoad`. Each finished batch is written at once to ``DIR/batches/<id>.nc``
+(time series of the study's channels, dims ``run``, ``time``), ``<id>.stats.csv`` (per-run
+statistics) and last ``<id>.json`` (status and errors of each run): a batch whose ``.json`` exists
+is done, so a study killed at any moment resumes with ``resume=True`` and runs only what is
+missing. A run that diverges is recorded as failed (its error in the ``.json``) and the rest of
+its batch is run again without it (a member of a batch gives the same numbers as alone).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import logging
+import os
+import pathlib
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from floatwind.errors import CaseError, SimulationError
+from floatwind.loads.base import Load, Wrench
+from floatwind.model import Model
+from floatwind.studies.spec import RunSpec, Study
+
+log = logging.getLogger(__name__)
+
+ENV_CONSTANTS = ("gravity", "rho_water", "rho_air", "water_depth")
+
+
+class SelectLoad(Load):
+    """Per-member choice between loads of the same kind (control variants in one batch).
+
+    Every candidate is evaluated on the whole batch and member ``b`` takes the wrench and channels
+    of ``loads[choice[b]]``; loads are batch-invariant, so each member gets exactly what it would
+    get alone. No physics here.
+    """
+
+    def __init__(self, loads: list[Load], choice: np.ndarray):
+        self.loads = list(loads)
+        self.choice = np.asarray(choice, dtype=int)
+        self.name = self.loads[0].name
+
+    def wrench(self, t, kin, env) -> Wrench:
+        ws = [ld.wrench(t, kin, env) for ld in self.loads]
+        out = ws[0]
+        for k, w in enumerate(ws[1:], start=1):
+            m = self.choice == k
+            if not m.any():
+                continue
+            out.force = np.where(m[:, None, None], w.force, out.force)
+            out.moment = np.where(m[:, None, None], w.moment, out.moment)
+            if w.added_mass is not None or out.added_mass is not None:
+                a0 = out.added_mass if out.added_mass is not None else np.zeros_like(w.added_mass)
+                a1 = w.added_mass if w.added_mass is not None else np.zeros_like(a0)
+                out.added_mass = np.where(m[:, None, None, None], a1, a0)
+            for name, val in w.channels.items():
+                base = out.channels.get(name)
+                if base is None:
+                    continue
+                shape = (-1,) + (1,) * (np.ndim(val) - 1)
+                out.channels[name] = np.where(m.reshape(shape), val, base)
+        return out
+
+    def channel_info(self):
+        info = {}
+        for ld in self.loads:
+            info.update(ld.channel_info())
+        return info
+
+
+def batch_key(study: Study, run: RunSpec) -> tuple:
+    """Runs with equal keys may share a batch: same design and condition, and the same variant
+    where the variant changes the environment (otherwise variants differ in loads only)."""
+    v = study.variants[run.variant_index]
+    return (
+        run.design_index,
+        run.condition_index,
+        run.variant_index if v.get("environment") else -1,
+    )
+
+
+def build_batch_model(study: Study, runs: list[RunSpec]) -> Model:
+    """One :class:`Model` whose batch members are ``runs`` (all with the same :func:`batch_key`).
+
+    The environment is built with one SeedSequence per member (waves and wind draw independent
+    child streams from it, ``floatwind.environment.config``); the run alone is this with one run.
+    """
+    from floatwind.case.loader import model_from_dict
+    from floatwind.environment.config import build_environment
+
+    keys = {batch_key(study, r) for r in runs}
+    if len(keys) != 1:
+        raise ValueError(f"runs of different batch keys {sorted(keys)} cannot share a batch")
+    case = study.case_path(runs[0].design_index)
+    variants = sorted({r.variant_index for r in runs})
+    datas = {}
+    models = {}
+    for vi in variants:
+        run = next(r for r in runs if r.variant_index == vi)
+        data = study.case_dict(run)
+        env_cfg = data.get("environment") or {}
+        bare = copy.deepcopy(data)
+        bare["environment"] = {k: env_cfg[k] for k in ENV_CONSTANTS if k in env_cfg}
+        try:
+            models[vi] = model_from_dict(
+                bare, base_dir=case.parent, name=run.id, source=str(case), text=""
+            )
+        except CaseError as exc:
+            raise exc.with_file(str(case)) from None
+        datas[vi] = data
+    base_vi = variants[0]
+    model = models[base_vi]
+    B = len(runs)
+    s = model.settings
+    data = datas[base_vi]
+    try:
+        env = build_environment(
+            data.get("environment"),
+            n_realizations=B,
+            seeds=[r.seed for r in runs],
+            duration=s.t_max,
+            dt_hint=s.dt,
+            base_dir=case.parent,
+            file=str(case),
+        )
+    except CaseError as exc:
+        raise exc.with_file(str(case)) from None
+    model.env = env
+    if len(variants) > 1:
+        choice = np.array([variants.index(r.variant_index) for r in runs])
+        loads = []
+        n = len(model.loads)
+        if any(len(models[v].loads) != n for v in variants):
+            raise CaseError(
+                "variants sharing a batch must keep the same list of loads", file=study.source
+            )
+        for i in range(n):
+            cfgs = [json.dumps(datas[v]["loads"][i], sort_keys=True, default=str) for v in variants]
+            if len(set(cfgs)) == 1:
+                loads.append(model.loads[i])
+            else:
+                loads.append(SelectLoad([models[v].loads[i] for v in variants], choice))
+        model.loads = loads
+    ic = model.initial
+    for name in ("displacement", "angles", "velocity", "rates"):
+        setattr(ic, name, np.broadcast_to(getattr(ic, name), (B, 3)).copy())
+    model.name = runs[0].id if B == 1 else f"{runs[0].design}__{runs[0].condition}"
+    model.source = str(case)
+    model.source_text = case.read_text()
+    return model
+
+
+# ------------------------------------------------------------------ one batch
+
+
+@dataclass
+class BatchResult:
+    """What one batch produced: ok/failed per run id, the written files, wall time."""
+
+    batch_id: str
+    status: dict[str, str]
+    errors: dict[str, str]
+    wall_s: float
+    sim_s: float
+    files: list[str] = field(default_factory=list)
+
+
+def _simulate_robust(study: Study, runs: list[RunSpec], errors: dict) -> tuple[list, list]:
+    """Simulate ``runs`` in one batch; drop diverging members and run the rest again.
+
+    Returns (list of (runs, Dataset) pieces that completed).
+    """
+    from floatwind.simulate import simulate
+
+    if not runs:
+        return []
+    model = build_batch_model(study, runs)
+    try:
+        ds = simulate(model, progress=False)
+    except SimulationError as err:
+        bad = [m for m in err.members if 0 <= m < len(runs)]
+        if not bad and len(runs) > 1:
+            # failure not attributed to members (e.g. a singular state in a load): bisect
+            half = len(runs) // 2
+            return _simulate_robust(study, runs[:half], errors) + _simulate_robust(
+                study, runs[half:], errors
+            )
+        bad = bad or [0]
+        for m in bad:
+            errors[runs[m].id] = str(err)
+            log.warning("run %s failed: %s", runs[m].id, err)
+        rest = [r for k, r in enumerate(runs) if k not in bad]
+        return _simulate_robust(study, rest, errors)
+    if "realization" not in ds.dims:
+        ds = ds.expand_dims("realization")
+    return [(runs, ds)]
+
+
+def batch_id(study: Study, runs: list[RunSpec]) -> str:
+    h = hashlib.sha1(",".join(r.id for r in runs).encode()).hexdigest()[:10]
+    return f"{runs[0].design}__{runs[0].condition}__{h}"
+
+
+def to_run_dataset(
+    study: Study, runs: list[RunSpec], ds: xr.Dataset, all_channels: bool = False
+) -> xr.Dataset:
+    """Keep the study's channels (or all) and index the batch by run id (dim ``run``)."""
+    keep = list(ds.data_vars) if all_channels else [c for c in study.channels if c in ds.data_vars]
+    out = ds[keep].rename({"realization": "run"})
+    out = out.assign_coords(
+        run=("run", [r.id for r in runs]),
+        design=("run", [r.design for r in runs]),
+        condition=("run", [r.condition for r in runs]),
+        variant=("run", [r.variant for r in runs]),
+        realization=("run", np.array([r.realization for r in runs])),
+    )
+    out.attrs.pop("case_text", None)
+    out.attrs["study"] = study.name
+    out.attrs["study_fingerprint"] = study.fingerprint()
+    return out
+
+
+def run_batch(study: Study, run_ids: list[str], out_dir: str | None) -> BatchResult:
+    """Run the given runs of ``study`` as one batch and (if ``out_dir``) write the batch files.
+
+    This is the unit of work sent to a worker process or a Dask worker.
+    """
+    from floatwind.studies.stats import run_statistics
+
+    t0 = time.perf_counter()
+    runs = [study.run(i) for i in run_ids]
+    bid = batch_id(study, runs)
+    errors: dict[str, str] = {}
+    pieces = _simulate_robust(study, runs, errors)
+    status = {r.id: ("failed" if r.id in errors else "ok") for r in runs}
+    files = []
+    sim_s = 0.0
+    if out_dir is not None:
+        folder = pathlib.Path(out_dir) / "batches"
+        folder.mkdir(parents=True, exist_ok=True)
+        frames = []
+        dsets = []
+        for prs, ds in pieces:
+            rds = to_run_dataset(study, prs, ds)
+            dsets.append(rds)
+            sim_s += float(ds.time[-1]) * len(prs)
+            frames.append(run_statistics(rds, study.statistics, transient=study.transient))
+        if dsets:
+            merged = xr.concat(dsets, dim="run") if len(dsets) > 1 else dsets[0]
+            _atomic_netcdf(merged, folder / f"{bid}.nc")
+            files.append(str(folder / f"{bid}.nc"))
+            stats = pd.concat(frames, ignore_index=True)
+            _atomic_text(folder / f"{bid}.stats.csv", stats.to_csv(index=False))
+            files.append(str(folder / f"{bid}.stats.csv"))
+    wall = time.perf_counter() - t0
+    res = BatchResult(bid, status, errors, wall, sim_s, files)
+    if out_dir is not None:
+        record = {
+            "batch": bid,
+            "fingerprint": study.fingerprint(),
+            "runs": status,
+            "errors": errors,
+            "wall_s": wall,
+            "sim_s": sim_s,
+            "files": [pathlib.Path(f).name for f in files],
+        }
+        _atomic_text(
+            pathlib.Path(out_dir) / "batches" / f"{bid}.json", json.dumps(record, indent=1)
+        )
+    return res
+
+
+def _atomic_text(path: pathlib.Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def _atomic_netcdf(ds: xr.Dataset, path: pathlib.Path) -> None:
+    from floatwind.io.netcdf import write_netcdf
+
+    tmp = path.with_name(path.stem + ".tmp.nc")
+    write_netcdf(ds, tmp)
+    os.replace(tmp, path)
+
+
+# ------------------------------------------------------------------ batch size
+
+
+def member_bytes(study: Study) -> int:
+    """Rough peak memory of one batch member (recording, outputs, generated wind, temporaries)."""
+    sim = dict(study.simulation)
+    t_max = study.duration or sim.get("t_max", 600.0)
+    dt_out = sim.get("dt_out", 0.05)
+    n_out = int(t_max / dt_out) + 1
+    b = n_out * 8 * (12 + 2 * 100)  # states + every output channel while the Dataset is built
+    wind = study.wind or {}
+    if wind.get("kind") == "kaimal":
+        nt = (t_max + wind.get("width_m", 150.0) / 8.0) / wind.get("dt_s", 0.25)
+        b += int(nt * wind.get("ny", 13) * wind.get("nz", 13) * 3 * 8 * 3)
+    return int(b + 20e6)
+
+
+def auto_batch_size(study: Study, workers: int) -> int:
+    """Largest batch (<= ``study.max_batch``) whose members fit in half the memory per worker."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
+        total = 4 * 2**30
+    fit = int(0.5 * total / max(workers, 1) // member_bytes(study))
+    return int(max(1, min(study.max_batch, fit)))
+
+
+def plan_batches(study: Study, runs: list[RunSpec], batch_size: int) -> list[list[RunSpec]]:
+    """Group runs by :func:`batch_key` (order kept) and cut each group into near-equal chunks."""
+    groups: dict[tuple, list[RunSpec]] = defaultdict(list)
+    for r in runs:
+        groups[batch_key(study, r)].append(r)
+    out = []
+    for grp in groups.values():
+        n = -(-len(grp) // batch_size)
+        size = -(-len(grp) // n)
+        out.extend(grp[i : i + size] for i in range(0, len(grp), size))
+    return out
+
+
+# ------------------------------------------------------------------ the study
+
+
+@dataclass
+class StudyResult:
+    """Where the study was written and what it gave."""
+
+    out_dir: pathlib.Path
+    runs: pd.DataFrame  # one row per run: id, names, status, error, statistics
+    results: pd.DataFrame  # (design, condition, variant, channel, statistic) over realizations
+    wall_s: float = 0.0
+    n_run_now: int = 0
+
+    @property
+    def failures(self) -> pd.DataFrame:
+        return self.runs[self.runs["status"] == "failed"][["id", "error"]]
+
+
+def finished_runs(out_dir: pathlib.Path) -> dict[str, dict]:
+    """Runs recorded under ``out_dir/batches``: id -> {status, error, batch}."""
+    done = {}
+    for p in sorted((out_dir / "batches").glob("*.json")):
+        rec = json.loads(p.read_text())
+        for rid, st in rec["runs"].items():
+            done[rid] = {"status": st, "error": rec["errors"].get(rid, ""), "batch": rec["batch"]}
+    return done
+
+
+def run_study(
+    study: Study,
+    out_dir: str | pathlib.Path,
+    *,
+    resume: bool = False,
+    workers: int | None = None,
+    dask: str | None = None,
+    batch_size: int | None = None,
+    progress: bool | None = None,
+    only: list[str] | None = None,
+) -> StudyResult:
+    """Run every missing run of ``study``, writing each batch to ``out_dir`` as it finishes.
+
+    Parameters
+    ----------
+    study : Study
+    out_dir : path
+        Output folder (created). A folder that already holds this study needs ``resume=True``.
+    resume : bool
+        Run only what is missing (the study definition must not have changed).
+    workers : int, optional
+        Local worker processes (default: one per core; 1 runs in this process).
+    dask : str, optional
+        ``"local"`` (a local Dask cluster with ``workers`` workers) or a scheduler address.
+    batch_size : int, optional
+        Members per batch (default :func:`auto_batch_size`).
+    progress : bool, optional
+        tqdm bar over runs (default: when stderr is a terminal).
+    only : list of str, optional
+        Restrict to these run ids.
+
+    Raises
+    ------
+    CaseError
+        The folder holds another study, or holds this one and ``resume`` is false.
+    KeyboardInterrupt
+        After cancelling what was queued; finished batches are on disk.
+    """
+    import sys
+
+    out_dir = pathlib.Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    manifest = out_dir / "study.json"
+    fp = study.fingerprint()
+    if manifest.is_file():
+        old = json.loads(manifest.read_text())
+        if old.get("fingerprint") != fp:
+            raise CaseError(
+                f"{out_dir} holds another study ({old.get('name')!r} with a different definition); "
+                "choose another output folder",
+                file=study.source,
+            )
+        if not resume and finished_runs(out_dir):
+            raise CaseError(
+                f"{out_dir} already holds results of this study: add --resume to run what is missing",
+                file=study.source,
+            )
+    _atomic_text(
+        manifest,
+        json.dumps(
+            {
+                "name": study.name,
+                "fingerprint": fp,
+                "source": study.source,
+                "definition": study.raw,
+            },
+            indent=1,
+            default=str,
+        ),
+    )
+    all_runs = study.runs()
+    pd.DataFrame(study.table()).to_csv(out_dir / "runs.csv", index=False)
+    done = finished_runs(out_dir)
+    todo = [r for r in all_runs if r.id not in done and (only is None or r.id in only)]
+    workers = workers or os.cpu_count() or 1
+    size = batch_size or auto_batch_size(study, workers)
+    batches = plan_batches(study, todo, size)
+    log.info(
+        "%s: %d runs, %d done, %d to run in %d batches of <= %d on %s",
+        study.name,
+        len(all_runs),
+        len(done),
+        len(todo),
+        len(batches),
+        size,
+        f"dask {dask}" if dask else f"{workers} local worker(s)",
+    )
+    if progress is None:
+        progress = sys.stderr.isatty()
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(todo), unit="run", desc=study.name)
+    t0 = time.perf_counter()
+
+    def finished(res: BatchResult):
+        if bar is not None:
+            bar.update(len(res.status))
+            nf = sum(s == "failed" for s in res.status.values())
+            if nf:
+                bar.set_postfix(failed=nf)
+
+    try:
+        if not batches:
+            pass
+        elif dask:
+            _run_dask(study, batches, out_dir, dask, workers, finished)
+        elif workers == 1 or len(batches) == 1:
+            for b in batches:
+                finished(run_batch(study, [r.id for r in b], str(out_dir)))
+        else:
+            _run_processes(study, batches, out_dir, workers, finished)
+    finally:
+        if bar is not None:
+            bar.close()
+    wall = time.perf_counter() - t0
+    return collect(study, out_dir, wall_s=wall, n_run_now=len(todo))
+
+
+def _run_processes(study, batches, out_dir, workers, finished) -> None:
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    ex = ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=ctx)
+    try:
+        futs = [ex.submit(run_batch, study, [r.id for r in b], str(out_dir)) for b in batches]
+        for f in as_completed(futs):
+            finished(f.result())
+    except BaseException:
+        ex.shutdown(wait=False, cancel_futures=True)
+        raise
+    ex.shutdown(wait=True)
+
+
+def _run_dask(study, batches, out_dir, address, workers, finished) -> None:
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise CaseError(
+            "--dask needs the 'distributed' package: pip install 'floatwind[dask]'", field="--dask"
+        ) from None
+    cluster = None
+    if address == "local":
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = Client(cluster)
+    else:
+        client = Client(address)
+    try:
+        futs = [
+            client.submit(run_batch, study, [r.id for r in b], str(out_dir), pure=False)
+            for b in batches
+        ]
+        for f in as_completed(futs):
+            finished(f.result())
+    except BaseException:
+        client.cancel(futs if "futs" in locals() else [])
+        raise
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def collect(study: Study, out_dir: pathlib.Path, *, wall_s=0.0, n_run_now=0) -> StudyResult:
+    """Read what ``out_dir`` holds: the per-run table (status, error, statistics), the results
+    table over realizations; write ``runs_summary.csv``, ``results.csv`` and ``failures.csv``."""
+    from floatwind.studies.stats import results_table
+
+    out_dir = pathlib.Path(out_dir)
+    table = pd.DataFrame(study.table())
+    done = finished_runs(out_dir)
+    table["status"] = [done.get(i, {}).get("status", "missing") for i in table["id"]]
+    table["error"] = [done.get(i, {}).get("error", "") for i in table["id"]]
+    frames = [pd.read_csv(p) for p in sorted((out_dir / "batches").glob("*.stats.csv"))]
+    stats = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["run"])
+    wide = table.merge(stats.rename(columns={"run": "id"}), on="id", how="left")
+    wide = wide.sort_values("id").reset_index(drop=True)
+    wide.to_csv(out_dir / "runs_summary.csv", index=False)
+    res = results_table(wide)
+    res.to_csv(out_dir / "results.csv", index=False)
+    wide[wide["status"] == "failed"][["id", "error"]].to_csv(out_dir / "failures.csv", index=False)
+    return StudyResult(out_dir, wide, res, wall_s, n_run_now)
+
+
+def open_study_dataset(out_dir: str | pathlib.Path) -> xr.Dataset:
+    """All batch time series of a study as one Dataset with dims (run, time), sorted by run id."""
+    files = sorted((pathlib.Path(out_dir) / "batches").glob("*.nc"))
+    files = [f for f in files if not f.name.endswith(".tmp.nc")]
+    if not files:
+        raise CaseError("no finished batches", file=str(out_dir))
+    dsets = []
+    for f in files:
+        with xr.open_dataset(f, engine="netcdf4") as ds:
+            dsets.append(ds.load())
+    return xr.concat(dsets, dim="run").sortby("run")
+
+
+def run_one(
+    study: Study, run_id: str, *, all_channels: bool = False, progress: bool | None = None
+) -> xr.Dataset:
+    """Run one run of the study alone (B = 1): the same numbers as inside the study.
+
+    Raises
+    ------
+    CaseError
+        Unknown run id.
+    SimulationError
+        The run diverges (``.dataset`` holds the partial result).
+    """
+    from floatwind.simulate import simulate
+
+    run = study.run(run_id)
+    model = build_batch_model(study, [run])
+    ds = simulate(model, progress=progress)
+    if "realization" not in ds.dims:
+        ds = ds.expand_dims("realization")
+    return to_run_dataset(study, [run], ds, all_channels).isel(run=0)
