@@ -76,6 +76,10 @@ def simulate(
         Initial state [q, qd] overriding the model's initial conditions.
     progress : bool, optional
         Show a tqdm bar (default: when stderr is a terminal).
+    extra_channels : callable, optional
+        ``fn(Evaluation) -> {name: (B,) array}`` adding output channels; by default, for a model
+        with more than one body, the inverse-dynamics channels of
+        :func:`floatwind.multibody.channels_for` (YawBr*, Root*b1, MgyroA..C, MRNAA..C).
 
     Raises
     ------
@@ -86,6 +90,12 @@ def simulate(
     system = System(model)
     if y0 is None:
         y0 = system.initial_state()
+    if extra_channels is None and model.tree.n_bodies > 1:
+        # internal loads from inverse dynamics under OpenFAST names (YawBr*, Root*b1) and the
+        # gyroscopic / RNA moments, wherever the tree has the joints they are defined at
+        from floatwind.multibody import channels_for
+
+        extra_channels = channels_for(model.tree)
     s = model.settings
     t_out = output_times(s.t_max, s.dt_out)
     if s.integrator.lower() == "lie_generalized_alpha":
