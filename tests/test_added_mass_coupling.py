@@ -13,7 +13,7 @@ from floatwind.simulate import simulate
 RHO, D, L, CA = 1025.0, 2.0, 20.0, 1.0
 
 
-def _case(ca: float, t_max: float = 40.0):
+def _case(ca: float, t_max: float = 30.0):
     m = 5.0e4
     k = 2.0e4
     K = np.zeros((6, 6))
@@ -31,7 +31,7 @@ def _case(ca: float, t_max: float = 40.0):
              "members": [{"end_a": [0.0, 0.0, -L], "end_b": [0.0, 0.0, 5.0], "diameter": D}]},
         ],
         "initial": {"displacement": [0.5, 0.0, 0.0]},
-        "simulation": {"t_max": t_max, "dt": 0.02, "dt_out": 0.1},
+        "simulation": {"t_max": t_max, "dt": 0.05, "dt_out": 0.1},
     }, m, k
 
 

@@ -13,7 +13,7 @@ CASE = pathlib.Path(__file__).resolve().parents[1] / "cases" / "oc3_platform_dec
 
 
 def test_lie_group_matches_rk4_on_lumped_oc3_body():
-    common = {"simulation.t_max": 20.0, "simulation.dt_out": 0.5}
+    common = {"simulation.t_max": 10.0, "simulation.dt_out": 0.5}
     rk4 = simulate(load_case(CASE, {**common, "simulation.dt": 0.025}))
     lie = simulate(
         load_case(CASE, {**common, "simulation.dt": 0.0125, "simulation.integrator": "lie_generalized_alpha"})
