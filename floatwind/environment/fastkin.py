@@ -49,6 +49,10 @@ from floatwind.environment.waves import _depth_factors, wavenumber
 
 logger = logging.getLogger(__name__)
 
+
+class ExpansionAccuracyError(ValueError):
+    """The expansion cannot reach its accuracy target for this sea and these points."""
+
 #: ``kinematics: auto`` builds the fast evaluator only if its table fits in this many bytes.
 AUTO_MEMORY_BUDGET = 2 * 1024**3
 
@@ -293,11 +297,9 @@ class ExpansionSea:
             if worst <= 0.5 * self.tol:
                 break
         if best[3] > 0.5 * self.tol:
-            logger.warning(
-                "ExpansionSea: order %d reaches only %.2g relative error (target %.2g)",
-                best[0],
-                best[3],
-                self.tol,
+            raise ExpansionAccuracyError(
+                f"the frequency expansion of order {best[0]} reaches only {best[3]:.2g} relative "
+                f"error (target {self.tol:.2g}); use direct kinematics for this sea"
             )
         n, nodes, bw, worst = best
         return n, nodes, _lagrange_matrix(omega_all, nodes, bw), worst

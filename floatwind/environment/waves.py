@@ -39,6 +39,8 @@ from pathlib import Path
 import numpy as np
 import scipy.fft
 
+from floatwind.errors import CaseError
+
 logger = logging.getLogger(__name__)
 
 STRETCHING = ("wheeler", "vertical", "none")
@@ -301,7 +303,13 @@ class LinearSea:
                 )
                 out = self
             else:
-                out = fastkin.ExpansionSea(self, pts)
+                try:
+                    out = fastkin.ExpansionSea(self, pts)
+                except fastkin.ExpansionAccuracyError as exc:
+                    if mode != "auto":
+                        raise CaseError(str(exc), field="environment.waves.kinematics") from None
+                    logger.info("kinematics auto: %s; evaluating directly", exc)
+                    out = self
         elif mode == "gridded":
             logger.warning(
                 "gridded kinematics with directional spreading: first-order Taylor correction "
