@@ -112,3 +112,18 @@ def test_cli_import_writes_loadable_yaml(tmp_path):
     assert yaw["rotation"]["kind"] == "ramp"
     assert yaw["rotation"]["final"] == pytest.approx(math.radians(270))
     assert main(["check", str(out)]) == 0
+
+
+def test_hydrodyn_loads_recorded():
+    """The importer records which loads are HydroDyn's (their sum is HydroF*i/HydroM*i)."""
+    res = import_openfast(deck("ref04_morison_decay"))
+    loads = res["case"]["loads"]
+    kinds = [loads[i]["type"] for i in res["info"]["hydrodyn_loads"]]
+    assert kinds[0] == "linear" and loads[res["info"]["hydrodyn_loads"][0]]["name"] == (
+        "hydrodyn_additional"
+    )
+    assert "morison" in kinds and "gravity" not in kinds
+    res01 = import_openfast(deck("ref01_pitch_decay"))
+    assert [res01["case"]["loads"][i]["type"] for i in res01["info"]["hydrodyn_loads"]] == [
+        "linear"
+    ]

@@ -99,3 +99,32 @@ def test_registry_builds_report(tmp_path):
     registry.build_report(out, quick=True, only=["mass_properties"])
     page = out.read_text()
     assert 'id="summary"' in page and "Software versions" in page
+
+
+def test_registry_lists_every_validation_kind():
+    sys.path.insert(0, str(ROOT))
+    from validation import registry
+
+    names = [v.name for v in registry.VALIDATIONS]
+    assert "mass_properties" in names and "analytic/pipeline_oscillator" in names
+    assert any(n.startswith("lie_group/") for n in names)
+    if registry.openfast_reference_root() is not None:
+        assert any(n.startswith("openfast/ref05") for n in names)
+        assert "morison_axis/ref04_morison_decay" in names
+
+
+def test_multi_overlay_figure_is_png():
+    from floatwind.report import multi_overlay_figure
+
+    t = np.linspace(0, 1, 11)
+    fig = multi_overlay_figure(t, t, {"a": t + 1e-3, "b": t - 1e-3}, title="x", units="m")
+    assert fig.png.startswith(b"\x89PNG")
+
+
+def test_pipeline_oscillator_rk4_order():
+    sys.path.insert(0, str(ROOT))
+    from validation.analytic import pipeline_oscillator
+
+    sec = pipeline_oscillator.section(quick=True)
+    assert sec.table and all(r["passed"] for r in sec.table), sec.table
+    assert len(sec.figures) == 1

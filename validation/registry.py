@@ -27,7 +27,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from floatwind.report import ReportSection, overlay_figure, render_report  # noqa: E402
+from floatwind.report import (  # noqa: E402
+    ReportSection,
+    multi_overlay_figure,
+    overlay_figure,
+    render_report,
+)
 
 log = logging.getLogger("floatwind.validation")
 
@@ -72,14 +77,27 @@ QUICK_T_END = {
 }
 
 
+_COMPARE_CACHE: dict[tuple[str, float | None, str], object] = {}
+
+
+def _cached_compare(ref_dir: pathlib.Path, t_end: float | None, axis: str):
+    """compare_case, run once per (folder, window, Morison axis) within one report."""
+    from validation.openfast.compare import compare_case
+
+    key = (str(ref_dir), t_end, axis)
+    if key not in _COMPARE_CACHE:
+        _COMPARE_CACHE[key] = compare_case(ref_dir, t_end=t_end, morison_axis=axis)
+    return _COMPARE_CACHE[key]
+
+
 def _openfast_section(ref_dir: pathlib.Path, quick: bool) -> ReportSection:
-    from validation.openfast.compare import CompareError, compare_case
+    from validation.openfast.compare import CompareError
 
     name = ref_dir.name
     t_end = QUICK_T_END.get(name, QUICK_T_END["default"]) if quick else None
     sec = ReportSection(title=f"OpenFAST comparison: {name}")
     try:
-        res = compare_case(ref_dir, t_end=t_end)
+        res = _cached_compare(ref_dir, t_end, "undisplaced")
     except CompareError as exc:
         sec.notes.append(str(exc))
         sec.table = [
@@ -163,6 +181,120 @@ def _register_defaults() -> None:
 
 
 _register_defaults()
+
+
+def _register_seed_cases() -> None:
+    """Wang's experiments (validation/seed_cases/, issue 6)."""
+    from validation.seed_cases import register_all
+
+    register_all(lambda name, fn: VALIDATIONS.append(Validation(name, fn)))
+
+
+_register_seed_cases()
+
+
+# ------------------------------------------------------------------ Morison axis (issue 9)
+
+#: channel shown in the instantaneous-vs-undisplaced overlay of each Morison case
+MORISON_AXIS_FIGURE = {"ref04_morison_decay": "PtfmPitch", "ref05_morison_jonswap": "HydroFxi"}
+
+
+def _morison_axis_section(ref_dir: pathlib.Path, quick: bool) -> ReportSection:
+    """HydroDyn's undisplaced Morison member axis vs the dissertation's instantaneous axis.
+
+    Rows: per channel group, the largest NRMSE of the instantaneous-axis run against the
+    undisplaced-axis run (normalised by the OpenFAST range: how much the choice changes the
+    answer) and against OpenFAST. Informative (no criterion)."""
+    from validation.openfast.compare import MOTION_CHANNELS
+
+    name = ref_dir.name
+    t_end = QUICK_T_END.get(name, QUICK_T_END["default"]) if quick else None
+    und = _cached_compare(ref_dir, t_end, "undisplaced")
+    ins = _cached_compare(ref_dir, t_end, "instantaneous")
+    sec = ReportSection(title=f"Morison axis: instantaneous vs undisplaced, {name}")
+    sec.notes.append(
+        f"window {und.window[0]:g}-{und.window[1]:g} s; HydroDyn evaluates Morison drag and "
+        "inertia on the undisplaced member axis, the dissertation (Wang) on the instantaneous axis"
+    )
+    groups = {
+        "platform motions": MOTION_CHANNELS,
+        "HydroDyn loads": [f"Hydro{q}{a}i" for q in "FM" for a in "xyz"],
+    }
+    for label, chans in groups.items():
+        diff, vs_ref, worst = 0.0, 0.0, ""
+        for ch in chans:
+            if ch not in und.series or ch not in ins.series:
+                continue
+            r, su = und.series[ch]
+            _, si = ins.series[ch]
+            floor = next(c for c in und.channels if c.channel == ch)
+            rng = max(floor.ref_range, 1e-300)
+            d = float(np.sqrt(np.mean((si - su) ** 2)) / rng)
+            e = float(np.sqrt(np.mean((si - r) ** 2)) / rng)
+            if d > diff:
+                diff, worst = d, ch
+            vs_ref = max(vs_ref, e)
+        if not worst:
+            continue
+        sec.table.append(
+            {
+                "case": name,
+                "metric": f"instantaneous vs undisplaced axis, max NRMSE of {label} ({worst})",
+                "value": diff,
+                "criterion": "informative",
+                "passed": None,
+            }
+        )
+        sec.table.append(
+            {
+                "case": name,
+                "metric": f"instantaneous axis vs OpenFAST, max NRMSE of {label}",
+                "value": vs_ref,
+                "criterion": "informative",
+                "passed": None,
+            }
+        )
+    ch = MORISON_AXIS_FIGURE.get(name, "PtfmPitch")
+    if ch in und.series and ch in ins.series:
+        r, su = und.series[ch]
+        units = next(c.units for c in und.channels if c.channel == ch)
+        sec.figures.append(
+            multi_overlay_figure(
+                und.time,
+                r,
+                {"undisplaced axis (HydroDyn)": su, "instantaneous axis (Wang)": ins.series[ch][1]},
+                title=f"{name} {ch}: Morison axis treatment",
+                units=units,
+                ref_label="OpenFAST v5",
+            )
+        )
+    return sec
+
+
+def _register_issue9_extras() -> None:
+    root = openfast_reference_root()
+    for d in sorted(root.glob("ref0*_morison*")) if root else []:
+        if any(d.glob("*.fst")):
+            VALIDATIONS.append(
+                Validation(
+                    f"morison_axis/{d.name}", lambda quick, d=d: _morison_axis_section(d, quick)
+                )
+            )
+    from validation.analytic import pipeline_oscillator, scripts
+
+    VALIDATIONS.append(Validation("analytic/pipeline_oscillator", pipeline_oscillator.section))
+    for s in scripts.LIE_GROUP_SCRIPTS:
+        path = scripts.LIE_GROUP / s
+        if path.is_file():
+            VALIDATIONS.append(
+                Validation(
+                    f"lie_group/{path.stem}",
+                    lambda quick, path=path: scripts.script_section(path, quick),
+                )
+            )
+
+
+_register_issue9_extras()
 
 
 def run_all(

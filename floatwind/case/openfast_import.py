@@ -340,6 +340,8 @@ def case_from_deck(
             )
         if decisions.get("morison"):
             loads.extend(_morison_loads(hd, deck, morison_axis, notes))
+    # every load after gravity is HydroDyn's: their sum is HydroDyn's HydroF*i/HydroM*i
+    hydrodyn_loads = list(range(1, len(loads)))
     sea: dict[str, Any] = {"kind": "still"}
     if ss is not None and ss["WaveMod"] == 2:
         sea = {
@@ -410,6 +412,7 @@ def case_from_deck(
         "bodies": [b["name"] for b in bodies],
         "mass_properties": mp,
         "decisions": decisions,
+        "hydrodyn_loads": hydrodyn_loads,
     }
     return ImportResult(case=case, notes=notes, deck=deck, info=info)
 

@@ -17,7 +17,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Figure", "ReportSection", "overlay_figure", "render_report", "software_versions"]
+__all__ = [
+    "Figure",
+    "ReportSection",
+    "multi_overlay_figure",
+    "overlay_figure",
+    "render_report",
+    "software_versions",
+]
 
 
 @dataclass
@@ -61,6 +68,39 @@ def overlay_figure(
     ax1.set_title(title, fontsize=9)
     ax1.legend(fontsize=7, loc="best")
     ax2.plot(t, np.asarray(sim) - np.asarray(ref), "C3-", lw=0.8)
+    ax2.set_ylabel(f"diff [{units}]", fontsize=7)
+    ax2.set_xlabel("time [s]")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=72)
+    plt.close(fig)
+    return Figure(caption=title, png=buf.getvalue())
+
+
+def multi_overlay_figure(
+    t: np.ndarray,
+    ref: np.ndarray,
+    sims: dict[str, np.ndarray],
+    *,
+    title: str,
+    units: str,
+    ref_label: str = "reference",
+) -> Figure:
+    """Several simulations against one reference (top) and each one's difference (bottom)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(7.0, 3.6), sharex=True, height_ratios=(2, 1))
+    ax1.plot(t, ref, "k-", lw=1.6, label=ref_label)
+    styles = ("C1--", "C0:", "C2-.", "C4--")
+    for k, (label, sim) in enumerate(sims.items()):
+        ax1.plot(t, sim, styles[k % len(styles)], lw=1.0, label=label)
+        ax2.plot(t, np.asarray(sim) - np.asarray(ref), styles[k % len(styles)], lw=0.8)
+    ax1.set_ylabel(units)
+    ax1.set_title(title, fontsize=9)
+    ax1.legend(fontsize=7, loc="best")
     ax2.set_ylabel(f"diff [{units}]", fontsize=7)
     ax2.set_xlabel("time [s]")
     fig.tight_layout()

@@ -83,6 +83,15 @@ RANGE_FLOOR = {
 }
 
 
+#: wave kinematics mode of the reconstructed reference sea (docs/environment.md "Fast kinematics"):
+#: "direct" sums the components exactly at the displaced strip positions
+WAVE_KINEMATICS = "auto"
+#: components of the reference elevation above this frequency are dropped: SeaState keeps all up
+#: to pi/WaveDT (10 Hz for ref05), whose kinematics decay as exp(omega^2 z / g) (< 1e-3 of the
+#: peak amplitude above 1 Hz for Tp = 10 s) and whose fast-kinematics normalisation overflows
+WAVE_F_MAX_HZ = 1.0
+
+
 class CompareError(Exception):
     """Bad input to the comparison (missing files, unreadable deck): exit status 2."""
 
@@ -396,6 +405,28 @@ def _load_channel_function(model):
     return extra, ""
 
 
+def hydrodyn_channels(ds, load_names: list[str]) -> dict[str, np.ndarray]:
+    """HydroDyn's HydroF*i/HydroM*i from floatwind's per-load channels.
+
+    floatwind writes, for every load, ``{name}_F{x,y,z}i`` and ``{name}_M{x,y,z}i`` (force, and
+    moment about the displaced platform reference point, inertial axes, added-mass reaction
+    included); HydroDyn's total load is the sum over the loads the importer made from HydroDyn
+    (``AddF0/AddCLin/AddBLin`` -> ``linear``, Morison members, member hydrostatics). Returns {} when
+    a per-load channel is missing.
+    """
+    if not load_names:
+        return {}
+    out: dict[str, np.ndarray] = {}
+    for q in ("F", "M"):
+        for ax in "xyz":
+            keys = [f"{n}_{q}{ax}i" for n in load_names]
+            if any(k not in ds for k in keys):
+                return {}
+            tot = sum(np.ravel(np.asarray(ds[k].values, dtype=float)) for k in keys)
+            out[f"Hydro{q}{ax}i"] = tot
+    return out
+
+
 def compare_case(
     ref_dir: str | pathlib.Path,
     *,
@@ -508,6 +539,8 @@ def compare_case(
             "channel": "Wave1Elev",
             "heading_deg": case["environment"]["waves"].get("heading_deg", 0.0),
             "stretching": "none",
+            "kinematics": WAVE_KINEMATICS,
+            "f_max_hz": WAVE_F_MAX_HZ,
         }
         result.notes.append(
             "wave elevation = the reference Wave1Elev (exact FFT of SeaState's grid samples), linear "
@@ -521,6 +554,15 @@ def compare_case(
     t0 = time.perf_counter()
     ds = simulate(model, progress=False, extra_channels=extra)
     result.wall_s = time.perf_counter() - t0
+
+    hydro_names = [model.loads[i].name for i in res["info"].get("hydrodyn_loads", [])]
+    hydro = hydrodyn_channels(ds, hydro_names)
+    if hydro:
+        ds = ds.assign({k: (("time",), v) for k, v in hydro.items()})
+        result.notes.append(
+            "HydroF*i/HydroM*i = sum of the HydroDyn loads " + ", ".join(hydro_names) + " (force, "
+            "moment about the displaced PRP, earth axes, added-mass reaction included)"
+        )
 
     t_sim = np.asarray(ds.time.values)
     ref_w = ref.sel(time=slice(window[0] - 1e-9, window[1] + 1e-9))
@@ -596,6 +638,15 @@ def compare_case(
     return result
 
 
+def save_series(res: CaseResult, path: pathlib.Path) -> None:
+    """The compared series of ``res`` as an ``.npz`` (``time``, ``<ch>_ref``, ``<ch>_sim``, SI)."""
+    arrays = {"time": res.time}
+    for ch, (r, s) in res.series.items():
+        arrays[f"{ch}_ref"] = r
+        arrays[f"{ch}_sim"] = s
+    np.savez_compressed(path, **arrays)
+
+
 def format_result(res: CaseResult) -> str:
     lines = [
         f"== {res.case}  window {res.window[0]:g}-{res.window[1]:g} s  floatwind wall {res.wall_s:.1f} s  "
@@ -635,6 +686,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--criteria", type=pathlib.Path, default=CRITERIA_FILE)
     p.add_argument("--json", type=pathlib.Path, help="write the results as JSON")
+    p.add_argument(
+        "--npz",
+        type=pathlib.Path,
+        help="write the compared series (time, <channel>_ref, <channel>_sim) of the last case as .npz",
+    )
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     try:
@@ -649,6 +705,8 @@ def main(argv: list[str] | None = None) -> int:
     except (CompareError, OSError) as exc:
         print(f"compare.py: error: {exc}", file=sys.stderr)
         return 2
+    if args.npz and results and results[-1].time is not None:
+        save_series(results[-1], args.npz)
     if args.json:
         args.json.write_text(json.dumps([r.to_json() for r in results], indent=1, default=float))
     return 0 if all(r.passed for r in results) else 1

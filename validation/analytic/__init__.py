@@ -1,0 +1,1 @@
+"""Analytic validations registered in ``validation/registry.py`` (closed-form references)."""
