@@ -137,7 +137,7 @@ def run(out, quick: bool) -> Outcome:
                 r,
                 "0.67-1.5",
                 0.67 <= r <= 1.5,
-                q,
+                False,  # the text gives no number ("does not significantly change"): qualitative
             )
         )
     fin = bool(np.all(np.isfinite(ds3.X1.values)) and np.all(np.isfinite(ds2.X1.values)))

@@ -80,7 +80,7 @@ def run(out, quick: bool) -> Outcome:
             sf / sv,
             "< 1",
             sf < sv,
-            q,
+            False,  # Wang gives no number for the damping effect: qualitative
         )
     )
     mv = np.abs(dsv.X4.values - dsv.X4.values.mean()).max()
@@ -92,7 +92,7 @@ def run(out, quick: bool) -> Outcome:
             mf / mv,
             "< 1",
             mf < mv,
-            q,
+            False,  # Wang gives no number for the damping effect: qualitative
         )
     )
     res.lines.append(
