@@ -7,7 +7,8 @@ recording, outputs).
 Default model: ``cases/oc3_hywind.yaml`` (3-body) if present, else the 1-body spar of
 ``tests/data/studies/spar1.yaml``; either way with Morison strips of 2 m (60 strips on the 120 m
 spar), nonlinear hydrostatics, taut lines, variable C_T, Kaimal (TurbSim-type) wind and JONSWAP
-waves (Hs 5 m, Tp 12 s), RK4 at dt = 0.05 s. Prints tables; asserts nothing.
+waves (Hs 5 m, Tp 12 s), RK4 at dt = 0.05 s. Prints tables; asserts nothing. ``--no-jit`` times the
+NumPy reference instead of the compiled kernels (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import time
 
 import numpy as np
 
+from floatwind import _kernels
 from floatwind.simulate import simulate
 from floatwind.studies import build_batch_model, study_from_dict
 
@@ -52,7 +54,10 @@ def timed(study, runs):
 
 
 GROUPS = [
+    ("JIT: morison strips", "floatwind/_kernels/morison"),
+    ("JIT: wave kinematics", "floatwind/_kernels/waves"),
     ("waves (sea kinematics)", "floatwind/environment/waves"),
+    ("waves (expansion glue)", "floatwind/environment/fastkin"),
     ("wind", "floatwind/environment/wind"),
     ("loads: morison", "floatwind/loads/morison"),
     ("loads: hydrostatics", "floatwind/loads/hydrostatics"),
@@ -113,8 +118,12 @@ def main():
     p.add_argument("--sizes", default="1,4,16,64,256")
     p.add_argument("--lengths", default="5,10,20,40")
     p.add_argument("--case")
+    p.add_argument("--no-jit", action="store_true", help="NumPy reference (FLOATWIND_NO_JIT=1)")
+    p.add_argument("--skip-lengths", action="store_true")
     args = p.parse_args()
-    case = pathlib.Path(args.case) if args.case else ROOT / "cases" / "oc3_hywind.yaml"
+    if args.no_jit:
+        _kernels.use_jit(False)
+    case = pathlib.Path(args.case).resolve() if args.case else ROOT / "cases" / "oc3_hywind.yaml"
     if not case.is_file():
         case = ROOT / "tests" / "data" / "studies" / "spar1.yaml"
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -123,6 +132,7 @@ def main():
     model = build_batch_model(study, runs[:1])
     nstrip = sum(getattr(ld, "n_strips", 0) for ld in model.loads)
     print(
+        f"compiled kernels: {_kernels.enabled()}; "
         f"case {case.name}: {model.tree.n_bodies} bodies, {nstrip} Morison strips, "
         f"{model.env.sea.describe()}, dt {args.dt} s, t_max {args.tmax} s"
     )
@@ -140,14 +150,15 @@ def main():
             f"{10800 / args.tmax * per:20.0f} s   (batched/one-by-one: {per / base:.3f})"
         )
     print(f"\nrun length scaling at B = 16 (dt {args.dt} s)")
-    for L in [float(x) for x in args.lengths.split(",")]:
+    for L in [] if args.skip_lengths else [float(x) for x in args.lengths.split(",")]:
         s = make_study(case, L, 16, args.dt)
         tb, tr = timed(s, s.runs())
         print(
             f"  t_max {L:6.1f} s: build {tb:6.2f} s, run {tr:7.2f} s, {L * 16 / tr:8.1f} sim s/wall s"
         )
     profile(study, runs[:1], "B = 1")
-    profile(study, runs[:64], "B = 64")
+    if max(sizes) >= 64:
+        profile(study, runs[:64], "B = 64")
     print(f"\nrandom numbers check: {np.random.SeedSequence(0).generate_state(1)[0]}")
 
 

@@ -45,6 +45,7 @@ import math
 import numpy as np
 import scipy.fft
 
+from floatwind import _kernels
 from floatwind.environment.waves import _depth_factors, wavenumber
 
 logger = logging.getLogger(__name__)
@@ -52,6 +53,7 @@ logger = logging.getLogger(__name__)
 
 class ExpansionAccuracyError(ValueError):
     """The expansion cannot reach its accuracy target for this sea and these points."""
+
 
 #: ``kinematics: auto`` builds the fast evaluator only if its table fits in this many bytes.
 AUTO_MEMORY_BUDGET = 2 * 1024**3
@@ -326,6 +328,12 @@ class ExpansionSea:
         )
         m = self.n_steps
         j0 = (j - 1) % m
+        if _kernels.enabled():
+            from floatwind._kernels import waves as kw
+
+            z = kw.expansion_series(self.table, j0, w[0], w[1], w[2], w[3])
+            self._t_cache, self._z_cache = t, z
+            return z
         if j0 + 4 <= m:
             rows = self.table[j0 : j0 + 4]
         else:
@@ -346,7 +354,37 @@ class ExpansionSea:
         xy = np.asarray(xy, dtype=float)
         if xy.shape[-2] != self.n_points:
             return self.sea.elevation(t, xy)
-        return self._eta(self._series(t), xy)
+        z = self._series(t)
+        if self._jit_ok(z, xy):
+            from floatwind._kernels import waves as kw
+
+            c = self._jit_consts()
+            return kw.expansion_eta(
+                z, np.ascontiguousarray(xy), self.cos, self.sin, c["s_eta_p"], c["grp"], c["k_eta"]
+            )
+        return self._eta(z, xy)
+
+    def _jit_ok(self, z: np.ndarray, pts: np.ndarray) -> bool:
+        """Whether the compiled kernels apply: enabled, and one row per batch member or one for
+        all (the broadcasting of the NumPy path)."""
+        return _kernels.enabled() and pts.ndim == 3 and z.shape[0] in (1, pts.shape[0])
+
+    def _jit_consts(self) -> dict:
+        c = self.__dict__.get("_jit_c")
+        if c is None:
+            c = {
+                "s_eta_p": np.ascontiguousarray(self._s_eta[self._grp], dtype=float),
+                "grp": np.ascontiguousarray(self._grp, dtype=np.int64),
+                "k_eta": np.ascontiguousarray(self._k_eta, dtype=float),
+                "starts": np.ascontiguousarray(self._starts, dtype=np.int64),
+                "orders": np.ascontiguousarray(self.orders, dtype=np.int64),
+                "k_q": np.ascontiguousarray(self._k_q, dtype=float),
+                "sref_q": np.ascontiguousarray(self._sref_q, dtype=float),
+                "w_q": np.ascontiguousarray(self._w_q, dtype=float),
+                "mode": {"none": 0, "vertical": 1}.get(self.stretching, 2),
+            }
+            self._jit_c = c
+        return c
 
     def kinematics(self, t: float, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Velocity and acceleration (B, P, 3) (m/s, m/s^2), zero out of the water."""
@@ -354,6 +392,30 @@ class ExpansionSea:
         if points.shape[-2] != self.n_points:
             return self.sea.kinematics(t, points)
         z = self._series(t)
+        if self._jit_ok(z, points) and self.orders.min() > 0:
+            from floatwind._kernels import waves as kw
+
+            c = self._jit_consts()
+            h = self._h if self._h is not None else 0.0
+            hw = self._h if self._h is not None else 1e6
+            return kw.expansion_kinematics(
+                z,
+                np.ascontiguousarray(points),
+                self.cos,
+                self.sin,
+                c["mode"],
+                h,
+                hw,
+                c["s_eta_p"],
+                c["grp"],
+                c["k_eta"],
+                self._q_eta,
+                c["starts"],
+                c["orders"],
+                c["k_q"],
+                c["sref_q"],
+                c["w_q"],
+            )
         zc = points[..., 2]
         if self.stretching == "none":
             zev, wet = np.minimum(zc, 0.0), zc <= 0.0

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from floatwind import _kernels
 from floatwind.errors import CaseError
 from floatwind.loads._config import (
     Section,
@@ -400,6 +401,8 @@ class MorisonMembers(Load):
             ``force``/``moment`` (B, N, 3) without the acceleration-dependent part,
             ``added_mass`` (B, N, 6, 6) with it (zero blocks for the other bodies).
         """
+        if _kernels.enabled():
+            return self._wrench_jit(t, kin, env)
         B, N = kin.batch, kin.n_bodies
         body = self.body
         rho = env.rho_water
@@ -461,6 +464,55 @@ class MorisonMembers(Load):
             moment = moment + m_end
             added = added + a_end
 
+        return self._output(B, N, R, r_G, cm, force, moment, added, f_drag, f_inert, u, v_s, frac)
+
+    def _wrench_jit(self, t: float, kin: Kinematics, env) -> Wrench:
+        """Same as :meth:`wrench` with the compiled strip kernels (floatwind._kernels.morison)."""
+        from floatwind._kernels import morison as km
+
+        B, N = kin.batch, kin.n_bodies
+        body = self.body
+        rho = float(env.rho_water)
+        R = np.ascontiguousarray(kin.R_b2g[:, body], dtype=float)
+        r_G = np.ascontiguousarray(kin.r_G_g[:, body], dtype=float)
+        v_G = np.ascontiguousarray(kin.v_G_g[:, body], dtype=float)
+        w = np.ascontiguousarray(kin.w_b_g[:, body], dtype=float)
+        cm = np.ascontiguousarray(kin.cm_b[body], dtype=float)
+        inst = self.axis == "instantaneous"
+        k = self.__dict__.get("_jit_consts")
+        if k is None or k[0] != rho:
+            k = (
+                rho,
+                np.ascontiguousarray(self.strip_a_b, dtype=float),
+                np.ascontiguousarray(self.strip_b_b, dtype=float),
+                np.ascontiguousarray(self.strip_axis_b, dtype=float),
+                np.ascontiguousarray(self.strip_cd * self.strip_diameter, dtype=float),
+                np.ascontiguousarray(self.strip_cm * self.strip_area, dtype=float),
+                np.ascontiguousarray(rho * self.strip_ca * self.strip_area, dtype=float),
+                np.ascontiguousarray(np.broadcast_to(self.strip_length, (self.n_strips,)), float),
+            )
+            self._jit_consts = k
+        _, a_b, b_b, axis_b, cd_d, cm_a, rca, length = k
+        sea = self._sea(env, "strips", self.strip_centre_b)
+        p1, p2, e, cxy, zz = km.strip_geometry(R, r_G, cm, a_b, b_b, axis_b, inst)
+        eta = _as_field(sea.elevation(t, cxy), (B, self.n_strips))
+        frac, x_g, arm, x_k = km.strip_points(p1, p2, zz, eta, r_G, a_b, b_b, inst)
+        u, du = sea.kinematics(t, x_k)
+        u = _as_field(u, x_g.shape)
+        du = _as_field(du, x_g.shape)
+        force, moment, added, f_drag, f_inert, v_s = km.strip_loads(
+            u, du, e, arm, frac, v_G, w, rho, cd_d, cm_a, rca, length
+        )
+        if self.end_pos_b.size:
+            f_end, m_end, a_end = self._axial(t, kin, env, R, r_G, v_G, w, cm)
+            force = force + f_end
+            moment = moment + m_end
+            added = added + a_end
+        return self._output(B, N, R, r_G, cm, force, moment, added, f_drag, f_inert, u, v_s, frac)
+
+    def _output(self, B, N, R, r_G, cm, force, moment, added, f_drag, f_inert, u, v_s, frac):
+        """The Wrench with its output channels from the Morison results of :meth:`wrench`."""
+        body = self.body
         out = Wrench.zeros(B, N)
         out.force[:, body] = force
         out.moment[:, body] = moment
@@ -537,6 +589,14 @@ class MorisonMembers(Load):
                 info[f"{name}STV{ax}i"] = ("m/s", f"strip output {k}: structural velocity, {ax}")
             info[f"{name}Wet"] = ("-", f"strip output {k}: wetted fraction")
         return info
+
+
+def _as_field(a, shape: tuple) -> np.ndarray:
+    """A sea's answer as a C-contiguous float array of ``shape`` (for the compiled kernels)."""
+    a = np.asarray(a, dtype=float)
+    if a.shape != shape:
+        a = np.broadcast_to(a, shape)
+    return np.ascontiguousarray(a)
 
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -1,0 +1,52 @@
+"""Compiled (numba) kernels for the hot path, with the pure-NumPy code as the reference.
+
+The kernels are loops over the batch axis and the strips / channels, written so that every batch
+member goes through the same operations in the same order whatever the batch size (no reductions
+across members): a realization alone and inside a batch give bit-identical results.
+
+Selection: the kernels are used when :mod:`numba` imports and the environment variable
+``FLOATWIND_NO_JIT`` is not set to a true value (``1``, ``true``, ``yes``) when this package is first
+imported. :data:`ENABLED` says which; :func:`use_jit` switches at run time (tests and benchmarks).
+The callers keep their NumPy code and dispatch on :func:`enabled`. See docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["AVAILABLE", "ENABLED", "enabled", "use_jit"]
+
+
+def _env_disabled() -> bool:
+    return os.environ.get("FLOATWIND_NO_JIT", "").strip().lower() in ("1", "true", "yes", "on")
+
+
+try:  # pragma: no cover - depends on the environment
+    import numba  # noqa: F401
+
+    AVAILABLE = True
+except ImportError:  # pragma: no cover
+    AVAILABLE = False
+
+#: True when the compiled kernels are used (numba present and FLOATWIND_NO_JIT unset)
+ENABLED = AVAILABLE and not _env_disabled()
+if AVAILABLE and not ENABLED:
+    logger.info("FLOATWIND_NO_JIT set: using the NumPy reference implementations")
+elif not AVAILABLE:
+    logger.info("numba not importable: using the NumPy reference implementations")
+
+
+def enabled() -> bool:
+    """Whether the compiled kernels are in use now."""
+    return ENABLED
+
+
+def use_jit(flag: bool) -> bool:
+    """Switch the compiled kernels on (if numba is available) or off; returns the previous state."""
+    global ENABLED
+    old = ENABLED
+    ENABLED = bool(flag) and AVAILABLE
+    return old

@@ -1,0 +1,225 @@
+"""Compiled Morison strip kernels for :class:`floatwind.loads.morison.MorisonMembers`.
+
+Three stages around the two sea queries (elevation at the strip centres, kinematics at the load
+points), so any sea object can be used: :func:`strip_geometry` (displaced strip ends, axes, wetting
+points), :func:`strip_points` (wetted interval, load and kinematics points) and
+:func:`strip_loads` (relative velocity, drag, inertia, centripetal added-mass term, force, moment
+about the CM, 6x6 added mass). One loop over batch members and strips, the same operations for
+every member.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+__all__ = ["strip_geometry", "strip_loads", "strip_points"]
+
+_TINY = 1e-9
+
+
+@njit(cache=True, fastmath=False)
+def strip_geometry(R, r_G, cm, a_b, b_b, axis_b, inst):
+    """Strip ends p1, p2 (B, S, 3), axes e (B, S, 3), wetting centres (B, S, 2), wetting z (B, S, 2).
+
+    ``inst``: instantaneous axis (wetting from the displaced strips) or undisplaced (body frame
+    on the inertial frame for the axis and the wetting).
+    """
+    n_b = R.shape[0]
+    n_s = a_b.shape[0]
+    p1 = np.empty((n_b, n_s, 3))
+    p2 = np.empty((n_b, n_s, 3))
+    e = np.empty((n_b, n_s, 3))
+    cxy = np.empty((n_b, n_s, 2))
+    zz = np.empty((n_b, n_s, 2))
+    for b in range(n_b):
+        for s in range(n_s):
+            for i in range(3):
+                da0 = a_b[s, 0] - cm[0]
+                da1 = a_b[s, 1] - cm[1]
+                da2 = a_b[s, 2] - cm[2]
+                db0 = b_b[s, 0] - cm[0]
+                db1 = b_b[s, 1] - cm[1]
+                db2 = b_b[s, 2] - cm[2]
+                ra = da0 * R[b, i, 0] + da1 * R[b, i, 1] + da2 * R[b, i, 2]
+                rb = db0 * R[b, i, 0] + db1 * R[b, i, 1] + db2 * R[b, i, 2]
+                p1[b, s, i] = r_G[b, i] + ra
+                p2[b, s, i] = r_G[b, i] + rb
+                if inst:
+                    e[b, s, i] = (
+                        axis_b[s, 0] * R[b, i, 0]
+                        + axis_b[s, 1] * R[b, i, 1]
+                        + axis_b[s, 2] * R[b, i, 2]
+                    )
+                else:
+                    e[b, s, i] = axis_b[s, i]
+            if inst:
+                cxy[b, s, 0] = 0.5 * (p1[b, s, 0] + p2[b, s, 0])
+                cxy[b, s, 1] = 0.5 * (p1[b, s, 1] + p2[b, s, 1])
+                zz[b, s, 0] = p1[b, s, 2]
+                zz[b, s, 1] = p2[b, s, 2]
+            else:
+                cxy[b, s, 0] = 0.5 * (a_b[s, 0] + b_b[s, 0])
+                cxy[b, s, 1] = 0.5 * (a_b[s, 1] + b_b[s, 1])
+                zz[b, s, 0] = a_b[s, 2]
+                zz[b, s, 1] = b_b[s, 2]
+    return p1, p2, e, cxy, zz
+
+
+@njit(cache=True, fastmath=False)
+def strip_points(p1, p2, zz, eta, r_G, a_b, b_b, inst):
+    """Wetted fraction (B, S), load points x_g, arms from the CM and kinematics points (B, S, 3)."""
+    n_b, n_s = p1.shape[0], p1.shape[1]
+    frac = np.empty((n_b, n_s))
+    x_g = np.empty((n_b, n_s, 3))
+    arm = np.empty((n_b, n_s, 3))
+    x_k = np.empty((n_b, n_s, 3))
+    for b in range(n_b):
+        for s in range(n_s):
+            z1 = zz[b, s, 0]
+            z2 = zz[b, s, 1]
+            et = eta[b, s]
+            dz = z2 - z1
+            if abs(dz) < _TINY:
+                lo = 0.0
+                hi = 1.0 if 0.5 * (z1 + z2) < et else 0.0
+            else:
+                cr = (et - z1) / dz
+                cr = min(max(cr, 0.0), 1.0)
+                if dz > 0.0:
+                    lo = 0.0
+                    hi = cr
+                else:
+                    lo = cr
+                    hi = 1.0
+            frac[b, s] = hi - lo
+            sm = 0.5 * (lo + hi)
+            for i in range(3):
+                xg = p1[b, s, i] + sm * (p2[b, s, i] - p1[b, s, i])
+                x_g[b, s, i] = xg
+                arm[b, s, i] = xg - r_G[b, i]
+                if inst:
+                    x_k[b, s, i] = xg
+                else:
+                    x_k[b, s, i] = a_b[s, i] + sm * (b_b[s, i] - a_b[s, i])
+    return frac, x_g, arm, x_k
+
+
+@njit(cache=True, fastmath=False)
+def strip_loads(u, du, e, arm, frac, v_G, w, rho, cd_d, cm_a, rca, length):
+    """Morison force and moment about the CM (B, 3), added mass (B, 6, 6) and per-strip
+    drag, wave-inertia force per unit length and structural velocity (B, S, 3)."""
+    n_b, n_s = e.shape[0], e.shape[1]
+    force = np.zeros((n_b, 3))
+    moment = np.zeros((n_b, 3))
+    added = np.zeros((n_b, 6, 6))
+    f_drag = np.empty((n_b, n_s, 3))
+    f_inert = np.empty((n_b, n_s, 3))
+    v_s = np.empty((n_b, n_s, 3))
+    ee = np.empty((3, 3))
+    ec = np.empty((3, 3))
+    cc = np.empty((3, 3))
+    rr = np.empty((3, 3))
+    mr = np.empty(3)
+    half_rho = 0.5 * rho
+    for b in range(n_b):
+        w0, w1, w2 = w[b, 0], w[b, 1], w[b, 2]
+        ee[:] = 0.0
+        ec[:] = 0.0
+        cc[:] = 0.0
+        rr[:] = 0.0
+        mr[:] = 0.0
+        total = 0.0
+        r2 = 0.0
+        for s in range(n_s):
+            a0, a1, a2 = arm[b, s, 0], arm[b, s, 1], arm[b, s, 2]
+            e0, e1, e2 = e[b, s, 0], e[b, s, 1], e[b, s, 2]
+            # v_s = v_G + w x r ; centripetal w x (w x r)
+            x0 = w1 * a2 - w2 * a1
+            x1 = w2 * a0 - w0 * a2
+            x2 = w0 * a1 - w1 * a0
+            vs0 = v_G[b, 0] + x0
+            vs1 = v_G[b, 1] + x1
+            vs2 = v_G[b, 2] + x2
+            v_s[b, s, 0] = vs0
+            v_s[b, s, 1] = vs1
+            v_s[b, s, 2] = vs2
+            c0 = w1 * x2 - w2 * x1
+            c1 = w2 * x0 - w0 * x2
+            c2 = w0 * x1 - w1 * x0
+            l_wet = frac[b, s] * length[s]
+            # normal relative velocity, drag
+            r0 = u[b, s, 0] - vs0
+            r1 = u[b, s, 1] - vs1
+            r2_ = u[b, s, 2] - vs2
+            d = r0 * e0 + r1 * e1 + r2_ * e2
+            n0 = r0 - d * e0
+            n1 = r1 - d * e1
+            n2 = r2_ - d * e2
+            speed = math.sqrt(n0 * n0 + n1 * n1 + n2 * n2)
+            kd = half_rho * cd_d[s] * speed
+            fd0 = kd * n0
+            fd1 = kd * n1
+            fd2 = kd * n2
+            # wave inertia
+            d = du[b, s, 0] * e0 + du[b, s, 1] * e1 + du[b, s, 2] * e2
+            ki = rho * cm_a[s]
+            fi0 = ki * (du[b, s, 0] - d * e0)
+            fi1 = ki * (du[b, s, 1] - d * e1)
+            fi2 = ki * (du[b, s, 2] - d * e2)
+            f_drag[b, s, 0] = fd0
+            f_drag[b, s, 1] = fd1
+            f_drag[b, s, 2] = fd2
+            f_inert[b, s, 0] = fi0
+            f_inert[b, s, 1] = fi1
+            f_inert[b, s, 2] = fi2
+            m = rca[s] * l_wet
+            d = c0 * e0 + c1 * e1 + c2 * e2
+            f0 = (fd0 + fi0) * l_wet - m * (c0 - d * e0)
+            f1 = (fd1 + fi1) * l_wet - m * (c1 - d * e1)
+            f2 = (fd2 + fi2) * l_wet - m * (c2 - d * e2)
+            force[b, 0] += f0
+            force[b, 1] += f1
+            force[b, 2] += f2
+            moment[b, 0] += a1 * f2 - a2 * f1
+            moment[b, 1] += a2 * f0 - a0 * f2
+            moment[b, 2] += a0 * f1 - a1 * f0
+            # added mass accumulators, c = e x r
+            q0 = e1 * a2 - e2 * a1
+            q1 = e2 * a0 - e0 * a2
+            q2 = e0 * a1 - e1 * a0
+            ev = (e0, e1, e2)
+            qv = (q0, q1, q2)
+            av = (a0, a1, a2)
+            total += m
+            for i in range(3):
+                me = m * ev[i]
+                mq = m * qv[i]
+                mri = m * av[i]
+                mr[i] += mri
+                r2 += mri * av[i]
+                for j in range(3):
+                    ee[i, j] += me * ev[j]
+                    ec[i, j] += me * qv[j]
+                    cc[i, j] += mq * qv[j]
+                    rr[i, j] += mri * av[j]
+        for i in range(3):
+            for j in range(3):
+                eye = 1.0 if i == j else 0.0
+                added[b, i, j] = total * eye - ee[i, j]
+                added[b, 3 + i, 3 + j] = r2 * eye - rr[i, j] - cc[i, j]
+        # a12 = ec - [mr]x
+        a12 = ec.copy()
+        a12[0, 1] += mr[2]
+        a12[0, 2] -= mr[1]
+        a12[1, 0] -= mr[2]
+        a12[1, 2] += mr[0]
+        a12[2, 0] += mr[1]
+        a12[2, 1] -= mr[0]
+        for i in range(3):
+            for j in range(3):
+                added[b, i, 3 + j] = a12[i, j]
+                added[b, 3 + j, i] = a12[i, j]
+    return force, moment, added, f_drag, f_inert, v_s
