@@ -689,7 +689,26 @@ def _morison_loads(hd: dict, deck: dict, axis: str, notes: list[str]) -> list[di
                     "diameter_top": dhi,
                 }
             )
-    out = [{"type": "morison", "body": "platform", "axis": axis, "members": members}]
+    # HydroDyn without wave stretching (WaveStMod = 0) computes Morison loads at the nodes below
+    # the still water level only: wet the strips up to the SWL, not up to the wave elevation
+    try:
+        stretch = int(od.sea_state(deck).get("WaveStMod", 0) or 0)
+    except (KeyError, TypeError, ValueError):
+        stretch = 0
+    surface = "still" if stretch == 0 else "wave"
+    notes.append(
+        f"Morison strips wetted up to the {'still water level' if surface == 'still' else 'wave elevation'} "
+        f"(SeaState WaveStMod = {stretch})"
+    )
+    out = [
+        {
+            "type": "morison",
+            "body": "platform",
+            "axis": axis,
+            "surface": surface,
+            "members": members,
+        }
+    ]
     if _hydrostatics_available() and len(hst_members) == len(members):
         out.append({"type": "hydrostatics", "body": "platform", "members": hst_members})
         notes.append(

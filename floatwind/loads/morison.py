@@ -63,6 +63,7 @@ logger = logging.getLogger(__name__)
 __all__ = ["AxialEnd", "MorisonMember", "MorisonMembers"]
 
 AXIS_MODES = ("instantaneous", "undisplaced")
+SURFACE_MODES = ("wave", "still")
 _MEMBER_KEYS = (
     "end_a",
     "end_b",
@@ -87,6 +88,7 @@ _TOP_KEYS = (
     "cm",
     "strip_length",
     "axis",
+    "surface",
     "strip_outputs",
     "channel_prefix",
 )
@@ -171,6 +173,7 @@ class MorisonMembers(Load):
         body: int,
         members: Sequence[MorisonMember],
         axis: str = "instantaneous",
+        surface: str = "wave",
         strip_outputs: Sequence[tuple[int, float]] = (),
         channel_prefix: str = "",
         field: str = "",
@@ -181,6 +184,14 @@ class MorisonMembers(Load):
                 f"expected one of {list(AXIS_MODES)}, got {axis!r}", field=_f(field, "axis")
             )
         self.axis = axis
+        if surface not in SURFACE_MODES:
+            raise CaseError(
+                f"expected one of {list(SURFACE_MODES)}, got {surface!r}",
+                field=_f(field, "surface"),
+            )
+        # "wave": strips are wetted up to the instantaneous wave elevation (Wang); "still": up to
+        # the still water level, as HydroDyn without wave stretching (WaveStMod = 0)
+        self.surface = surface
         if not isinstance(members, (list, tuple)) or len(members) == 0:
             raise CaseError("needs at least one member", field=_f(field, "members"))
         for i, mb in enumerate(members):
@@ -346,6 +357,7 @@ class MorisonMembers(Load):
             body=body,
             members=members,
             axis=sec.choice("axis", AXIS_MODES, "instantaneous"),
+            surface=sec.choice("surface", SURFACE_MODES, "wave"),
             strip_outputs=outputs,
             channel_prefix=sec.raw("channel_prefix", ""),
             field=field,
@@ -370,10 +382,16 @@ class MorisonMembers(Load):
             cache[key] = hit
         return hit[1]
 
+    def _surface(self, t, sea, xy, shape) -> np.ndarray:
+        """Free-surface height (B, P) the wetting is measured against (``surface`` option)."""
+        if self.surface == "still":
+            return np.zeros(shape)
+        return np.broadcast_to(sea.elevation(t, xy), shape)
+
     def _wet_interval(self, t, sea, p1, p2):
-        """Wetted part ``[lo, hi]`` of each strip (fractions along it) from the wave elevation."""
+        """Wetted part ``[lo, hi]`` of each strip (fractions along it) from the free surface."""
         centre_xy = 0.5 * (p1[..., :2] + p2[..., :2])
-        eta = np.broadcast_to(sea.elevation(t, centre_xy), p1.shape[:-1])
+        eta = self._surface(t, sea, centre_xy, p1.shape[:-1])
         z1, z2 = p1[..., 2], p2[..., 2]
         dz = z2 - z1
         flat = np.abs(dz) < _TINY
@@ -495,7 +513,7 @@ class MorisonMembers(Load):
         _, a_b, b_b, axis_b, cd_d, cm_a, rca, length = k
         sea = self._sea(env, "strips", self.strip_centre_b)
         p1, p2, e, cxy, zz = km.strip_geometry(R, r_G, cm, a_b, b_b, axis_b, inst)
-        eta = _as_field(sea.elevation(t, cxy), (B, self.n_strips))
+        eta = _as_field(self._surface(t, sea, cxy, cxy.shape[:-1]), (B, self.n_strips))
         frac, x_g, arm, x_k = km.strip_points(p1, p2, zz, eta, r_G, a_b, b_b, inst)
         u, du = sea.kinematics(t, x_k)
         u = _as_field(u, x_g.shape)
@@ -546,7 +564,7 @@ class MorisonMembers(Load):
             e = np.broadcast_to(self.end_axis_b, x_g.shape)
             x_k = np.broadcast_to(self.end_pos_b, x_g.shape)
         sea = self._sea(env, "ends", self.end_pos_b)
-        eta = np.broadcast_to(sea.elevation(t, x_k[..., :2]), x_g.shape[:-1])
+        eta = self._surface(t, sea, x_k[..., :2], x_g.shape[:-1])
         wet = (x_k[..., 2] < eta).astype(float)
         u, du = sea.kinematics(t, np.ascontiguousarray(x_k))
         u = np.broadcast_to(u, x_g.shape)

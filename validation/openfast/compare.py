@@ -535,7 +535,7 @@ def compare_case(
         src = files["out"] or files["outb"]
         case["environment"]["waves"] = {
             "kind": "elevation",
-            "file": str(src),
+            "file": str(pathlib.Path(src).resolve()),
             "channel": "Wave1Elev",
             "heading_deg": case["environment"]["waves"].get("heading_deg", 0.0),
             "stretching": "none",
