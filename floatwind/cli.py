@@ -23,6 +23,7 @@ import sys
 
 from floatwind import __version__
 from floatwind.errors import CaseError, SimulationError
+from floatwind.integrate.base import Interrupted
 
 log = logging.getLogger("floatwind")
 
@@ -200,13 +201,18 @@ def cmd_run(args) -> int:
     try:
         ds = simulate(model, progress=False if args.no_progress else None)
     except SimulationError as err:
+        interrupted = isinstance(err, Interrupted)
         partial = getattr(err, "dataset", None)
         if partial is not None:
             _write(partial, out, fmt)
             print(
-                f"floatwind: wrote the {partial.sizes['time']} output steps computed before the failure to {out}",
+                f"floatwind: wrote the {partial.sizes['time']} output steps computed before the "
+                f"{'interruption' if interrupted else 'failure'} to {out}",
                 file=sys.stderr,
             )
+        if interrupted:
+            print(f"floatwind: interrupted at t = {err.time:g} s", file=sys.stderr)
+            return 130
         print(f"floatwind: simulation failed: {err}", file=sys.stderr)
         return 1
     wall = time.perf_counter() - t0

@@ -27,6 +27,7 @@ import pandas as pd
 import xarray as xr
 
 from floatwind.errors import CaseError, SimulationError
+from floatwind.integrate.base import Interrupted
 from floatwind.loads.base import Load, Wrench
 from floatwind.model import Model
 from floatwind.studies.spec import RunSpec, Study
@@ -186,6 +187,9 @@ def _simulate_robust(study: Study, runs: list[RunSpec], errors: dict) -> tuple[l
     model = build_batch_model(study, runs)
     try:
         ds = simulate(model, progress=False)
+    except Interrupted:
+        # Ctrl-C is not a failure of the runs: stop the study (finished batches are on disk)
+        raise KeyboardInterrupt from None
     except SimulationError as err:
         bad = [m for m in err.members if 0 <= m < len(runs)]
         if not bad and len(runs) > 1:
