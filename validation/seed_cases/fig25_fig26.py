@@ -34,9 +34,15 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int)
     p.add_argument("--dask")
     p.add_argument("--resume", action="store_true")
+    p.add_argument("--realizations", type=int, help="override the number of realizations")
+    p.add_argument("--duration", type=float, help="override the run length (s)")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     over = {"realizations": 2, "duration": 600.0} if args.quick else {}
+    if args.realizations is not None:
+        over["realizations"] = args.realizations
+    if args.duration is not None:
+        over["duration"] = args.duration
     try:
         study = load_study(STUDY, over)
     except CaseError as err:
