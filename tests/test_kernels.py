@@ -194,3 +194,152 @@ def test_morison_kernel_member_alone_equals_member_in_batch():
             assert np.array_equal(w1.force[0], full.force[b])
             assert np.array_equal(w1.moment[0], full.moment[b])
             assert np.array_equal(w1.added_mass[0], full.added_mass[b])
+
+
+# --- MCM, small loads, wind and the RHS summation (floatwind._kernels.mcm / loads / wind) ---------
+
+
+def _oc3_study(n):
+    import pathlib
+
+    from floatwind.studies import study_from_dict
+
+    case = pathlib.Path(__file__).resolve().parents[1] / "cases" / "oc3_hywind.yaml"
+    raw = {
+        "name": "kernels",
+        "designs": [{"name": "d", "case": str(case)}],
+        "conditions": [{"name": "U17", "wind_speed": 17.0, "hs": 5.0, "tp": 12.0}],
+        "variants": [{"name": "v", "loads": {"morison": {"strip_length": 4.0}}}],
+        "realizations": n,
+        "duration": 20.0,
+        "simulation": {"dt": 0.05, "dt_out": 0.25},
+        "waves": {"kind": "jonswap", "hs": 5.0, "tp": 12.0},
+        "wind": {"kind": "kaimal", "speed": 17.0, "hub_height_m": 87.6, "ny": 5, "nz": 5},
+    }
+    return study_from_dict(raw, base_dir=case.parent)
+
+
+@pytest.fixture(scope="module")
+def oc3():
+    from floatwind.simulate.system import System
+    from floatwind.studies import build_batch_model
+
+    study = _oc3_study(3)
+    runs = study.runs()
+    batch = System(build_batch_model(study, runs))
+    alone = [System(build_batch_model(study, runs[k : k + 1])) for k in range(3)]
+    y = batch.initial_state()
+    y = y + 2e-2 * np.random.default_rng(3).standard_normal(y.shape)
+    y[1, 2] += 7.0  # member 1 raised: the taper pierces the surface (sliced hydrostatics)
+    y[2, 4] += 0.3  # member 2 pitched 17 deg
+    return batch, alone, y
+
+
+def _evaluation_arrays(ev):
+    out = {
+        "qdd": ev.acc.qdd,
+        "a_G": ev.acc.a_G_g,
+        "dw_b": ev.acc.dw_b_g,
+        "H": ev.acc.angular_momentum_s,
+        "r_G": ev.kin.r_G_g,
+        "R_b2g": ev.kin.R_b2g,
+        "v_G": ev.kin.v_G_g,
+        "w_b": ev.kin.w_b_g,
+        "force": ev.wrench.force,
+        "moment": ev.wrench.moment,
+    }
+    for i, lw in enumerate(ev.per_load):
+        out[f"{i}.force"] = lw.force
+        out[f"{i}.moment"] = lw.moment
+        for k, v in lw.channels.items():
+            out[f"{i}.{k}"] = v
+    for k, v in ev.wrench.channels.items():
+        out[f"ch.{k}"] = v
+    return out
+
+
+def test_system_kernels_match_numpy(oc3):
+    """Body kinematics, every load (hydrostatics incl. a sliced member, thrust + full-field wind,
+    linear matrices, constant force, Morison), the sum and the coupled MCM solve."""
+    import dataclasses
+
+    from floatwind.multibody.mcm import forward_dynamics
+
+    batch, _, y = oc3
+    ej, en = both(lambda: batch.evaluate(3.0, y, keep_loads=True))
+    aj, an = _evaluation_arrays(ej), _evaluation_arrays(en)
+    assert sorted(aj) == sorted(an)
+    for key in an:
+        a, b = np.asarray(aj[key], float), np.asarray(an[key], float)
+        assert np.array_equal(np.isnan(a), np.isnan(b)), key
+        close(np.nan_to_num(a), np.nan_to_num(b))
+    # the decoupled 3x3 + 3x3 path (no added mass)
+    rel, md = batch._relative(3.0)
+    w0 = dataclasses.replace(en.wrench, added_mass=None)
+    q, qd = y[:, :6], y[:, 6:]
+    fj, fn = both(lambda: forward_dynamics(batch.tree, rel, md, q, qd, w0))
+    for f in ("qdd", "a_G_g", "dw_b_g", "angular_momentum_s"):
+        close(getattr(fj, f), getattr(fn, f))
+
+
+def test_system_member_alone_equals_member_in_batch(oc3):
+    batch, alone, y = oc3
+    with jit(True):
+        full = _evaluation_arrays(batch.evaluate(3.0, y, keep_loads=True))
+        rhs = batch.rhs(3.0, y)
+        for k, sysk in enumerate(alone):
+            one = _evaluation_arrays(sysk.evaluate(3.0, y[k : k + 1], keep_loads=True))
+            for key, v in one.items():
+                np.testing.assert_array_equal(v[0], full[key][k], err_msg=key)
+            np.testing.assert_array_equal(sysk.rhs(3.0, y[k : k + 1])[0], rhs[k])
+
+
+def test_small_solve_matches_lapack():
+    from floatwind._kernels.mcm import solve_small
+
+    rng = np.random.default_rng(7)
+    scale = np.array([8e6, 8e6, 8e6, 4e10, 4e10, 2e8])
+    for n in (3, 6):
+        for _ in range(50):
+            A = rng.standard_normal((n, n)) + 3.0 * np.eye(n)
+            A = A * np.sqrt(np.outer(scale[:n], scale[:n]))
+            b = rng.standard_normal(n) * scale[:n]
+            x = np.empty(n)
+            solve_small(A.copy(), b.copy(), x)
+            ref = np.linalg.solve(A, b)
+            assert np.abs(x - ref).max() <= 1e-12 * np.abs(ref).max()
+
+
+def test_thrust_kernel_fixed_ct_and_reversed_flow():
+    """Fixed C_T, steady wind, and a rotor moving downwind faster than the wind (no thrust)."""
+    from floatwind.environment.wind import SteadyWind
+    from floatwind.loads.thrust import CTCurve, RotorThrust
+
+    curve = CTCurve([3.0, 11.0, 25.0], [0.9, 0.8, 0.1])
+    env = Environment(wind=SteadyWind(speed=12.0, ref_height=90.0))
+    rng = np.random.default_rng(2)
+    B = 4
+    R = euler123_matrix(0.1 * rng.standard_normal((B, 3)))
+    r_G = rng.standard_normal((B, 3)) + [0.0, 0.0, 90.0]
+    v_G = rng.standard_normal((B, 3))
+    v_G[0, 0] = 30.0  # faster than the wind
+    w = 0.1 * rng.standard_normal((B, 3))
+    kin = Kinematics(0.0, r_G[:, None], R[:, None], v_G[:, None], w[:, None], np.zeros((1, 3)))
+    for mode in ({"ct_mode": "variable"}, {"ct_mode": "fixed", "mean_wind_speed": 11.0}):
+        load = RotorThrust(
+            body=0,
+            rotor_centre=[-5.0, 0.0, 2.0],
+            shaft_axis=[1.0, 0.0, 0.1],
+            rotor_area=12000.0,
+            ct_curve=curve,
+            rated_power=5e6,
+            rotor_speed=1.2,
+            **mode,
+        )
+        a, b = both(lambda ld=load: ld.wrench(1.0, kin, env))
+        close(a.force, b.force)
+        close(a.moment, b.moment)
+        assert sorted(a.channels) == sorted(b.channels)
+        for k in b.channels:
+            close(a.channels[k], b.channels[k])
+        assert a.channels["RtAeroFxh"][0] == 0.0

@@ -17,7 +17,7 @@ import os
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["AVAILABLE", "ENABLED", "enabled", "use_jit"]
+__all__ = ["AVAILABLE", "ENABLED", "enabled", "f64", "use_jit"]
 
 
 def _env_disabled() -> bool:
@@ -42,6 +42,14 @@ elif not AVAILABLE:
 def enabled() -> bool:
     """Whether the compiled kernels are in use now."""
     return ENABLED
+
+
+def f64(a):
+    """``a`` as a C-contiguous float64 array (no copy when it already is one), so that every
+    kernel is compiled for one array type only."""
+    import numpy as np
+
+    return np.ascontiguousarray(a, dtype=np.float64)
 
 
 def use_jit(flag: bool) -> bool:

@@ -19,6 +19,7 @@ import math
 import numpy as np
 import xarray as xr
 
+from floatwind import _kernels
 from turbsim_io import iec_length_scale, ntm_sigma1
 
 logger = logging.getLogger(__name__)
@@ -344,6 +345,30 @@ class FullFieldWind:
         r = self.n_realizations
         if r != 1 and b != r:
             raise ValueError(f"wind has {r} realizations but points have batch {b}")
+        if _kernels.enabled() and points.ndim == 3:
+            from floatwind._kernels import wind as kw
+
+            vel, status = kw.full_field_velocity(
+                float(t),
+                _kernels.f64(points),
+                self.grid,
+                self.y,
+                self.z,
+                math.cos(self.heading),
+                math.sin(self.heading),
+                float(self.x_offset),
+                self.uhub,
+                self.dt,
+                self.periodic,
+                self.tower is not None,
+            )
+            if status & 1 and not self._warned:
+                logger.warning(
+                    "full-field wind: points outside the grid take the nearest edge value"
+                )
+                self._warned = True
+            if not status & 6:
+                return vel
         ch, sh = math.cos(self.heading), math.sin(self.heading)
         xw = points[..., 0] * ch + points[..., 1] * sh
         yw = -points[..., 0] * sh + points[..., 1] * ch

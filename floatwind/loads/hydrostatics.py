@@ -41,6 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from floatwind import _kernels
 from floatwind.errors import CaseError
 from floatwind.loads._config import Section, check_body
 from floatwind.loads.base import Kinematics, Load, Wrench
@@ -329,6 +330,8 @@ class Hydrostatics(Load):
         env : Environment
             Uses ``rho_water`` (kg/m^3) and ``gravity`` (m/s^2).
         """
+        if _kernels.enabled():
+            return self._wrench_jit(kin, env)
         R = kin.R_b2g[:, self.body]
         r_G = kin.r_G_g[:, self.body]
         origin = r_G - np.einsum("bij,j->bi", R, kin.cm_b[self.body])
@@ -345,6 +348,60 @@ class Hydrostatics(Load):
             out.channels[f"{p}HstF{ax}i"] = force[:, k]
             out.channels[f"{p}HstM{ax}i"] = moment_ref[:, k]
             out.channels[f"{p}HstCB{ax}i"] = np.where(volume > 0.0, r_B[:, k], np.nan)
+        out.channels[f"{p}HstVol"] = volume
+        return out
+
+    def _wrench_jit(self, kin: Kinematics, env) -> Wrench:
+        """:meth:`wrench` with the compiled kernels (floatwind._kernels.loads); the sliced
+        (tapered / cap-cutting) members still go through :func:`wetted_volume_by_slices`."""
+        from floatwind._kernels import loads as kl
+
+        origin, vol, cen, sliced, c, n, m = kl.hydrostatics_classify(
+            _kernels.f64(kin.R_b2g),
+            _kernels.f64(kin.r_G_g),
+            _kernels.f64(kin.cm_b),
+            self.body,
+            self.z0,
+            self.z1,
+            self.r0,
+            self.r1,
+            self.axis_xy,
+            self.is_cylinder,
+            self.full_volume,
+            self.full_centroid,
+        )
+        if sliced.any():
+            bi, mi = np.nonzero(sliced)
+            v_s, xi_s, z_s = wetted_volume_by_slices(
+                c[bi, mi], n[bi, 2], m[bi], self.z0[mi], self.z1[mi], self.r0[mi], self.r1[mi]
+            )
+            m_b = m[bi]
+            n12 = n[bi, :2]
+            u = np.where(
+                (m_b > _TINY)[:, None], n12 / np.where(m_b > _TINY, m_b, 1.0)[:, None], 0.0
+            )
+            vol[bi, mi] = v_s
+            cen[bi, mi, 0] = self.axis_xy[mi, 0] + u[:, 0] * xi_s
+            cen[bi, mi, 1] = self.axis_xy[mi, 1] + u[:, 1] * xi_s
+            cen[bi, mi, 2] = z_s
+        force, moment, volume, r_B, m_ref = kl.hydrostatics_wrench(
+            _kernels.f64(kin.R_b2g),
+            _kernels.f64(kin.r_G_g),
+            self.body,
+            kin.n_bodies,
+            origin,
+            vol,
+            cen,
+            env.rho_water * env.gravity,
+        )
+        out = Wrench(force, moment)
+        f = force[:, self.body]
+        p = self.channel_prefix
+        wet = volume > 0.0
+        for k, ax in enumerate("xyz"):
+            out.channels[f"{p}HstF{ax}i"] = f[:, k]
+            out.channels[f"{p}HstM{ax}i"] = m_ref[:, k]
+            out.channels[f"{p}HstCB{ax}i"] = np.where(wet, r_B[:, k], np.nan)
         out.channels[f"{p}HstVol"] = volume
         return out
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from floatwind import _kernels
 from floatwind.errors import CaseError
 from floatwind.loads.base import Kinematics, Load, Wrench
 from floatwind.rotation import euler_zyx_from_matrix
@@ -79,6 +80,19 @@ class ConstantForce(Load):
             self.name = name
 
     def wrench(self, t, kin, env):
+        if _kernels.enabled():
+            from floatwind._kernels import loads as kl
+
+            f, m = kl.constant_force(
+                _kernels.f64(kin.r_G_g),
+                _kernels.f64(kin.R_b2g),
+                _kernels.f64(kin.cm_b),
+                self.body,
+                self.point_b,
+                self.force,
+                self.moment,
+            )
+            return Wrench(f, m)
         w = Wrench.zeros(kin.batch, kin.n_bodies)
         pos, _ = kin.points(self.body, self.point_b[None])
         f = np.broadcast_to(self.force, (kin.batch, 1, 3))
@@ -127,6 +141,23 @@ class LinearMatrices(Load):
             self.name = name
 
     def wrench(self, t, kin, env):
+        if _kernels.enabled():
+            from floatwind._kernels import loads as kl
+
+            f, m = kl.linear_matrices(
+                _kernels.f64(kin.r_G_g),
+                _kernels.f64(kin.R_b2g),
+                _kernels.f64(kin.v_G_g),
+                _kernels.f64(kin.w_b_g),
+                _kernels.f64(kin.cm_b),
+                self.body,
+                self.point_b,
+                self.point0_g,
+                self.C,
+                self.Bd,
+                self.f0,
+            )
+            return Wrench(f, m)
         B = kin.batch
         pos, vel = kin.points(self.body, self.point_b[None])
         pos, vel = pos[:, 0], vel[:, 0]

@@ -42,6 +42,7 @@ import pathlib
 
 import numpy as np
 
+from floatwind import _kernels
 from floatwind.errors import CaseError
 from floatwind.loads._config import (
     Section,
@@ -58,6 +59,7 @@ logger = logging.getLogger(__name__)
 __all__ = ["CTCurve", "RotorThrust"]
 
 CT_MODES = ("variable", "fixed")
+_EMPTY = np.zeros(1)
 
 _TOP_KEYS = (
     "type",
@@ -353,6 +355,8 @@ class RotorThrust(Load):
         env : Environment
             ``rho_air`` (kg/m^3) and ``wind.velocity``.
         """
+        if _kernels.enabled():
+            return self._wrench_jit(t, kin, env)
         r_Gr, n_g, v_w, v_rb = self.relative_wind(t, kin, env)
         positive = v_rb > 0.0
         v_pos = np.where(positive, v_rb, 0.0)
@@ -382,6 +386,61 @@ class RotorThrust(Load):
         )
         for k, ax in enumerate("xyz"):
             out.channels[f"{p}RtAeroF{ax}i"] = f_g[:, k]
+        return out
+
+    def _wrench_jit(self, t: float, kin: Kinematics, env) -> Wrench:
+        """:meth:`wrench` with the compiled kernels (floatwind._kernels.loads)."""
+        from floatwind._kernels import loads as kl
+
+        pos, vel, n_g = kl.thrust_point(
+            _kernels.f64(kin.r_G_g),
+            _kernels.f64(kin.R_b2g),
+            _kernels.f64(kin.v_G_g),
+            _kernels.f64(kin.w_b_g),
+            _kernels.f64(kin.cm_b),
+            self.body,
+            self.rotor_centre_b,
+            self.shaft_axis_b,
+        )
+        wind = np.broadcast_to(env.wind.velocity(t, pos[:, None]), (kin.batch, 1, 3))[:, 0]
+        variable = self.ct_mode == "variable"
+        curve = self.ct_curve if variable else None
+        ct_v = curve.wind_speed if curve is not None else _EMPTY
+        ct_c = curve.ct if curve is not None else _EMPTY
+        torque = self.spin_direction * self.torque
+        q = 0.5 * env.rho_air * self.rotor_area
+        force, moment, ch = kl.thrust_loads(
+            _kernels.f64(kin.r_G_g),
+            self.body,
+            kin.n_bodies,
+            pos,
+            vel,
+            n_g,
+            np.ascontiguousarray(wind, dtype=float),
+            variable,
+            ct_v,
+            ct_c,
+            0.0 if self.ct_fixed is None else float(self.ct_fixed),
+            q,
+            float(torque),
+            self.cp_over_ct,
+        )
+        out = Wrench(force, moment)
+        p = self.channel_prefix
+        out.channels.update(
+            {
+                f"{p}RtAeroFxh": ch[:, 0],
+                f"{p}RtAeroMxh": np.full(kin.batch, torque),
+                f"{p}RtAeroPwr": ch[:, 1],
+                f"{p}RtAeroCt": ch[:, 2],
+                f"{p}RtAeroCp": ch[:, 3],
+                f"{p}RtVAvgxh": ch[:, 4],
+                f"{p}RtVRel": ch[:, 5],
+                f"{p}RtAeroFxi": ch[:, 6],
+                f"{p}RtAeroFyi": ch[:, 7],
+                f"{p}RtAeroFzi": ch[:, 8],
+            }
+        )
         return out
 
     def channel_info(self) -> dict[str, tuple[str, str]]:

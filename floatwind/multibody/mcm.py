@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from floatwind import _kernels
 from floatwind.loads.base import Kinematics, Wrench
 from floatwind.multibody.tree import Tree
 from floatwind.rotation import (
@@ -218,6 +219,13 @@ def body_kinematics(
     qd: np.ndarray,
 ) -> Kinematics:
     """Absolute kinematics of every body (Wang 5.10 and its derivative)."""
+    if _kernels.enabled():
+        from floatwind._kernels import mcm as km
+
+        r_G, R_b2g, v_G, w_g = km.body_kinematics(
+            _f64(q), _f64(qd), _f64(md.rho), _f64(md.drho), _f64(rel.R_c2s), _f64(rel.w_rel)
+        )
+        return Kinematics(t=t, r_G_g=r_G, R_b2g=R_b2g, v_G_g=v_G, w_b_g=w_g, cm_b=tree.cm_b)
     R_s2g = euler123_matrix(q[:, 3:6])  # Wang (3.13)
     w_s = omega_from_euler_rates(q[:, 3:6], qd[:, 3:6])  # Wang (3.7), C_s axes
     rho_g = _mv(R_s2g[:, None], md.rho)
@@ -269,6 +277,8 @@ def forward_dynamics(
     transferred to G_s and into C_s here. With ``wrench.added_mass`` the acceleration-dependent
     loads are moved to the inertia side and one coupled 6x6 system is solved per member.
     """
+    if _kernels.enabled():
+        return _forward_dynamics_jit(tree, rel, md, q, qd, wrench)
     B = q.shape[0]
     R_s2g = euler123_matrix(q[:, 3:6])
     R_g2s = np.swapaxes(R_s2g, -1, -2)
@@ -323,6 +333,42 @@ def forward_dynamics(
     a_G = qdd_t[:, None] + _mv(R_s2g[:, None], a_s)
     dw_b = _mv(R_s2g[:, None], dw[:, None] + c_al_s)
     return Accelerations(np.concatenate([qdd_t, qdd_r], axis=1), a_G, dw_b, H)
+
+
+def _f64(a: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=float)
+
+
+def _forward_dynamics_jit(tree, rel, md, q, qd, wrench) -> Accelerations:
+    """:func:`forward_dynamics` with the compiled kernel (floatwind._kernels.mcm)."""
+    from floatwind._kernels import mcm as km
+
+    B, N = q.shape[0], tree.n_bodies
+    A = wrench.added_mass
+    coupled = A is not None
+    if coupled:
+        A = _f64(np.broadcast_to(A, (B, N, 6, 6)))
+    else:
+        A = np.zeros((1, 1, 6, 6))
+    qdd, a_G, dw_b, H = km.forward_dynamics(
+        _f64(q),
+        _f64(qd),
+        _f64(md.P),
+        _f64(md.dP),
+        _f64(md.Q),
+        _f64(md.dQ),
+        _f64(md.rho),
+        _f64(md.drho),
+        _f64(md.ddrho),
+        _f64(rel.w_rel),
+        _f64(rel.dw_rel),
+        float(tree.total_mass),
+        _f64(np.broadcast_to(wrench.force, (B, N, 3))),
+        _f64(np.broadcast_to(wrench.moment, (B, N, 3))),
+        A,
+        coupled,
+    )
+    return Accelerations(qdd, a_G, dw_b, H)
 
 
 def system_state_from_base(

@@ -1,0 +1,279 @@
+"""Compiled kernels for the small loads: linear matrices, constant force, hydrostatics, thrust.
+
+Each kernel takes the batched kinematics arrays and the load's frozen parameters and returns the
+force and moment about each body CM (B, N, 3, inertial), zeros on the other bodies, plus the
+quantities the output channels need. One loop over batch members with the same operations for
+every member (bit-identical alone and inside a batch). The NumPy ``wrench`` methods in
+``floatwind.loads`` remain the reference.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+__all__ = [
+    "constant_force",
+    "hydrostatics_classify",
+    "hydrostatics_wrench",
+    "linear_matrices",
+    "thrust_loads",
+    "thrust_point",
+]
+
+_TINY = 1e-12
+
+
+@njit(cache=True, fastmath=False)
+def _point(r_G, R, v_G, w, cm, p, pos, vel):
+    """Position and velocity of body point ``p`` (body frame) for one member and body."""
+    d0, d1, d2 = p[0] - cm[0], p[1] - cm[1], p[2] - cm[2]
+    g0 = R[0, 0] * d0 + R[0, 1] * d1 + R[0, 2] * d2
+    g1 = R[1, 0] * d0 + R[1, 1] * d1 + R[1, 2] * d2
+    g2 = R[2, 0] * d0 + R[2, 1] * d1 + R[2, 2] * d2
+    pos[0] = r_G[0] + g0
+    pos[1] = r_G[1] + g1
+    pos[2] = r_G[2] + g2
+    vel[0] = v_G[0] + (w[1] * g2 - w[2] * g1)
+    vel[1] = v_G[1] + (w[2] * g0 - w[0] * g2)
+    vel[2] = v_G[2] + (w[0] * g1 - w[1] * g0)
+
+
+@njit(cache=True, fastmath=False)
+def _add_point_force(r_G, pos, f, force, moment):
+    """Force ``f`` at ``pos``: add to the body force and to its moment about the CM ``r_G``."""
+    a0, a1, a2 = pos[0] - r_G[0], pos[1] - r_G[1], pos[2] - r_G[2]
+    force[0] += f[0]
+    force[1] += f[1]
+    force[2] += f[2]
+    moment[0] += a1 * f[2] - a2 * f[1]
+    moment[1] += a2 * f[0] - a0 * f[2]
+    moment[2] += a0 * f[1] - a1 * f[0]
+
+
+@njit(cache=True, fastmath=False)
+def linear_matrices(r_G, R_b2g, v_G, w_b, cm_b, body, point_b, point0_g, C, Bd, f0):
+    """:class:`floatwind.loads.simple.LinearMatrices` (HydroDyn AddCLin/AddBLin/AddF0)."""
+    B, N = r_G.shape[0], r_G.shape[1]
+    force = np.zeros((B, N, 3))
+    moment = np.zeros((B, N, 3))
+    pos = np.empty(3)
+    vel = np.empty(3)
+    qv = np.empty(6)
+    qdb = np.empty(6)
+    fdb = np.empty(6)
+    F = np.empty(6)
+    for b in range(B):
+        R = R_b2g[b, body]
+        w = w_b[b, body]
+        _point(r_G[b, body], R, v_G[b, body], w, cm_b[body], point_b, pos, vel)
+        for k in range(3):
+            qv[k] = pos[k] - point0_g[k]
+        s = -R[2, 0]
+        s = min(max(s, -1.0), 1.0)
+        qv[3] = math.atan2(R[2, 1], R[2, 2])
+        qv[4] = math.asin(s)
+        qv[5] = math.atan2(R[1, 0], R[0, 0])
+        for k in range(3):
+            qdb[k] = R[0, k] * vel[0] + R[1, k] * vel[1] + R[2, k] * vel[2]
+            qdb[3 + k] = R[0, k] * w[0] + R[1, k] * w[1] + R[2, k] * w[2]
+        for r in range(6):
+            acc = 0.0
+            for c in range(6):
+                acc += Bd[r, c] * qdb[c]
+            fdb[r] = acc
+        for r in range(6):
+            acc = 0.0
+            for c in range(6):
+                acc += C[r, c] * qv[c]
+            j = 3 * (r // 3)
+            k = r - j
+            fd = R[k, 0] * fdb[j] + R[k, 1] * fdb[j + 1] + R[k, 2] * fdb[j + 2]
+            F[r] = f0[r] - acc - fd
+        _add_point_force(r_G[b, body], pos, F, force[b, body], moment[b, body])
+        for k in range(3):
+            moment[b, body, k] += F[3 + k]
+    return force, moment
+
+
+@njit(cache=True, fastmath=False)
+def constant_force(r_G, R_b2g, cm_b, body, point_b, f, m):
+    """:class:`floatwind.loads.simple.ConstantForce` (fixed inertial force at a body point)."""
+    B, N = r_G.shape[0], r_G.shape[1]
+    force = np.zeros((B, N, 3))
+    moment = np.zeros((B, N, 3))
+    pos = np.empty(3)
+    vel = np.empty(3)
+    zero = np.zeros(3)
+    for b in range(B):
+        _point(r_G[b, body], R_b2g[b, body], zero, zero, cm_b[body], point_b, pos, vel)
+        _add_point_force(r_G[b, body], pos, f, force[b, body], moment[b, body])
+        for k in range(3):
+            moment[b, body, k] += m[k]
+    return force, moment
+
+
+@njit(cache=True, fastmath=False)
+def hydrostatics_classify(
+    R_b2g, r_G, cm_b, body, z0, z1, r0, r1, axis_xy, is_cyl, full_volume, full_centroid
+):
+    """Member classification and volumes of :meth:`Hydrostatics.buoyancy` except the sliced
+    members: returns origin (B, 3), vol (B, M), cen (B, M, 3), sliced (B, M), c (B, M) and
+    n (B, 3), m (B,) for the NumPy slice integration of the flagged entries."""
+    B = R_b2g.shape[0]
+    M = z0.shape[0]
+    origin = np.empty((B, 3))
+    vol = np.zeros((B, M))
+    cen = np.zeros((B, M, 3))
+    sliced = np.zeros((B, M), dtype=np.bool_)
+    cc = np.empty((B, M))
+    nn = np.empty((B, 3))
+    mm = np.empty(B)
+    cm = cm_b[body]
+    for b in range(B):
+        R = R_b2g[b, body]
+        for k in range(3):
+            origin[b, k] = r_G[b, body, k] - (R[k, 0] * cm[0] + R[k, 1] * cm[1] + R[k, 2] * cm[2])
+        n0, n1, n3 = R[2, 0], R[2, 1], R[2, 2]
+        nn[b, 0], nn[b, 1], nn[b, 2] = n0, n1, n3
+        m = math.sqrt(n0 * n0 + n1 * n1)
+        mm[b] = m
+        for j in range(M):
+            c = origin[b, 2] + (n0 * axis_xy[j, 0] + n1 * axis_xy[j, 1])
+            cc[b, j] = c
+            zc0 = c + n3 * z0[j]
+            zc1 = c + n3 * z1[j]
+            zmax = max(zc0 + m * r0[j], zc1 + m * r1[j])
+            zmin = min(zc0 - m * r0[j], zc1 - m * r1[j])
+            if zmax <= 0.0:
+                vol[b, j] = full_volume[j]
+                for k in range(3):
+                    cen[b, j, k] = full_centroid[j, k]
+            elif zmin < 0.0:
+                if is_cyl[j] and n3 > _TINY and zc0 + m * r0[j] <= 0.0 and zc1 - m * r1[j] >= 0.0:
+                    h1 = -c / n3 - z0[j]
+                    if not h1 > 0.0:
+                        h1 = 1.0
+                    r2 = r0[j] * r0[j]
+                    vol[b, j] = math.pi * r2 * h1
+                    cen[b, j, 0] = axis_xy[j, 0] - n0 * r2 / (4.0 * n3 * h1)
+                    cen[b, j, 1] = axis_xy[j, 1] - n1 * r2 / (4.0 * n3 * h1)
+                    cen[b, j, 2] = z0[j] + h1 / 2.0 + r2 * m * m / (8.0 * n3 * n3 * h1)
+                else:
+                    sliced[b, j] = True
+    return origin, vol, cen, sliced, cc, nn, mm
+
+
+@njit(cache=True, fastmath=False)
+def hydrostatics_wrench(R_b2g, r_G, body, n_bodies, origin, vol, cen, rho_g):
+    """Buoyancy force and moment about the CM (B, N, 3), volume (B,), centre of buoyancy r_B
+    (B, 3) and the moment about the body reference point (B, 3)."""
+    B, M = vol.shape[0], vol.shape[1]
+    force = np.zeros((B, n_bodies, 3))
+    moment = np.zeros((B, n_bodies, 3))
+    volume = np.empty(B)
+    r_B = np.empty((B, 3))
+    m_ref = np.empty((B, 3))
+    cb = np.empty(3)
+    for b in range(B):
+        v = 0.0
+        for j in range(M):
+            v += vol[b, j]
+        volume[b] = v
+        safe = v if v > 0.0 else 1.0
+        for k in range(3):
+            s = 0.0
+            for j in range(M):
+                s += vol[b, j] * cen[b, j, k]
+            cb[k] = s / safe
+        R = R_b2g[b, body]
+        for k in range(3):
+            r_B[b, k] = origin[b, k] + (R[k, 0] * cb[0] + R[k, 1] * cb[1] + R[k, 2] * cb[2])
+        fz = rho_g * v
+        force[b, body, 2] = fz
+        a0 = r_B[b, 0] - r_G[b, body, 0]
+        a1 = r_B[b, 1] - r_G[b, body, 1]
+        moment[b, body, 0] = a1 * fz
+        moment[b, body, 1] = -a0 * fz
+        moment[b, body, 2] = 0.0
+        a0 = r_B[b, 0] - origin[b, 0]
+        a1 = r_B[b, 1] - origin[b, 1]
+        m_ref[b, 0] = a1 * fz
+        m_ref[b, 1] = -a0 * fz
+        m_ref[b, 2] = 0.0
+    return force, moment, volume, r_B, m_ref
+
+
+@njit(cache=True, fastmath=False)
+def thrust_point(r_G, R_b2g, v_G, w_b, cm_b, body, centre_b, axis_b):
+    """Rotor centre position and velocity (B, 3) and downwind shaft axis (B, 3), inertial."""
+    B = r_G.shape[0]
+    pos = np.empty((B, 3))
+    vel = np.empty((B, 3))
+    n_g = np.empty((B, 3))
+    for b in range(B):
+        R = R_b2g[b, body]
+        _point(r_G[b, body], R, v_G[b, body], w_b[b, body], cm_b[body], centre_b, pos[b], vel[b])
+        for k in range(3):
+            n_g[b, k] = R[k, 0] * axis_b[0] + R[k, 1] * axis_b[1] + R[k, 2] * axis_b[2]
+    return pos, vel, n_g
+
+
+@njit(cache=True, fastmath=False)
+def _interp(x, xp, fp):
+    n = xp.shape[0]
+    if x <= xp[0]:
+        return fp[0]
+    if x >= xp[n - 1]:
+        return fp[n - 1]
+    lo, hi = 0, n - 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if xp[mid] <= x:
+            lo = mid
+        else:
+            hi = mid
+    slope = (fp[lo + 1] - fp[lo]) / (xp[lo + 1] - xp[lo])
+    return slope * (x - xp[lo]) + fp[lo]
+
+
+@njit(cache=True, fastmath=False)
+def thrust_loads(
+    r_G, body, n_bodies, pos, vel, n_g, wind, variable, ct_v, ct_c, ct_fixed, q, torque, cp_ct
+):
+    """Thrust (3.19)-(3.21) and torque about the body CM (B, N, 3) and the channel values
+    (B, 10): thrust, power, C_T, C_p, V_w, V_rb, F_x, F_y, F_z (inertial), unused."""
+    B = pos.shape[0]
+    force = np.zeros((B, n_bodies, 3))
+    moment = np.zeros((B, n_bodies, 3))
+    ch = np.zeros((B, 10))
+    f = np.empty(3)
+    for b in range(B):
+        v_w = wind[b, 0] * n_g[b, 0] + wind[b, 1] * n_g[b, 1] + wind[b, 2] * n_g[b, 2]
+        v_b = vel[b, 0] * n_g[b, 0] + vel[b, 1] * n_g[b, 1] + vel[b, 2] * n_g[b, 2]
+        v_rb = v_w - v_b
+        if v_rb > 0.0:
+            v_pos = v_rb
+            ct = _interp(v_pos, ct_v, ct_c) if variable else ct_fixed
+        else:
+            v_pos = 0.0
+            ct = 0.0
+        thrust = q * ct * v_pos**2
+        for k in range(3):
+            f[k] = thrust * n_g[b, k]
+        _add_point_force(r_G[b, body], pos[b], f, force[b, body], moment[b, body])
+        for k in range(3):
+            moment[b, body, k] += torque * n_g[b, k]
+        cp = cp_ct * ct
+        ch[b, 0] = thrust
+        ch[b, 1] = q * cp * v_pos**3
+        ch[b, 2] = ct
+        ch[b, 3] = cp
+        ch[b, 4] = v_w
+        ch[b, 5] = v_rb
+        ch[b, 6] = f[0]
+        ch[b, 7] = f[1]
+        ch[b, 8] = f[2]
+    return force, moment, ch

@@ -1,0 +1,360 @@
+"""Compiled MCM kernels for :mod:`floatwind.multibody.mcm`: body kinematics and forward dynamics.
+
+Inputs are the per-time :class:`~floatwind.multibody.mcm.RelativeKinematics` /
+:class:`~floatwind.multibody.mcm.MassDistribution` arrays (leading axis 1, shared by all members)
+and the batched state. One loop over batch members, the same operations in the same order for
+every member (no reduction across members), so a member alone and inside a batch give the same
+bits. The small linear systems (3x3 decoupled rotational block, 6x6 coupled added-mass system) are
+solved by Gaussian elimination with partial pivoting (the same algorithm as LAPACK ``getrf``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+__all__ = ["body_kinematics", "forward_dynamics", "solve_small"]
+
+
+@njit(cache=True, fastmath=False)
+def _euler123(a4, a5, a6, R):
+    c4, c5, c6 = math.cos(a4), math.cos(a5), math.cos(a6)
+    s4, s5, s6 = math.sin(a4), math.sin(a5), math.sin(a6)
+    R[0, 0] = c5 * c6
+    R[0, 1] = -c5 * s6
+    R[0, 2] = s5
+    R[1, 0] = s4 * s5 * c6 + c4 * s6
+    R[1, 1] = -s4 * s5 * s6 + c4 * c6
+    R[1, 2] = -s4 * c5
+    R[2, 0] = -c4 * s5 * c6 + s4 * s6
+    R[2, 1] = c4 * s5 * s6 + s4 * c6
+    R[2, 2] = c4 * c5
+
+
+@njit(cache=True, fastmath=False)
+def _t_omega(a5, a6, T):
+    c5, c6 = math.cos(a5), math.cos(a6)
+    s5, s6 = math.sin(a5), math.sin(a6)
+    T[0, 0] = c5 * c6
+    T[0, 1] = s6
+    T[0, 2] = 0.0
+    T[1, 0] = -c5 * s6
+    T[1, 1] = c6
+    T[1, 2] = 0.0
+    T[2, 0] = s5
+    T[2, 1] = 0.0
+    T[2, 2] = 1.0
+
+
+@njit(cache=True, fastmath=False)
+def _re(a5, a6, d4, d5, d6, out):
+    c5, c6 = math.cos(a5), math.cos(a6)
+    s5, s6 = math.sin(a5), math.sin(a6)
+    out[0] = -d4 * d5 * s5 * c6 - d4 * d6 * c5 * s6 + d5 * d6 * c6
+    out[1] = d4 * d5 * s5 * s6 - d4 * d6 * c5 * c6 - d5 * d6 * s6
+    out[2] = d4 * d5 * c5
+
+
+@njit(cache=True, fastmath=False)
+def _mv(M, v, out):
+    for i in range(3):
+        out[i] = M[i, 0] * v[0] + M[i, 1] * v[1] + M[i, 2] * v[2]
+
+
+@njit(cache=True, fastmath=False)
+def _mtv(M, v, out):
+    for i in range(3):
+        out[i] = M[0, i] * v[0] + M[1, i] * v[1] + M[2, i] * v[2]
+
+
+@njit(cache=True, fastmath=False)
+def _cross(a, b, out):
+    x = a[1] * b[2] - a[2] * b[1]
+    y = a[2] * b[0] - a[0] * b[2]
+    z = a[0] * b[1] - a[1] * b[0]
+    out[0] = x
+    out[1] = y
+    out[2] = z
+
+
+@njit(cache=True, fastmath=False)
+def solve_small(A, b, x):
+    """Solve A x = b (n x n, n small) by Gaussian elimination with partial pivoting.
+
+    ``A`` and ``b`` are overwritten (LU factors, forward-substituted right-hand side)."""
+    n = b.shape[0]
+    for k in range(n):
+        p = k
+        big = abs(A[k, k])
+        for i in range(k + 1, n):
+            if abs(A[i, k]) > big:
+                big = abs(A[i, k])
+                p = i
+        if p != k:
+            for j in range(n):
+                tmp = A[k, j]
+                A[k, j] = A[p, j]
+                A[p, j] = tmp
+            tmp = b[k]
+            b[k] = b[p]
+            b[p] = tmp
+        piv = A[k, k]
+        for i in range(k + 1, n):
+            f = A[i, k] / piv
+            A[i, k] = f
+            for j in range(k + 1, n):
+                A[i, j] -= f * A[k, j]
+            b[i] -= f * b[k]
+    for i in range(n - 1, -1, -1):
+        s = b[i]
+        for j in range(i + 1, n):
+            s -= A[i, j] * x[j]
+        x[i] = s / A[i, i]
+
+
+@njit(cache=True, fastmath=False)
+def body_kinematics(q, qd, rho, drho, R_c2s, w_rel):
+    """Absolute kinematics (Wang 5.10): r_G, R_b2g, v_G, w_b_g, each (B, N, ...).
+
+    q, qd: (B, 6); rho, drho, w_rel: (1, N, 3); R_c2s: (1, N, 3, 3).
+    """
+    B = q.shape[0]
+    N = rho.shape[1]
+    r_G = np.empty((B, N, 3))
+    R_b2g = np.empty((B, N, 3, 3))
+    v_G = np.empty((B, N, 3))
+    w_g = np.empty((B, N, 3))
+    R = np.empty((3, 3))
+    T = np.empty((3, 3))
+    w_s = np.empty(3)
+    tmp = np.empty(3)
+    v = np.empty(3)
+    out = np.empty(3)
+    for b in range(B):
+        _euler123(q[b, 3], q[b, 4], q[b, 5], R)
+        _t_omega(q[b, 4], q[b, 5], T)
+        _mv(T, qd[b, 3:6], w_s)
+        for i in range(N):
+            _mv(R, rho[0, i], out)
+            for k in range(3):
+                r_G[b, i, k] = q[b, k] + out[k]
+            _cross(w_s, rho[0, i], tmp)
+            for k in range(3):
+                v[k] = drho[0, i, k] + tmp[k]
+            _mv(R, v, out)
+            for k in range(3):
+                v_G[b, i, k] = qd[b, k] + out[k]
+            for r in range(3):
+                for c in range(3):
+                    R_b2g[b, i, r, c] = (
+                        R[r, 0] * R_c2s[0, i, 0, c]
+                        + R[r, 1] * R_c2s[0, i, 1, c]
+                        + R[r, 2] * R_c2s[0, i, 2, c]
+                    )
+            for k in range(3):
+                v[k] = w_s[k] + w_rel[0, i, k]
+            _mv(R, v, out)
+            for k in range(3):
+                w_g[b, i, k] = out[k]
+    return r_G, R_b2g, v_G, w_g
+
+
+@njit(cache=True, fastmath=False)
+def forward_dynamics(
+    q, qd, P, dP, Q, dQ, rho, drho, ddrho, w_rel, dw_rel, total_mass, force, moment, A, coupled
+):
+    """The six basic EOMs of Wang (5.26) per member; see ``floatwind.multibody.mcm``.
+
+    q, qd: (B, 6); P, dP: (1, 3, 3); Q, dQ: (1, 3); rho, drho, ddrho, w_rel, dw_rel: (1, N, 3);
+    force, moment: (B, N, 3); A: (B, N, 6, 6) added mass (read only when ``coupled``).
+    Returns qdd (B, 6), a_G (B, N, 3), dw_b (B, N, 3), H (B, 3).
+    """
+    B = q.shape[0]
+    N = rho.shape[1]
+    qdd = np.empty((B, 6))
+    a_G = np.empty((B, N, 3))
+    dw_b = np.empty((B, N, 3))
+    H = np.empty((B, 3))
+    R = np.empty((3, 3))
+    Tw = np.empty((3, 3))
+    RE = np.empty(3)
+    w = np.empty(3)
+    h = np.empty(3)
+    t1 = np.empty(3)
+    t2 = np.empty(3)
+    t3 = np.empty(3)
+    rho_g = np.empty((N, 3))
+    c_a = np.empty((N, 3))
+    c_al = np.empty((N, 3))
+    F = np.empty(3)
+    Mg = np.empty(3)
+    rhs_rot = np.empty(3)
+    M_rot = np.empty((3, 3))
+    Mf = np.empty((6, 6))
+    Macc = np.empty((6, 6))
+    rhs = np.empty(6)
+    racc = np.empty(6)
+    u = np.empty(6)
+    Jb = np.empty((6, 6))
+    cb = np.empty(6)
+    G = np.empty((6, 6))
+    GA = np.empty((6, 6))
+    RS = np.empty((3, 3))
+    dw = np.empty(3)
+    M3 = np.empty((3, 3))
+    r3 = np.empty(3)
+    x3 = np.empty(3)
+    P0 = P[0]
+    dP0 = dP[0]
+    for b in range(B):
+        _euler123(q[b, 3], q[b, 4], q[b, 5], R)
+        _t_omega(q[b, 4], q[b, 5], Tw)
+        _re(q[b, 4], q[b, 5], qd[b, 3], qd[b, 4], qd[b, 5], RE)
+        _mv(Tw, qd[b, 3:6], w)
+        _mv(P0, w, t1)
+        for k in range(3):
+            h[k] = t1[k] + Q[0, k]
+            H[b, k] = h[k]
+        # total force and moment about G_s (inertial), then into C_s
+        for k in range(3):
+            F[k] = 0.0
+            Mg[k] = 0.0
+        for i in range(N):
+            _mv(R, rho[0, i], t1)
+            for k in range(3):
+                rho_g[i, k] = t1[k]
+            _cross(t1, force[b, i], t2)
+            for k in range(3):
+                F[k] += force[b, i, k]
+                Mg[k] += moment[b, i, k] + t2[k]
+        _mtv(R, Mg, t1)
+        # Wang (5.26): rotational right-hand side
+        _mv(dP0, w, t2)
+        _mv(P0, RE, t3)
+        _cross(w, h, x3)
+        for k in range(3):
+            rhs_rot[k] = t1[k] - t2[k] - dQ[0, k] - t3[k] - x3[k]
+        for r in range(3):
+            for c in range(3):
+                M_rot[r, c] = P0[r, 0] * Tw[0, c] + P0[r, 1] * Tw[1, c] + P0[r, 2] * Tw[2, c]
+        # velocity-dependent body accelerations (C_s axes)
+        for i in range(N):
+            _cross(w, drho[0, i], t1)
+            _cross(w, rho[0, i], t2)
+            _cross(w, t2, t3)
+            for k in range(3):
+                c_a[i, k] = ddrho[0, i, k] + 2.0 * t1[k] + t3[k]
+            _cross(w, w_rel[0, i], t1)
+            for k in range(3):
+                c_al[i, k] = dw_rel[0, i, k] + t1[k]
+        if not coupled:
+            for k in range(3):
+                qdd[b, k] = F[k] / total_mass
+                r3[k] = rhs_rot[k]
+                for c in range(3):
+                    M3[k, c] = M_rot[k, c]
+            solve_small(M3, r3, x3)
+            for k in range(3):
+                qdd[b, 3 + k] = x3[k]
+        else:
+            for r in range(6):
+                racc[r] = 0.0
+                for c in range(6):
+                    Macc[r, c] = 0.0
+            for i in range(N):
+                # Jb: body accelerations [a_G; alpha] = Jb u + cb
+                # -R skew(rho) Tw = R (Tw columns x rho): column c is R (rho x Tw[:, c]) * -1
+                for c in range(3):
+                    t1[0] = Tw[0, c]
+                    t1[1] = Tw[1, c]
+                    t1[2] = Tw[2, c]
+                    _cross(rho[0, i], t1, t2)
+                    _mv(R, t2, t3)
+                    for r in range(3):
+                        RS[r, c] = -t3[r]
+                for r in range(6):
+                    for c in range(6):
+                        Jb[r, c] = 0.0
+                for r in range(3):
+                    Jb[r, r] = 1.0
+                    for c in range(3):
+                        Jb[r, 3 + c] = RS[r, c]
+                        Jb[3 + r, 3 + c] = (
+                            R[r, 0] * Tw[0, c] + R[r, 1] * Tw[1, c] + R[r, 2] * Tw[2, c]
+                        )
+                _cross(RE, rho[0, i], t1)
+                for k in range(3):
+                    t2[k] = c_a[i, k] + t1[k]
+                _mv(R, t2, t3)
+                for k in range(3):
+                    cb[k] = t3[k]
+                    t2[k] = RE[k] + c_al[i, k]
+                _mv(R, t2, t3)
+                for k in range(3):
+                    cb[3 + k] = t3[k]
+                # G: generalized forces of a body wrench [sum F; R^T (M + rho_g x F)]
+                for r in range(6):
+                    for c in range(6):
+                        G[r, c] = 0.0
+                x0, x1, x2 = rho_g[i, 0], rho_g[i, 1], rho_g[i, 2]
+                for r in range(3):
+                    G[r, r] = 1.0
+                    # (R^T skew(rho_g))[r, :]
+                    a0, a1, a2 = R[0, r], R[1, r], R[2, r]
+                    G[3 + r, 0] = a1 * x2 - a2 * x1
+                    G[3 + r, 1] = -a0 * x2 + a2 * x0
+                    G[3 + r, 2] = a0 * x1 - a1 * x0
+                    for c in range(3):
+                        G[3 + r, 3 + c] = R[c, r]
+                for r in range(6):
+                    for c in range(6):
+                        s = 0.0
+                        for k in range(6):
+                            s += G[r, k] * A[b, i, k, c]
+                        GA[r, c] = s
+                for r in range(6):
+                    for c in range(6):
+                        s = 0.0
+                        for k in range(6):
+                            s += GA[r, k] * Jb[k, c]
+                        Macc[r, c] += s
+                    s = 0.0
+                    for k in range(6):
+                        s += GA[r, k] * cb[k]
+                    racc[r] += s
+            for r in range(6):
+                for c in range(6):
+                    Mf[r, c] = 0.0
+            for r in range(3):
+                Mf[r, r] = total_mass
+                for c in range(3):
+                    Mf[3 + r, 3 + c] = M_rot[r, c]
+            for r in range(6):
+                for c in range(6):
+                    Mf[r, c] = Mf[r, c] + Macc[r, c]
+            for k in range(3):
+                rhs[k] = F[k] - racc[k]
+                rhs[3 + k] = rhs_rot[k] - racc[3 + k]
+            solve_small(Mf, rhs, u)
+            for k in range(6):
+                qdd[b, k] = u[k]
+        # Wang (5.24): angular acceleration, then body accelerations
+        for k in range(3):
+            t1[k] = qdd[b, 3 + k]
+        _mv(Tw, t1, t2)
+        for k in range(3):
+            dw[k] = t2[k] + RE[k]
+        for i in range(N):
+            _cross(dw, rho[0, i], t1)
+            for k in range(3):
+                t2[k] = c_a[i, k] + t1[k]
+            _mv(R, t2, t3)
+            for k in range(3):
+                a_G[b, i, k] = qdd[b, k] + t3[k]
+                t2[k] = dw[k] + c_al[i, k]
+            _mv(R, t2, t3)
+            for k in range(3):
+                dw_b[b, i, k] = t3[k]
+    return qdd, a_G, dw_b, H
