@@ -12,6 +12,7 @@ import pathlib
 SCRIPTS = (
     "iii_d1_oc3_free_vibration",
     "iii_d2_d3_forced",
+    "iv_d1_yaw_cm_shift",
     "iv_d2_two_vs_three_body",
     "iv_d3_forced_ct",
     "v_d_six_body",
