@@ -167,6 +167,18 @@ class Section:
             return self.raw(key, default)
         return check_vector(self.data[key], self.path(key), size)
 
+    def diameters(self, key_a: str, key_b: str) -> tuple[float, float]:
+        """Diameters (m) at two ends: ``diameter`` for both, or ``key_a`` and ``key_b`` (taper)."""
+        if self.has("diameter"):
+            for key in (key_a, key_b):
+                if self.has(key):
+                    raise CaseError(
+                        f"give either 'diameter' or '{key}', not both", field=self.path(key)
+                    )
+            d = self.number("diameter", kind="positive")
+            return d, d
+        return self.number(key_a, kind="positive"), self.number(key_b, kind="positive")
+
     def choice(self, key: str, options: Iterable[str], default: Any = ...) -> Any:
         if not self.has(key):
             return self.raw(key, default)

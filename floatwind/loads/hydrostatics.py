@@ -213,16 +213,7 @@ class Hydrostatics(Load):
                 f"z_top = {z_top:g} m must be above z_bottom = {z_bottom:g} m",
                 field=sec.path("z_top"),
             )
-        if sec.has("diameter"):
-            for key in ("diameter_bottom", "diameter_top"):
-                if sec.has(key):
-                    raise CaseError(
-                        f"give either 'diameter' or '{key}', not both", field=sec.path(key)
-                    )
-            d_bottom = d_top = sec.number("diameter", kind="positive")
-        else:
-            d_bottom = sec.number("diameter_bottom", kind="positive")
-            d_top = sec.number("diameter_top", kind="positive")
+        d_bottom, d_top = sec.diameters("diameter_bottom", "diameter_top")
         axis_xy = sec.vector("axis_xy", np.zeros(2), size=2)
         return HydrostaticMember(
             z_bottom=z_bottom,

@@ -305,16 +305,7 @@ class MorisonMembers(Load):
             m = Section(item, path, _MEMBER_KEYS)
             end_a = m.vector("end_a")
             end_b = m.vector("end_b")
-            if m.has("diameter"):
-                for key in ("diameter_a", "diameter_b"):
-                    if m.has(key):
-                        raise CaseError(
-                            f"give either 'diameter' or '{key}', not both", field=m.path(key)
-                        )
-                da = db = m.number("diameter", kind="positive")
-            else:
-                da = m.number("diameter_a", kind="positive")
-                db = m.number("diameter_b", kind="positive")
+            da, db = m.diameters("diameter_a", "diameter_b")
             length = float(np.linalg.norm(end_b - end_a))
             if length == 0.0:
                 raise CaseError("end_a and end_b coincide (zero-length member)", field=path)
