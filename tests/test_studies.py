@@ -265,3 +265,24 @@ def test_ctrl_c_inside_a_run_stops_the_study_without_recording_failures(tmp_path
     with pytest.raises(KeyboardInterrupt):
         run_study(s, tmp_path / "int", workers=1, progress=False, batch_size=2)
     assert not list((tmp_path / "int" / "batches").glob("*.json"))
+
+
+def test_auto_batch_size_keeps_fast_wave_kinematics_for_long_runs(root):
+    """3-hour runs need ~200 MB of fast-kinematics table per member; the automatic batch size keeps
+    a batch's table within the budget beyond which the kinematics fall back to direct summation."""
+    from floatwind.environment import fastkin
+    from floatwind.studies import auto_batch_size
+    from floatwind.studies.execute import wave_table_bytes
+
+    study_file = root / "cases" / "studies" / "fig25_spar_family.yaml"
+    if not (root / "cases" / "spar_family" / "72.yaml").is_file():
+        pytest.skip("the spar family case files are not there")
+    long = load_study(study_file)
+    short = load_study(study_file, {"duration": 600.0})
+    per_member = wave_table_bytes(long)
+    assert per_member > 50e6  # 3 h at ~0.15 s, ~70 Morison points
+    assert wave_table_bytes(short) < per_member / 10
+    b = auto_batch_size(long, 2)
+    assert 1 <= b < long.max_batch
+    assert b * per_member <= fastkin.AUTO_MEMORY_BUDGET
+    assert auto_batch_size(short, 2) > b

@@ -271,6 +271,14 @@ class LinearSea:
         """
         return GriddedSea(self, points_ref, duration=duration, dt=dt, correction=correction)
 
+    def expansion_table_bytes(self, n_points: int) -> int:
+        """Memory (bytes) of the fast-kinematics table for one realization at ``n_points``
+        reference points (the ``auto`` mode falls back to direct summation above
+        ``fastkin.AUTO_MEMORY_BUDGET`` for the whole batch)."""
+        wmax = float(self.omega.max())
+        m = self.period / min(math.pi / (6.0 * wmax), 0.25)
+        return int(8.0 * m * (12 * n_points + 16))
+
     def evaluator(self, points_ref: np.ndarray):
         """Sea-state object for repeated calls near fixed reference points (e.g. Morison strips).
 
@@ -293,9 +301,7 @@ class LinearSea:
         if mode == "direct" or self.harmonic is None or pts.shape[0] == 0:
             out = self
         elif long_crested:
-            wmax = float(self.omega.max())
-            m = self.period / min(math.pi / (6.0 * wmax), 0.25)
-            estimate = 8.0 * m * self.n_realizations * (12 * pts.shape[0] + 16)
+            estimate = self.n_realizations * self.expansion_table_bytes(pts.shape[0])
             if mode == "auto" and estimate > fastkin.AUTO_MEMORY_BUDGET:
                 logger.info(
                     "kinematics auto: the gridded table would take ~%.1f GB; evaluating directly",

@@ -314,13 +314,69 @@ def member_bytes(study: Study) -> int:
     return int(b + 20e6)
 
 
+def wave_table_bytes(study: Study) -> int:
+    """Largest fast wave-kinematics table (bytes) one batch member needs, over the study's designs
+    and conditions: the Morison reference points of the design times the table of its sea
+    (``LinearSea.expansion_table_bytes``); 0 when no design has Morison members or no sea is
+    irregular."""
+    from floatwind.case.loader import model_from_dict
+    from floatwind.environment.config import build_environment
+
+    runs = study.runs()
+    first = {}
+    for r in runs:
+        first.setdefault((r.design_index, r.condition_index), r)
+    points: dict[int, int] = {}
+    worst = 0
+    for (di, _ci), run in first.items():
+        data = study.case_dict(run)
+        if di not in points:
+            bare = copy.deepcopy(data)
+            env_cfg = bare.get("environment") or {}
+            bare["environment"] = {k: env_cfg[k] for k in ENV_CONSTANTS if k in env_cfg}
+            try:
+                model = model_from_dict(bare, base_dir=study.case_path(di).parent)
+            except CaseError:
+                points[di] = 0
+                continue
+            points[di] = sum(
+                len(getattr(ld, "strip_centre_b", ())) + len(getattr(ld, "end_pos_b", ()))
+                for ld in model.loads
+            )
+        if points[di] == 0:
+            continue
+        env_cfg = dict(data.get("environment") or {})
+        env_cfg.pop("wind", None)  # only the sea matters here
+        try:
+            env = build_environment(
+                env_cfg,
+                n_realizations=1,
+                seeds=[np.random.SeedSequence(0)],
+                duration=study.duration or dict(study.simulation).get("t_max", 600.0),
+                base_dir=study.case_path(di).parent,
+            )
+        except CaseError:
+            continue
+        size = getattr(env.sea, "expansion_table_bytes", None)
+        if size is not None and getattr(env.sea, "kinematics_mode", "auto") == "auto":
+            worst = max(worst, size(points[di]))
+    return worst
+
+
 def auto_batch_size(study: Study, workers: int) -> int:
-    """Largest batch (<= ``study.max_batch``) whose members fit in half the memory per worker."""
+    """Largest batch (<= ``study.max_batch``) whose members fit in half the memory per worker and
+    whose fast wave-kinematics table stays within ``fastkin.AUTO_MEMORY_BUDGET`` (beyond it the
+    kinematics fall back to direct summation, which costs far more than smaller batches)."""
+    from floatwind.environment import fastkin
+
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
     except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
         total = 4 * 2**30
     fit = int(0.5 * total / max(workers, 1) // member_bytes(study))
+    table = wave_table_bytes(study)
+    if table > 0:
+        fit = min(fit, int(fastkin.AUTO_MEMORY_BUDGET // table))
     return int(max(1, min(study.max_batch, fit)))
 
 
