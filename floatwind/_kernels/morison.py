@@ -6,6 +6,10 @@ points), :func:`strip_points` (wetted interval, load and kinematics points) and
 :func:`strip_loads` (relative velocity, drag, inertia, centripetal added-mass term, force, moment
 about the CM, 6x6 added mass). One loop over batch members and strips, the same operations for
 every member.
+
+Physics as in the NumPy reference: Morison on a leaning cylinder, Wang (3.22)-(3.26) and
+(4.18)-(4.19): drag on the relative normal velocity, C_m on the normal wave acceleration, C_a on
+the normal structural acceleration (returned as the added-mass matrix, Wang (5.26) extended).
 """
 
 from __future__ import annotations

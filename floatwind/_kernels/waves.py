@@ -3,6 +3,10 @@
 Same formulas and operation order per point as the NumPy reference in ``fastkin.py`` (sums over the
 interpolation nodes run sequentially); batch member ``b`` reads realization row ``0`` when the sea
 has one realization, else row ``b``.
+
+The series are the linear (Airy) wave kinematics of the sea, expanded in frequency around each
+strip's reference point (docs/environment.md, "fast kinematics"); the stretching options follow
+the NumPy sea (Wheeler, vertical, none).
 """
 
 from __future__ import annotations
