@@ -241,8 +241,6 @@ def test_case_dict_applies_condition_and_variant():
 
 def test_fig25_study_file_expands_to_the_dissertation_study(root):
     path = root / "cases" / "studies" / "fig25_spar_family.yaml"
-    if not (root / "cases" / "spar_family" / "72.yaml").is_file():
-        pytest.skip("the spar family case files are not there yet")
     s = load_study(path)
     assert len(s.runs()) == 4 * 4 * 2 * 10
     assert s.duration == 10800.0
@@ -275,8 +273,6 @@ def test_auto_batch_size_keeps_fast_wave_kinematics_for_long_runs(root):
     from floatwind.studies.execute import wave_table_bytes
 
     study_file = root / "cases" / "studies" / "fig25_spar_family.yaml"
-    if not (root / "cases" / "spar_family" / "72.yaml").is_file():
-        pytest.skip("the spar family case files are not there")
     long = load_study(study_file)
     short = load_study(study_file, {"duration": 600.0})
     per_member = wave_table_bytes(long)
