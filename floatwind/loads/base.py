@@ -100,13 +100,15 @@ class Wrench:
         self.moment[:, body] += cross(arm, f_g).sum(axis=1)
 
     def __iadd__(self, other: Wrench) -> Wrench:
-        self.force = self.force + other.force
-        self.moment = self.moment + other.moment
+        """Accumulate ``other`` in place (``self`` owns its arrays, e.g. from :meth:`zeros`)."""
+        np.add(self.force, other.force, out=self.force)
+        np.add(self.moment, other.moment, out=self.moment)
         if other.added_mass is not None:
             self.added_mass = (
                 other.added_mass if self.added_mass is None else self.added_mass + other.added_mass
             )
-        self.channels.update(other.channels)
+        if other.channels:
+            self.channels.update(other.channels)
         return self
 
 

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from floatwind import _kernels
 from floatwind.loads.base import Kinematics, Wrench
 from floatwind.model import Model
 from floatwind.multibody.mcm import (
@@ -125,27 +124,11 @@ class System:
         kin = body_kinematics(self.tree, t, rel, md, q, qd)
         w = Wrench.zeros(y.shape[0], self.tree.n_bodies)
         per_load = [] if keep_loads else None
-        if _kernels.enabled():
-            # in-place sums (same additions, in the same order, as Wrench.__iadd__)
-            force, moment = w.force, w.moment
-            for load in self.loads:
-                lw = load.wrench(t, kin, self.env)
-                if keep_loads:
-                    per_load.append(lw)
-                np.add(force, lw.force, out=force)
-                np.add(moment, lw.moment, out=moment)
-                if lw.added_mass is not None:
-                    w.added_mass = (
-                        lw.added_mass if w.added_mass is None else w.added_mass + lw.added_mass
-                    )
-                if lw.channels:
-                    w.channels.update(lw.channels)
-        else:
-            for load in self.loads:
-                lw = load.wrench(t, kin, self.env)
-                if keep_loads:
-                    per_load.append(lw)
-                w += lw
+        for load in self.loads:
+            lw = load.wrench(t, kin, self.env)
+            if keep_loads:
+                per_load.append(lw)
+            w += lw
         acc = forward_dynamics(self.tree, rel, md, q, qd, w)
         return Evaluation(t, q, qd, rel, md, kin, w, acc, per_load)
 
