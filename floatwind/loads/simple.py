@@ -10,21 +10,10 @@ import numpy as np
 
 from floatwind import _kernels
 from floatwind.errors import CaseError
+from floatwind.loads._config import check_vector
 from floatwind.loads.base import Kinematics, Load, Wrench
 from floatwind.rotation import euler_zyx_from_matrix
 from floatwind.rotation.vec import matvec
-
-
-def _vec(value, n: int, field: str) -> np.ndarray:
-    try:
-        a = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise CaseError(f"expected {n} numbers, got {value!r}", field=field) from None
-    if a.shape != (n,):
-        raise CaseError(f"expected {n} numbers, got shape {a.shape}", field=field)
-    if not np.all(np.isfinite(a)):
-        raise CaseError("values must be finite", field=field)
-    return a
 
 
 def _mat6(value, field: str) -> np.ndarray:
@@ -73,9 +62,9 @@ class ConstantForce(Load):
         self, *, body: int, point_b, force, moment=(0.0, 0.0, 0.0), name: str | None = None
     ):
         self.body = int(body)
-        self.point_b = _vec(point_b, 3, "point")
-        self.force = _vec(force, 3, "force")
-        self.moment = _vec(moment, 3, "moment")
+        self.point_b = check_vector(point_b, "point", 3)
+        self.force = check_vector(force, "force", 3)
+        self.moment = check_vector(moment, "moment", 3)
         if name:
             self.name = name
 
@@ -131,12 +120,14 @@ class LinearMatrices(Load):
         name: str | None = None,
     ):
         self.body = int(body)
-        self.point_b = _vec(point_b, 3, "point")
+        self.point_b = check_vector(point_b, "point", 3)
         self.C = np.zeros((6, 6)) if stiffness is None else _mat6(stiffness, "stiffness")
         self.Bd = np.zeros((6, 6)) if damping is None else _mat6(damping, "damping")
-        self.f0 = np.zeros(6) if f0 is None else _vec(f0, 6, "f0")
+        self.f0 = np.zeros(6) if f0 is None else check_vector(f0, "f0", 6)
         # undisplaced position of the point; by default the point itself (body frame = inertial)
-        self.point0_g = self.point_b.copy() if point0_g is None else _vec(point0_g, 3, "point0")
+        self.point0_g = (
+            self.point_b.copy() if point0_g is None else check_vector(point0_g, "point0", 3)
+        )
         if name:
             self.name = name
 
@@ -188,7 +179,7 @@ class TimeSeriesForce(Load):
 
     def __init__(self, *, body: int, point_b, table, hold: bool = False, name: str | None = None):
         self.body = int(body)
-        self.point_b = _vec(point_b, 3, "point")
+        self.point_b = check_vector(point_b, "point", 3)
         tab = np.asarray(table, dtype=float)
         if tab.ndim != 2 or tab.shape[1] != 7 or tab.shape[0] < 2:
             raise CaseError(
@@ -226,8 +217,8 @@ class HarmonicForce(Load):
         self, *, body: int, point_b, amplitude, omega: float, phase: float = 0.0, name=None
     ):
         self.body = int(body)
-        self.point_b = _vec(point_b, 3, "point")
-        self.amplitude = _vec(amplitude, 6, "amplitude")
+        self.point_b = check_vector(point_b, "point", 3)
+        self.amplitude = check_vector(amplitude, "amplitude", 6)
         if not np.isfinite(omega):
             raise CaseError("omega must be finite", field="omega")
         self.omega = float(omega)
