@@ -28,54 +28,13 @@ import xarray as xr
 
 from floatwind.errors import CaseError, SimulationError
 from floatwind.integrate.base import Interrupted
-from floatwind.loads.base import Load, Wrench
+from floatwind.loads.select import SelectLoad
 from floatwind.model import Model
 from floatwind.studies.spec import RunSpec, Study
 
 log = logging.getLogger(__name__)
 
 ENV_CONSTANTS = ("gravity", "rho_water", "rho_air", "water_depth")
-
-
-class SelectLoad(Load):
-    """Per-member choice between loads of the same kind (control variants in one batch).
-
-    Every candidate is evaluated on the whole batch and member ``b`` takes the wrench and channels
-    of ``loads[choice[b]]``; loads are batch-invariant, so each member gets exactly what it would
-    get alone. No physics here.
-    """
-
-    def __init__(self, loads: list[Load], choice: np.ndarray):
-        self.loads = list(loads)
-        self.choice = np.asarray(choice, dtype=int)
-        self.name = self.loads[0].name
-
-    def wrench(self, t, kin, env) -> Wrench:
-        ws = [ld.wrench(t, kin, env) for ld in self.loads]
-        out = ws[0]
-        for k, w in enumerate(ws[1:], start=1):
-            m = self.choice == k
-            if not m.any():
-                continue
-            out.force = np.where(m[:, None, None], w.force, out.force)
-            out.moment = np.where(m[:, None, None], w.moment, out.moment)
-            if w.added_mass is not None or out.added_mass is not None:
-                a0 = out.added_mass if out.added_mass is not None else np.zeros_like(w.added_mass)
-                a1 = w.added_mass if w.added_mass is not None else np.zeros_like(a0)
-                out.added_mass = np.where(m[:, None, None, None], a1, a0)
-            for name, val in w.channels.items():
-                base = out.channels.get(name)
-                if base is None:
-                    continue
-                shape = (-1,) + (1,) * (np.ndim(val) - 1)
-                out.channels[name] = np.where(m.reshape(shape), val, base)
-        return out
-
-    def channel_info(self):
-        info = {}
-        for ld in self.loads:
-            info.update(ld.channel_info())
-        return info
 
 
 def batch_key(study: Study, run: RunSpec) -> tuple:
