@@ -181,3 +181,68 @@ def test_from_config_and_errors():
     load = TautMooring(body=0, lines=[dict(fairlead=[0, 0, 0], anchor=[0, 0, -50.0], ea=1e6)])
     with pytest.raises(SimulationError, match="reached its anchor"):
         load.wrench(0.0, make_kin(np.eye(3), [0, 0, -50.0], np.zeros(3)), ENV)
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_compiled_kernel_equals_numpy(compress):
+    """floatwind._kernels.loads.taut_lines against the NumPy reference: random displaced,
+    rotated, moving states (a slack line included), and member 1 alone == member 1 in the batch."""
+    pytest.importorskip("numba")
+    from floatwind import _kernels
+
+    rng = np.random.default_rng(7)
+    lines = four_lines(t0=2.0e5, damping=3.0e4)
+    load = TautMooring.from_config(
+        {"type": "mooring_taut", "body": "b", "lines": lines, "allow_compression": compress},
+        body_index={"b": 0},
+        field="loads[0]",
+    )
+    B = 5
+    R = euler123_matrix(rng.uniform(-0.3, 0.3, (B, 3)))
+    origin = rng.normal(0.0, 8.0, (B, 3))
+    origin[0] = [60.0, 0.0, 0.0]  # the +x line goes slack (negative tension without the clamp)
+    cm = np.array([0.0, 0.0, -80.0])
+    kin = make_kin(R, origin, cm, v_G=rng.normal(0, 1, (B, 3)), w=rng.normal(0, 0.1, (B, 3)))
+    old = _kernels.use_jit(False)
+    try:
+        ref = load.wrench(0.0, kin, ENV)
+        _kernels.use_jit(True)
+        jit = load.wrench(0.0, kin, ENV)
+        one = load.wrench(
+            0.0,
+            Kinematics(
+                0.0, kin.r_G_g[1:2], kin.R_b2g[1:2], kin.v_G_g[1:2], kin.w_b_g[1:2], kin.cm_b
+            ),
+            ENV,
+        )
+    finally:
+        _kernels.use_jit(old)
+    scale = np.abs(ref.force).max()
+    np.testing.assert_allclose(jit.force, ref.force, rtol=0, atol=1e-12 * scale)
+    np.testing.assert_allclose(jit.moment, ref.moment, rtol=0, atol=1e-12 * scale * 100)
+    assert set(jit.channels) == set(ref.channels)
+    for name, val in ref.channels.items():
+        np.testing.assert_allclose(jit.channels[name], val, rtol=1e-12, atol=1e-6, err_msg=name)
+    assert (ref.channels["FAIRTEN1"][0] < 0) == compress  # the slack line
+    assert np.array_equal(one.force[0], jit.force[1])
+    assert np.array_equal(one.channels["FAIRTEN2"], jit.channels["FAIRTEN2"][1:2])
+
+
+def test_compiled_kernel_still_raises_at_zero_line_length():
+    pytest.importorskip("numba")
+    from floatwind import _kernels
+
+    line = MooringLine(
+        fairlead=np.array([0.0, 0.0, -70.0]),
+        anchor=np.array([0.0, 0.0, -100.0]),
+        stiffness=1.0e5,
+        length=10.0,
+    )
+    load = TautMooring(body=0, lines=[line])
+    kin = make_kin(np.eye(3), [0.0, 0.0, -30.0], np.array([0.0, 0.0, -80.0]))  # on the anchor
+    old = _kernels.use_jit(True)
+    try:
+        with pytest.raises(SimulationError, match="anchor"):
+            load.wrench(0.0, kin, ENV)
+    finally:
+        _kernels.use_jit(old)

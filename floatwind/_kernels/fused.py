@@ -101,44 +101,6 @@ def _wind(wind, t, pos):
 
 
 @njit(cache=True, fastmath=False)
-def _taut(
-    r_G, R_b2g, v_G, w_b, cm_b, body, fair_b, anchor, k, length, pre, damp, compress, force, moment
-):
-    """Taut lines, Wang (3.16)-(3.18) (floatwind.loads.mooring.TautMooring): returns a status."""
-    B = r_G.shape[0]
-    L = fair_b.shape[0]
-    pos = np.empty(3)
-    vel = np.empty(3)
-    f = np.empty(3)
-    for b in range(B):
-        for i in range(L):
-            kl._point(
-                r_G[b, body],
-                R_b2g[b, body],
-                v_G[b, body],
-                w_b[b, body],
-                cm_b[body],
-                fair_b[i],
-                pos,
-                vel,
-            )
-            c0 = anchor[i, 0] - pos[0]
-            c1 = anchor[i, 1] - pos[1]
-            c2 = anchor[i, 2] - pos[2]
-            ln = math.sqrt(c0 * c0 + c1 * c1 + c2 * c2)
-            if ln == 0.0:
-                return 8
-            u0, u1, u2 = c0 / ln, c1 / ln, c2 / ln
-            rate = -(vel[0] * u0 + vel[1] * u1 + vel[2] * u2)
-            ten = pre[i] + k[i] * (ln - length[i]) + damp[i] * rate
-            if not compress:
-                ten = max(ten, 0.0)
-            f[0], f[1], f[2] = ten * u0, ten * u1, ten * u2
-            kl._add_point_force(r_G[b, body], pos, f, force[b, body], moment[b, body])
-    return 0
-
-
-@njit(cache=True, fastmath=False)
 def fused_rhs(t, y, irel, rel, sea, zser, wind, ld, qdd_out):
     """qdd (B, 6) at (t, y) into ``qdd_out``; returns a status (0: done, else NEEDS_PYTHON bits).
 
@@ -245,7 +207,7 @@ def fused_rhs(t, y, irel, rel, sea, zser, wind, ld, qdd_out):
 
     # taut mooring lines
     if taut[0] >= 0:
-        st = _taut(
+        st = kl.taut_add(
             r_G,
             R_b2g,
             v_G,
@@ -261,6 +223,7 @@ def fused_rhs(t, y, irel, rel, sea, zser, wind, ld, qdd_out):
             taut[7],
             force,
             moment,
+            np.empty((B, taut[1].shape[0])),
         )
         if st != 0:
             return st

@@ -19,6 +19,8 @@ __all__ = [
     "hydrostatics_classify",
     "hydrostatics_wrench",
     "linear_matrices",
+    "taut_add",
+    "taut_lines",
     "thrust_loads",
     "thrust_point",
 ]
@@ -277,3 +279,87 @@ def thrust_loads(
         ch[b, 7] = f[1]
         ch[b, 8] = f[2]
     return force, moment, ch
+
+
+@njit(cache=True, fastmath=False)
+def taut_add(
+    r_G,
+    R_b2g,
+    v_G,
+    w_b,
+    cm_b,
+    body,
+    fair_b,
+    anchor,
+    k,
+    length,
+    pre,
+    damp,
+    compress,
+    force,
+    moment,
+    tension,
+):
+    """Taut lines, Wang (3.16)-(3.18) (:class:`floatwind.loads.mooring.TautMooring`): adds the
+    line forces at the fairleads to ``force``/``moment`` (B, N, 3), writes ``tension`` (B, L);
+    returns 8 if a fairlead reached its anchor (the NumPy path raises the error), else 0."""
+    B = r_G.shape[0]
+    L = fair_b.shape[0]
+    pos = np.empty(3)
+    vel = np.empty(3)
+    f = np.empty(3)
+    for b in range(B):
+        for i in range(L):
+            _point(
+                r_G[b, body],
+                R_b2g[b, body],
+                v_G[b, body],
+                w_b[b, body],
+                cm_b[body],
+                fair_b[i],
+                pos,
+                vel,
+            )
+            c0 = anchor[i, 0] - pos[0]
+            c1 = anchor[i, 1] - pos[1]
+            c2 = anchor[i, 2] - pos[2]
+            ln = math.sqrt(c0 * c0 + c1 * c1 + c2 * c2)
+            if ln == 0.0:
+                return 8
+            u0, u1, u2 = c0 / ln, c1 / ln, c2 / ln
+            rate = -(vel[0] * u0 + vel[1] * u1 + vel[2] * u2)  # d|rho_E/A|/dt
+            ten = pre[i] + k[i] * (ln - length[i]) + damp[i] * rate  # (3.16) + axial damping
+            if not compress:
+                ten = max(ten, 0.0)
+            tension[b, i] = ten
+            f[0], f[1], f[2] = ten * u0, ten * u1, ten * u2
+            _add_point_force(r_G[b, body], pos, f, force[b, body], moment[b, body])
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def taut_lines(r_G, R_b2g, v_G, w_b, cm_b, body, fair_b, anchor, k, length, pre, damp, compress):
+    """:func:`taut_add` on zero arrays: force, moment (B, N, 3), tension (B, L), status."""
+    B, N = r_G.shape[0], r_G.shape[1]
+    force = np.zeros((B, N, 3))
+    moment = np.zeros((B, N, 3))
+    tension = np.zeros((B, fair_b.shape[0]))
+    st = taut_add(
+        r_G,
+        R_b2g,
+        v_G,
+        w_b,
+        cm_b,
+        body,
+        fair_b,
+        anchor,
+        k,
+        length,
+        pre,
+        damp,
+        compress,
+        force,
+        moment,
+        tension,
+    )
+    return force, moment, tension, st

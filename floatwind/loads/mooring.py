@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from floatwind import _kernels
 from floatwind.errors import CaseError, SimulationError
 from floatwind.loads._config import (
     Section,
@@ -35,6 +36,7 @@ from floatwind.loads._config import (
     check_vector,
 )
 from floatwind.loads.base import Kinematics, Load, Wrench
+from floatwind.rotation.vec import cross, matvec
 
 logger = logging.getLogger(__name__)
 
@@ -236,6 +238,10 @@ class TautMooring(Load):
         env : Environment
             Unused.
         """
+        if _kernels.enabled():
+            out = self._wrench_jit(kin)
+            if out is not None:
+                return out
         tension, r_A_g, u_g = self.tensions(kin)
         out = Wrench.zeros(kin.batch, kin.n_bodies)
         f_g = tension[..., None] * u_g
@@ -249,6 +255,41 @@ class TautMooring(Load):
             out.channels[name] = tension[:, i]
         for k, ax in enumerate("xyz"):
             out.channels[f"{p}MoorF{ax}i"] = out.force[:, self.body, k].copy()
+            out.channels[f"{p}MoorM{ax}i"] = moment_ref[:, k]
+        return out
+
+    def _wrench_jit(self, kin: Kinematics) -> Wrench | None:
+        """:meth:`wrench` with the compiled kernel (floatwind._kernels.loads.taut_lines); None
+        when a fairlead reached its anchor (the NumPy path raises the error)."""
+        from floatwind._kernels import loads as kl
+
+        f64 = _kernels.f64
+        force, moment, tension, status = kl.taut_lines(
+            f64(kin.r_G_g),
+            f64(kin.R_b2g),
+            f64(kin.v_G_g),
+            f64(kin.w_b_g),
+            f64(kin.cm_b),
+            self.body,
+            f64(self.fairlead_b),
+            f64(self.anchor_g),
+            f64(self.stiffness),
+            f64(self.length),
+            f64(self.pretension),
+            f64(self.damping),
+            self.allow_compression,
+        )
+        if status:
+            return None
+        out = Wrench(force, moment)
+        b = self.body
+        arm = matvec(kin.R_b2g[:, b], kin.cm_b[b])  # body CM from the body reference point
+        moment_ref = moment[:, b] + cross(arm, force[:, b])
+        p = self.channel_prefix
+        for i, name in enumerate(self._names):
+            out.channels[name] = tension[:, i]
+        for k, ax in enumerate("xyz"):
+            out.channels[f"{p}MoorF{ax}i"] = force[:, b, k].copy()
             out.channels[f"{p}MoorM{ax}i"] = moment_ref[:, k]
         return out
 
