@@ -173,9 +173,18 @@ def fused_rhs(t, y, irel, rel, sea, zser, wind, ld, qdd_out):
             eta = kwv.expansion_eta(zser, cxy, sea[3], sea[4], sea[8], sea[9], sea[10])
         frac, x_g, arm, x_k = kmor.strip_points(p1, p2, zz, eta, rGb, mor[4], mor[5], inst)
         if has_sea:
-            u, du = kwv.expansion_kinematics(
+            # the elevation at a fully wet strip's load point is the wetting elevation at its
+            # centre (the same point): reuse it instead of summing the series again
+            eta_k = np.full((B, p1.shape[1]), np.nan)
+            if not mor[2]:
+                for b in range(B):
+                    for j in range(p1.shape[1]):
+                        if frac[b, j] == 1.0:
+                            eta_k[b, j] = eta[b, j]
+            u, du = kwv.expansion_kinematics_eta(
                 zser,
                 x_k,
+                eta_k,
                 sea[3],
                 sea[4],
                 sea[5],

@@ -25,7 +25,12 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["expansion_eta", "expansion_kinematics", "expansion_series"]
+__all__ = [
+    "expansion_eta",
+    "expansion_kinematics",
+    "expansion_kinematics_eta",
+    "expansion_series",
+]
 
 
 @njit(cache=True, fastmath=False)
@@ -185,7 +190,56 @@ def expansion_kinematics(
     ``mode``: 0 no stretching, 1 vertical, 2 Wheeler; ``h`` the depth (<= 0: deep water, no image
     term), ``h_wheeler`` the depth used by Wheeler's stretching.
     """
+    return expansion_kinematics_eta(
+        z,
+        points,
+        _NO_ETA,
+        cos,
+        sin,
+        mode,
+        h,
+        h_wheeler,
+        s_eta_p,
+        grp,
+        k_eta,
+        q_eta,
+        starts,
+        orders,
+        k_q,
+        sref_q,
+        w_q,
+    )
+
+
+_NO_ETA = np.zeros((0, 0))
+
+
+@njit(cache=True, fastmath=False)
+def expansion_kinematics_eta(
+    z,
+    points,
+    eta_in,
+    cos,
+    sin,
+    mode,
+    h,
+    h_wheeler,
+    s_eta_p,
+    grp,
+    k_eta,
+    q_eta,
+    starts,
+    orders,
+    k_q,
+    sref_q,
+    w_q,
+):
+    """:func:`expansion_kinematics` with the surface elevation at the points given where it is
+    already known: ``eta_in`` (B, P), NaN (or an empty array) where it must be computed. The
+    fused loop passes the Morison wetting elevation of fully wet strips, whose load point is the
+    strip centre the elevation was computed at."""
     n_b, n_p = points.shape[0], points.shape[1]
+    given = eta_in.shape[0] > 0
     n_eta = k_eta.shape[0]
     vel = np.empty((n_b, n_p, 3))
     acc = np.empty((n_b, n_p, 3))
@@ -200,7 +254,9 @@ def expansion_kinematics(
                 zev = min(zc, 0.0)
                 wet = zc <= 0.0
             else:
-                eta = _eta_point(z, r, x, y, cos, sin, s_eta_p[p], grp[p] * n_eta, k_eta, n_eta)
+                eta = eta_in[b, p] if given else np.nan
+                if not math.isfinite(eta):
+                    eta = _eta_point(z, r, x, y, cos, sin, s_eta_p[p], grp[p] * n_eta, k_eta, n_eta)
                 wet = zc <= eta
                 if mode == 1:
                     zev = min(zc, 0.0)
