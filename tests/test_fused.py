@@ -183,3 +183,76 @@ def test_outputs_in_blocks_equal_time_by_time(monkeypatch):
     for name in a.data_vars:
         assert np.array_equal(a[name].values, b[name].values, equal_nan=True), name
         assert a[name].values.flags.c_contiguous, name
+
+
+def test_simd_lanes_give_the_bits_of_the_scalar_wave_kernels():
+    """From B = LANES_MIN the fused loop runs the wave kernels with the members in SIMD lanes:
+    the same operations per member, so a member alone (scalar kernels) and inside a batch of 8
+    (lane kernels) stay bit-identical; and the lane kernels equal the scalar ones directly."""
+    from floatwind._kernels import fused as kf
+    from floatwind._kernels import waves as kw
+
+    n = kf.LANES_MIN
+    study = _study(n, duration=1.0)
+    runs = study.runs()
+    batch = simulate(_model(study, runs), progress=False)
+    alone = simulate(_model(study, runs[n - 1 : n]), progress=False)
+    for name in (
+        "PtfmPitch",
+        "PtfmHeave",
+        "RtAeroFxh",
+        "FAIRTEN1" if "FAIRTEN1" in alone else "X1",
+    ):
+        assert np.array_equal(batch[name].values[n - 1], alone[name].values), name
+
+    m = _model(study, runs)
+    mor = next(ld for ld in m.loads if type(ld).__name__ == "MorisonMembers")
+    sea = mor._sea(m.env, "strips", mor.strip_centre_b)
+    c = sea._jit_consts()
+    rng = np.random.default_rng(5)
+    pts = np.ascontiguousarray(
+        np.broadcast_to(sea.points_ref, (n, sea.n_points, 3))
+        + rng.normal(0.0, 4.0, (n, sea.n_points, 3))
+    )
+    z = sea._series(13.37)
+    zr, zi = kw.series_lanes(z)
+    eruns = kw.node_runs(c["k_eta"], 0, len(c["k_eta"]))
+    pruns = kw.point_runs(c["k_q"], c["starts"], c["orders"])
+    h = sea._h or 0.0
+    hw = sea._h or 1e6
+    xy = np.ascontiguousarray(pts[..., :2])
+    e1 = kw.expansion_eta(z, xy, sea.cos, sea.sin, c["s_eta_p"], c["grp"], c["k_eta"])
+    e2 = kw.expansion_eta_lanes(
+        zr, zi, xy, sea.cos, sea.sin, c["s_eta_p"], c["grp"], eruns, len(c["k_eta"])
+    )
+    assert np.array_equal(e1, e2)
+    eta_in = np.where(rng.random(e1.shape) < 0.5, e1, np.nan)
+    common = (sea.cos, sea.sin, c["mode"], h, hw, c["s_eta_p"], c["grp"])
+    v1, a1 = kw.expansion_kinematics_eta(
+        z,
+        pts,
+        eta_in,
+        *common,
+        c["k_eta"],
+        sea._q_eta,
+        c["starts"],
+        c["orders"],
+        c["k_q"],
+        c["sref_q"],
+        c["w_q"],
+    )
+    v2, a2 = kw.expansion_kinematics_lanes(
+        zr,
+        zi,
+        pts,
+        eta_in,
+        *common,
+        eruns,
+        len(c["k_eta"]),
+        sea._q_eta,
+        pruns,
+        c["sref_q"],
+        c["w_q"],
+    )
+    assert np.array_equal(v1, v2) and np.array_equal(a1, a2)
+    assert np.abs(v1).max() > 0.1  # the points are in moving water

@@ -31,7 +31,10 @@ from floatwind._kernels import morison as kmor
 from floatwind._kernels import waves as kwv
 from floatwind._kernels import wind as kwi
 
-__all__ = ["NEEDS_PYTHON", "fused_rhs", "rk4_chunk"]
+__all__ = ["LANES_MIN", "NEEDS_PYTHON", "fused_rhs", "rk4_chunk"]
+
+#: batch size from which the wave kernels run with the members in SIMD lanes (same bits)
+LANES_MIN = 8
 
 #: status bits: 1 hydrostatic slicing, 2 wind below the grid / time outside the file,
 #: 4 Euler-angle singularity, 8 mooring fairlead at its anchor
@@ -101,11 +104,12 @@ def _wind(wind, t, pos):
 
 
 @njit(cache=True, fastmath=False)
-def fused_rhs(t, y, irel, rel, sea, zser, wind, ld, qdd_out):
+def fused_rhs(t, y, irel, rel, sea, zser, zlanes, wind, ld, qdd_out):
     """qdd (B, 6) at (t, y) into ``qdd_out``; returns a status (0: done, else NEEDS_PYTHON bits).
 
     ``irel`` indexes the stacked prescribed relative kinematics ``rel`` (one entry per stage
-    time, or a single entry for a tree without moving joints); ``zser`` is the expansion series
+    time, or a single entry for a tree without moving joints); ``zlanes`` its real and imaginary
+    parts member-contiguous (``waves.series_lanes``) when B >= LANES_MIN; ``zser`` is the expansion series
     at ``t`` (``_series``) when the sea is an expansion, else unused.
     """
     B = y.shape[0]
@@ -170,7 +174,20 @@ def fused_rhs(t, y, irel, rel, sea, zser, wind, ld, qdd_out):
         if mor[2] or not has_sea:  # surface: still, or still water
             eta = np.zeros((B, p1.shape[1]))
         else:
-            eta = kwv.expansion_eta(zser, cxy, sea[3], sea[4], sea[8], sea[9], sea[10])
+            if B >= LANES_MIN:  # the same bits, members in SIMD lanes
+                eta = kwv.expansion_eta_lanes(
+                    zlanes[0],
+                    zlanes[1],
+                    cxy,
+                    sea[3],
+                    sea[4],
+                    sea[8],
+                    sea[9],
+                    sea[17],
+                    sea[10].shape[0],
+                )
+            else:
+                eta = kwv.expansion_eta(zser, cxy, sea[3], sea[4], sea[8], sea[9], sea[10])
         frac, x_g, arm, x_k = kmor.strip_points(p1, p2, zz, eta, rGb, mor[4], mor[5], inst)
         if has_sea:
             # the elevation at a fully wet strip's load point is the wetting elevation at its
@@ -181,25 +198,46 @@ def fused_rhs(t, y, irel, rel, sea, zser, wind, ld, qdd_out):
                     for j in range(p1.shape[1]):
                         if frac[b, j] == 1.0:
                             eta_k[b, j] = eta[b, j]
-            u, du = kwv.expansion_kinematics_eta(
-                zser,
-                x_k,
-                eta_k,
-                sea[3],
-                sea[4],
-                sea[5],
-                sea[6],
-                sea[7],
-                sea[8],
-                sea[9],
-                sea[10],
-                sea[11],
-                sea[12],
-                sea[13],
-                sea[14],
-                sea[15],
-                sea[16],
-            )
+            if B >= LANES_MIN:
+                u, du = kwv.expansion_kinematics_lanes(
+                    zlanes[0],
+                    zlanes[1],
+                    x_k,
+                    eta_k,
+                    sea[3],
+                    sea[4],
+                    sea[5],
+                    sea[6],
+                    sea[7],
+                    sea[8],
+                    sea[9],
+                    sea[17],
+                    sea[10].shape[0],
+                    sea[11],
+                    sea[18],
+                    sea[15],
+                    sea[16],
+                )
+            else:
+                u, du = kwv.expansion_kinematics_eta(
+                    zser,
+                    x_k,
+                    eta_k,
+                    sea[3],
+                    sea[4],
+                    sea[5],
+                    sea[6],
+                    sea[7],
+                    sea[8],
+                    sea[9],
+                    sea[10],
+                    sea[11],
+                    sea[12],
+                    sea[13],
+                    sea[14],
+                    sea[15],
+                    sea[16],
+                )
         else:
             u = np.zeros(x_k.shape)
             du = np.zeros(x_k.shape)
@@ -319,13 +357,17 @@ def fused_rhs(t, y, irel, rel, sea, zser, wind, ld, qdd_out):
 
 
 @njit(cache=True, fastmath=False)
-def _f(t, y, irel, rel, sea, wind, ld, out, cache_t, cache_z):
+def _f(t, y, irel, rel, sea, wind, ld, out, cache_t, cache_z, cache_l):
     """dy/dt into ``out`` (B, 12); the expansion series is reused while t repeats."""
     if sea[2] != 0 and t != cache_t[0]:
         cache_z[0] = _series(sea, t)
+        if y.shape[0] >= LANES_MIN:
+            zr, zi = kwv.series_lanes(cache_z[0])
+            cache_l[0] = zr
+            cache_l[1] = zi
         cache_t[0] = t
     qdd = np.empty((y.shape[0], 6))
-    st = fused_rhs(t, y, irel, rel, sea, cache_z[0], wind, ld, qdd)
+    st = fused_rhs(t, y, irel, rel, sea, cache_z[0], cache_l, wind, ld, qdd)
     if st != 0:
         return st
     out[:, 0:6] = y[:, 6:12]
@@ -350,6 +392,7 @@ def rk4_chunk(ts, y0, f0, rel_static, rel, sea, wind, ld, Y, F):
     cache_t = np.array([np.nan])
     z0 = np.zeros((1, 1), dtype=np.complex128)
     cache_z = [z0]
+    cache_l = [np.zeros((1, 1)), np.zeros((1, 1))]
     k2 = np.empty((B, 12))
     k3 = np.empty((B, 12))
     k4 = np.empty((B, 12))
@@ -361,13 +404,17 @@ def rk4_chunk(ts, y0, f0, rel_static, rel, sea, wind, ld, Y, F):
         k1 = F[k]
         i1 = 0 if rel_static else 2 * k + 1
         i2 = 0 if rel_static else 2 * k + 2
-        st = _f(t + 0.5 * h, y + 0.5 * h * k1, i1, rel, sea, wind, ld, k2, cache_t, cache_z)
+        st = _f(
+            t + 0.5 * h, y + 0.5 * h * k1, i1, rel, sea, wind, ld, k2, cache_t, cache_z, cache_l
+        )
         if st != 0:
             return k, st
-        st = _f(t + 0.5 * h, y + 0.5 * h * k2, i1, rel, sea, wind, ld, k3, cache_t, cache_z)
+        st = _f(
+            t + 0.5 * h, y + 0.5 * h * k2, i1, rel, sea, wind, ld, k3, cache_t, cache_z, cache_l
+        )
         if st != 0:
             return k, st
-        st = _f(t + h, y + h * k3, i2, rel, sea, wind, ld, k4, cache_t, cache_z)
+        st = _f(t + h, y + h * k3, i2, rel, sea, wind, ld, k4, cache_t, cache_z, cache_l)
         if st != 0:
             return k, st
         y_new = y + (h / 6.0) * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
@@ -375,7 +422,7 @@ def rk4_chunk(ts, y0, f0, rel_static, rel, sea, wind, ld, Y, F):
             for c in range(12):
                 if not math.isfinite(y_new[b, c]):
                     return k, 16
-        st = _f(t + h, y_new, i2, rel, sea, wind, ld, f_new, cache_t, cache_z)
+        st = _f(t + h, y_new, i2, rel, sea, wind, ld, f_new, cache_t, cache_z, cache_l)
         if st != 0:
             return k, st
         Y[k + 1] = y_new

@@ -336,3 +336,333 @@ def expansion_kinematics_eta(
             acc[b, p, 1] = uw_im * sin
             acc[b, p, 2] = -vw_re
     return vel, acc
+
+
+# --------------------------------------------------------------------------------------------
+# Batch-lane versions for the fused loop: the same operations per member as the kernels above,
+# in the same order, with the batch members as the innermost loop so that the per-node work
+# runs in SIMD lanes (no sums across members: each member's bits are unchanged).
+
+
+@njit(cache=True, fastmath=False)
+def _sincos_lanes(x, c_out, s_out):
+    """:func:`_sincos` of every entry of ``x`` (same bits), in a loop that vectorises."""
+    n = x.shape[0]
+    slow = False
+    for b in range(n):
+        if not abs(x[b]) < 1.6e6:
+            slow = True
+    if slow:
+        for b in range(n):
+            c_out[b], s_out[b] = _sincos(x[b])
+        return
+    for b in range(n):
+        xb = x[b]
+        fn = np.floor(xb * _INV_PIO2 + 0.5)
+        y = ((xb - fn * _PIO2_1) - fn * _PIO2_2) - fn * _PIO2_3
+        y = y - fn * _PIO2_3T
+        z = y * y
+        z2 = z * z
+        ps = (_S1 + z * _S2) + z2 * ((_S3 + z * _S4) + z2 * (_S5 + z * _S6))
+        sn = y + y * z * ps
+        hz = 0.5 * z
+        w = 1.0 - hz
+        pc = (_C1 + z * _C2) + z2 * ((_C3 + z * _C4) + z2 * (_C5 + z * _C6))
+        c = w + (((1.0 - w) - hz) + z2 * pc)
+        quad = fn - 4.0 * np.floor(fn * 0.25)  # fn mod 4, exactly, as a float in {0,1,2,3}
+        half = np.floor(quad * 0.5)
+        swap = quad - 2.0 * half
+        q1 = quad + 1.0
+        q1 = q1 - 4.0 * np.floor(q1 * 0.25)
+        sign_c = 1.0 - 2.0 * np.floor(q1 * 0.5)
+        sign_s = 1.0 - 2.0 * half
+        c_out[b] = sign_c * (c * (1.0 - swap) + sn * swap)
+        s_out[b] = sign_s * (sn * (1.0 - swap) + c * swap)
+
+
+@njit(cache=True, fastmath=False)
+def node_runs(k, start, end):
+    """The runs of :func:`_eta_point` / :func:`expansion_kinematics_eta` over nodes
+    ``start .. end - 1``, as the scalar kernels find them: (first node, length) int arrays and
+    (k0, d1, d2) float arrays, one entry per run."""
+    n = max(end - start, 0)
+    first = np.empty(n, dtype=np.int64)
+    length = np.empty(n, dtype=np.int64)
+    kd = np.empty((n, 3))
+    m = 0
+    q = start
+    while q < end:
+        k0, d1, d2 = _run(k, q, end)
+        kp = k0
+        dd = d1
+        i = 0
+        q0 = q
+        while q < end:
+            if i >= 3 and not _on_run(kp, k[q]):
+                break
+            kp += dd
+            dd += d2
+            i += 1
+            q += 1
+        first[m] = q0
+        length[m] = q - q0
+        kd[m, 0] = k0
+        kd[m, 1] = d1
+        kd[m, 2] = d2
+        m += 1
+    return first[:m].copy(), length[:m].copy(), kd[:m].copy()
+
+
+@njit(cache=True, fastmath=False)
+def series_lanes(z):
+    """The series (R, C) complex as real and imaginary parts (C, R): members contiguous."""
+    n_r, n_c = z.shape
+    zr = np.empty((n_c, n_r))
+    zi = np.empty((n_c, n_r))
+    for r in range(n_r):
+        for c in range(n_c):
+            zr[c, r] = z[r, c].real
+            zi[c, r] = z[r, c].imag
+    return zr, zi
+
+
+@njit(cache=True, fastmath=False)
+def _eta_lanes(zr, zi, base, s, runs, acc, pc, ps, rc, rs, qc, qs, tmp):
+    """Elevation at offsets ``s`` (B,) of one point from the series at columns base + node."""
+    n_b = s.shape[0]
+    per_member = zr.shape[1] > 1
+    first, length, kd = runs
+    for b in range(n_b):
+        acc[b] = 0.0
+    for j in range(first.shape[0]):
+        for b in range(n_b):
+            tmp[b] = kd[j, 0] * s[b]
+        _sincos_lanes(tmp, pc, ps)
+        for b in range(n_b):
+            tmp[b] = kd[j, 1] * s[b]
+        _sincos_lanes(tmp, rc, rs)
+        for b in range(n_b):
+            tmp[b] = kd[j, 2] * s[b]
+        _sincos_lanes(tmp, qc, qs)
+        for i in range(length[j]):
+            col = base + first[j] + i
+            if per_member:
+                for b in range(n_b):
+                    acc[b] += zr[col, b] * pc[b] - zi[col, b] * ps[b]
+            else:
+                a = zr[col, 0]
+                c = zi[col, 0]
+                for b in range(n_b):
+                    acc[b] += a * pc[b] - c * ps[b]
+            for b in range(n_b):
+                t = pc[b] * rc[b] - ps[b] * rs[b]
+                ps[b] = pc[b] * rs[b] + ps[b] * rc[b]
+                pc[b] = t
+                t = rc[b] * qc[b] - rs[b] * qs[b]
+                rs[b] = rc[b] * qs[b] + rs[b] * qc[b]
+                rc[b] = t
+
+
+@njit(cache=True, fastmath=False)
+def expansion_eta_lanes(zr, zi, xy, cos, sin, s_eta_p, grp, eta_runs, n_eta):
+    """:func:`expansion_eta` (same bits) from :func:`series_lanes`; ``eta_runs`` =
+    ``node_runs(k_eta, 0, n_eta)``."""
+    n_b, n_p = xy.shape[0], xy.shape[1]
+    out = np.empty((n_b, n_p))
+    s = np.empty(n_b)
+    acc = np.empty(n_b)
+    pc = np.empty(n_b)
+    ps = np.empty(n_b)
+    rc = np.empty(n_b)
+    rs = np.empty(n_b)
+    qc = np.empty(n_b)
+    qs = np.empty(n_b)
+    tmp = np.empty(n_b)
+    for p in range(n_p):
+        for b in range(n_b):
+            s[b] = xy[b, p, 0] * cos + xy[b, p, 1] * sin - s_eta_p[p]
+        _eta_lanes(zr, zi, grp[p] * n_eta, s, eta_runs, acc, pc, ps, rc, rs, qc, qs, tmp)
+        for b in range(n_b):
+            out[b, p] = acc[b]
+    return out
+
+
+@njit(cache=True, fastmath=False)
+def expansion_kinematics_lanes(
+    zr,
+    zi,
+    points,
+    eta_in,
+    cos,
+    sin,
+    mode,
+    h,
+    h_wheeler,
+    s_eta_p,
+    grp,
+    eta_runs,
+    n_eta,
+    q_eta,
+    runs_p,
+    sref_q,
+    w_q,
+):
+    """:func:`expansion_kinematics_eta` (same bits) from :func:`series_lanes`; ``runs_p`` =
+    (first, length, kd, offsets): the :func:`node_runs` of every point concatenated, point p's
+    runs at offsets[p] .. offsets[p + 1] - 1 (:func:`point_runs`)."""
+    n_b, n_p = points.shape[0], points.shape[1]
+    per_member = zr.shape[1] > 1
+    vel = np.zeros((n_b, n_p, 3))
+    acc = np.zeros((n_b, n_p, 3))
+    finite = h > 0.0
+    s = np.empty(n_b)
+    se = np.empty(n_b)
+    zev = np.empty(n_b)
+    wet = np.empty(n_b, dtype=np.bool_)
+    eta = np.empty(n_b)
+    pc = np.empty(n_b)
+    ps = np.empty(n_b)
+    rc = np.empty(n_b)
+    rs = np.empty(n_b)
+    qc = np.empty(n_b)
+    qs = np.empty(n_b)
+    tmp = np.empty(n_b)
+    ekz = np.empty(n_b)
+    ekz_r = np.empty(n_b)
+    ekz_q = np.empty(n_b)
+    emz = np.empty(n_b)
+    emz_r = np.empty(n_b)
+    emz_q = np.empty(n_b)
+    u_re = np.empty(n_b)
+    uw_im = np.empty(n_b)
+    v_im = np.empty(n_b)
+    vw_re = np.empty(n_b)
+    zrow_r = np.empty(n_b)
+    zrow_i = np.empty(n_b)
+    for p in range(n_p):
+        if mode != 0:
+            need = False
+            for b in range(n_b):
+                eta[b] = eta_in[b, p] if eta_in.shape[0] > 0 else np.nan
+                if not math.isfinite(eta[b]):
+                    need = True
+            if need:
+                for b in range(n_b):
+                    se[b] = points[b, p, 0] * cos + points[b, p, 1] * sin - s_eta_p[p]
+                _eta_lanes(zr, zi, grp[p] * n_eta, se, eta_runs, tmp, pc, ps, rc, rs, qc, qs, u_re)
+                for b in range(n_b):
+                    if not math.isfinite(eta[b]):
+                        eta[b] = tmp[b]
+        any_wet = False
+        for b in range(n_b):
+            zc = points[b, p, 2]
+            if mode == 0:
+                zev[b] = min(zc, 0.0)
+                wet[b] = zc <= 0.0
+            else:
+                wet[b] = zc <= eta[b]
+                if mode == 1:
+                    zev[b] = min(zc, 0.0)
+                else:
+                    zev[b] = min(h_wheeler * (zc - eta[b]) / (h_wheeler + eta[b]), 0.0)
+            any_wet = any_wet or wet[b]
+            s[b] = points[b, p, 0] * cos + points[b, p, 1] * sin
+            u_re[b] = 0.0
+            uw_im[b] = 0.0
+            v_im[b] = 0.0
+            vw_re[b] = 0.0
+        if not any_wet:
+            continue
+        r_first, r_len, r_kd, r_off = runs_p
+        for j in range(r_off[p], r_off[p + 1]):
+            q0 = r_first[j]
+            k0, d1, d2 = r_kd[j, 0], r_kd[j, 1], r_kd[j, 2]
+            for b in range(n_b):
+                tmp[b] = k0 * (s[b] - sref_q[q0])
+            _sincos_lanes(tmp, pc, ps)
+            for b in range(n_b):
+                tmp[b] = d1 * (s[b] - sref_q[q0])
+            _sincos_lanes(tmp, rc, rs)
+            for b in range(n_b):
+                tmp[b] = d2 * (s[b] - sref_q[q0])
+            _sincos_lanes(tmp, qc, qs)
+            for b in range(n_b):
+                ekz[b] = math.exp(k0 * zev[b])
+                ekz_r[b] = math.exp(d1 * zev[b])
+                ekz_q[b] = math.exp(d2 * zev[b])
+                if finite:
+                    zb = zev[b] + 2.0 * h
+                    emz[b] = math.exp(-k0 * zb)
+                    emz_r[b] = math.exp(-d1 * zb)
+                    emz_q[b] = math.exp(-d2 * zb)
+                else:
+                    emz[b] = 0.0
+                    emz_r[b] = 0.0
+                    emz_q[b] = 0.0
+            for i in range(r_len[j]):
+                q = q0 + i
+                col = q_eta + q
+                wq = w_q[q]
+                if per_member:
+                    row_r = zr[col]
+                    row_i = zi[col]
+                else:
+                    row_r = zrow_r
+                    row_i = zrow_i
+                    for b in range(n_b):
+                        row_r[b] = zr[col, 0]
+                        row_i[b] = zi[col, 0]
+                for b in range(n_b):
+                    zre = row_r[b]
+                    zim = row_i[b]
+                    a = zre * pc[b] - zim * ps[b]
+                    c = zre * ps[b] + zim * pc[b]
+                    # deep water: emz = 0 and ekz > 0, so ekz +- 0 is ekz to the bit
+                    fa = ekz[b] + emz[b]
+                    fd = ekz[b] - emz[b]
+                    u_re[b] += a * fa
+                    uw_im[b] += (c * fa) * wq
+                    v_im[b] += c * fd
+                    vw_re[b] += (a * fd) * wq
+                    t = pc[b] * rc[b] - ps[b] * rs[b]
+                    ps[b] = pc[b] * rs[b] + ps[b] * rc[b]
+                    pc[b] = t
+                    t = rc[b] * qc[b] - rs[b] * qs[b]
+                    rs[b] = rc[b] * qs[b] + rs[b] * qc[b]
+                    rc[b] = t
+                    ekz[b] *= ekz_r[b]
+                    ekz_r[b] *= ekz_q[b]
+                    emz[b] *= emz_r[b]
+                    emz_r[b] *= emz_q[b]
+        for b in range(n_b):
+            if wet[b]:
+                vel[b, p, 0] = u_re[b] * cos
+                vel[b, p, 1] = u_re[b] * sin
+                vel[b, p, 2] = v_im[b]
+                acc[b, p, 0] = uw_im[b] * cos
+                acc[b, p, 1] = uw_im[b] * sin
+                acc[b, p, 2] = -vw_re[b]
+    return vel, acc
+
+
+@njit(cache=True, fastmath=False)
+def point_runs(k_q, starts, orders):
+    """:func:`node_runs` of every point, concatenated, with the offsets (P + 1,)."""
+    n_p = starts.shape[0]
+    off = np.zeros(n_p + 1, dtype=np.int64)
+    total = 0
+    for p in range(n_p):
+        total += orders[p]
+    first = np.empty(total, dtype=np.int64)
+    length = np.empty(total, dtype=np.int64)
+    kd = np.empty((total, 3))
+    m = 0
+    for p in range(n_p):
+        f, ln, k = node_runs(k_q, starts[p], starts[p] + orders[p])
+        for j in range(f.shape[0]):
+            first[m] = f[j]
+            length[m] = ln[j]
+            kd[m] = k[j]
+            m += 1
+        off[p + 1] = m
+    return first[:m].copy(), length[:m].copy(), kd[:m].copy(), off

@@ -91,8 +91,13 @@ _NO_HYDRO = (
 )
 
 
+_NO_RUNS = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros((0, 3)))
+_NO_PRUNS = _NO_RUNS + (np.zeros(1, dtype=np.int64),)
+
+
 def _sea_tuple(sea, batch: int):
     """The ExpansionSea (or still water) as the fused kernel's tuple."""
+    from floatwind._kernels import waves as kw
     from floatwind.environment.base import StillWater
     from floatwind.environment.fastkin import ExpansionSea
 
@@ -115,6 +120,8 @@ def _sea_tuple(sea, batch: int):
             _E1,
             _E1,
             _E1,
+            _NO_RUNS,
+            _NO_PRUNS,
         )
     if not isinstance(sea, ExpansionSea):
         raise NotFusable(f"sea kinematics by {type(sea).__name__} (needs the expansion table)")
@@ -143,6 +150,8 @@ def _sea_tuple(sea, batch: int):
         c["k_q"],
         c["sref_q"],
         c["w_q"],
+        kw.node_runs(c["k_eta"], 0, len(c["k_eta"])),
+        kw.point_runs(c["k_q"], c["starts"], c["orders"]),
     )
 
 
