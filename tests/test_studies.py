@@ -188,6 +188,24 @@ def test_plan_batches_groups_by_design_and_condition():
         assert len(b) <= 4
 
 
+def test_plan_batches_leaves_no_worker_idle_at_the_end():
+    """One group of 64 runs, batches of at most 13, two workers: 6 batches of ~11 (3 each)
+    instead of 5 (3 + 2)."""
+    raw = yaml.safe_load(STUDY.read_text())
+    raw["conditions"] = raw["conditions"][:1]
+    raw["variants"] = raw["variants"][:1]
+    raw["realizations"] = 64
+    s = study_from_dict(raw, base_dir=DATA, source="t.yaml")
+    runs = s.runs()
+    assert len(runs) == 64
+    one = plan_batches(s, runs, 13)
+    two = plan_batches(s, runs, 13, workers=2)
+    assert len(one) == 5 and len(two) == 6
+    assert sorted(len(b) for b in two) == [10, 10, 11, 11, 11, 11]
+    assert sorted(len(b) for b in one) == [12, 13, 13, 13, 13]
+    assert [r.id for b in two for r in b] == [r.id for r in runs]
+
+
 def test_cli_study_plot_and_run_from_study(tmp_path, capsys):
     out = tmp_path / "cli"
     assert main(["study", str(STUDY), "-o", str(out), "--workers", "1", "--no-progress"]) == 0

@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 
 import numpy as np
 import scipy.fft
@@ -71,8 +72,18 @@ class ExpansionAccuracyError(ValueError):
     """The expansion cannot reach its accuracy target for this sea and these points."""
 
 
-#: ``kinematics: auto`` builds the fast evaluator only if its table fits in this many bytes.
-AUTO_MEMORY_BUDGET = 2 * 1024**3
+def _default_budget() -> int:
+    """2 GiB, or a fifth of the physical memory where that is more."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
+        total = 0
+    return int(max(2 * 1024**3, 0.2 * total))
+
+
+#: ``kinematics: auto`` builds the fast evaluator only if its table fits in this many bytes
+#: (a study's automatic batch size keeps each batch's table within it)
+AUTO_MEMORY_BUDGET = _default_budget()
 
 
 def _bary_weights(x: np.ndarray) -> np.ndarray:

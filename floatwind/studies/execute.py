@@ -339,16 +339,30 @@ def auto_batch_size(study: Study, workers: int) -> int:
     return int(max(1, min(study.max_batch, fit)))
 
 
-def plan_batches(study: Study, runs: list[RunSpec], batch_size: int) -> list[list[RunSpec]]:
-    """Group runs by :func:`batch_key` (order kept) and cut each group into near-equal chunks."""
+def plan_batches(
+    study: Study, runs: list[RunSpec], batch_size: int, workers: int = 1
+) -> list[list[RunSpec]]:
+    """Group runs by :func:`batch_key` (order kept) and cut each group into near-equal chunks;
+    when all the groups together would leave workers idle at the end, the number of chunks is
+    rounded up to a multiple of ``workers`` (smaller batches, the same total work, no tail)."""
     groups: dict[tuple, list[RunSpec]] = defaultdict(list)
     for r in runs:
         groups[batch_key(study, r)].append(r)
+    counts = {k: -(-len(g) // batch_size) for k, g in groups.items()}
+    total = sum(counts.values())
+    if workers > 1 and total % workers and len(groups) == 1:
+        k = next(iter(groups))
+        want = min(len(groups[k]), -(-total // workers) * workers)
+        counts[k] = max(counts[k], want)
     out = []
-    for grp in groups.values():
-        n = -(-len(grp) // batch_size)
-        size = -(-len(grp) // n)
-        out.extend(grp[i : i + size] for i in range(0, len(grp), size))
+    for key, grp in groups.items():
+        n = counts[key]
+        base, extra = divmod(len(grp), n)
+        i = 0
+        for j in range(n):
+            size = base + (1 if j < extra else 0)
+            out.append(grp[i : i + size])
+            i += size
     return out
 
 
@@ -456,7 +470,7 @@ def run_study(
     todo = [r for r in all_runs if r.id not in done and (only is None or r.id in only)]
     workers = workers or os.cpu_count() or 1
     size = batch_size or auto_batch_size(study, workers)
-    batches = plan_batches(study, todo, size)
+    batches = plan_batches(study, todo, size, workers)
     log.info(
         "%s: %d runs, %d done, %d to run in %d batches of <= %d on %s",
         study.name,
