@@ -15,6 +15,7 @@ outputs every 0.25 s. Prints tables; asserts nothing (docs/performance.md quotes
 2. End to end (``simulate`` split into set-up, integration and output channels) for the
    ``--e2e`` batch sizes and ``--tmax``, extrapolated to 3 h, and the batched / one-by-one ratio.
 3. Run-length scaling at B = 16.
+4. Where the stepping time goes, by switching parts of the model off in the compiled loop.
 """
 
 from __future__ import annotations
@@ -87,6 +88,55 @@ def stepping(sizes, python: bool, steps: int = 200):
         print(line + ("" if status == 0 else f"  (status {status})"))
 
 
+def profile(b: int = 16, steps: int = 200):
+    """Where the stepping time goes: the fused loop with parts of the model switched off (the
+    compiled loop is opaque to cProfile), per member and RHS."""
+    from floatwind.environment.base import StillWater
+
+    print(f"\n4. where the stepping time goes (B = {b}, us per member and RHS, by ablation)")
+    study = make_study(60.0, b)
+    model = build_batch_model(study, study.runs()[:b])
+    system = System(model)
+    system.use_time_grid(0.0, 0.025, 4 * steps + 1)
+    fused, _ = fz.fuse(system)
+    y = system.initial_state()
+    f = system.rhs(0.0, y)
+    ts = np.arange(steps + 1) * 0.05
+
+    def cost():
+        fused.rk4_chunk(ts[:3], y, f, 0.0, 0.05)
+        best = np.inf
+        for _ in range(3):
+            t0 = time.perf_counter()
+            _, _, done, _ = fused.rk4_chunk(ts, y, f, 0.0, 0.05)
+            best = min(best, (time.perf_counter() - t0) / (4 * done * b) * 1e6)
+        return best
+
+    full = cost()
+    sea, loads = fused.sea, fused.loads
+    g, hyd, mor, taut, thr, cf, lin = loads
+    rows = [("whole RHS (kinematics, loads, MCM solve, RK4 update)", full)]
+    fused.sea = fz._sea_tuple(StillWater(), b)
+    no_waves = cost()
+    rows.append(("  wave kinematics + elevation (expansion series)", full - no_waves))
+    fused.loads = (g, hyd, fz._NO_MORISON, taut, thr, cf, lin)
+    no_mor = cost()
+    rows.append(("  Morison strips (geometry, wetting, loads, added mass)", no_waves - no_mor))
+    fused.loads = (g, fz._NO_HYDRO, fz._NO_MORISON, taut, thr, cf, lin)
+    no_hyd = cost()
+    rows.append(("  nonlinear hydrostatics", no_mor - no_hyd))
+    fused.loads = (g, fz._NO_HYDRO, fz._NO_MORISON, fz._NO_TAUT, thr, cf, lin)
+    no_taut = cost()
+    rows.append(("  taut lines", no_hyd - no_taut))
+    fused.loads = (g, fz._NO_HYDRO, fz._NO_MORISON, fz._NO_TAUT, fz._NO_THRUST, cf, lin)
+    bare = cost()
+    rows.append(("  thrust + full-field wind", no_taut - bare))
+    rows.append(("  body kinematics + MCM solve + gravity + RK4 update", bare))
+    fused.sea, fused.loads = sea, loads
+    for name, v in rows:
+        print(f"  {name:<58s} {v:7.2f}  ({100 * v / full:4.1f} %)")
+
+
 def end_to_end(b: int, tmax: float) -> dict:
     study = make_study(tmax, b)
     runs = study.runs()[:b]
@@ -148,6 +198,7 @@ def main():
     p.add_argument("--e2e", default="1,64")
     p.add_argument("--lengths", default="150,300,600,1200")
     p.add_argument("--python", action="store_true", help="also time the Python-driven RHS")
+    p.add_argument("--no-profile", action="store_true", help="skip the ablation profile")
     args = p.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
     model = build_batch_model(make_study(10.0, 1), make_study(10.0, 1).runs())
@@ -164,6 +215,8 @@ def main():
     lengths = [float(s) for s in args.lengths.split(",") if s]
     if lengths:
         lengths_table(lengths)
+    if not args.no_profile:
+        profile()
 
 
 if __name__ == "__main__":

@@ -256,3 +256,61 @@ def test_simd_lanes_give_the_bits_of_the_scalar_wave_kernels():
     )
     assert np.array_equal(v1, v2) and np.array_equal(a1, a2)
     assert np.abs(v1).max() > 0.1  # the points are in moving water
+
+
+def _evaluation_equal(a, b):
+    from floatwind.simulate.system import Evaluation  # noqa: F401
+
+    pairs = {
+        "q": (a.q, b.q),
+        "qdd": (a.acc.qdd, b.acc.qdd),
+        "a_G": (a.acc.a_G_g, b.acc.a_G_g),
+        "r_G": (a.kin.r_G_g, b.kin.r_G_g),
+        "force": (a.wrench.force, b.wrench.force),
+        "moment": (a.wrench.moment, b.wrench.moment),
+        "added": (a.wrench.added_mass, b.wrench.added_mass),
+        "rel.R_c2s": (a.rel.R_c2s, b.rel.R_c2s),
+        "md.P": (a.md.P, b.md.P),
+    }
+    for name, v in a.wrench.channels.items():
+        pairs[f"ch.{name}"] = (v, b.wrench.channels[name])
+    for i, (la, lb) in enumerate(zip(a.per_load, b.per_load, strict=True)):
+        pairs[f"{i}.force"] = (la.force, lb.force)
+        for name, v in la.channels.items():
+            pairs[f"{i}.{name}"] = (v, lb.channels[name])
+    for name, (x, y) in pairs.items():
+        assert np.array_equal(np.asarray(x), np.asarray(y), equal_nan=True), name
+
+
+def test_evaluate_many_equals_evaluations_time_by_time():
+    """System.evaluate_many (outputs at a block of times, the times stacked on the batch axis):
+    the bits of one System.evaluate per time, with loads taking per-member times (waves, wind)
+    and a load that does not (called time by time on its slice)."""
+    from floatwind.loads.base import Load, Wrench
+    from floatwind.simulate.system import stack_evaluations
+
+    class Pulse(Load):
+        name = "pulse"
+
+        def wrench(self, t, kin, env):
+            w = Wrench.zeros(kin.batch, kin.n_bodies)
+            w.force[:, 0, 0] = 1.0e5 * np.sin(0.7 * float(t))
+            w.channels["PulseF"] = w.force[:, 0, 0].copy()
+            return w
+
+    study = _study(2, duration=3.0)
+    m = _model(study, study.runs())
+    m.loads = list(m.loads) + [Pulse()]
+    system = System(m)
+    system.use_time_grid(0.0, 0.25, 13)
+    rng = np.random.default_rng(11)
+    y0 = system.initial_state()
+    times = np.arange(5) * 0.25 + 0.5
+    ys = y0[None] + 1e-2 * rng.standard_normal((5,) + y0.shape)
+    assert all(ld.accepts_time_array(m.env) for ld in m.loads[:-1])
+    assert not m.loads[-1].accepts_time_array(m.env)
+    many = system.evaluate_many(times, ys, keep_loads=True)
+    one = stack_evaluations(
+        [system.evaluate(float(t), ys[k], keep_loads=True) for k, t in enumerate(times)]
+    )
+    _evaluation_equal(many, one)

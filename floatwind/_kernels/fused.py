@@ -34,7 +34,7 @@ from floatwind._kernels import wind as kwi
 __all__ = ["LANES_MIN", "NEEDS_PYTHON", "fused_rhs", "rk4_chunk"]
 
 #: batch size from which the wave kernels run with the members in SIMD lanes (same bits)
-LANES_MIN = 8
+LANES_MIN = kwv.LANES_MIN
 
 #: status bits: 1 hydrostatic slicing, 2 wind below the grid / time outside the file,
 #: 4 Euler-angle singularity, 8 mooring fairlead at its anchor

@@ -118,7 +118,8 @@ def solve_small(A, b, x):
 def body_kinematics(q, qd, rho, drho, R_c2s, w_rel):
     """Absolute kinematics (Wang 5.10): r_G, R_b2g, v_G, w_b_g, each (B, N, ...).
 
-    q, qd: (B, 6); rho, drho, w_rel: (1, N, 3); R_c2s: (1, N, 3, 3).
+    q, qd: (B, 6); rho, drho, w_rel: (1, N, 3); R_c2s: (1, N, 3, 3) (or leading B: one per member,
+    for outputs evaluated at several times at once).
     """
     B = q.shape[0]
     N = rho.shape[1]
@@ -133,28 +134,29 @@ def body_kinematics(q, qd, rho, drho, R_c2s, w_rel):
     v = np.empty(3)
     out = np.empty(3)
     for b in range(B):
+        m = 0 if rho.shape[0] == 1 else b  # time-only inputs: shared, or one per member
         _euler123(q[b, 3], q[b, 4], q[b, 5], R)
         _t_omega(q[b, 4], q[b, 5], T)
         _mv(T, qd[b, 3:6], w_s)
         for i in range(N):
-            _mv(R, rho[0, i], out)
+            _mv(R, rho[m, i], out)
             for k in range(3):
                 r_G[b, i, k] = q[b, k] + out[k]
-            _cross(w_s, rho[0, i], tmp)
+            _cross(w_s, rho[m, i], tmp)
             for k in range(3):
-                v[k] = drho[0, i, k] + tmp[k]
+                v[k] = drho[m, i, k] + tmp[k]
             _mv(R, v, out)
             for k in range(3):
                 v_G[b, i, k] = qd[b, k] + out[k]
             for r in range(3):
                 for c in range(3):
                     R_b2g[b, i, r, c] = (
-                        R[r, 0] * R_c2s[0, i, 0, c]
-                        + R[r, 1] * R_c2s[0, i, 1, c]
-                        + R[r, 2] * R_c2s[0, i, 2, c]
+                        R[r, 0] * R_c2s[m, i, 0, c]
+                        + R[r, 1] * R_c2s[m, i, 1, c]
+                        + R[r, 2] * R_c2s[m, i, 2, c]
                     )
             for k in range(3):
-                v[k] = w_s[k] + w_rel[0, i, k]
+                v[k] = w_s[k] + w_rel[m, i, k]
             _mv(R, v, out)
             for k in range(3):
                 w_g[b, i, k] = out[k]
@@ -206,23 +208,24 @@ def forward_dynamics(
     M3 = np.empty((3, 3))
     r3 = np.empty(3)
     x3 = np.empty(3)
-    P0 = P[0]
-    dP0 = dP[0]
     for b in range(B):
+        m = 0 if P.shape[0] == 1 else b  # time-only inputs: shared, or one per member
+        P0 = P[m]
+        dP0 = dP[m]
         _euler123(q[b, 3], q[b, 4], q[b, 5], R)
         _t_omega(q[b, 4], q[b, 5], Tw)
         _re(q[b, 4], q[b, 5], qd[b, 3], qd[b, 4], qd[b, 5], RE)
         _mv(Tw, qd[b, 3:6], w)
         _mv(P0, w, t1)
         for k in range(3):
-            h[k] = t1[k] + Q[0, k]
+            h[k] = t1[k] + Q[m, k]
             H[b, k] = h[k]
         # total force and moment about G_s (inertial), then into C_s
         for k in range(3):
             F[k] = 0.0
             Mg[k] = 0.0
         for i in range(N):
-            _mv(R, rho[0, i], t1)
+            _mv(R, rho[m, i], t1)
             for k in range(3):
                 rho_g[i, k] = t1[k]
             _cross(t1, force[b, i], t2)
@@ -235,20 +238,20 @@ def forward_dynamics(
         _mv(P0, RE, t3)
         _cross(w, h, x3)
         for k in range(3):
-            rhs_rot[k] = t1[k] - t2[k] - dQ[0, k] - t3[k] - x3[k]
+            rhs_rot[k] = t1[k] - t2[k] - dQ[m, k] - t3[k] - x3[k]
         for r in range(3):
             for c in range(3):
                 M_rot[r, c] = P0[r, 0] * Tw[0, c] + P0[r, 1] * Tw[1, c] + P0[r, 2] * Tw[2, c]
         # velocity-dependent body accelerations (C_s axes)
         for i in range(N):
-            _cross(w, drho[0, i], t1)
-            _cross(w, rho[0, i], t2)
+            _cross(w, drho[m, i], t1)
+            _cross(w, rho[m, i], t2)
             _cross(w, t2, t3)
             for k in range(3):
-                c_a[i, k] = ddrho[0, i, k] + 2.0 * t1[k] + t3[k]
-            _cross(w, w_rel[0, i], t1)
+                c_a[i, k] = ddrho[m, i, k] + 2.0 * t1[k] + t3[k]
+            _cross(w, w_rel[m, i], t1)
             for k in range(3):
-                c_al[i, k] = dw_rel[0, i, k] + t1[k]
+                c_al[i, k] = dw_rel[m, i, k] + t1[k]
         if not coupled:
             for k in range(3):
                 qdd[b, k] = F[k] / total_mass
@@ -270,7 +273,7 @@ def forward_dynamics(
                     t1[0] = Tw[0, c]
                     t1[1] = Tw[1, c]
                     t1[2] = Tw[2, c]
-                    _cross(rho[0, i], t1, t2)
+                    _cross(rho[m, i], t1, t2)
                     _mv(R, t2, t3)
                     for r in range(3):
                         RS[r, c] = -t3[r]
@@ -284,7 +287,7 @@ def forward_dynamics(
                         Jb[3 + r, 3 + c] = (
                             R[r, 0] * Tw[0, c] + R[r, 1] * Tw[1, c] + R[r, 2] * Tw[2, c]
                         )
-                _cross(RE, rho[0, i], t1)
+                _cross(RE, rho[m, i], t1)
                 for k in range(3):
                     t2[k] = c_a[i, k] + t1[k]
                 _mv(R, t2, t3)
@@ -347,7 +350,7 @@ def forward_dynamics(
         for k in range(3):
             dw[k] = t2[k] + RE[k]
         for i in range(N):
-            _cross(dw, rho[0, i], t1)
+            _cross(dw, rho[m, i], t1)
             for k in range(3):
                 t2[k] = c_a[i, k] + t1[k]
             _mv(R, t2, t3)

@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 __all__ = [
+    "LANES_MIN",
     "expansion_eta",
     "expansion_kinematics",
     "expansion_kinematics_eta",
@@ -212,6 +213,9 @@ def expansion_kinematics(
 
 
 _NO_ETA = np.zeros((0, 0))
+
+#: batch size from which the lane kernels are used (same bits as the scalar ones)
+LANES_MIN = 8
 
 
 @njit(cache=True, fastmath=False)

@@ -24,11 +24,27 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
+def time_runs(t) -> list[tuple[int, int, float]]:
+    """Contiguous runs of equal per-member times: [(first, end, t), ...] for a (M,) array.
+
+    Seas and winds that accept an array ``t`` of per-member times (``accepts_time_array``) answer
+    run by run with their scalar-time code, so the numbers are those of one call per time.
+    """
+    t = np.asarray(t, dtype=float).reshape(-1)
+    if t.size == 0:
+        return []
+    cut = np.flatnonzero(t[1:] != t[:-1]) + 1
+    starts = np.concatenate([[0], cut])
+    ends = np.concatenate([cut, [t.size]])
+    return [(int(a), int(b), float(t[a])) for a, b in zip(starts, ends, strict=True)]
+
+
 class StillWater:
     """Calm sea: zero elevation and zero kinematics."""
 
     n_realizations = 1
     stretching = "none"
+    accepts_time_array = True  # t is not used
 
     def elevation(self, t: float, xy: np.ndarray) -> np.ndarray:
         return np.zeros(np.shape(xy)[:-1])
@@ -46,6 +62,8 @@ class StillWater:
 
 class NoWind:
     """No wind."""
+
+    accepts_time_array = True  # t is not used
 
     n_realizations = 1
 

@@ -63,9 +63,13 @@ import numpy as np
 import scipy.fft
 
 from floatwind import _kernels
+from floatwind.environment.base import time_runs
 from floatwind.environment.waves import _depth_factors, wavenumber
 
 logger = logging.getLogger(__name__)
+
+
+_NO_ETA = np.zeros((0, 0))
 
 
 class ExpansionAccuracyError(ValueError):
@@ -458,9 +462,17 @@ class ExpansionSea:
         ph = np.exp(1j * (s[..., None] * self._k_eta))
         return (ze * ph).real.sum(axis=-1)
 
+    #: ``elevation`` / ``kinematics`` take a (B,) array of per-member times too (time by time)
+    accepts_time_array = True
+
     def elevation(self, t: float, xy: np.ndarray) -> np.ndarray:
-        """Free-surface elevation (m), ``xy`` (B, P, 2) -> (B, P)."""
+        """Free-surface elevation (m), ``xy`` (B, P, 2) -> (B, P); ``t`` a time or a (B,)
+        array of per-member times."""
         xy = np.asarray(xy, dtype=float)
+        if np.ndim(t):
+            return np.concatenate(
+                [self.elevation(tk, xy[a:b]) for a, b, tk in time_runs(t)], axis=0
+            )
         if xy.shape[-2] != self.n_points:
             return self.sea.elevation(t, xy)
         z = self._series(t)
@@ -468,6 +480,19 @@ class ExpansionSea:
             from floatwind._kernels import waves as kw
 
             c = self._jit_consts()
+            if xy.shape[0] >= kw.LANES_MIN:  # members in SIMD lanes: the same bits
+                zr, zi = self._lanes(t, z)
+                return kw.expansion_eta_lanes(
+                    zr,
+                    zi,
+                    np.ascontiguousarray(xy),
+                    self.cos,
+                    self.sin,
+                    c["s_eta_p"],
+                    c["grp"],
+                    c["eta_runs"],
+                    len(c["k_eta"]),
+                )
             return kw.expansion_eta(
                 z, np.ascontiguousarray(xy), self.cos, self.sin, c["s_eta_p"], c["grp"], c["k_eta"]
             )
@@ -492,12 +517,34 @@ class ExpansionSea:
                 "w_q": np.ascontiguousarray(self._w_q, dtype=float),
                 "mode": {"none": 0, "vertical": 1}.get(self.stretching, 2),
             }
+            from floatwind._kernels import waves as kw
+
+            c["eta_runs"] = kw.node_runs(c["k_eta"], 0, len(c["k_eta"]))
+            c["point_runs"] = kw.point_runs(c["k_q"], c["starts"], c["orders"])
             self._jit_c = c
         return c
 
+    def _lanes(self, t: float, z: np.ndarray):
+        """The series at t, member-contiguous (``waves.series_lanes``), cached per t."""
+        hit = self.__dict__.get("_lanes_cache")
+        if hit is not None and hit[0] == t and hit[1] is z:
+            return hit[2]
+        from floatwind._kernels import waves as kw
+
+        out = kw.series_lanes(z)
+        self._lanes_cache = (t, z, out)
+        return out
+
     def kinematics(self, t: float, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Velocity and acceleration (B, P, 3) (m/s, m/s^2), zero out of the water."""
+        """Velocity and acceleration (B, P, 3) (m/s, m/s^2), zero out of the water; ``t`` a time
+        or a (B,) array of per-member times."""
         points = np.asarray(points, dtype=float)
+        if np.ndim(t):
+            parts = [self.kinematics(tk, points[a:b]) for a, b, tk in time_runs(t)]
+            return (
+                np.concatenate([p[0] for p in parts], axis=0),
+                np.concatenate([p[1] for p in parts], axis=0),
+            )
         if points.shape[-2] != self.n_points:
             return self.sea.kinematics(t, points)
         z = self._series(t)
@@ -507,6 +554,27 @@ class ExpansionSea:
             c = self._jit_consts()
             h = self._h if self._h is not None else 0.0
             hw = self._h if self._h is not None else 1e6
+            if points.shape[0] >= kw.LANES_MIN:  # members in SIMD lanes: the same bits
+                zr, zi = self._lanes(t, z)
+                return kw.expansion_kinematics_lanes(
+                    zr,
+                    zi,
+                    np.ascontiguousarray(points),
+                    _NO_ETA,
+                    self.cos,
+                    self.sin,
+                    c["mode"],
+                    h,
+                    hw,
+                    c["s_eta_p"],
+                    c["grp"],
+                    c["eta_runs"],
+                    len(c["k_eta"]),
+                    self._q_eta,
+                    c["point_runs"],
+                    c["sref_q"],
+                    c["w_q"],
+                )
             return kw.expansion_kinematics(
                 z,
                 np.ascontiguousarray(points),

@@ -20,6 +20,7 @@ import numpy as np
 import xarray as xr
 
 from floatwind import _kernels
+from floatwind.environment.base import time_runs
 from turbsim_io import iec_length_scale, ntm_sigma1
 
 logger = logging.getLogger(__name__)
@@ -51,6 +52,7 @@ class SteadyWind:
     """
 
     n_realizations = 1
+    accepts_time_array = True  # steady: t is not used
 
     def __init__(
         self,
@@ -338,9 +340,17 @@ class FullFieldWind:
         i0 = np.minimum(np.floor(s).astype(np.int64), coord.size - 2)
         return i0, s - i0
 
+    #: ``velocity`` takes a (B,) array of per-member times too (answered time by time)
+    accepts_time_array = True
+
     def velocity(self, t: float, points: np.ndarray) -> np.ndarray:
-        """Wind velocity (B, P, 3) (m/s) at ``points`` (B, P, 3) (m), inertial axes."""
+        """Wind velocity (B, P, 3) (m/s) at ``points`` (B, P, 3) (m), inertial axes; ``t`` a
+        time or a (B,) array of per-member times."""
         points = np.asarray(points, dtype=float)
+        if np.ndim(t):
+            return np.concatenate(
+                [self.velocity(tk, points[a:b]) for a, b, tk in time_runs(t)], axis=0
+            )
         b = points.shape[0]
         r = self.n_realizations
         if r != 1 and b != r:

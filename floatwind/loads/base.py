@@ -122,6 +122,16 @@ class Load(abc.ABC):
     def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
         """Force and moment on every body at time ``t`` for kinematics ``kin`` and environment ``env``."""
 
+    #: whether :meth:`wrench` ignores ``t`` (set by loads without time dependence)
+    time_independent: bool = False
+
+    def accepts_time_array(self, env) -> bool:
+        """Whether :meth:`wrench` may be called with ``t`` a (B,) array of per-member times
+        (outputs evaluated at many times at once, ``System.evaluate_many``). True for loads that
+        ignore ``t``; a load that uses ``t`` says True only when the environment objects it
+        queries accept such arrays (``accepts_time_array`` attribute of a sea or wind)."""
+        return self.time_independent
+
     def channel_info(self) -> dict[str, tuple[str, str]]:
         """Output channels this load writes: ``{name: (units, long_name)}``."""
         return {}

@@ -168,6 +168,8 @@ class Hydrostatics(Load):
     ``HstCBxi, HstCByi, HstCBzi`` centre of buoyancy (m, inertial).
     """
 
+    time_independent = True
+
     name = "hydrostatics"
 
     def __init__(

@@ -100,6 +100,8 @@ class TautMooring(Load):
     (the platform reference point at SWL for the platform), as OpenFAST's ``HydroFxi`` convention.
     """
 
+    time_independent = True
+
     name = "mooring"
 
     def __init__(

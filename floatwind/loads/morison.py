@@ -373,6 +373,13 @@ class MorisonMembers(Load):
             cache[key] = hit
         return hit[1]
 
+    def accepts_time_array(self, env) -> bool:
+        """Per-member times reach only the sea queries: True when the seas used accept them."""
+        seas = [self._sea(env, "strips", self.strip_centre_b)]
+        if self.end_pos_b.size:
+            seas.append(self._sea(env, "ends", self.end_pos_b))
+        return all(getattr(sea, "accepts_time_array", False) for sea in seas)
+
     def _surface(self, t, sea, xy, shape) -> np.ndarray:
         """Free-surface height (B, P) the wetting is measured against (``surface`` option)."""
         if self.surface == "still":

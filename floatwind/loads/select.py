@@ -22,11 +22,18 @@ class SelectLoad(Load):
         self.choice = np.asarray(choice, dtype=int)
         self.name = self.loads[0].name
 
+    def accepts_time_array(self, env) -> bool:
+        return all(ld.accepts_time_array(env) for ld in self.loads)
+
     def wrench(self, t, kin, env) -> Wrench:
         ws = [ld.wrench(t, kin, env) for ld in self.loads]
         out = ws[0]
+        choice = self.choice
+        if kin.batch != choice.size and kin.batch % choice.size == 0:
+            # several times stacked on the batch axis, time-major (System.evaluate_many)
+            choice = np.tile(choice, kin.batch // choice.size)
         for k, w in enumerate(ws[1:], start=1):
-            m = self.choice == k
+            m = choice == k
             if not m.any():
                 continue
             out.force = np.where(m[:, None, None], w.force, out.force)

@@ -35,6 +35,8 @@ def _mat6(value, field: str) -> np.ndarray:
 class Gravity(Load):
     """Weight of every body, -m_i g e_z at each CM."""
 
+    time_independent = True
+
     name = "gravity"
 
     def __init__(self, *, masses: np.ndarray):
@@ -55,6 +57,8 @@ class ConstantForce(Load):
     point_b : (3,) application point in the body reference frame (m); the moment is about it.
     force : (3,) N, inertial axes.  moment : (3,) N m, inertial axes.
     """
+
+    time_independent = True
 
     name = "constant_force"
 
@@ -105,6 +109,8 @@ class LinearMatrices(Load):
     applied at the displaced point (moments about it). C is in the earth frame and B in the
     body frame, as HydroDyn documents. ``F0`` (AddF0) is optional.
     """
+
+    time_independent = True
 
     name = "linear"
 

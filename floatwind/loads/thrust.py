@@ -343,6 +343,10 @@ class RotorThrust(Load):
         v_b = np.einsum("bi,bi->b", vel[:, 0], n_g)
         return pos[:, 0], n_g, v_w, v_w - v_b
 
+    def accepts_time_array(self, env) -> bool:
+        """Per-member times reach only the wind query: True when the wind accepts them."""
+        return bool(getattr(env.wind, "accepts_time_array", False))
+
     def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
         """Thrust at the rotor centre and aerodynamic torque, about the body CM (inertial axes).
 

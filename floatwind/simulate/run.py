@@ -132,66 +132,6 @@ def simulate(
 OUTPUT_BLOCK = 256
 
 
-def _cat(arrs: list, B: int) -> np.ndarray:
-    """Per-time arrays with leading axis B (or 1, broadcast) -> one array, leading axis T * B."""
-    arrs = [np.asarray(a) for a in arrs]
-    if all(a.ndim >= 1 and a.shape[0] == B for a in arrs):
-        return np.concatenate(arrs, axis=0)
-    return np.concatenate([np.broadcast_to(a, (B,) + a.shape[1:]) for a in arrs], axis=0)
-
-
-def _stack_dc(objs: list, B: int):
-    """Stack dataclass instances field by field (arrays along the batch axis)."""
-    from dataclasses import fields, replace
-
-    first = objs[0]
-    out = {}
-    for f in fields(first):
-        vals = [getattr(o, f.name) for o in objs]
-        v0 = vals[0]
-        if isinstance(v0, np.ndarray) and v0.ndim >= 1 and v0.shape[0] in (1, B):
-            if f.name == "cm_b":  # per body, not per member
-                out[f.name] = v0
-            else:
-                out[f.name] = _cat(vals, B)
-        elif f.name == "joint_q":
-            out[f.name] = {
-                name: tuple(
-                    np.repeat(np.array([v[name][i] for v in vals], dtype=float), B)
-                    for i in range(len(v0[name]))
-                )
-                for name in v0
-            }
-        elif f.name == "channels":
-            out[f.name] = {name: _cat([v[name] for v in vals], B) for name in v0}
-        else:
-            out[f.name] = v0
-    return replace(first, **out)
-
-
-def stack_evaluations(evs: list[Evaluation]) -> Evaluation:
-    """Evaluations at several times as one Evaluation whose batch axis is (time, member)."""
-    if len(evs) == 1:
-        return evs[0]
-    B = evs[0].q.shape[0]
-    per_load = None
-    if evs[0].per_load is not None:
-        per_load = [
-            _stack_dc([ev.per_load[i] for ev in evs], B) for i in range(len(evs[0].per_load))
-        ]
-    return Evaluation(
-        t=evs[0].t,
-        q=_cat([ev.q for ev in evs], B),
-        qd=_cat([ev.qd for ev in evs], B),
-        rel=_stack_dc([ev.rel for ev in evs], B),
-        md=_stack_dc([ev.md for ev in evs], B),
-        kin=_stack_dc([ev.kin for ev in evs], B),
-        wrench=_stack_dc([ev.wrench for ev in evs], B),
-        acc=_stack_dc([ev.acc for ev in evs], B),
-        per_load=per_load,
-    )
-
-
 def evaluate_outputs(model: Model, system: System, ev: Evaluation) -> dict[str, np.ndarray]:
     """Output channels (B,) for one evaluation."""
     q, qd = ev.q, ev.qd
@@ -268,20 +208,17 @@ def to_dataset(
     T = rec.n
     B = rec.y.shape[1]
     cols: dict[str, list] = {}
-    # the loads are evaluated time by time (their contract takes one t); the output channels of
-    # a block of times are then computed at once on the evaluations stacked along the batch axis
-    # (member-wise arithmetic: the same numbers as time by time, far fewer NumPy calls)
+    # blocks of output times are evaluated at once, the times stacked along the batch axis
+    # (System.evaluate_many; member-wise arithmetic: the numbers of one evaluation per time)
     block = max(1, OUTPUT_BLOCK // B)
     d = np.diff(rec.t[: max(T - 1, 0)])
     if d.size > 1 and np.all(np.abs(d - d[0]) <= 1e-9 * d[0]):
         # prescribed joint motions in vectorised blocks on the output grid (System.use_time_grid)
         system.use_time_grid(float(rec.t[0]), float(d[0]), T)
     for k0 in range(0, T, block):
-        evs = [
-            system.evaluate(float(rec.t[k]), rec.y[k], keep_loads=True)
-            for k in range(k0, min(k0 + block, T))
-        ]
-        ev = stack_evaluations(evs)
+        k1 = min(k0 + block, T)
+        ev = system.evaluate_many(rec.t[k0:k1], rec.y[k0:k1], keep_loads=True)
+        evs = range(k0, k1)
         ch = evaluate_outputs(model, system, ev)
         if extra_channels is not None:
             ch.update(extra_channels(ev))
