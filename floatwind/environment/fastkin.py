@@ -77,12 +77,15 @@ class ExpansionAccuracyError(ValueError):
 
 
 def _default_budget() -> int:
-    """2 GiB, or a fifth of the physical memory where that is more."""
+    """2 GiB, or 30 % of the physical memory where that is more (two study workers with a table
+    each then leave 40 % for everything else; the table size used for the decision,
+    ``LinearSea.expansion_table_bytes``, is an upper bound: ~12 channels per point where the
+    expansion usually needs ~9-10)."""
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
         total = 0
-    return int(max(2 * 1024**3, 0.2 * total))
+    return int(max(2 * 1024**3, 0.3 * total))
 
 
 #: ``kinematics: auto`` builds the fast evaluator only if its table fits in this many bytes

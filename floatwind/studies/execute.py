@@ -260,16 +260,19 @@ def _atomic_netcdf(ds: xr.Dataset, path: pathlib.Path) -> None:
 
 
 def member_bytes(study: Study) -> int:
-    """Rough peak memory of one batch member (recording, outputs, generated wind, temporaries)."""
+    """Peak memory of one batch member besides its wave table: the output channels while the
+    Dataset is built (~200 channels of float64) and the generated full-field wind (three float64
+    components on the grid; the generator's temporaries exist for one member at a time). Measured
+    on the 3-h OC3 batch of 11: ~145 MB per member besides the table, this gives 144 MB."""
     sim = dict(study.simulation)
     t_max = study.duration or sim.get("t_max", 600.0)
     dt_out = sim.get("dt_out", 0.05)
     n_out = int(t_max / dt_out) + 1
-    b = n_out * 8 * (12 + 2 * 100)  # states + every output channel while the Dataset is built
+    b = n_out * 8 * (12 + 200)  # states + every output channel while the Dataset is built
     wind = study.wind or {}
     if wind.get("kind") == "kaimal":
         nt = (t_max + wind.get("width_m", 150.0) / 8.0) / wind.get("dt_s", 0.25)
-        b += int(nt * wind.get("ny", 13) * wind.get("nz", 13) * 3 * 8 * 3)
+        b += int(nt * wind.get("ny", 13) * wind.get("nz", 13) * 3 * 8)
     return int(b + 20e6)
 
 
@@ -322,21 +325,33 @@ def wave_table_bytes(study: Study) -> int:
     return worst
 
 
+#: The compiled wave kernels run the batch members in SIMD lanes of 4 doubles (AVX2) from
+#: ``LANES_MIN`` members on; a batch that is a multiple of 4 leaves no member to the scalar
+#: remainder loop (measured per member and RHS, docs/performance.md: B = 11: 24.1 us, 12: 21.7 us,
+#: 16: 18.2 us).
+LANE_WIDTH = 4
+
+
 def auto_batch_size(study: Study, workers: int) -> int:
-    """Largest batch (<= ``study.max_batch``) whose members fit in half the memory per worker and
-    whose fast wave-kinematics table stays within ``fastkin.AUTO_MEMORY_BUDGET`` (beyond it the
-    kinematics fall back to direct summation, which costs far more than smaller batches)."""
+    """Largest batch (<= ``study.max_batch``) whose members, wave table included, fit in 85 % of
+    the available memory shared by the workers, and whose fast wave-kinematics table stays within
+    ``fastkin.AUTO_MEMORY_BUDGET`` (beyond it the kinematics fall back to direct summation, which
+    costs far more than smaller batches); from 8 members on, a multiple of :data:`LANE_WIDTH`."""
+    from floatwind._kernels.waves import LANES_MIN
     from floatwind.environment import fastkin
 
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
     except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
         total = 4 * 2**30
-    fit = int(0.5 * total / max(workers, 1) // member_bytes(study))
     table = wave_table_bytes(study)
+    fit = int(0.85 * total / max(workers, 1) // (member_bytes(study) + table))
     if table > 0:
         fit = min(fit, int(fastkin.AUTO_MEMORY_BUDGET // table))
-    return int(max(1, min(study.max_batch, fit)))
+    fit = int(max(1, min(study.max_batch, fit)))
+    if fit >= max(LANES_MIN, 2 * LANE_WIDTH):
+        fit -= fit % LANE_WIDTH
+    return fit
 
 
 def plan_batches(
