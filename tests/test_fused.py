@@ -314,3 +314,28 @@ def test_evaluate_many_equals_evaluations_time_by_time():
         [system.evaluate(float(t), ys[k], keep_loads=True) for k, t in enumerate(times)]
     )
     _evaluation_equal(many, one)
+
+
+def test_selected_channels_skip_unneeded_loads_with_the_same_numbers():
+    """simulate(channels=...): state channels and the loads' own channels (a study's default set)
+    are evaluated without the forward dynamics and without the other loads, to the bit of the
+    full outputs; a channel that needs the accelerations takes the full evaluation."""
+    from floatwind.simulate.run import output_plan
+
+    study = _study(2, duration=3.0)
+    chans = ["PtfmSurge", "PtfmPitch", "PtfmTVxi", "X5d", "RtAeroFxh", "RtAeroCt", "HstVol"]
+    m = _model(study, study.runs())
+    plan = output_plan(m, chans)
+    assert [m.loads[i].name for i in plan] == ["hydrostatics", "thrust"]  # not Morison, mooring
+    assert output_plan(m, chans + ["PtfmTAxi"]) is None  # needs the accelerations
+    assert output_plan(m, chans + ["NoSuchChannel"]) is None
+    assert output_plan(m, None) is None
+    full = simulate(m, progress=False)
+    light = simulate(_model(study, study.runs()), progress=False, channels=chans)
+    assert list(light.data_vars) == chans
+    for c in chans:
+        np.testing.assert_array_equal(light[c].values, full[c].values)
+    # a channel with the accelerations: the full evaluation, only the asked channels kept
+    acc = simulate(_model(study, study.runs()), progress=False, channels=["PtfmTAxi", "PtfmPitch"])
+    assert list(acc.data_vars) == ["PtfmTAxi", "PtfmPitch"]
+    np.testing.assert_array_equal(acc["PtfmTAxi"].values, full["PtfmTAxi"].values)

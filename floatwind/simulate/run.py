@@ -66,6 +66,7 @@ def simulate(
     y0: np.ndarray | None = None,
     progress: bool | None = None,
     extra_channels: Callable[[Evaluation], dict[str, np.ndarray]] | None = None,
+    channels: list[str] | None = None,
 ) -> xr.Dataset:
     """Run ``model`` and return the result Dataset.
 
@@ -80,6 +81,9 @@ def simulate(
         ``fn(Evaluation) -> {name: (B,) array}`` adding output channels; by default, for a model
         with more than one body, the inverse-dynamics channels of
         :func:`floatwind.multibody.channels_for` (YawBr*, Root*b1, MgyroA..C, MRNAA..C).
+    channels : list of str, optional
+        Keep only these output channels (those the model has); when they need neither the
+        accelerations nor other loads, the outputs skip them (:func:`to_dataset`).
 
     Raises
     ------
@@ -120,29 +124,39 @@ def simulate(
         rec = integ.run(fun, y0, t_out, bound=s.bound, progress=update)
     except SimulationError as err:
         if err.partial is not None and err.partial.n > 0:
-            err.dataset = to_dataset(model, system, err.partial, extra_channels, status=str(err))
+            err.dataset = to_dataset(
+                model, system, err.partial, extra_channels, status=str(err), channels=channels
+            )
         raise
     finally:
         if bar is not None:
             bar.close()
-    return to_dataset(model, system, rec, extra_channels)
+    return to_dataset(model, system, rec, extra_channels, channels=channels)
 
 
 #: output times x batch members evaluated together in :func:`to_dataset`
 OUTPUT_BLOCK = 256
 
 
+#: channels :func:`evaluate_outputs` computes from the state alone (no load, no accelerations)
+STATE_CHANNELS = frozenset(
+    [f"Ptfm{nm}" for nm in ("Surge", "Sway", "Heave", "Roll", "Pitch", "Yaw")]
+    + [f"Ptfm{kind}V{ax}i" for kind in "TR" for ax in "xyz"]
+    + [f"X{k}{sfx}" for k in range(1, 7) for sfx in ("", "d")]
+    + [f"X{k}b" for k in range(1, 4)]
+)
+
+
 def evaluate_outputs(model: Model, system: System, ev: Evaluation) -> dict[str, np.ndarray]:
-    """Output channels (B,) for one evaluation."""
+    """Output channels (B,) for one evaluation; without accelerations (``ev.acc`` None) the
+    state channels (:data:`STATE_CHANNELS`) and the evaluated loads' own channels only."""
     q, qd = ev.q, ev.qd
     kin, acc = ev.kin, ev.acc
     R = kin.R_b2g[:, 0]
     arm = matvec(R, model.ref_point_b - model.tree.cm_b[0])
     w = kin.w_b_g[:, 0]
-    dw = acc.dw_b_g[:, 0]
     ref = kin.r_G_g[:, 0] + arm - model.ref_point0_g
     vref = kin.v_G_g[:, 0] + cross(w, arm)
-    aref = acc.a_G_g[:, 0] + cross(dw, arm) + cross(w, cross(w, arm))
     ang = euler_zyx_from_matrix(R)
     out = {}
     for k, nm in enumerate(("Surge", "Sway", "Heave")):
@@ -152,13 +166,20 @@ def evaluate_outputs(model: Model, system: System, ev: Evaluation) -> dict[str, 
     for k, ax in enumerate("xyz"):
         out[f"PtfmTV{ax}i"] = vref[:, k]
         out[f"PtfmRV{ax}i"] = w[:, k]
-        out[f"PtfmTA{ax}i"] = aref[:, k]
-        out[f"PtfmRA{ax}i"] = dw[:, k]
     for k in range(6):
         out[f"X{k + 1}"] = q[:, k]
         out[f"X{k + 1}d"] = qd[:, k]
     for k in range(3):
         out[f"X{k + 1}b"] = kin.r_G_g[:, 0, k]
+    if acc is None:
+        for name, val in ev.wrench.channels.items():
+            out[name] = np.asarray(val)
+        return out
+    dw = acc.dw_b_g[:, 0]
+    aref = acc.a_G_g[:, 0] + cross(dw, arm) + cross(w, cross(w, arm))
+    for k, ax in enumerate("xyz"):
+        out[f"PtfmTA{ax}i"] = aref[:, k]
+        out[f"PtfmRA{ax}i"] = dw[:, k]
     force, moment = ev.total_wrench()
     F = force.sum(axis=1)
     rho_g = kin.r_G_g - q[:, None, 0:3]
@@ -196,15 +217,41 @@ def _per_load_attrs(name: str, model: Model) -> dict[str, str] | None:
     return None
 
 
+def output_plan(model: Model, channels) -> list[int] | None:
+    """The loads (indices) whose channels, with the state channels, give all of ``channels``
+    without the forward dynamics; None when a channel needs the full evaluation (accelerations,
+    external wrench, per-load wrenches, inverse dynamics) or is not known."""
+    if channels is None:
+        return None
+    need = set(channels) - STATE_CHANNELS
+    loads = []
+    for i, load in enumerate(model.loads):
+        own = set(load.channel_info())
+        if need & own:
+            loads.append(i)
+            need -= own
+    return None if need else loads
+
+
 def to_dataset(
     model: Model,
     system: System,
     rec: Recording,
     extra_channels=None,
     status: str = "completed",
+    channels=None,
 ) -> xr.Dataset:
-    """Evaluate the output channels on the recorded states and build the Dataset (DESIGN.md)."""
+    """Evaluate the output channels on the recorded states and build the Dataset (DESIGN.md).
+
+    ``channels`` (names) keeps only those channels (the ones that exist); when they all come from
+    the state and the loads' own channels (:func:`output_plan`, e.g. a study's PtfmPitch,
+    RtAeroFxh, FAIRTEN1) only those loads are evaluated, without the forward dynamics: the same
+    numbers at a fraction of the cost.
+    """
     rec = rec.valid() if not rec.complete else rec
+    plan = output_plan(model, channels)
+    if plan is not None:
+        extra_channels = None
     T = rec.n
     B = rec.y.shape[1]
     cols: dict[str, list] = {}
@@ -217,11 +264,16 @@ def to_dataset(
         system.use_time_grid(float(rec.t[0]), float(d[0]), T)
     for k0 in range(0, T, block):
         k1 = min(k0 + block, T)
-        ev = system.evaluate_many(rec.t[k0:k1], rec.y[k0:k1], keep_loads=True)
+        if plan is None:
+            ev = system.evaluate_many(rec.t[k0:k1], rec.y[k0:k1], keep_loads=True)
+        else:
+            ev = system.evaluate_many(rec.t[k0:k1], rec.y[k0:k1], loads=plan, dynamics=False)
         evs = range(k0, k1)
         ch = evaluate_outputs(model, system, ev)
         if extra_channels is not None:
             ch.update(extra_channels(ev))
+        if channels is not None:
+            ch = {name: ch[name] for name in channels if name in ch}
         for name, val in ch.items():
             val = np.asarray(val)
             cols.setdefault(name, []).append(val.reshape((len(evs), B) + val.shape[1:]))

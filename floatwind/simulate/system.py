@@ -41,7 +41,7 @@ class Evaluation:
     md: MassDistribution
     kin: Kinematics
     wrench: Wrench
-    acc: Accelerations
+    acc: Accelerations | None  # None: evaluated without the forward dynamics (outputs only)
     per_load: list[Wrench] | None = None
 
     def total_wrench(self) -> tuple[np.ndarray, np.ndarray]:
@@ -145,13 +145,25 @@ class System:
         acc = forward_dynamics(self.tree, rel, md, q, qd, w)
         return Evaluation(t, q, qd, rel, md, kin, w, acc, per_load)
 
-    def evaluate_many(self, times, ys: np.ndarray, *, keep_loads: bool = False) -> Evaluation:
+    def evaluate_many(
+        self,
+        times,
+        ys: np.ndarray,
+        *,
+        keep_loads: bool = False,
+        loads: list[int] | None = None,
+        dynamics: bool = True,
+    ) -> Evaluation:
         """:meth:`evaluate` at several times at once: one Evaluation whose batch axis is
         (time, member), time-major (T * B members). Bit-identical to :meth:`evaluate` time by
         time stacked with :func:`stack_evaluations`.
 
         Loads that take per-member times (``Load.accepts_time_array``) are called once on the
-        whole stack; the others once per time on its slice of members.
+        whole stack; the others once per time on its slice of members. ``loads`` (indices into
+        ``self.loads``) evaluates only those loads and ``dynamics=False`` skips the forward
+        dynamics (``acc`` is None): for output channels that need neither the other loads nor
+        the accelerations (:func:`floatwind.simulate.run.to_dataset` with ``channels``); each
+        load's wrench and channels are the same numbers as in the full evaluation.
         """
         times = np.asarray(times, dtype=float)
         T, B = ys.shape[0], ys.shape[1]
@@ -169,7 +181,8 @@ class System:
         w = Wrench.zeros(T * B, self.tree.n_bodies)
         per_load = [] if keep_loads else None
         slices = None
-        for load in self.loads:
+        chosen = self.loads if loads is None else [self.loads[i] for i in loads]
+        for load in chosen:
             if load.accepts_time_array(self.env):
                 lw = load.wrench(t_members, kin, self.env)
             else:
@@ -181,7 +194,7 @@ class System:
             if keep_loads:
                 per_load.append(lw)
             w += lw
-        acc = forward_dynamics(self.tree, rel, md, q, qd, w)
+        acc = forward_dynamics(self.tree, rel, md, q, qd, w) if dynamics else None
         return Evaluation(float(times[0]), q, qd, rel, md, kin, w, acc, per_load)
 
     def rhs(self, t: float, y: np.ndarray) -> np.ndarray:

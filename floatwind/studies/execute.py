@@ -145,7 +145,9 @@ def _simulate_robust(study: Study, runs: list[RunSpec], errors: dict) -> tuple[l
         return []
     model = build_batch_model(study, runs)
     try:
-        ds = simulate(model, progress=False)
+        # only the study's channels: when they need no accelerations (the default set) the
+        # outputs evaluate just the loads that write them (simulate.run.to_dataset)
+        ds = simulate(model, progress=False, channels=list(study.channels))
     except Interrupted:
         # Ctrl-C is not a failure of the runs: stop the study (finished batches are on disk)
         raise KeyboardInterrupt from None
@@ -626,7 +628,7 @@ def run_one(
 
     run = study.run(run_id)
     model = build_batch_model(study, [run])
-    ds = simulate(model, progress=progress)
+    ds = simulate(model, progress=progress, channels=None if all_channels else list(study.channels))
     if "realization" not in ds.dims:
         ds = ds.expand_dims("realization")
     return to_run_dataset(study, [run], ds, all_channels).isel(run=0)
