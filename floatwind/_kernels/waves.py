@@ -450,21 +450,33 @@ def _eta_lanes(zr, zi, base, s, runs, acc, pc, ps, rc, rs, qc, qs, tmp):
         _sincos_lanes(tmp, qc, qs)
         for i in range(length[j]):
             col = base + first[j] + i
+            # one pass over the members per node: the series term, then the recurrences
             if per_member:
+                zrc = zr[col]
+                zic = zi[col]
                 for b in range(n_b):
-                    acc[b] += zr[col, b] * pc[b] - zi[col, b] * ps[b]
+                    p_c = pc[b]
+                    p_s = ps[b]
+                    r_c = rc[b]
+                    r_s = rs[b]
+                    acc[b] += zrc[b] * p_c - zic[b] * p_s
+                    pc[b] = p_c * r_c - p_s * r_s
+                    ps[b] = p_c * r_s + p_s * r_c
+                    rc[b] = r_c * qc[b] - r_s * qs[b]
+                    rs[b] = r_c * qs[b] + r_s * qc[b]
             else:
                 a = zr[col, 0]
                 c = zi[col, 0]
                 for b in range(n_b):
-                    acc[b] += a * pc[b] - c * ps[b]
-            for b in range(n_b):
-                t = pc[b] * rc[b] - ps[b] * rs[b]
-                ps[b] = pc[b] * rs[b] + ps[b] * rc[b]
-                pc[b] = t
-                t = rc[b] * qc[b] - rs[b] * qs[b]
-                rs[b] = rc[b] * qs[b] + rs[b] * qc[b]
-                rc[b] = t
+                    p_c = pc[b]
+                    p_s = ps[b]
+                    r_c = rc[b]
+                    r_s = rs[b]
+                    acc[b] += a * p_c - c * p_s
+                    pc[b] = p_c * r_c - p_s * r_s
+                    ps[b] = p_c * r_s + p_s * r_c
+                    rc[b] = r_c * qc[b] - r_s * qs[b]
+                    rs[b] = r_c * qs[b] + r_s * qc[b]
 
 
 @njit(cache=True, fastmath=False)
@@ -543,6 +555,8 @@ def expansion_kinematics_lanes(
     vw_re = np.empty(n_b)
     zrow_r = np.empty(n_b)
     zrow_i = np.empty(n_b)
+    zrow_r2 = np.empty(n_b)
+    zrow_i2 = np.empty(n_b)
     for p in range(n_p):
         if mode != 0:
             need = False
@@ -603,25 +617,91 @@ def expansion_kinematics_lanes(
                     emz[b] = 0.0
                     emz_r[b] = 0.0
                     emz_q[b] = 0.0
-            for i in range(r_len[j]):
+            # nodes in pairs: each member's running state stays in registers for two nodes
+            # (the same operations in the same order per member as node by node)
+            n_run = r_len[j]
+            i = 0
+            while i < n_run:
                 q = q0 + i
                 col = q_eta + q
+                two = i + 1 < n_run
                 wq = w_q[q]
+                wq2 = w_q[q + 1] if two else 0.0
                 if per_member:
                     row_r = zr[col]
                     row_i = zi[col]
+                    row_r2 = zr[col + 1] if two else zr[col]
+                    row_i2 = zi[col + 1] if two else zi[col]
                 else:
                     row_r = zrow_r
                     row_i = zrow_i
+                    row_r2 = zrow_r2
+                    row_i2 = zrow_i2
                     for b in range(n_b):
                         row_r[b] = zr[col, 0]
                         row_i[b] = zi[col, 0]
+                        row_r2[b] = zr[col + 1, 0] if two else 0.0
+                        row_i2[b] = zi[col + 1, 0] if two else 0.0
+                if two:
+                    for b in range(n_b):
+                        p_c, p_s, r_c, r_s = pc[b], ps[b], rc[b], rs[b]
+                        q_c, q_s = qc[b], qs[b]
+                        e_k, e_kr, e_kq = ekz[b], ekz_r[b], ekz_q[b]
+                        e_m, e_mr, e_mq = emz[b], emz_r[b], emz_q[b]
+                        ur, uw, vi, vw = u_re[b], uw_im[b], v_im[b], vw_re[b]
+                        # first node
+                        zre = row_r[b]
+                        zim = row_i[b]
+                        a = zre * p_c - zim * p_s
+                        c = zre * p_s + zim * p_c
+                        # deep water: emz = 0 and ekz > 0, so ekz +- 0 is ekz to the bit
+                        fa = e_k + e_m
+                        fd = e_k - e_m
+                        ur += a * fa
+                        uw += (c * fa) * wq
+                        vi += c * fd
+                        vw += (a * fd) * wq
+                        t = p_c * r_c - p_s * r_s
+                        p_s = p_c * r_s + p_s * r_c
+                        p_c = t
+                        t = r_c * q_c - r_s * q_s
+                        r_s = r_c * q_s + r_s * q_c
+                        r_c = t
+                        e_k *= e_kr
+                        e_kr *= e_kq
+                        e_m *= e_mr
+                        e_mr *= e_mq
+                        # second node
+                        zre = row_r2[b]
+                        zim = row_i2[b]
+                        a = zre * p_c - zim * p_s
+                        c = zre * p_s + zim * p_c
+                        fa = e_k + e_m
+                        fd = e_k - e_m
+                        ur += a * fa
+                        uw += (c * fa) * wq2
+                        vi += c * fd
+                        vw += (a * fd) * wq2
+                        t = p_c * r_c - p_s * r_s
+                        p_s = p_c * r_s + p_s * r_c
+                        p_c = t
+                        t = r_c * q_c - r_s * q_s
+                        r_s = r_c * q_s + r_s * q_c
+                        r_c = t
+                        e_k *= e_kr
+                        e_kr *= e_kq
+                        e_m *= e_mr
+                        e_mr *= e_mq
+                        pc[b], ps[b], rc[b], rs[b] = p_c, p_s, r_c, r_s
+                        ekz[b], ekz_r[b], emz[b], emz_r[b] = e_k, e_kr, e_m, e_mr
+                        u_re[b], uw_im[b], v_im[b], vw_re[b] = ur, uw, vi, vw
+                    i += 2
+                    continue
                 for b in range(n_b):
                     zre = row_r[b]
                     zim = row_i[b]
                     a = zre * pc[b] - zim * ps[b]
                     c = zre * ps[b] + zim * pc[b]
-                    # deep water: emz = 0 and ekz > 0, so ekz +- 0 is ekz to the bit
                     fa = ekz[b] + emz[b]
                     fd = ekz[b] - emz[b]
                     u_re[b] += a * fa
@@ -638,6 +718,7 @@ def expansion_kinematics_lanes(
                     ekz_r[b] *= ekz_q[b]
                     emz[b] *= emz_r[b]
                     emz_r[b] *= emz_q[b]
+                i += 1
         for b in range(n_b):
             if wet[b]:
                 vel[b, p, 0] = u_re[b] * cos
