@@ -173,6 +173,23 @@ def test_generator_seeded(kaimal):
     assert np.array_equal(kaimal.u.values, again.u.values)
 
 
+def test_generator_many_equals_each_realization_alone():
+    """generate_kaimal_many shares the coherence factorizations between realizations; every field
+    is the one its seed gives alone, to the bit, whatever the other seeds (and v, w correlated
+    too with coherence_vw)."""
+    kw = dict(uhub=12.0, zhub=90.0, ny=3, nz=4, width=20.0, height=30.0, dt=0.25, nt=2**11)
+    seeds = [np.random.SeedSequence(3, spawn_key=(k,)) for k in range(3)]
+    for vw in (False, True):
+        many = turbsim_io.generate_kaimal_many(seeds=seeds, coherence_vw=vw, **kw)
+        assert len(many) == 3
+        for s, ds in zip(seeds, many):
+            alone = turbsim_io.generate_kaimal(seed=s, coherence_vw=vw, **kw)
+            for c in "uvw":
+                assert ds[c].dtype == np.float32
+                assert np.array_equal(ds[c].values, alone[c].values)
+        assert not np.array_equal(many[0].u.values, many[1].u.values)
+
+
 def test_generator_statistics(kaimal):
     sigma1 = turbsim_io.ntm_sigma1(12.0, "B")
     hub = kaimal.sel(y=0.0, z=90.0)

@@ -105,21 +105,21 @@ def iec_coherence(f: np.ndarray, r: np.ndarray, uhub: float, zhub: float) -> np.
 
 
 def _correlated(
-    rng: np.random.Generator,
+    xis: list[np.ndarray],
     f: np.ndarray,
-    npts: int,
     dist: np.ndarray | None,
     uhub: float,
     zhub: float,
     chunk: int,
-) -> np.ndarray:
-    """Complex standard-normal vectors (nf, np) correlated by the IEC coherence per frequency."""
-    nf = f.size
-    gauss = rng.standard_normal((nf, npts, 2))
-    xi = (gauss[..., 0] + 1j * gauss[..., 1]) / np.sqrt(2.0)
+) -> list[np.ndarray]:
+    """Complex standard-normal vectors (nf, np), one array per realization, correlated by the IEC
+    coherence per frequency. The coherence matrix and its Cholesky factor depend on the frequency
+    and the grid only, so they are formed once for all realizations; each realization's product
+    is the same operation as for a realization alone (a batch member equals the field alone)."""
     if dist is None:
-        return xi
-    out = np.empty_like(xi)
+        return xis
+    npts = dist.shape[0]
+    outs = [np.empty_like(xi) for xi in xis]
     eye = np.eye(npts) * 1e-10
     # Coherence depends on f only through a(f) = sqrt((f/V)^2 + (0.12/L_c)^2) times the distance:
     # where its largest off-diagonal value exp(-12 a r_min) is below 1e-17 the matrix is the
@@ -134,15 +134,26 @@ def _correlated(
         fc = f[i0:i1, None, None]
         coh = iec_coherence(fc, dist[None], uhub, zhub) + eye
         chol = np.linalg.cholesky(coh)
-        x = xi[i0:i1]
-        # real factor times complex vectors as two real batched products (BLAS)
-        out[i0:i1] = (chol @ x.real[..., None])[..., 0] + 1j * (chol @ x.imag[..., None])[..., 0]
-    out[n_full:] = diag * xi[n_full:]
-    return out
+        for xi, out in zip(xis, outs):
+            x = xi[i0:i1]
+            # real factor times complex vectors as two real batched products (BLAS)
+            out[i0:i1] = (chol @ x.real[..., None])[..., 0] + 1j * (chol @ x.imag[..., None])[
+                ..., 0
+            ]
+    for xi, out in zip(xis, outs):
+        out[n_full:] = diag * xi[n_full:]
+    return outs
 
 
-def generate_kaimal(
+def generate_kaimal(*, seed: int | np.random.SeedSequence | None = None, **kwargs) -> xr.Dataset:
+    """Generate a full-field Kaimal/IEC turbulent wind on a TurbSim grid (one realization);
+    the keywords are those of :func:`generate_kaimal_many`, ``seed`` for ``seeds=[seed]``."""
+    return generate_kaimal_many(seeds=[seed], **kwargs)[0]
+
+
+def generate_kaimal_many(
     *,
+    seeds: list,
     uhub: float,
     zhub: float,
     ny: int,
@@ -153,14 +164,19 @@ def generate_kaimal(
     nt: int,
     turbulence_class: str | float = "B",
     shear_exponent: float = 0.2,
-    seed: int | np.random.SeedSequence | None = None,
     coherence_vw: bool = False,
     chunk: int = 64,
-) -> xr.Dataset:
-    """Generate a full-field Kaimal/IEC turbulent wind on a TurbSim grid.
+) -> list[xr.Dataset]:
+    """Generate full-field Kaimal/IEC turbulent winds on a TurbSim grid, one per seed.
+
+    The realizations share the coherence matrices and their Cholesky factors (the dominant cost,
+    which depends on the grid and the frequency only); each field is the one
+    :func:`generate_kaimal` gives for its seed alone, to the bit.
 
     Parameters
     ----------
+    seeds : list of int, numpy.random.SeedSequence or None
+        One seed of the ``numpy.random.Generator`` per realization.
     uhub : float
         Mean wind speed at hub height (m/s).
     zhub : float
@@ -177,8 +193,6 @@ def generate_kaimal(
         IEC category for the NTM, or the turbulence intensity (fraction).
     shear_exponent : float
         Power-law exponent of the mean profile (IEC NTM: 0.2).
-    seed : int or numpy.random.SeedSequence, optional
-        Seed of the ``numpy.random.Generator``.
     coherence_vw : bool
         Also correlate ``v`` and ``w`` with the IEC coherence model (default: uncorrelated).
     chunk : int
@@ -186,7 +200,7 @@ def generate_kaimal(
 
     Returns
     -------
-    xarray.Dataset
+    list of xarray.Dataset
         Same layout as :func:`turbsim_io.read_bts` (``u``, ``v``, ``w`` on (time, y, z)),
         attrs ``uhub``, ``zhub``, ``description``, ``periodic`` = 1, ``sigma1``.
 
@@ -206,7 +220,7 @@ def generate_kaimal(
     if zbottom <= 0:
         raise ValueError(f"generate_kaimal: grid bottom {zbottom:g} m is not above the ground")
     sigma1 = ntm_sigma1(uhub, turbulence_class)
-    rng = np.random.default_rng(seed)
+    rngs = [np.random.default_rng(seed) for seed in seeds]
     y = np.linspace(-width / 2.0, width / 2.0, ny)
     z = np.linspace(zbottom, zbottom + height, nz)
     zz, yy = np.meshgrid(z, y, indexing="ij")  # (nz, ny), iy fastest as in the file
@@ -215,37 +229,53 @@ def generate_kaimal(
     nf = (nt - 1) // 2  # positive frequencies below Nyquist
     df = 1.0 / (nt * dt)
     f = np.arange(1, nf + 1) * df
-    fields = {}
+    fields = [{} for _ in rngs]
     for comp in ("u", "v", "w"):
         use_coh = comp == "u" or coherence_vw
-        xi = _correlated(rng, f, pts.shape[0], dist if use_coh else None, uhub, zhub, chunk)
+        # each generator draws u, v, w in this order, as for a realization alone
+        xis = []
+        for rng in rngs:
+            gauss = rng.standard_normal((nf, pts.shape[0], 2))
+            xis.append((gauss[..., 0] + 1j * gauss[..., 1]) / np.sqrt(2.0))
+        xis = _correlated(xis, f, dist if use_coh else None, uhub, zhub, chunk)
         amp = np.sqrt(kaimal_spectrum(f, comp, uhub, sigma1, zhub) * df)
-        spec = np.zeros((nt // 2 + 1, pts.shape[0]), dtype=complex)
-        # x_j = Re sum_m c_m e^{2 pi i m j / nt}, c = amp * sqrt(2) * xi (E|c|^2 = 2 S df)
-        spec[1 : nf + 1] = (amp * np.sqrt(2.0))[:, None] * xi * (nt / 2.0)
-        series = scipy.fft.irfft(spec, n=nt, axis=0)  # (nt, npts)
-        fields[comp] = series.reshape(nt, nz, ny).transpose(0, 2, 1)
-    fields["u"] = fields["u"] + (uhub * (z / zhub) ** shear_exponent)[None, None, :]
+        for r, xi in enumerate(xis):
+            spec = np.zeros((nt // 2 + 1, pts.shape[0]), dtype=complex)
+            # x_j = Re sum_m c_m e^{2 pi i m j / nt}, c = amp * sqrt(2) * xi (E|c|^2 = 2 S df)
+            spec[1 : nf + 1] = (amp * np.sqrt(2.0))[:, None] * xi * (nt / 2.0)
+            series = scipy.fft.irfft(spec, n=nt, axis=0)  # (nt, npts)
+            grid = series.reshape(nt, nz, ny).transpose(0, 2, 1)
+            # u keeps float64 until the mean profile is added (one rounding to float32)
+            fields[r][comp] = grid if comp == "u" else grid.astype(np.float32)
+        del xis
+    shear = (uhub * (z / zhub) ** shear_exponent)[None, None, :]
     desc = (
         f"floatwind turbsim_io Kaimal/IEC field: uhub={uhub:g} m/s zhub={zhub:g} m "
         f"class={turbulence_class} sigma1={sigma1:.4g} m/s alpha={shear_exponent:g}"
     )
-    ds = xr.Dataset(
-        {c: (("time", "y", "z"), fields[c].astype(np.float32), {"units": "m/s"}) for c in "uvw"},
-        coords={
-            "time": ("time", np.arange(nt) * dt, {"units": "s"}),
-            "y": ("y", y, {"units": "m"}),
-            "z": ("z", z, {"units": "m"}),
-        },
-        attrs={
-            "uhub": float(uhub),
-            "zhub": float(zhub),
-            "description": desc,
-            "periodic": 1,
-            "sigma1": float(sigma1),
-            "turbulence_class": str(turbulence_class),
-            "shear_exponent": float(shear_exponent),
-        },
-    )
-    logger.debug("generated Kaimal field %s", desc)
-    return ds
+    out = []
+    for fld in fields:
+        u = (fld["u"] + shear).astype(np.float32)
+        ds = xr.Dataset(
+            {
+                c: (("time", "y", "z"), u if c == "u" else fld[c], {"units": "m/s"})
+                for c in "uvw"
+            },
+            coords={
+                "time": ("time", np.arange(nt) * dt, {"units": "s"}),
+                "y": ("y", y, {"units": "m"}),
+                "z": ("z", z, {"units": "m"}),
+            },
+            attrs={
+                "uhub": float(uhub),
+                "zhub": float(zhub),
+                "description": desc,
+                "periodic": 1,
+                "sigma1": float(sigma1),
+                "turbulence_class": str(turbulence_class),
+                "shear_exponent": float(shear_exponent),
+            },
+        )
+        out.append(ds)
+    logger.debug("generated %d Kaimal field(s) %s", len(out), desc)
+    return out

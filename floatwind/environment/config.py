@@ -399,25 +399,22 @@ def _build_wind(cfg, *, n, seeds, duration, dt_hint, base_dir, file, where="envi
     uhub = _num(c, "speed", where, file, positive=True)
     nt = int(math.ceil((duration + width / uhub) / dt)) + 2
     nt += nt % 2
-    fields = []
     try:
-        for s in sq:
-            fields.append(
-                turbsim_io.generate_kaimal(
-                    uhub=uhub,
-                    zhub=_num(c, "hub_height_m", where, file, positive=True),
-                    ny=int(c["ny"]),
-                    nz=int(c["nz"]),
-                    width=width,
-                    height=_num(c, "height_m", where, file, positive=True),
-                    dt=dt,
-                    nt=nt,
-                    turbulence_class=c["turbulence_class"],
-                    shear_exponent=_num(c, "shear_exponent", where, file),
-                    seed=s,
-                    coherence_vw=bool(c["coherence_vw"]),
-                )
-            )
+        # one call for the batch: the realizations share the coherence factorizations
+        fields = turbsim_io.generate_kaimal_many(
+            seeds=list(sq),
+            uhub=uhub,
+            zhub=_num(c, "hub_height_m", where, file, positive=True),
+            ny=int(c["ny"]),
+            nz=int(c["nz"]),
+            width=width,
+            height=_num(c, "height_m", where, file, positive=True),
+            dt=dt,
+            nt=nt,
+            turbulence_class=c["turbulence_class"],
+            shear_exponent=_num(c, "shear_exponent", where, file),
+            coherence_vw=bool(c["coherence_vw"]),
+        )
     except ValueError as exc:
         raise CaseError(str(exc), field=where, file=file) from exc
     if c["write_bts"] is not None:
