@@ -47,8 +47,8 @@ NEEDS_PYTHON = {
 
 
 @njit(cache=True, fastmath=False)
-def _series(sea, t):
-    """Cubic Lagrange in time of the expansion table (ExpansionSea._series)."""
+def _series_weights(sea, t):
+    """Row and cubic Lagrange weights in time of the expansion table (ExpansionSea._series)."""
     table, sea_dt = sea[0], sea[1]
     m = table.shape[0]
     s_all = t / sea_dt
@@ -59,7 +59,14 @@ def _series(sea, t):
     w2 = -(s + 1) * s * (s - 2) / 2.0
     w3 = (s + 1) * s * (s - 1) / 6.0
     j0 = (int(j) - 1) % m
-    return kwv.expansion_series(table, j0, w0, w1, w2, w3)
+    return j0, w0, w1, w2, w3
+
+
+@njit(cache=True, fastmath=False)
+def _series(sea, t):
+    """Cubic Lagrange in time of the expansion table (ExpansionSea._series)."""
+    j0, w0, w1, w2, w3 = _series_weights(sea, t)
+    return kwv.expansion_series(sea[0], j0, w0, w1, w2, w3)
 
 
 @njit(cache=True, fastmath=False)
@@ -360,11 +367,13 @@ def fused_rhs(t, y, irel, rel, sea, zser, zlanes, wind, ld, qdd_out):
 def _f(t, y, irel, rel, sea, wind, ld, out, cache_t, cache_z, cache_l):
     """dy/dt into ``out`` (B, 12); the expansion series is reused while t repeats."""
     if sea[2] != 0 and t != cache_t[0]:
-        cache_z[0] = _series(sea, t)
-        if y.shape[0] >= LANES_MIN:
-            zr, zi = kwv.series_lanes(cache_z[0])
+        if y.shape[0] >= LANES_MIN:  # only the member-contiguous parts are used
+            j0, w0, w1, w2, w3 = _series_weights(sea, t)
+            zr, zi = kwv.expansion_series_lanes(sea[0], j0, w0, w1, w2, w3)
             cache_l[0] = zr
             cache_l[1] = zi
+        else:
+            cache_z[0] = _series(sea, t)
         cache_t[0] = t
     qdd = np.empty((y.shape[0], 6))
     st = fused_rhs(t, y, irel, rel, sea, cache_z[0], cache_l, wind, ld, qdd)

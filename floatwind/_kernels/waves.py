@@ -31,6 +31,7 @@ __all__ = [
     "expansion_kinematics",
     "expansion_kinematics_eta",
     "expansion_series",
+    "expansion_series_lanes",
 ]
 
 
@@ -57,6 +58,34 @@ def expansion_series(table, j0, w0, w1, w2, w3):
             im = im + w3 * np.float64(e.imag)
             out[r, c] = complex(re, im)
     return out
+
+
+@njit(cache=True, fastmath=False)
+def expansion_series_lanes(table, j0, w0, w1, w2, w3):
+    """:func:`expansion_series` straight into the member-contiguous real and imaginary parts
+    (C, R) of :func:`series_lanes` (the same arithmetic per entry, so the same bits)."""
+    m, n_r, n_c = table.shape
+    i0 = j0 % m
+    i1 = (j0 + 1) % m
+    i2 = (j0 + 2) % m
+    i3 = (j0 + 3) % m
+    zr = np.empty((n_c, n_r))
+    zi = np.empty((n_c, n_r))
+    for r in range(n_r):
+        for c in range(n_c):
+            a = table[i0, r, c]
+            b = table[i1, r, c]
+            d = table[i2, r, c]
+            e = table[i3, r, c]
+            re = w0 * np.float64(a.real) + w1 * np.float64(b.real)
+            re = re + w2 * np.float64(d.real)
+            re = re + w3 * np.float64(e.real)
+            im = w0 * np.float64(a.imag) + w1 * np.float64(b.imag)
+            im = im + w2 * np.float64(d.imag)
+            im = im + w3 * np.float64(e.imag)
+            zr[c, r] = re
+            zi[c, r] = im
+    return zr, zi
 
 
 # fdlibm's Cody-Waite split of pi/2 and its kernel polynomials on [-pi/4, pi/4] (|error| < 1 ulp
