@@ -110,9 +110,10 @@ def test_fused_thrust_variants_in_one_batch():
     assert not np.allclose(ct[0], ct[1])  # the two members did use different C_T
 
 
-def test_steps_handed_back_to_python_give_the_same_answer():
+def test_pierced_taper_in_the_fused_loop_gives_the_same_answer():
     """Raised 7 m, the spar's taper pierces the still-water plane: the hydrostatics need the
-    NumPy slice integration, so the fused loop hands those steps back to the Python RHS."""
+    slice integration, compiled inside the fused loop (it used to hand those steps back to
+    Python); the same run with the Python-driven RHS agrees."""
     study = _study(1, duration=2.0)
     runs = study.runs()
     y0 = System(_model(study, runs)).initial_state()
@@ -339,3 +340,10 @@ def test_selected_channels_skip_unneeded_loads_with_the_same_numbers():
     acc = simulate(_model(study, study.runs()), progress=False, channels=["PtfmTAxi", "PtfmPitch"])
     assert list(acc.data_vars) == ["PtfmTAxi", "PtfmPitch"]
     np.testing.assert_array_equal(acc["PtfmTAxi"].values, full["PtfmTAxi"].values)
+
+
+@pytest.mark.parametrize("bad", ["PtfmPitch", ["PtfmPitch", 3]])
+def test_selected_channels_bad_input_names_the_argument(bad):
+    study = _study(1, duration=1.0)
+    with pytest.raises(ValueError, match="'channels' must be a list of channel names"):
+        simulate(_model(study, study.runs()), progress=False, channels=bad)

@@ -343,3 +343,40 @@ def test_thrust_kernel_fixed_ct_and_reversed_flow():
         for k in b.channels:
             close(a.channels[k], b.channels[k])
         assert a.channels["RtAeroFxh"][0] == 0.0
+
+
+def test_hydrostatic_slice_kernel_matches_numpy_slices():
+    """The compiled slice integration (used by the fused loop and the per-load path for tapered
+    members and planes through an end cap) against the NumPy reference
+    ``wetted_volume_by_slices``: random cut planes through random frustums, vertical ones too."""
+    from floatwind._kernels import loads as kl
+    from floatwind.loads.hydrostatics import wetted_volume_by_slices
+
+    rng = np.random.default_rng(5)
+    B, M = 40, 3
+    z0 = np.array([-12.0, -4.0, -40.0])
+    z1 = np.array([-4.0, 10.0, -12.0])
+    r0 = np.array([4.7, 3.25, 4.7])
+    r1 = np.array([3.25, 3.25, 4.7])
+    axis_xy = rng.normal(size=(M, 2))
+    n = rng.normal(size=(B, 3))
+    n[:, 2] = np.abs(n[:, 2]) + 0.2
+    n[:4, :2] = 0.0  # vertical normal: the horizontal-plane branch
+    n /= np.linalg.norm(n, axis=1, keepdims=True)
+    m = np.hypot(n[:, 0], n[:, 1])
+    c = rng.uniform(-8.0, 8.0, size=(B, M))
+    sliced = rng.random((B, M)) < 0.8
+    vol = np.full((B, M), -1.0)
+    cen = np.full((B, M, 3), -1.0)
+    kl.hydrostatics_slices(vol, cen, sliced, c, n, m, z0, z1, r0, r1, axis_xy)
+    bi, mi = np.nonzero(sliced)
+    v, xi, zc = wetted_volume_by_slices(c[bi, mi], n[bi, 2], m[bi], z0[mi], z1[mi], r0[mi], r1[mi])
+    np.testing.assert_allclose(vol[bi, mi], v, rtol=1e-12, atol=1e-9)
+    u = np.where((m[bi] > 1e-12)[:, None], n[bi, :2] / np.maximum(m[bi], 1e-300)[:, None], 0.0)
+    wet = v > 0
+    np.testing.assert_allclose(cen[bi, mi, 2][wet], zc[wet], rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(
+        cen[bi, mi, :2][wet], (axis_xy[mi] + u * xi[:, None])[wet], rtol=1e-12, atol=1e-9
+    )
+    assert np.all(vol[~sliced] == -1.0)  # entries not flagged are left alone
+    assert 0 < wet.sum() < wet.size

@@ -8,9 +8,8 @@ rounding. The Python side (:mod:`floatwind.simulate.fused`) packs the model into
 records the outputs, checks the states and handles whatever this loop hands back.
 
 The loop stops *before* a step whose evaluation needs the NumPy path or must raise, and reports
-why in ``status`` (bit flags, :data:`NEEDS_PYTHON`): a hydrostatic member that needs slice
-integration, a wind point below the grid of a file with a tower line or a time outside a
-non-periodic file, base pitch at the Euler-angle singularity, a mooring fairlead at its anchor.
+why in ``status`` (bit flags, :data:`NEEDS_PYTHON`): a wind point below the grid of a file with
+a tower line or a time outside a non-periodic file, base pitch at the Euler-angle singularity, a mooring fairlead at its anchor.
 The caller does that step with the Python right-hand side (which raises the proper error where
 there is one) and resumes.
 
@@ -36,10 +35,9 @@ __all__ = ["LANES_MIN", "NEEDS_PYTHON", "fused_rhs", "rk4_chunk"]
 #: batch size from which the wave kernels run with the members in SIMD lanes (same bits)
 LANES_MIN = kwv.LANES_MIN
 
-#: status bits: 1 hydrostatic slicing, 2 wind below the grid / time outside the file,
-#: 4 Euler-angle singularity, 8 mooring fairlead at its anchor
+#: status bits: 2 wind below the grid / time outside the file, 4 Euler-angle singularity,
+#: 8 mooring fairlead at its anchor (1, hydrostatic slicing, is compiled now: never set)
 NEEDS_PYTHON = {
-    1: "hydrostatic slice integration",
     2: "wind outside the compiled field",
     4: "Euler-angle singularity",
     8: "mooring fairlead at its anchor",
@@ -145,7 +143,7 @@ def fused_rhs(t, y, irel, rel, sea, zser, zlanes, wind, ld, qdd_out):
     # nonlinear hydrostatics (floatwind.loads.hydrostatics)
     if hyd[0] >= 0:
         body = hyd[0]
-        origin, vol, cen, sliced, _c, _n, _m = kl.hydrostatics_classify(
+        origin, vol, cen, sliced, hc, hn, hm = kl.hydrostatics_classify(
             R_b2g,
             r_G,
             cm_b,
@@ -159,10 +157,7 @@ def fused_rhs(t, y, irel, rel, sea, zser, zlanes, wind, ld, qdd_out):
             hyd[7],
             hyd[8],
         )
-        for b in range(B):
-            for j in range(sliced.shape[1]):
-                if sliced[b, j]:
-                    return 1
+        kl.hydrostatics_slices(vol, cen, sliced, hc, hn, hm, hyd[1], hyd[2], hyd[3], hyd[4], hyd[5])
         f, m, _v, _rb, _mr = kl.hydrostatics_wrench(R_b2g, r_G, body, N, origin, vol, cen, hyd[9])
         force += f
         moment += m

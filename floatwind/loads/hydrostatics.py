@@ -345,8 +345,9 @@ class Hydrostatics(Load):
         return out
 
     def _wrench_jit(self, kin: Kinematics, env) -> Wrench:
-        """:meth:`wrench` with the compiled kernels (floatwind._kernels.loads); the sliced
-        (tapered / cap-cutting) members still go through :func:`wetted_volume_by_slices`."""
+        """:meth:`wrench` with the compiled kernels (floatwind._kernels.loads), the sliced
+        (tapered / cap-cutting) members by ``hydrostatics_slices``, the compiled
+        :func:`wetted_volume_by_slices`."""
         from floatwind._kernels import loads as kl
 
         origin, vol, cen, sliced, c, n, m = kl.hydrostatics_classify(
@@ -363,20 +364,10 @@ class Hydrostatics(Load):
             self.full_volume,
             self.full_centroid,
         )
-        if sliced.any():
-            bi, mi = np.nonzero(sliced)
-            v_s, xi_s, z_s = wetted_volume_by_slices(
-                c[bi, mi], n[bi, 2], m[bi], self.z0[mi], self.z1[mi], self.r0[mi], self.r1[mi]
+        if sliced.any():  # the compiled slice integration (wetted_volume_by_slices)
+            kl.hydrostatics_slices(
+                vol, cen, sliced, c, n, m, self.z0, self.z1, self.r0, self.r1, self.axis_xy
             )
-            m_b = m[bi]
-            n12 = n[bi, :2]
-            u = np.where(
-                (m_b > _TINY)[:, None], n12 / np.where(m_b > _TINY, m_b, 1.0)[:, None], 0.0
-            )
-            vol[bi, mi] = v_s
-            cen[bi, mi, 0] = self.axis_xy[mi, 0] + u[:, 0] * xi_s
-            cen[bi, mi, 1] = self.axis_xy[mi, 1] + u[:, 1] * xi_s
-            cen[bi, mi, 2] = z_s
         force, moment, volume, r_B, m_ref = kl.hydrostatics_wrench(
             _kernels.f64(kin.R_b2g),
             _kernels.f64(kin.r_G_g),

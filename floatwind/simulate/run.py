@@ -91,6 +91,12 @@ def simulate(
         When the run diverges; its ``dataset`` attribute holds the outputs up to the last good
         output time (the CLI writes them).
     """
+    if channels is not None:
+        if isinstance(channels, str) or not all(isinstance(c, str) for c in channels):
+            raise ValueError(
+                f"simulate: 'channels' must be a list of channel names, got {channels!r}"
+            )
+        channels = list(channels)
     system = System(model)
     if y0 is None:
         y0 = system.initial_state()
@@ -277,6 +283,10 @@ def to_dataset(
         for name, val in ch.items():
             val = np.asarray(val)
             cols.setdefault(name, []).append(val.reshape((len(evs), B) + val.shape[1:]))
+    if channels is not None and T > 0:
+        missing = [c for c in channels if c not in cols]
+        if missing:
+            log.info("%s: channels not written by this model: %s", model.name, ", ".join(missing))
     info = {}
     for load in model.loads:
         info.update(load.channel_info())
