@@ -12,8 +12,9 @@ outputs every 0.25 s. Prints tables; asserts nothing (docs/performance.md quotes
 1. Stepping cost vs batch size (the compiled RK4 loop, ``floatwind.simulate.fused``): per-member
    microseconds per right-hand side, aggregate simulated s / wall s, and what a 3-h run or 64 of
    them cost at that rate; with ``--python`` also the Python-driven RHS for comparison.
-2. End to end (``simulate`` split into set-up, integration and output channels) for the
-   ``--e2e`` batch sizes and ``--tmax``, extrapolated to 3 h, and the batched / one-by-one ratio.
+2. End to end (``simulate`` split into set-up, integration and output channels: every channel,
+   and the study's channels as ``floatwind study`` writes them) for the ``--e2e`` batch sizes and
+   ``--tmax``, extrapolated to 3 h, and the batched / one-by-one ratio.
 3. Run-length scaling at B = 16.
 4. Where the stepping time goes, by switching parts of the model off in the compiled loop.
 """
@@ -153,24 +154,35 @@ def end_to_end(b: int, tmax: float) -> dict:
     t2 = time.perf_counter()
     to_dataset(model, system, rec)
     t3 = time.perf_counter()
-    return {"setup": t1 - t0, "integrate": t2 - t1, "outputs": t3 - t2, "fused": fused is not None}
+    to_dataset(model, system, rec, channels=list(study.channels))
+    t4 = time.perf_counter()
+    return {
+        "setup": t1 - t0,
+        "integrate": t2 - t1,
+        "outputs": t3 - t2,
+        "study_outputs": t4 - t3,
+        "fused": fused is not None,
+    }
 
 
 def e2e_table(sizes, tmax):
     print(f"\n2. end to end, t_max {tmax:g} s (set-up = wind field + model + wave table)")
+    print("   outputs: every channel; study outputs: the study's 8 channels (what studies write);")
+    print("   total and the rates with the study outputs")
     print(
-        f"{'B':>5s} {'set-up s':>9s} {'integrate s':>12s} {'outputs s':>10s} {'total s':>8s} "
-        f"{'sim s/wall s':>13s} {'3 h, s/run (est.)':>18s} {'batched/one-by-one':>19s}"
+        f"{'B':>5s} {'set-up s':>9s} {'integrate s':>12s} {'outputs s':>10s} {'study out s':>12s} "
+        f"{'total s':>8s} {'sim s/wall s':>13s} {'3 h, s/run (est.)':>18s} {'batched/one-by-one':>19s}"
     )
     base = None
     for b in sizes:
         r = end_to_end(b, tmax)
-        tot = r["setup"] + r["integrate"] + r["outputs"]
+        tot = r["setup"] + r["integrate"] + r["study_outputs"]
         per_run = tot / b
         base = base or per_run
         # 3 h: integration and outputs scale with the length, the set-up roughly too (wind, table)
         print(
-            f"{b:5d} {r['setup']:9.2f} {r['integrate']:12.2f} {r['outputs']:10.2f} {tot:8.2f} "
+            f"{b:5d} {r['setup']:9.2f} {r['integrate']:12.2f} {r['outputs']:10.2f} "
+            f"{r['study_outputs']:12.2f} {tot:8.2f} "
             f"{tmax * b / tot:13.0f} {per_run * H3 / tmax:18.1f} {per_run / base:19.3f}"
             + ("" if r["fused"] else "  (not fused)")
         )
@@ -179,13 +191,13 @@ def e2e_table(sizes, tmax):
 def lengths_table(lengths, b=16):
     print(f"\n3. run-length scaling at B = {b}")
     print(
-        f"{'t_max s':>8s} {'set-up s':>9s} {'integrate s':>12s} {'outputs s':>10s} {'sim s/wall s':>13s}"
+        f"{'t_max s':>8s} {'set-up s':>9s} {'integrate s':>12s} {'study out s':>12s} {'sim s/wall s':>13s}"
     )
     for L in lengths:
         r = end_to_end(b, L)
-        tot = r["setup"] + r["integrate"] + r["outputs"]
+        tot = r["setup"] + r["integrate"] + r["study_outputs"]
         print(
-            f"{L:8.0f} {r['setup']:9.2f} {r['integrate']:12.2f} {r['outputs']:10.2f} {L * b / tot:13.0f}"
+            f"{L:8.0f} {r['setup']:9.2f} {r['integrate']:12.2f} {r['study_outputs']:12.2f} {L * b / tot:13.0f}"
         )
 
 

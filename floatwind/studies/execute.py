@@ -329,8 +329,8 @@ def wave_table_bytes(study: Study) -> int:
 
 #: The compiled wave kernels run the batch members in SIMD lanes of 4 doubles (AVX2) from
 #: ``LANES_MIN`` members on; a batch that is a multiple of 4 leaves no member to the scalar
-#: remainder loop (measured per member and RHS, docs/performance.md: B = 11: 24.1 us, 12: 21.7 us,
-#: 16: 18.2 us).
+#: remainder loop (measured per member and RHS before the last lane-kernel changes: B = 11:
+#: 24.1 us, 12: 21.7 us, 16: 18.2 us; docs/performance.md).
 LANE_WIDTH = 4
 
 
