@@ -532,6 +532,33 @@ def expansion_eta_lanes(zr, zi, xy, cos, sin, s_eta_p, grp, eta_runs, n_eta):
     return out
 
 
+@njit(cache=True, fastmath=False, inline="always")
+def _kin_node(zre, zim, wq, p_c, p_s, r_c, r_s, q_c, q_s, e_k, e_kr, e_kq, e_m, e_mr, e_mq, ur, uw, vi, vw):  # noqa: E501
+    """One interpolation node of :func:`expansion_kinematics_lanes` for one member: the series
+    term Z e^{i k s} into the four sums (u_h, a_h, u_z, a_z before the heading factors), then the
+    recurrences of the phase and the two depth factors to the next node of the run."""
+    a = zre * p_c - zim * p_s
+    c = zre * p_s + zim * p_c
+    # deep water: emz = 0 and ekz > 0, so ekz +- 0 is ekz to the bit
+    fa = e_k + e_m
+    fd = e_k - e_m
+    ur += a * fa
+    uw += (c * fa) * wq
+    vi += c * fd
+    vw += (a * fd) * wq
+    t = p_c * r_c - p_s * r_s
+    p_s = p_c * r_s + p_s * r_c
+    p_c = t
+    t = r_c * q_c - r_s * q_s
+    r_s = r_c * q_s + r_s * q_c
+    r_c = t
+    e_k *= e_kr
+    e_kr *= e_kq
+    e_m *= e_mr
+    e_mr *= e_mq
+    return p_c, p_s, r_c, r_s, e_k, e_kr, e_m, e_mr, ur, uw, vi, vw
+
+
 @njit(cache=True, fastmath=False)
 def expansion_kinematics_lanes(
     zr,
@@ -671,83 +698,23 @@ def expansion_kinematics_lanes(
                         row_i[b] = zi[col, 0]
                         row_r2[b] = zr[col + 1, 0] if two else 0.0
                         row_i2[b] = zi[col + 1, 0] if two else 0.0
-                if two:
-                    for b in range(n_b):
-                        p_c, p_s, r_c, r_s = pc[b], ps[b], rc[b], rs[b]
-                        q_c, q_s = qc[b], qs[b]
-                        e_k, e_kr, e_kq = ekz[b], ekz_r[b], ekz_q[b]
-                        e_m, e_mr, e_mq = emz[b], emz_r[b], emz_q[b]
-                        ur, uw, vi, vw = u_re[b], uw_im[b], v_im[b], vw_re[b]
-                        # first node
-                        zre = row_r[b]
-                        zim = row_i[b]
-                        a = zre * p_c - zim * p_s
-                        c = zre * p_s + zim * p_c
-                        # deep water: emz = 0 and ekz > 0, so ekz +- 0 is ekz to the bit
-                        fa = e_k + e_m
-                        fd = e_k - e_m
-                        ur += a * fa
-                        uw += (c * fa) * wq
-                        vi += c * fd
-                        vw += (a * fd) * wq
-                        t = p_c * r_c - p_s * r_s
-                        p_s = p_c * r_s + p_s * r_c
-                        p_c = t
-                        t = r_c * q_c - r_s * q_s
-                        r_s = r_c * q_s + r_s * q_c
-                        r_c = t
-                        e_k *= e_kr
-                        e_kr *= e_kq
-                        e_m *= e_mr
-                        e_mr *= e_mq
-                        # second node
-                        zre = row_r2[b]
-                        zim = row_i2[b]
-                        a = zre * p_c - zim * p_s
-                        c = zre * p_s + zim * p_c
-                        fa = e_k + e_m
-                        fd = e_k - e_m
-                        ur += a * fa
-                        uw += (c * fa) * wq2
-                        vi += c * fd
-                        vw += (a * fd) * wq2
-                        t = p_c * r_c - p_s * r_s
-                        p_s = p_c * r_s + p_s * r_c
-                        p_c = t
-                        t = r_c * q_c - r_s * q_s
-                        r_s = r_c * q_s + r_s * q_c
-                        r_c = t
-                        e_k *= e_kr
-                        e_kr *= e_kq
-                        e_m *= e_mr
-                        e_mr *= e_mq
-                        pc[b], ps[b], rc[b], rs[b] = p_c, p_s, r_c, r_s
-                        ekz[b], ekz_r[b], emz[b], emz_r[b] = e_k, e_kr, e_m, e_mr
-                        u_re[b], uw_im[b], v_im[b], vw_re[b] = ur, uw, vi, vw
-                    i += 2
-                    continue
                 for b in range(n_b):
-                    zre = row_r[b]
-                    zim = row_i[b]
-                    a = zre * pc[b] - zim * ps[b]
-                    c = zre * ps[b] + zim * pc[b]
-                    fa = ekz[b] + emz[b]
-                    fd = ekz[b] - emz[b]
-                    u_re[b] += a * fa
-                    uw_im[b] += (c * fa) * wq
-                    v_im[b] += c * fd
-                    vw_re[b] += (a * fd) * wq
-                    t = pc[b] * rc[b] - ps[b] * rs[b]
-                    ps[b] = pc[b] * rs[b] + ps[b] * rc[b]
-                    pc[b] = t
-                    t = rc[b] * qc[b] - rs[b] * qs[b]
-                    rs[b] = rc[b] * qs[b] + rs[b] * qc[b]
-                    rc[b] = t
-                    ekz[b] *= ekz_r[b]
-                    ekz_r[b] *= ekz_q[b]
-                    emz[b] *= emz_r[b]
-                    emz_r[b] *= emz_q[b]
-                i += 1
+                    p_c, p_s, r_c, r_s = pc[b], ps[b], rc[b], rs[b]
+                    e_k, e_kr, e_m, e_mr = ekz[b], ekz_r[b], emz[b], emz_r[b]
+                    ur, uw, vi, vw = u_re[b], uw_im[b], v_im[b], vw_re[b]
+                    p_c, p_s, r_c, r_s, e_k, e_kr, e_m, e_mr, ur, uw, vi, vw = _kin_node(
+                        row_r[b], row_i[b], wq, p_c, p_s, r_c, r_s, qc[b], qs[b],
+                        e_k, e_kr, ekz_q[b], e_m, e_mr, emz_q[b], ur, uw, vi, vw,
+                    )  # fmt: skip
+                    if two:
+                        p_c, p_s, r_c, r_s, e_k, e_kr, e_m, e_mr, ur, uw, vi, vw = _kin_node(
+                            row_r2[b], row_i2[b], wq2, p_c, p_s, r_c, r_s, qc[b], qs[b],
+                            e_k, e_kr, ekz_q[b], e_m, e_mr, emz_q[b], ur, uw, vi, vw,
+                        )  # fmt: skip
+                    pc[b], ps[b], rc[b], rs[b] = p_c, p_s, r_c, r_s
+                    ekz[b], ekz_r[b], emz[b], emz_r[b] = e_k, e_kr, e_m, e_mr
+                    u_re[b], uw_im[b], v_im[b], vw_re[b] = ur, uw, vi, vw
+                i += 2
         for b in range(n_b):
             if wet[b]:
                 vel[b, p, 0] = u_re[b] * cos
