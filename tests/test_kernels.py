@@ -350,7 +350,7 @@ def test_hydrostatic_slice_kernel_matches_numpy_slices():
     members and planes through an end cap) against the NumPy reference
     ``wetted_volume_by_slices``: random cut planes through random frustums, vertical ones too."""
     from floatwind._kernels import loads as kl
-    from floatwind.loads.hydrostatics import wetted_volume_by_slices
+    from floatwind.loads.hydrostatics import _SIN_W, _SIN_X, wetted_volume_by_slices
 
     rng = np.random.default_rng(5)
     B, M = 40, 3
@@ -368,7 +368,7 @@ def test_hydrostatic_slice_kernel_matches_numpy_slices():
     sliced = rng.random((B, M)) < 0.8
     vol = np.full((B, M), -1.0)
     cen = np.full((B, M, 3), -1.0)
-    kl.hydrostatics_slices(vol, cen, sliced, c, n, m, z0, z1, r0, r1, axis_xy)
+    kl.hydrostatics_slices(vol, cen, sliced, c, n, m, z0, z1, r0, r1, axis_xy, _SIN_X, _SIN_W)
     bi, mi = np.nonzero(sliced)
     v, xi, zc = wetted_volume_by_slices(c[bi, mi], n[bi, 2], m[bi], z0[mi], z1[mi], r0[mi], r1[mi])
     np.testing.assert_allclose(vol[bi, mi], v, rtol=1e-12, atol=1e-9)

@@ -9,7 +9,8 @@ records the outputs, checks the states and handles whatever this loop hands back
 
 The loop stops *before* a step whose evaluation needs the NumPy path or must raise, and reports
 why in ``status`` (bit flags, :data:`NEEDS_PYTHON`): a wind point below the grid of a file with
-a tower line or a time outside a non-periodic file, base pitch at the Euler-angle singularity, a mooring fairlead at its anchor.
+a tower line or a time outside a non-periodic file, base pitch at the Euler-angle singularity, a
+mooring fairlead at its anchor.
 The caller does that step with the Python right-hand side (which raises the proper error where
 there is one) and resumes.
 
@@ -157,7 +158,9 @@ def fused_rhs(t, y, irel, rel, sea, zser, zlanes, wind, ld, qdd_out):
             hyd[7],
             hyd[8],
         )
-        kl.hydrostatics_slices(vol, cen, sliced, hc, hn, hm, hyd[1], hyd[2], hyd[3], hyd[4], hyd[5])
+        kl.hydrostatics_slices(
+            vol, cen, sliced, hc, hn, hm, hyd[1], hyd[2], hyd[3], hyd[4], hyd[5], hyd[10], hyd[11]
+        )
         f, m, _v, _rb, _mr = kl.hydrostatics_wrench(R_b2g, r_G, body, N, origin, vol, cen, hyd[9])
         force += f
         moment += m

@@ -118,24 +118,16 @@ def constant_force(r_G, R_b2g, cm_b, body, point_b, f, m):
     return force, moment
 
 
-# Gauss-Legendre in the sine-substituted variable, as floatwind.loads.hydrostatics
-_N_GAUSS = 24
-_GX, _GW = np.polynomial.legendre.leggauss(_N_GAUSS)
-_SIN_X = np.sin(0.5 * np.pi * _GX)
-_SIN_W = _GW * 0.5 * np.pi * np.cos(0.5 * np.pi * _GX)
-
-
 @njit(cache=True, fastmath=False)
-def hydrostatics_slices(vol, cen, sliced, c, n, m, z0, z1, r0, r1, axis_xy):
+def hydrostatics_slices(vol, cen, sliced, c, n, m, z0, z1, r0, r1, axis_xy, sx, sw):
     """Fill ``vol`` / ``cen`` of the entries flagged in ``sliced`` (members cut by the water
     plane that :func:`hydrostatics_classify` cannot close: tapered, or the plane through an end
     cap) by the exact slice integration of ``floatwind.loads.hydrostatics.
     wetted_volume_by_slices``: analytic pieces between the levels where the cut line touches the
-    rim, each integrated by 24-point Gauss-Legendre in z = mid + half sin(pi s / 2), the area and
-    first moment of the wet disc segment exact at every level."""
+    rim, each integrated by the Gauss-Legendre rule of the reference in z = mid + half sin(pi s / 2)
+    (nodes ``sx`` = sin(pi x_g / 2), weights ``sw``: ``hydrostatics._SIN_X``, ``_SIN_W``), the
+    area and first moment of the wet disc segment exact at every level."""
     B, M = sliced.shape
-    sx = _SIN_X
-    sw = _SIN_W
     edges = np.empty(4)
     for b in range(B):
         for j in range(M):

@@ -35,27 +35,31 @@ __all__ = [
 ]
 
 
+@njit(cache=True, fastmath=False, inline="always")
+def _cubic_entry(table, i0, i1, i2, i3, r, c, w0, w1, w2, w3):
+    """Cubic Lagrange in time of one stored series entry: (real, imaginary) in float64."""
+    a = table[i0, r, c]
+    b = table[i1, r, c]
+    d = table[i2, r, c]
+    e = table[i3, r, c]
+    re = w0 * np.float64(a.real) + w1 * np.float64(b.real)
+    re = re + w2 * np.float64(d.real)
+    re = re + w3 * np.float64(e.real)
+    im = w0 * np.float64(a.imag) + w1 * np.float64(b.imag)
+    im = im + w2 * np.float64(d.imag)
+    im = im + w3 * np.float64(e.imag)
+    return re, im
+
+
 @njit(cache=True, fastmath=False)
 def expansion_series(table, j0, w0, w1, w2, w3):
     """Cubic Lagrange in time of the stored series: rows j0..j0+3 (mod m) -> (R, C) complex128."""
     m, n_r, n_c = table.shape
-    i0 = j0 % m
-    i1 = (j0 + 1) % m
-    i2 = (j0 + 2) % m
-    i3 = (j0 + 3) % m
+    i0, i1, i2, i3 = j0 % m, (j0 + 1) % m, (j0 + 2) % m, (j0 + 3) % m
     out = np.empty((n_r, n_c), dtype=np.complex128)
     for r in range(n_r):
         for c in range(n_c):
-            a = table[i0, r, c]
-            b = table[i1, r, c]
-            d = table[i2, r, c]
-            e = table[i3, r, c]
-            re = w0 * np.float64(a.real) + w1 * np.float64(b.real)
-            re = re + w2 * np.float64(d.real)
-            re = re + w3 * np.float64(e.real)
-            im = w0 * np.float64(a.imag) + w1 * np.float64(b.imag)
-            im = im + w2 * np.float64(d.imag)
-            im = im + w3 * np.float64(e.imag)
+            re, im = _cubic_entry(table, i0, i1, i2, i3, r, c, w0, w1, w2, w3)
             out[r, c] = complex(re, im)
     return out
 
@@ -65,26 +69,12 @@ def expansion_series_lanes(table, j0, w0, w1, w2, w3):
     """:func:`expansion_series` straight into the member-contiguous real and imaginary parts
     (C, R) of :func:`series_lanes` (the same arithmetic per entry, so the same bits)."""
     m, n_r, n_c = table.shape
-    i0 = j0 % m
-    i1 = (j0 + 1) % m
-    i2 = (j0 + 2) % m
-    i3 = (j0 + 3) % m
+    i0, i1, i2, i3 = j0 % m, (j0 + 1) % m, (j0 + 2) % m, (j0 + 3) % m
     zr = np.empty((n_c, n_r))
     zi = np.empty((n_c, n_r))
     for r in range(n_r):
         for c in range(n_c):
-            a = table[i0, r, c]
-            b = table[i1, r, c]
-            d = table[i2, r, c]
-            e = table[i3, r, c]
-            re = w0 * np.float64(a.real) + w1 * np.float64(b.real)
-            re = re + w2 * np.float64(d.real)
-            re = re + w3 * np.float64(e.real)
-            im = w0 * np.float64(a.imag) + w1 * np.float64(b.imag)
-            im = im + w2 * np.float64(d.imag)
-            im = im + w3 * np.float64(e.imag)
-            zr[c, r] = re
-            zi[c, r] = im
+            zr[c, r], zi[c, r] = _cubic_entry(table, i0, i1, i2, i3, r, c, w0, w1, w2, w3)
     return zr, zi
 
 
@@ -149,6 +139,19 @@ def _on_run(kp, kq):
     return abs(kp - kq) <= 1e-13 * abs(kq)
 
 
+@njit(cache=True, fastmath=False, inline="always")
+def _advance(p_c, p_s, r_c, r_s, q_c, q_s):
+    """One step along a run of nodes: e^{i k_{j+1} s} = e^{i k_j s} r_j and r_{j+1} = r_j q
+    (complex products written out; (p, r, q) as (cos, sin) pairs)."""
+    t = p_c * r_c - p_s * r_s
+    p_s = p_c * r_s + p_s * r_c
+    p_c = t
+    t = r_c * q_c - r_s * q_s
+    r_s = r_c * q_s + r_s * q_c
+    r_c = t
+    return p_c, p_s, r_c, r_s
+
+
 @njit(cache=True, fastmath=False)
 def _eta_point(z, r, x, y, cos, sin, s_eta, base, k_eta, n_eta):
     s = x * cos + y * sin - s_eta
@@ -168,12 +171,7 @@ def _eta_point(z, r, x, y, cos, sin, s_eta, base, k_eta, n_eta):
                 break  # a new run starts here
             zz = z[r, base + j]
             acc += zz.real * pc - zz.imag * ps
-            t = pc * rc - ps * rs
-            ps = pc * rs + ps * rc
-            pc = t
-            t = rc * qc - rs * qs
-            rs = rc * qs + rs * qc
-            rc = t
+            pc, ps, rc, rs = _advance(pc, ps, rc, rs, qc, qs)
             kp += dd
             dd += d2
             i += 1
@@ -242,6 +240,29 @@ def expansion_kinematics(
 
 
 _NO_ETA = np.zeros((0, 0))
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def _kin_node(zre, zim, wq, p_c, p_s, r_c, r_s, q_c, q_s, e_k, e_kr, e_kq, e_m, e_mr, e_mq, ur, uw, vi, vw):  # noqa: E501
+    """One interpolation node of the kinematics kernels (scalar and lanes) for one member: the series
+    term Z e^{i k s} into the four sums (u_h, a_h, u_z, a_z before the heading factors), then the
+    recurrences of the phase and the two depth factors to the next node of the run."""
+    a = zre * p_c - zim * p_s
+    c = zre * p_s + zim * p_c
+    # deep water: emz = 0 and ekz > 0, so ekz +- 0 is ekz to the bit
+    fa = e_k + e_m
+    fd = e_k - e_m
+    ur += a * fa
+    uw += (c * fa) * wq
+    vi += c * fd
+    vw += (a * fd) * wq
+    p_c, p_s, r_c, r_s = _advance(p_c, p_s, r_c, r_s, q_c, q_s)
+    e_k *= e_kr
+    e_kr *= e_kq
+    e_m *= e_mr
+    e_mr *= e_mq
+    return p_c, p_s, r_c, r_s, e_k, e_kr, e_m, e_mr, ur, uw, vi, vw
+
 
 #: batch size from which the lane kernels are used (same bits as the scalar ones)
 LANES_MIN = 8
@@ -335,29 +356,10 @@ def expansion_kinematics_eta(
                     if i >= 3 and not _on_run(kp, k_q[q]):
                         break  # a new run starts here
                     zz = z[r, q_eta + q]
-                    zr = zz.real * pc - zz.imag * ps
-                    zi = zz.real * ps + zz.imag * pc
-                    if finite:
-                        fa = ekz + emz
-                        fd = ekz - emz
-                    else:
-                        fa = ekz
-                        fd = ekz
-                    wq = w_q[q]
-                    u_re += zr * fa
-                    uw_im += (zi * fa) * wq
-                    v_im += zi * fd
-                    vw_re += (zr * fd) * wq
-                    t = pc * rc - ps * rs
-                    ps = pc * rs + ps * rc
-                    pc = t
-                    t = rc * qc - rs * qs
-                    rs = rc * qs + rs * qc
-                    rc = t
-                    ekz *= ekz_r
-                    ekz_r *= ekz_q
-                    emz *= emz_r
-                    emz_r *= emz_q
+                    pc, ps, rc, rs, ekz, ekz_r, emz, emz_r, u_re, uw_im, v_im, vw_re = _kin_node(
+                        zz.real, zz.imag, w_q[q], pc, ps, rc, rs, qc, qs,
+                        ekz, ekz_r, ekz_q, emz, emz_r, emz_q, u_re, uw_im, v_im, vw_re,
+                    )  # fmt: skip
                     kp += dd
                     dd += d2
                     i += 1
@@ -489,10 +491,7 @@ def _eta_lanes(zr, zi, base, s, runs, acc, pc, ps, rc, rs, qc, qs, tmp):
                     r_c = rc[b]
                     r_s = rs[b]
                     acc[b] += zrc[b] * p_c - zic[b] * p_s
-                    pc[b] = p_c * r_c - p_s * r_s
-                    ps[b] = p_c * r_s + p_s * r_c
-                    rc[b] = r_c * qc[b] - r_s * qs[b]
-                    rs[b] = r_c * qs[b] + r_s * qc[b]
+                    pc[b], ps[b], rc[b], rs[b] = _advance(p_c, p_s, r_c, r_s, qc[b], qs[b])
             else:
                 a = zr[col, 0]
                 c = zi[col, 0]
@@ -502,10 +501,7 @@ def _eta_lanes(zr, zi, base, s, runs, acc, pc, ps, rc, rs, qc, qs, tmp):
                     r_c = rc[b]
                     r_s = rs[b]
                     acc[b] += a * p_c - c * p_s
-                    pc[b] = p_c * r_c - p_s * r_s
-                    ps[b] = p_c * r_s + p_s * r_c
-                    rc[b] = r_c * qc[b] - r_s * qs[b]
-                    rs[b] = r_c * qs[b] + r_s * qc[b]
+                    pc[b], ps[b], rc[b], rs[b] = _advance(p_c, p_s, r_c, r_s, qc[b], qs[b])
 
 
 @njit(cache=True, fastmath=False)
@@ -530,33 +526,6 @@ def expansion_eta_lanes(zr, zi, xy, cos, sin, s_eta_p, grp, eta_runs, n_eta):
         for b in range(n_b):
             out[b, p] = acc[b]
     return out
-
-
-@njit(cache=True, fastmath=False, inline="always")
-def _kin_node(zre, zim, wq, p_c, p_s, r_c, r_s, q_c, q_s, e_k, e_kr, e_kq, e_m, e_mr, e_mq, ur, uw, vi, vw):  # noqa: E501
-    """One interpolation node of :func:`expansion_kinematics_lanes` for one member: the series
-    term Z e^{i k s} into the four sums (u_h, a_h, u_z, a_z before the heading factors), then the
-    recurrences of the phase and the two depth factors to the next node of the run."""
-    a = zre * p_c - zim * p_s
-    c = zre * p_s + zim * p_c
-    # deep water: emz = 0 and ekz > 0, so ekz +- 0 is ekz to the bit
-    fa = e_k + e_m
-    fd = e_k - e_m
-    ur += a * fa
-    uw += (c * fa) * wq
-    vi += c * fd
-    vw += (a * fd) * wq
-    t = p_c * r_c - p_s * r_s
-    p_s = p_c * r_s + p_s * r_c
-    p_c = t
-    t = r_c * q_c - r_s * q_s
-    r_s = r_c * q_s + r_s * q_c
-    r_c = t
-    e_k *= e_kr
-    e_kr *= e_kq
-    e_m *= e_mr
-    e_mr *= e_mq
-    return p_c, p_s, r_c, r_s, e_k, e_kr, e_m, e_mr, ur, uw, vi, vw
 
 
 @njit(cache=True, fastmath=False)

@@ -366,8 +366,9 @@ class Hydrostatics(Load):
         )
         if sliced.any():  # the compiled slice integration (wetted_volume_by_slices)
             kl.hydrostatics_slices(
-                vol, cen, sliced, c, n, m, self.z0, self.z1, self.r0, self.r1, self.axis_xy
-            )
+                vol, cen, sliced, c, n, m, self.z0, self.z1, self.r0, self.r1, self.axis_xy,
+                _SIN_X, _SIN_W,
+            )  # fmt: skip
         force, moment, volume, r_B, m_ref = kl.hydrostatics_wrench(
             _kernels.f64(kin.R_b2g),
             _kernels.f64(kin.r_G_g),

@@ -63,6 +63,8 @@ _E2 = np.zeros((0, 3))
 
 
 def _pack_hydro(ld, g_rho):
+    from floatwind.loads.hydrostatics import _SIN_W, _SIN_X  # the reference's slice rule
+
     return (
         int(ld.body),
         _f(ld.z0),
@@ -74,6 +76,8 @@ def _pack_hydro(ld, g_rho):
         _f(ld.full_volume),
         _f(ld.full_centroid),
         float(g_rho),
+        _f(_SIN_X),
+        _f(_SIN_W),
     )
 
 
@@ -88,6 +92,8 @@ _NO_HYDRO = (
     _E1,
     _E2,
     0.0,
+    _E1,
+    _E1,
 )
 
 
