@@ -90,6 +90,27 @@ def test_rainflow_means_and_turning_points():
     assert full.tolist() == [[2.0, 2.0, 1.0]]
 
 
+def test_rainflow_compiled_equals_reference_loop():
+    from floatwind import _kernels
+
+    if not _kernels.AVAILABLE:
+        pytest.skip("numba not available")
+    rng = np.random.default_rng(11)
+    for x in (rng.normal(size=20_000), np.cumsum(rng.normal(size=5_000)), [1.0, 2.0], [3.0]):
+        old = _kernels.use_jit(False)
+        try:
+            ref = stats.rainflow(x)
+        finally:
+            _kernels.use_jit(old)
+        _kernels.use_jit(True)
+        try:
+            got = stats.rainflow(x)
+        finally:
+            _kernels.use_jit(old)
+        assert got.shape == ref.shape
+        assert np.array_equal(got, ref)
+
+
 def test_damage_equivalent_load_of_constant_amplitude():
     dt, f, a = 0.01, 0.5, 3.0
     t = np.arange(0, 200.0 + dt / 2, dt)

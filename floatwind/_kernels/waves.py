@@ -449,6 +449,21 @@ def node_runs(k, start, end):
 
 
 @njit(cache=True, fastmath=False)
+def store_series(table, r, q0, series, scale):
+    """``table[:, r, q0 + c] = series[c, :] * scale[c]`` rounded to complex64, in tiles of 64
+    time rows (the set-up of ExpansionSea; same bits as the NumPy assignment)."""
+    n_q, m = series.shape
+    for j0 in range(0, m, 64):
+        j1 = min(j0 + 64, m)
+        for c in range(n_q):
+            sc = scale[c]
+            for j in range(j0, j1):
+                v = series[c, j]
+                table[j, r, q0 + c] = complex(v.real * sc, v.imag * sc)
+    return None
+
+
+@njit(cache=True, fastmath=False)
 def series_lanes(z):
     """The series (R, C) complex as real and imaginary parts (C, R): members contiguous."""
     n_r, n_c = z.shape

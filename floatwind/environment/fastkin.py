@@ -55,9 +55,11 @@ points and elevation positions, ~10 per strip).
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import os
+from collections import OrderedDict
 
 import numpy as np
 import scipy.fft
@@ -91,6 +93,11 @@ def _default_budget() -> int:
 #: ``kinematics: auto`` builds the fast evaluator only if its table fits in this many bytes
 #: (a study's automatic batch size keeps each batch's table within it)
 AUTO_MEMORY_BUDGET = _default_budget()
+
+
+#: recent order choices (:meth:`ExpansionSea._choose`), most recently used last
+_CHOICES: OrderedDict = OrderedDict()
+_CHOICES_MAX = 128
 
 
 def _bary_weights(x: np.ndarray) -> np.ndarray:
@@ -164,6 +171,17 @@ def _chirp_nodes(lo: float, hi: float, n: int, depth: float, gravity: float, spl
 
 #: Relative rounding of a complex64 entry of the stored table (unit roundoff of float32, 2^-24).
 _TABLE_ROUNDING = 2.0**-24
+
+
+def _store_series(table, r, q0, series, scale) -> None:
+    """table[:, r, q0 + c] = series[c] * scale[c] in complex64 (the compiled kernel transposes in
+    tiles: the strided NumPy assignment of the transposed block took half the set-up time)."""
+    if _kernels.enabled():
+        from floatwind._kernels import waves as kw
+
+        kw.store_series(table, r, q0, series, scale)
+    else:
+        table[:, r, q0 : q0 + series.shape[0]] = (series * scale[:, None]).T
 
 
 def _lagrange_matrix(xs: np.ndarray, nodes: np.ndarray, bw: np.ndarray) -> np.ndarray:
@@ -326,7 +344,14 @@ class ExpansionSea:
         self.n_channels = q_eta + q_kin
         self._q_eta = q_eta
         self.table = np.empty((m, self.n_realizations, self.n_channels), dtype=np.complex64)
+        # touch the pages in order first: the column-block stores below would fault them in one
+        # by one in a strided pattern, which took 4-8 s for a 4 GB table on this machine's VM
+        self.table.fill(0)
         harm = sea.harmonic
+        # stored series j is Z_j (elevation) or Z_j / (den w) (kinematic channels)
+        scale = np.concatenate([np.ones(q_eta), self._inv_w_q])
+        chunk = 64
+        spec = np.zeros((min(chunk, self.n_channels), m), dtype=complex)  # zero off the harmonics
         for r in range(self.n_realizations):
             amp = sea.amplitude[r]
             coeffs = []  # (channels, N) complex, built in blocks
@@ -340,15 +365,12 @@ class ExpansionSea:
                 full[:, keep] = a[keep][None, :] * lmat.T
                 coeffs.append(full)
             block = np.concatenate(coeffs, axis=0)  # (Q, N)
-            for q0 in range(0, block.shape[0], 64):
-                spec = np.zeros((min(64, block.shape[0] - q0), m), dtype=complex)
-                spec[:, harm] = block[q0 : q0 + 64]
+            for q0 in range(0, block.shape[0], chunk):
+                n_q = min(chunk, block.shape[0] - q0)
+                spec[:n_q, harm] = block[q0 : q0 + n_q]
                 # Z(t_j) = sum_n c_n e^{-2 pi i h_n j / m}: a forward FFT
-                series = scipy.fft.fft(spec, axis=-1).T
-                if q0 + spec.shape[0] > q_eta:  # kinematic channels: store Z_i / (den w)
-                    lo = max(q_eta - q0, 0)
-                    series[:, lo:] *= self._inv_w_q[q0 + lo - q_eta : q0 + spec.shape[0] - q_eta]
-                self.table[:, r, q0 : q0 + spec.shape[0]] = series
+                series = scipy.fft.fft(spec[:n_q], axis=-1)
+                _store_series(self.table, r, q0, series, scale[q0 : q0 + n_q])
         self._t_cache = None
         self._z_cache = None
         logger.debug(
@@ -375,6 +397,32 @@ class ExpansionSea:
         """
         if omega.size == 0:
             return 0, np.zeros(0), np.zeros(0), np.zeros((0, 0)), 0.0
+        # the choice is a function of these inputs alone (``ratio`` is fixed by the depths
+        # ``zs`` and the water depth): a study worker's later batches of the same sea state reuse
+        # it instead of searching again. The energies enter the key in float32: with
+        # deterministic amplitudes a batch's mean |A|^2 differs from another's in the last bits
+        # only (the nodes and the matrix depend on the order alone, the error estimate on the
+        # energies to that relative 1e-7)
+        key = hashlib.sha1(
+            np.ascontiguousarray(omega, dtype=float).tobytes()
+            + np.ascontiguousarray(k, dtype=float).tobytes()
+            + np.ascontiguousarray(energy, dtype=np.float32).tobytes()
+            + repr(
+                (lo, hi, zs, max_order, self.tol, self.max_offset, self.sea.depth, self.sea.gravity)
+            ).encode()
+        ).hexdigest()
+        hit = _CHOICES.get(key)
+        if hit is not None:
+            _CHOICES.move_to_end(key)
+            return hit
+        out = self._search(omega, k, energy, lo, hi, ratio, zs, max_order)
+        _CHOICES[key] = out
+        while len(_CHOICES) > _CHOICES_MAX:
+            _CHOICES.popitem(last=False)
+        return out
+
+    def _search(self, omega, k, energy, lo, hi, ratio, zs, max_order):
+        """The order search of :meth:`_choose` (uncached)."""
         if hi <= lo:
             hi = lo * (1 + 1e-6) + 1e-9
         stride = max(1, omega.size // 600)  # g is smooth: a subsample measures the error

@@ -141,7 +141,7 @@ def simulate(
 
 
 #: output times x batch members evaluated together in :func:`to_dataset`
-OUTPUT_BLOCK = 256
+OUTPUT_BLOCK = 2048
 
 
 #: channels :func:`evaluate_outputs` computes from the state alone (no load, no accelerations)

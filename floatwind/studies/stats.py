@@ -124,8 +124,15 @@ def rainflow(x: np.ndarray) -> np.ndarray:
     """Rainflow cycles of a 1-D load history (ASTM E1049-85, sec. 5.4.4).
 
     Returns an array of rows (range, mean, count) with count 1.0 for full cycles and 0.5 for the
-    half cycles of the residue.
+    half cycles of the residue. Compiled (``floatwind._kernels.stats``) when the kernels are
+    enabled; this loop is the reference.
     """
+    from floatwind import _kernels
+
+    if _kernels.enabled():
+        from floatwind._kernels.stats import rainflow_turning
+
+        return rainflow_turning(np.ascontiguousarray(turning_points(x), dtype=np.float64))
     stack: list[float] = []
     out: list[tuple[float, float, float]] = []
     for p in turning_points(x):
