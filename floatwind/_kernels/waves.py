@@ -123,6 +123,80 @@ def _sincos(x):
     return sign_c * (c * (1.0 - swap) + sn * swap), sign_s * (sn * (1.0 - swap) + c * swap)
 
 
+# fdlibm's e_exp: x = n ln2 + r (ln2 split in a high part with trailing zeros and a low part),
+# e^r from its rational (Remez) kernel on |r| <= ln2 / 2 (|error| < 1 ulp), times 2^n built from
+# the exponent bits. Used for |x| <= _EXP_FAST (2^n normal); outside it the libm call.
+_LN2_HI = 6.93147180369123816490e-01
+_LN2_LO = 1.90821492927058770002e-10
+_INV_LN2 = 1.44269504088896338700e00
+_P1 = 1.66666666666666019037e-01
+_P2 = -2.77777777770155933842e-03
+_P3 = 6.61375632143793436117e-05
+_P4 = -1.65339022054652515390e-06
+_P5 = 4.13813679705723846039e-08
+_EXP_FAST = 700.0
+_ROUND = 6755399441055744.0  # 1.5 * 2^52: x + _ROUND rounds x to an integer in the low bits
+_ROUND_BITS = 0x4338000000000000  # the bits of _ROUND
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def _exp_kernel(x):
+    """(e^r, n + _ROUND) with x = n ln2 + r, n = x / ln2 rounded to nearest (added to _ROUND,
+    whose low mantissa bits then hold n), for |x| <= _EXP_FAST."""
+    tn = x * _INV_LN2 + _ROUND
+    fn = tn - _ROUND
+    hi = x - fn * _LN2_HI
+    lo = fn * _LN2_LO
+    r = hi - lo
+    t = r * r
+    c = r - t * (_P1 + t * (_P2 + t * (_P3 + t * (_P4 + t * _P5))))
+    return 1.0 - ((lo - (r * c) / (2.0 - c)) - hi), tn
+
+
+@njit(cache=True, fastmath=False)
+def _exp(x):
+    """e^x (< 1 ulp): the scalar twin of :func:`_exp_lanes` (same bits), the libm call for
+    |x| > 700."""
+    if not abs(x) <= _EXP_FAST:
+        return math.exp(x)
+    y, tn = _exp_kernel(x)
+    return y * (2.0 ** int(tn - _ROUND))
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _exp_lanes(x, out, tn):
+    """:func:`_exp` of every entry of ``x`` into ``out`` (same bits), in loops that vectorise
+    (no float -> int conversion: 2^n is put together from the bits of n + _ROUND; the numpy
+    error model: Python's division raises on a zero divisor, a branch that stops the
+    vectorisation, and ``2 - c`` is never zero); ``tn`` (float64, same length) is scratch."""
+    n = x.shape[0]
+    slow = False
+    for b in range(n):
+        if not abs(x[b]) <= _EXP_FAST:
+            slow = True
+    if slow:
+        for b in range(n):
+            out[b] = _exp(x[b])
+        return
+    for b in range(n):
+        xb = x[b]
+        t_n = xb * _INV_LN2 + _ROUND
+        fn = t_n - _ROUND
+        hi = xb - fn * _LN2_HI
+        lo = fn * _LN2_LO
+        r = hi - lo
+        t = r * r
+        c = r - t * (_P1 + t * (_P2 + t * (_P3 + t * (_P4 + t * _P5))))
+        out[b] = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi)
+        tn[b] = t_n
+    bits = tn.view(np.int64)
+    for b in range(n):
+        bits[b] = (bits[b] - _ROUND_BITS + 1023) << 52  # the bits of 2^n
+    scale = tn
+    for b in range(n):
+        out[b] = out[b] * scale[b]
+
+
 @njit(cache=True, fastmath=False)
 def _run(k, a, end):
     """Run of nodes starting at ``a`` (< ``end``): ``k_0 = k[a]`` and the first and second
@@ -338,17 +412,17 @@ def expansion_kinematics_eta(
                 pc, ps = _sincos(k0 * sp)
                 rc, rs = _sincos(d1 * sp)
                 qc, qs = _sincos(d2 * sp)
-                ekz = math.exp(k0 * zev)
-                ekz_r = math.exp(d1 * zev)
-                ekz_q = math.exp(d2 * zev)
+                ekz = _exp(k0 * zev)
+                ekz_r = _exp(d1 * zev)
+                ekz_q = _exp(d2 * zev)
                 emz = 0.0
                 emz_r = 0.0
                 emz_q = 0.0
                 if finite:
                     zb = zev + 2.0 * h
-                    emz = math.exp(-k0 * zb)
-                    emz_r = math.exp(-d1 * zb)
-                    emz_q = math.exp(-d2 * zb)
+                    emz = _exp(-k0 * zb)
+                    emz_r = _exp(-d1 * zb)
+                    emz_q = _exp(-d2 * zb)
                 kp = k0
                 dd = d1
                 i = 0
@@ -583,6 +657,7 @@ def expansion_kinematics_lanes(
     qc = np.empty(n_b)
     qs = np.empty(n_b)
     tmp = np.empty(n_b)
+    ibits = np.empty(n_b)
     ekz = np.empty(n_b)
     ekz_r = np.empty(n_b)
     ekz_q = np.empty(n_b)
@@ -645,15 +720,26 @@ def expansion_kinematics_lanes(
                 tmp[b] = d2 * (s[b] - sref_q[q0])
             _sincos_lanes(tmp, qc, qs)
             for b in range(n_b):
-                ekz[b] = math.exp(k0 * zev[b])
-                ekz_r[b] = math.exp(d1 * zev[b])
-                ekz_q[b] = math.exp(d2 * zev[b])
-                if finite:
-                    zb = zev[b] + 2.0 * h
-                    emz[b] = math.exp(-k0 * zb)
-                    emz_r[b] = math.exp(-d1 * zb)
-                    emz_q[b] = math.exp(-d2 * zb)
-                else:
+                tmp[b] = k0 * zev[b]
+            _exp_lanes(tmp, ekz, ibits)
+            for b in range(n_b):
+                tmp[b] = d1 * zev[b]
+            _exp_lanes(tmp, ekz_r, ibits)
+            for b in range(n_b):
+                tmp[b] = d2 * zev[b]
+            _exp_lanes(tmp, ekz_q, ibits)
+            if finite:
+                for b in range(n_b):
+                    tmp[b] = -k0 * (zev[b] + 2.0 * h)
+                _exp_lanes(tmp, emz, ibits)
+                for b in range(n_b):
+                    tmp[b] = -d1 * (zev[b] + 2.0 * h)
+                _exp_lanes(tmp, emz_r, ibits)
+                for b in range(n_b):
+                    tmp[b] = -d2 * (zev[b] + 2.0 * h)
+                _exp_lanes(tmp, emz_q, ibits)
+            else:
+                for b in range(n_b):
                     emz[b] = 0.0
                     emz_r[b] = 0.0
                     emz_q[b] = 0.0
