@@ -259,6 +259,56 @@ def test_simd_lanes_give_the_bits_of_the_scalar_wave_kernels():
     assert np.abs(v1).max() > 0.1  # the points are in moving water
 
 
+def test_elevation_along_strip_chains():
+    """The fused loop sums the elevation along chains of equally spaced strips (straight members)
+    by a recurrence from strip to strip: a chain of one strip is the point-by-point kernel to the
+    bit, a whole member agrees with it to rounding, and the chains follow the members."""
+    from floatwind._kernels import waves as kw
+
+    n = 9
+    study = _study(n, duration=1.0)
+    m = _model(study, study.runs())
+    mor = next(ld for ld in m.loads if type(ld).__name__ == "MorisonMembers")
+    sea = mor._sea(m.env, "strips", mor.strip_centre_b)
+    c = sea._jit_consts()
+    starts, counts = fz._strip_chains(mor, sea)
+    assert counts.sum() == mor.n_strips and np.all(np.diff(starts) == counts[:-1])
+    # strips of one straight member are one chain: as many chains as members with strips here
+    cen = 0.5 * (mor.strip_a_b + mor.strip_b_b)
+    for a, k in zip(starts, counts, strict=True):
+        d = np.diff(cen[a : a + k], axis=0)
+        assert np.allclose(d, d[:1], rtol=0, atol=1e-9)
+    assert counts.max() > 5
+    # displaced strip centres of rigid members (pitch, surge per member)
+    rng = np.random.default_rng(8)
+    th = rng.normal(0.0, 0.08, n)
+    R = np.zeros((n, 3, 3))
+    R[:, 0, 0] = R[:, 2, 2] = np.cos(th)
+    R[:, 0, 2] = np.sin(th)
+    R[:, 2, 0] = -np.sin(th)
+    R[:, 1, 1] = 1.0
+    r0 = np.stack([rng.normal(0, 5.0, n), rng.normal(0, 2.0, n), np.zeros(n)], axis=1)
+    xy = np.ascontiguousarray((r0[:, None, :] + np.einsum("bij,pj->bpi", R, cen))[..., :2])
+    z = sea._series(7.5)
+    zr, zi = kw.series_lanes(z)
+    eruns = kw.node_runs(c["k_eta"], 0, len(c["k_eta"]))
+    args = (zr, zi, xy, sea.cos, sea.sin, c["s_eta_p"], c["grp"], eruns, len(c["k_eta"]))
+    ref = kw.expansion_eta_lanes(*args)
+    ones = np.arange(mor.n_strips, dtype=np.int64)
+    assert np.array_equal(kw.expansion_eta_chains(*args, ones, np.ones_like(ones)), ref)
+    got = kw.expansion_eta_chains(*args, starts, counts)
+    assert np.abs(ref).max() > 0.5
+    assert np.abs(got - ref).max() <= 1e-12 * np.abs(ref).max()
+    # one member: same numbers whatever the batch (members in lanes or alone), and the scalar
+    # kernel of small batches gives the bits of the lanes
+    alone = kw.expansion_eta_chains(
+        zr[:, 3:4].copy(), zi[:, 3:4].copy(), xy[3:4].copy(), *args[3:], starts, counts
+    )
+    assert np.array_equal(alone[0], got[3])
+    scalar = kw.expansion_eta_chains_scalar(z, *args[2:], starts, counts)
+    assert np.array_equal(scalar, got)
+
+
 def _evaluation_equal(a, b):
     from floatwind.simulate.system import Evaluation  # noqa: F401
 

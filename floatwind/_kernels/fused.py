@@ -115,8 +115,8 @@ def fused_rhs(t, y, irel, rel, sea, zser, zlanes, wind, ld, qdd_out):
 
     ``irel`` indexes the stacked prescribed relative kinematics ``rel`` (one entry per stage
     time, or a single entry for a tree without moving joints); ``zlanes`` its real and imaginary
-    parts member-contiguous (``waves.series_lanes``) when B >= LANES_MIN; ``zser`` is the expansion series
-    at ``t`` (``_series``) when the sea is an expansion, else unused.
+    parts member-contiguous (``waves.series_lanes``) when B >= LANES_MIN; ``zser`` is the
+    expansion series at ``t`` (``_series``) when the sea is an expansion, else unused.
     """
     B = y.shape[0]
     rho, drho, ddrho, R_c2s, w_rel, dw_rel, P, dP, Q, dQ, total_mass, cm_b = rel
@@ -179,8 +179,10 @@ def fused_rhs(t, y, irel, rel, sea, zser, zlanes, wind, ld, qdd_out):
         if mor[2] or not has_sea:  # surface: still, or still water
             eta = np.zeros((B, p1.shape[1]))
         else:
-            if B >= LANES_MIN:  # the same bits, members in SIMD lanes
-                eta = kwv.expansion_eta_lanes(
+            # along the chains of equally spaced strips (straight members); the same bits alone
+            # and in a batch
+            if B >= LANES_MIN:
+                eta = kwv.expansion_eta_chains(
                     zlanes[0],
                     zlanes[1],
                     cxy,
@@ -190,9 +192,22 @@ def fused_rhs(t, y, irel, rel, sea, zser, zlanes, wind, ld, qdd_out):
                     sea[9],
                     sea[17],
                     sea[10].shape[0],
+                    mor[11],
+                    mor[12],
                 )
             else:
-                eta = kwv.expansion_eta(zser, cxy, sea[3], sea[4], sea[8], sea[9], sea[10])
+                eta = kwv.expansion_eta_chains_scalar(
+                    zser,
+                    cxy,
+                    sea[3],
+                    sea[4],
+                    sea[8],
+                    sea[9],
+                    sea[17],
+                    sea[10].shape[0],
+                    mor[11],
+                    mor[12],
+                )
         frac, x_g, arm, x_k = kmor.strip_points(p1, p2, zz, eta, rGb, mor[4], mor[5], inst)
         if has_sea:
             # the elevation at a fully wet strip's load point is the wetting elevation at its

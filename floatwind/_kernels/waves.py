@@ -618,6 +618,173 @@ def expansion_eta_lanes(zr, zi, xy, cos, sin, s_eta_p, grp, eta_runs, n_eta):
 
 
 @njit(cache=True, fastmath=False)
+def expansion_eta_chains(zr, zi, xy, cos, sin, s_eta_p, grp, eta_runs, n_eta, ch_start, ch_count):
+    """:func:`expansion_eta_lanes` for points in chains (any B): chain ``c`` is the points
+    ``ch_start[c] ..`` (``ch_count[c]`` of them) of one elevation group whose offsets along the
+    heading are equally spaced (the strips of a straight member of a rigid body: ``s_i = s_0 + i
+    delta`` in exact arithmetic). Along a chain the node factors follow ``e^{i k s_{i+1}} =
+    e^{i k s_i} e^{i k delta}``: the run recurrences (3 sin/cos pairs per run) are done once per
+    chain for ``e^{i k s_0}`` and ``e^{i k delta}`` instead of once per point, and a point costs a
+    complex product per node. ``delta`` is the mean spacing of the chain's computed end offsets;
+    the phase then differs from the point-by-point kernel's by ~n ulps (rounding-level). A chain
+    of one point gives the bits of :func:`expansion_eta_lanes`."""
+    n_b = xy.shape[0]
+    n_p = xy.shape[1]
+    per_member = zr.shape[1] > 1
+    first, length, kd = eta_runs
+    out = np.empty((n_b, n_p))
+    s0 = np.empty(n_b)
+    dl = np.empty(n_b)
+    tmp = np.empty(n_b)
+    pc = np.empty(n_b)
+    ps = np.empty(n_b)
+    rc = np.empty(n_b)
+    rs = np.empty(n_b)
+    qc = np.empty(n_b)
+    qs = np.empty(n_b)
+    ec = np.empty(n_b)
+    es = np.empty(n_b)
+    fc = np.empty(n_b)
+    fs = np.empty(n_b)
+    gc = np.empty(n_b)
+    gs = np.empty(n_b)
+    acc = np.empty(n_b)
+    phc = np.empty((n_eta, n_b))  # e^{i k_j s} of the current point, node by node
+    phs = np.empty((n_eta, n_b))
+    stc = np.empty((n_eta, n_b))  # e^{i k_j delta}
+    sts = np.empty((n_eta, n_b))
+    zrow_r = np.empty(n_b)
+    zrow_i = np.empty(n_b)
+    for c in range(ch_start.shape[0]):
+        p0 = ch_start[c]
+        n = ch_count[c]
+        base = grp[p0] * n_eta
+        for b in range(n_b):
+            s0[b] = xy[b, p0, 0] * cos + xy[b, p0, 1] * sin - s_eta_p[p0]
+            if n > 1:
+                sl = xy[b, p0 + n - 1, 0] * cos + xy[b, p0 + n - 1, 1] * sin - s_eta_p[p0]
+                dl[b] = (sl - s0[b]) / (n - 1)
+            else:
+                dl[b] = 0.0
+        for j in range(first.shape[0]):
+            for b in range(n_b):
+                tmp[b] = kd[j, 0] * s0[b]
+            _sincos_lanes(tmp, pc, ps)
+            for b in range(n_b):
+                tmp[b] = kd[j, 1] * s0[b]
+            _sincos_lanes(tmp, rc, rs)
+            for b in range(n_b):
+                tmp[b] = kd[j, 2] * s0[b]
+            _sincos_lanes(tmp, qc, qs)
+            if n > 1:
+                for b in range(n_b):
+                    tmp[b] = kd[j, 0] * dl[b]
+                _sincos_lanes(tmp, ec, es)
+                for b in range(n_b):
+                    tmp[b] = kd[j, 1] * dl[b]
+                _sincos_lanes(tmp, fc, fs)
+                for b in range(n_b):
+                    tmp[b] = kd[j, 2] * dl[b]
+                _sincos_lanes(tmp, gc, gs)
+            for i in range(length[j]):
+                node = first[j] + i
+                for b in range(n_b):
+                    phc[node, b] = pc[b]
+                    phs[node, b] = ps[b]
+                    pc[b], ps[b], rc[b], rs[b] = _advance(pc[b], ps[b], rc[b], rs[b], qc[b], qs[b])
+                if n > 1:
+                    for b in range(n_b):
+                        stc[node, b] = ec[b]
+                        sts[node, b] = es[b]
+                        ec[b], es[b], fc[b], fs[b] = _advance(
+                            ec[b], es[b], fc[b], fs[b], gc[b], gs[b]
+                        )
+        for i in range(n):
+            for b in range(n_b):
+                acc[b] = 0.0
+            for node in range(n_eta):
+                col = base + node
+                if per_member:
+                    row_r = zr[col]
+                    row_i = zi[col]
+                else:
+                    row_r = zrow_r
+                    row_i = zrow_i
+                    for b in range(n_b):
+                        row_r[b] = zr[col, 0]
+                        row_i[b] = zi[col, 0]
+                if i + 1 < n:
+                    for b in range(n_b):
+                        p_c = phc[node, b]
+                        p_s = phs[node, b]
+                        acc[b] += row_r[b] * p_c - row_i[b] * p_s
+                        phc[node, b] = p_c * stc[node, b] - p_s * sts[node, b]
+                        phs[node, b] = p_c * sts[node, b] + p_s * stc[node, b]
+                else:
+                    for b in range(n_b):
+                        acc[b] += row_r[b] * phc[node, b] - row_i[b] * phs[node, b]
+            for b in range(n_b):
+                out[b, p0 + i] = acc[b]
+    return out
+
+
+@njit(cache=True, fastmath=False)
+def expansion_eta_chains_scalar(z, xy, cos, sin, s_eta_p, grp, eta_runs, n_eta, ch_start, ch_count):
+    """:func:`expansion_eta_chains` (same bits) from the complex series ``z`` (R, C), member by
+    member: the kernel for B < LANES_MIN, where the lane loops cost more than they save."""
+    n_b = xy.shape[0]
+    n_p = xy.shape[1]
+    first, length, kd = eta_runs
+    out = np.empty((n_b, n_p))
+    phc = np.empty(n_eta)
+    phs = np.empty(n_eta)
+    stc = np.empty(n_eta)
+    sts = np.empty(n_eta)
+    for b in range(n_b):
+        r = 0 if z.shape[0] == 1 else b
+        for c in range(ch_start.shape[0]):
+            p0 = ch_start[c]
+            n = ch_count[c]
+            base = grp[p0] * n_eta
+            s0 = xy[b, p0, 0] * cos + xy[b, p0, 1] * sin - s_eta_p[p0]
+            if n > 1:
+                sl = xy[b, p0 + n - 1, 0] * cos + xy[b, p0 + n - 1, 1] * sin - s_eta_p[p0]
+                dl = (sl - s0) / (n - 1)
+            else:
+                dl = 0.0
+            for j in range(first.shape[0]):
+                pc, ps = _sincos(kd[j, 0] * s0)
+                rc, rs = _sincos(kd[j, 1] * s0)
+                qc, qs = _sincos(kd[j, 2] * s0)
+                ec = es = fc = fs = gc = gs = 0.0
+                if n > 1:
+                    ec, es = _sincos(kd[j, 0] * dl)
+                    fc, fs = _sincos(kd[j, 1] * dl)
+                    gc, gs = _sincos(kd[j, 2] * dl)
+                for i in range(length[j]):
+                    node = first[j] + i
+                    phc[node] = pc
+                    phs[node] = ps
+                    pc, ps, rc, rs = _advance(pc, ps, rc, rs, qc, qs)
+                    if n > 1:
+                        stc[node] = ec
+                        sts[node] = es
+                        ec, es, fc, fs = _advance(ec, es, fc, fs, gc, gs)
+            for i in range(n):
+                acc = 0.0
+                for node in range(n_eta):
+                    zz = z[r, base + node]
+                    p_c = phc[node]
+                    p_s = phs[node]
+                    acc += zz.real * p_c - zz.imag * p_s
+                    if i + 1 < n:
+                        phc[node] = p_c * stc[node] - p_s * sts[node]
+                        phs[node] = p_c * sts[node] + p_s * stc[node]
+                out[b, p0 + i] = acc
+    return out
+
+
+@njit(cache=True, fastmath=False)
 def expansion_kinematics_lanes(
     zr,
     zi,

@@ -60,6 +60,7 @@ def _i(a):
 
 _E1 = np.zeros(0)
 _E2 = np.zeros((0, 3))
+_I0 = np.zeros(0, dtype=np.int64)
 
 
 def _pack_hydro(ld, g_rho):
@@ -180,11 +181,39 @@ def _pack_morison(ld, env, batch):
         _f(ld.strip_cm * ld.strip_area),
         _f(rho * ld.strip_ca * ld.strip_area),
         _f(np.broadcast_to(ld.strip_length, (ld.n_strips,))),
-    )
+    ) + _strip_chains(ld, sea)
     return mor, _sea_tuple(sea, batch)
 
 
-_NO_MORISON = (-1, False, False, 0.0, _E2, _E2, _E2, _E1, _E1, _E1, _E1)
+def _strip_chains(ld, sea) -> tuple[np.ndarray, np.ndarray]:
+    """Runs of consecutive strips whose centres are equally spaced in the body frame and share
+    an elevation group (the strips of a straight member): (first strip, count) per chain, for
+    ``waves.expansion_eta_chains``. Equal spacing to 1e-9 of the spacing (strips laid out by the
+    member discretisation agree to round-off)."""
+    cen = 0.5 * (np.asarray(ld.strip_a_b, float) + np.asarray(ld.strip_b_b, float))
+    grp = np.asarray(sea._jit_consts()["grp"]) if hasattr(sea, "_jit_consts") else None
+    n = cen.shape[0]
+    starts, counts = [], []
+    p = 0
+    while p < n:
+        q = p + 1
+        if q < n:
+            step = cen[q] - cen[p]
+            size = float(np.linalg.norm(step))
+            while (
+                q < n
+                and size > 0.0
+                and float(np.linalg.norm(cen[q] - cen[q - 1] - step)) <= 1e-9 * size
+                and (grp is None or grp[q] == grp[p])
+            ):
+                q += 1
+        starts.append(p)
+        counts.append(q - p)
+        p = q
+    return _i(starts), _i(counts)
+
+
+_NO_MORISON = (-1, False, False, 0.0, _E2, _E2, _E2, _E1, _E1, _E1, _E1, _I0, _I0)
 
 
 def _pack_taut(ld):
