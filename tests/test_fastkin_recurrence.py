@@ -184,3 +184,30 @@ def test_exp_kernels_accurate_and_lanes_equal_scalar():
     assert ulp.max() <= 1.0
     assert out[x == 0.0].tolist() == [1.0, 1.0]
     assert np.isnan(out[-1]) and out[-2] == 0.0
+
+
+def test_table_synthesis_same_bits_compiled_or_numpy_and_order_choice_reused():
+    """The compiled store of the synthesised series (tiled transpose) gives the NumPy
+    assignment's bits; a second ExpansionSea of the same sea state reuses the order choices
+    (same nodes, same table) and another sea state does not."""
+    from floatwind.environment import fastkin
+
+    def make(seed, hs=5.0):
+        sea = sea_from_spectrum(
+            JonswapSpectrum(hs, 10.0), duration=200.0, seeds=seeds_for(seed, 2), depth=320.0
+        )
+        return ExpansionSea(sea, _strips())
+
+    fastkin._CHOICES.clear()  # (bounded LRU: start empty so that the counts below are exact)
+    with jit(False):
+        ref = make(3)
+    n_cached = len(fastkin._CHOICES)
+    with jit(True):
+        fast = make(3)
+    assert np.array_equal(fast.table, ref.table)
+    assert len(fastkin._CHOICES) == n_cached  # every choice came from the cache
+    assert np.array_equal(fast.orders, ref.orders) and np.array_equal(fast._k_q, ref._k_q)
+    with jit(True):
+        other = make(3, hs=7.0)  # other energies: searched again (new entries)
+    assert len(fastkin._CHOICES) > n_cached
+    assert not np.array_equal(other.table, fast.table)
