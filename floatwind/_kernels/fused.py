@@ -181,33 +181,11 @@ def fused_rhs(t, y, irel, rel, sea, zser, zlanes, wind, ld, qdd_out):
         else:
             # along the chains of equally spaced strips (straight members); the same bits alone
             # and in a batch
+            ea = (cxy, sea[3], sea[4], sea[8], sea[9], sea[17], sea[10].shape[0], mor[11], mor[12])
             if B >= LANES_MIN:
-                eta = kwv.expansion_eta_chains(
-                    zlanes[0],
-                    zlanes[1],
-                    cxy,
-                    sea[3],
-                    sea[4],
-                    sea[8],
-                    sea[9],
-                    sea[17],
-                    sea[10].shape[0],
-                    mor[11],
-                    mor[12],
-                )
+                eta = kwv.expansion_eta_chains(zlanes[0], zlanes[1], *ea)
             else:
-                eta = kwv.expansion_eta_chains_scalar(
-                    zser,
-                    cxy,
-                    sea[3],
-                    sea[4],
-                    sea[8],
-                    sea[9],
-                    sea[17],
-                    sea[10].shape[0],
-                    mor[11],
-                    mor[12],
-                )
+                eta = kwv.expansion_eta_chains_scalar(zser, *ea)
         frac, x_g, arm, x_k = kmor.strip_points(p1, p2, zz, eta, rGb, mor[4], mor[5], inst)
         if has_sea:
             # the elevation at a fully wet strip's load point is the wetting elevation at its

@@ -179,16 +179,7 @@ def _exp_lanes(x, out, tn):
             out[b] = _exp(x[b])
         return
     for b in range(n):
-        xb = x[b]
-        t_n = xb * _INV_LN2 + _ROUND
-        fn = t_n - _ROUND
-        hi = xb - fn * _LN2_HI
-        lo = fn * _LN2_LO
-        r = hi - lo
-        t = r * r
-        c = r - t * (_P1 + t * (_P2 + t * (_P3 + t * (_P4 + t * _P5))))
-        out[b] = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi)
-        tn[b] = t_n
+        out[b], tn[b] = _exp_kernel(x[b])
     bits = tn.view(np.int64)
     for b in range(n):
         bits[b] = (bits[b] - _ROUND_BITS + 1023) << 52  # the bits of 2^n
@@ -550,6 +541,20 @@ def series_lanes(z):
     return zr, zi
 
 
+@njit(cache=True, fastmath=False, inline="always")
+def _run_factors_lanes(k0, d1, d2, s, tmp, pc, ps, rc, rs, qc, qs):
+    """Start of a run for every member: e^{i k0 s}, e^{i d1 s}, e^{i d2 s} as (cos, sin) lanes."""
+    for b in range(s.shape[0]):
+        tmp[b] = k0 * s[b]
+    _sincos_lanes(tmp, pc, ps)
+    for b in range(s.shape[0]):
+        tmp[b] = d1 * s[b]
+    _sincos_lanes(tmp, rc, rs)
+    for b in range(s.shape[0]):
+        tmp[b] = d2 * s[b]
+    _sincos_lanes(tmp, qc, qs)
+
+
 @njit(cache=True, fastmath=False)
 def _eta_lanes(zr, zi, base, s, runs, acc, pc, ps, rc, rs, qc, qs, tmp):
     """Elevation at offsets ``s`` (B,) of one point from the series at columns base + node."""
@@ -559,15 +564,7 @@ def _eta_lanes(zr, zi, base, s, runs, acc, pc, ps, rc, rs, qc, qs, tmp):
     for b in range(n_b):
         acc[b] = 0.0
     for j in range(first.shape[0]):
-        for b in range(n_b):
-            tmp[b] = kd[j, 0] * s[b]
-        _sincos_lanes(tmp, pc, ps)
-        for b in range(n_b):
-            tmp[b] = kd[j, 1] * s[b]
-        _sincos_lanes(tmp, rc, rs)
-        for b in range(n_b):
-            tmp[b] = kd[j, 2] * s[b]
-        _sincos_lanes(tmp, qc, qs)
+        _run_factors_lanes(kd[j, 0], kd[j, 1], kd[j, 2], s, tmp, pc, ps, rc, rs, qc, qs)
         for i in range(length[j]):
             col = base + first[j] + i
             # one pass over the members per node: the series term, then the recurrences
@@ -633,22 +630,10 @@ def expansion_eta_chains(zr, zi, xy, cos, sin, s_eta_p, grp, eta_runs, n_eta, ch
     per_member = zr.shape[1] > 1
     first, length, kd = eta_runs
     out = np.empty((n_b, n_p))
-    s0 = np.empty(n_b)
-    dl = np.empty(n_b)
-    tmp = np.empty(n_b)
-    pc = np.empty(n_b)
-    ps = np.empty(n_b)
-    rc = np.empty(n_b)
-    rs = np.empty(n_b)
-    qc = np.empty(n_b)
-    qs = np.empty(n_b)
-    ec = np.empty(n_b)
-    es = np.empty(n_b)
-    fc = np.empty(n_b)
-    fs = np.empty(n_b)
-    gc = np.empty(n_b)
-    gs = np.empty(n_b)
-    acc = np.empty(n_b)
+    lanes = np.empty((16, n_b))  # per-member scratch rows
+    s0, dl, tmp, acc = lanes[0], lanes[1], lanes[2], lanes[3]
+    pc, ps, rc, rs, qc, qs = lanes[4], lanes[5], lanes[6], lanes[7], lanes[8], lanes[9]
+    ec, es, fc, fs, gc, gs = lanes[10], lanes[11], lanes[12], lanes[13], lanes[14], lanes[15]
     phc = np.empty((n_eta, n_b))  # e^{i k_j s} of the current point, node by node
     phs = np.empty((n_eta, n_b))
     stc = np.empty((n_eta, n_b))  # e^{i k_j delta}
@@ -667,25 +652,9 @@ def expansion_eta_chains(zr, zi, xy, cos, sin, s_eta_p, grp, eta_runs, n_eta, ch
             else:
                 dl[b] = 0.0
         for j in range(first.shape[0]):
-            for b in range(n_b):
-                tmp[b] = kd[j, 0] * s0[b]
-            _sincos_lanes(tmp, pc, ps)
-            for b in range(n_b):
-                tmp[b] = kd[j, 1] * s0[b]
-            _sincos_lanes(tmp, rc, rs)
-            for b in range(n_b):
-                tmp[b] = kd[j, 2] * s0[b]
-            _sincos_lanes(tmp, qc, qs)
+            _run_factors_lanes(kd[j, 0], kd[j, 1], kd[j, 2], s0, tmp, pc, ps, rc, rs, qc, qs)
             if n > 1:
-                for b in range(n_b):
-                    tmp[b] = kd[j, 0] * dl[b]
-                _sincos_lanes(tmp, ec, es)
-                for b in range(n_b):
-                    tmp[b] = kd[j, 1] * dl[b]
-                _sincos_lanes(tmp, fc, fs)
-                for b in range(n_b):
-                    tmp[b] = kd[j, 2] * dl[b]
-                _sincos_lanes(tmp, gc, gs)
+                _run_factors_lanes(kd[j, 0], kd[j, 1], kd[j, 2], dl, tmp, ec, es, fc, fs, gc, gs)
             for i in range(length[j]):
                 node = first[j] + i
                 for b in range(n_b):
@@ -813,6 +782,7 @@ def expansion_kinematics_lanes(
     acc = np.zeros((n_b, n_p, 3))
     finite = h > 0.0
     s = np.empty(n_b)
+    sp = np.empty(n_b)
     se = np.empty(n_b)
     zev = np.empty(n_b)
     wet = np.empty(n_b, dtype=np.bool_)
@@ -878,14 +848,8 @@ def expansion_kinematics_lanes(
             q0 = r_first[j]
             k0, d1, d2 = r_kd[j, 0], r_kd[j, 1], r_kd[j, 2]
             for b in range(n_b):
-                tmp[b] = k0 * (s[b] - sref_q[q0])
-            _sincos_lanes(tmp, pc, ps)
-            for b in range(n_b):
-                tmp[b] = d1 * (s[b] - sref_q[q0])
-            _sincos_lanes(tmp, rc, rs)
-            for b in range(n_b):
-                tmp[b] = d2 * (s[b] - sref_q[q0])
-            _sincos_lanes(tmp, qc, qs)
+                sp[b] = s[b] - sref_q[q0]
+            _run_factors_lanes(k0, d1, d2, sp, tmp, pc, ps, rc, rs, qc, qs)
             for b in range(n_b):
                 tmp[b] = k0 * zev[b]
             _exp_lanes(tmp, ekz, ibits)
