@@ -59,6 +59,7 @@ import hashlib
 import logging
 import math
 import os
+import threading
 from collections import OrderedDict
 
 import numpy as np
@@ -98,6 +99,7 @@ AUTO_MEMORY_BUDGET = _default_budget()
 #: recent order choices (:meth:`ExpansionSea._choose`), most recently used last
 _CHOICES: OrderedDict = OrderedDict()
 _CHOICES_MAX = 128
+_CHOICES_LOCK = threading.Lock()
 
 
 def _bary_weights(x: np.ndarray) -> np.ndarray:
@@ -411,14 +413,16 @@ class ExpansionSea:
                 (lo, hi, zs, max_order, self.tol, self.max_offset, self.sea.depth, self.sea.gravity)
             ).encode()
         ).hexdigest()
-        hit = _CHOICES.get(key)
-        if hit is not None:
-            _CHOICES.move_to_end(key)
-            return hit
+        with _CHOICES_LOCK:  # (Dask workers may build seas in threads)
+            hit = _CHOICES.get(key)
+            if hit is not None:
+                _CHOICES.move_to_end(key)
+                return hit
         out = self._search(omega, k, energy, lo, hi, ratio, zs, max_order)
-        _CHOICES[key] = out
-        while len(_CHOICES) > _CHOICES_MAX:
-            _CHOICES.popitem(last=False)
+        with _CHOICES_LOCK:
+            _CHOICES[key] = out
+            while len(_CHOICES) > _CHOICES_MAX:
+                _CHOICES.popitem(last=False)
         return out
 
     def _search(self, omega, k, energy, lo, hi, ratio, zs, max_order):
