@@ -217,6 +217,21 @@ def _advance(p_c, p_s, r_c, r_s, q_c, q_s):
     return p_c, p_s, r_c, r_s
 
 
+@njit(cache=True, fastmath=False, inline="always")
+def _run_factors(k0, d1, d2, s):
+    """Start of a run: e^{i k0 s}, e^{i d1 s}, e^{i d2 s} as (cos, sin) pairs."""
+    pc, ps = _sincos(k0 * s)
+    rc, rs = _sincos(d1 * s)
+    qc, qs = _sincos(d2 * s)
+    return pc, ps, rc, rs, qc, qs
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def _run_exps(k0, d1, d2, z):
+    """Start of a run of depth factors: e^{k0 z}, e^{d1 z}, e^{d2 z}."""
+    return _exp(k0 * z), _exp(d1 * z), _exp(d2 * z)
+
+
 @njit(cache=True, fastmath=False)
 def _eta_point(z, r, x, y, cos, sin, s_eta, base, k_eta, n_eta):
     s = x * cos + y * sin - s_eta
@@ -225,9 +240,7 @@ def _eta_point(z, r, x, y, cos, sin, s_eta, base, k_eta, n_eta):
     while j < n_eta:
         k0, d1, d2 = _run(k_eta, j, n_eta)
         # e^{i k_j s} by recurrence: p_{j+1} = p_j r_j, r_{j+1} = r_j q (|p| = |r| = |q| = 1)
-        pc, ps = _sincos(k0 * s)
-        rc, rs = _sincos(d1 * s)
-        qc, qs = _sincos(d2 * s)
+        pc, ps, rc, rs, qc, qs = _run_factors(k0, d1, d2, s)
         kp = k0
         dd = d1
         i = 0
@@ -400,20 +413,14 @@ def expansion_kinematics_eta(
                 # (all factors of modulus <= 1 for -h <= z <= 0)
                 sp = s - sref_q[q]
                 k0, d1, d2 = _run(k_q, q, end)
-                pc, ps = _sincos(k0 * sp)
-                rc, rs = _sincos(d1 * sp)
-                qc, qs = _sincos(d2 * sp)
-                ekz = _exp(k0 * zev)
-                ekz_r = _exp(d1 * zev)
-                ekz_q = _exp(d2 * zev)
+                pc, ps, rc, rs, qc, qs = _run_factors(k0, d1, d2, sp)
+                ekz, ekz_r, ekz_q = _run_exps(k0, d1, d2, zev)
                 emz = 0.0
                 emz_r = 0.0
                 emz_q = 0.0
                 if finite:
                     zb = zev + 2.0 * h
-                    emz = _exp(-k0 * zb)
-                    emz_r = _exp(-d1 * zb)
-                    emz_q = _exp(-d2 * zb)
+                    emz, emz_r, emz_q = _run_exps(-k0, -d1, -d2, zb)
                 kp = k0
                 dd = d1
                 i = 0
@@ -722,14 +729,10 @@ def expansion_eta_chains_scalar(z, xy, cos, sin, s_eta_p, grp, eta_runs, n_eta, 
             else:
                 dl = 0.0
             for j in range(first.shape[0]):
-                pc, ps = _sincos(kd[j, 0] * s0)
-                rc, rs = _sincos(kd[j, 1] * s0)
-                qc, qs = _sincos(kd[j, 2] * s0)
+                pc, ps, rc, rs, qc, qs = _run_factors(kd[j, 0], kd[j, 1], kd[j, 2], s0)
                 ec = es = fc = fs = gc = gs = 0.0
                 if n > 1:
-                    ec, es = _sincos(kd[j, 0] * dl)
-                    fc, fs = _sincos(kd[j, 1] * dl)
-                    gc, gs = _sincos(kd[j, 2] * dl)
+                    ec, es, fc, fs, gc, gs = _run_factors(kd[j, 0], kd[j, 1], kd[j, 2], dl)
                 for i in range(length[j]):
                     node = first[j] + i
                     phc[node] = pc
@@ -794,7 +797,7 @@ def expansion_kinematics_lanes(
     qc = np.empty(n_b)
     qs = np.empty(n_b)
     tmp = np.empty(n_b)
-    ibits = np.empty(n_b)
+    tn_scratch = np.empty(n_b)
     ekz = np.empty(n_b)
     ekz_r = np.empty(n_b)
     ekz_q = np.empty(n_b)
@@ -852,23 +855,23 @@ def expansion_kinematics_lanes(
             _run_factors_lanes(k0, d1, d2, sp, tmp, pc, ps, rc, rs, qc, qs)
             for b in range(n_b):
                 tmp[b] = k0 * zev[b]
-            _exp_lanes(tmp, ekz, ibits)
+            _exp_lanes(tmp, ekz, tn_scratch)
             for b in range(n_b):
                 tmp[b] = d1 * zev[b]
-            _exp_lanes(tmp, ekz_r, ibits)
+            _exp_lanes(tmp, ekz_r, tn_scratch)
             for b in range(n_b):
                 tmp[b] = d2 * zev[b]
-            _exp_lanes(tmp, ekz_q, ibits)
+            _exp_lanes(tmp, ekz_q, tn_scratch)
             if finite:
                 for b in range(n_b):
                     tmp[b] = -k0 * (zev[b] + 2.0 * h)
-                _exp_lanes(tmp, emz, ibits)
+                _exp_lanes(tmp, emz, tn_scratch)
                 for b in range(n_b):
                     tmp[b] = -d1 * (zev[b] + 2.0 * h)
-                _exp_lanes(tmp, emz_r, ibits)
+                _exp_lanes(tmp, emz_r, tn_scratch)
                 for b in range(n_b):
                     tmp[b] = -d2 * (zev[b] + 2.0 * h)
-                _exp_lanes(tmp, emz_q, ibits)
+                _exp_lanes(tmp, emz_q, tn_scratch)
             else:
                 for b in range(n_b):
                     emz[b] = 0.0

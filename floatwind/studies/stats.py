@@ -132,7 +132,7 @@ def rainflow(x: np.ndarray) -> np.ndarray:
     if _kernels.enabled():
         from floatwind._kernels.stats import rainflow_turning
 
-        return rainflow_turning(np.ascontiguousarray(turning_points(x), dtype=np.float64))
+        return rainflow_turning(_kernels.f64(turning_points(x)))
     stack: list[float] = []
     out: list[tuple[float, float, float]] = []
     for p in turning_points(x):
