@@ -239,10 +239,12 @@ def generate_kaimal_many(
             xis.append((gauss[..., 0] + 1j * gauss[..., 1]) / np.sqrt(2.0))
         xis = _correlated(xis, f, dist if use_coh else None, uhub, zhub, chunk)
         amp = np.sqrt(kaimal_spectrum(f, comp, uhub, sigma1, zhub) * df)
+        scale = (amp * np.sqrt(2.0))[:, None]
+        # one spectrum buffer for the realizations: rows 0 and above nf stay zero
+        spec = np.zeros((nt // 2 + 1, pts.shape[0]), dtype=complex)
         for r, xi in enumerate(xis):
-            spec = np.zeros((nt // 2 + 1, pts.shape[0]), dtype=complex)
             # x_j = Re sum_m c_m e^{2 pi i m j / nt}, c = amp * sqrt(2) * xi (E|c|^2 = 2 S df)
-            spec[1 : nf + 1] = (amp * np.sqrt(2.0))[:, None] * xi * (nt / 2.0)
+            spec[1 : nf + 1] = scale * xi * (nt / 2.0)
             series = scipy.fft.irfft(spec, n=nt, axis=0)  # (nt, npts)
             grid = series.reshape(nt, nz, ny).transpose(0, 2, 1)
             # u keeps float64 until the mean profile is added (one rounding to float32)
