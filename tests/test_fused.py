@@ -271,7 +271,9 @@ def test_elevation_along_strip_chains():
     mor = next(ld for ld in m.loads if type(ld).__name__ == "MorisonMembers")
     sea = mor._sea(m.env, "strips", mor.strip_centre_b)
     c = sea._jit_consts()
-    starts, counts = fz._strip_chains(mor, sea)
+    from floatwind.loads.morison import _strip_chains
+
+    starts, counts = _strip_chains(mor.strip_a_b, mor.strip_b_b, c["grp"])
     assert counts.sum() == mor.n_strips and np.all(np.diff(starts) == counts[:-1])
     # strips of one straight member are one chain: as many chains as members with strips here
     cen = 0.5 * (mor.strip_a_b + mor.strip_b_b)

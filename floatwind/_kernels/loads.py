@@ -14,6 +14,8 @@ import math
 import numpy as np
 from numba import njit
 
+from floatwind._kernels import wind as kwi
+
 __all__ = [
     "hydrostatics_slices",
     "constant_force",
@@ -443,3 +445,133 @@ def taut_lines(r_G, R_b2g, v_G, w_b, cm_b, body, fair_b, anchor, k, length, pre,
         tension,
     )
     return force, moment, tension, st
+
+
+# --- the loads' compiled forms (floatwind._kernels.contract: one signature for every load) ---
+
+
+@njit(cache=True, fastmath=False)
+def _accumulate(force, moment, f, m):
+    """force += f, moment += m (B, N, 3), member by member."""
+    for b in range(force.shape[0]):
+        for n in range(force.shape[1]):
+            for k in range(3):
+                force[b, n, k] += f[b, n, k]
+                moment[b, n, k] += m[b, n, k]
+
+
+@njit(cache=True, fastmath=False)
+def gravity_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.simple.Gravity`: -m_i g e_z at each CM (``p.weights`` = m_i g)."""
+    w = p.weights
+    for b in range(force.shape[0]):
+        for n in range(force.shape[1]):
+            force[b, n, 2] += -w[n]
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def constant_force_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.simple.ConstantForce`."""
+    f, m = constant_force(kin.r_G, kin.R_b2g, kin.cm_b, p.body, p.point_b, p.force, p.moment)
+    _accumulate(force, moment, f, m)
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def linear_matrices_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.simple.LinearMatrices` (HydroDyn AddCLin/AddBLin/AddF0)."""
+    f, m = linear_matrices(
+        kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b, p.body, p.point_b, p.point0_g, p.C, p.Bd,
+        p.f0,
+    )  # fmt: skip
+    _accumulate(force, moment, f, m)
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def hydrostatics_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.hydrostatics.Hydrostatics` (Wang 3.9-3.12 by members)."""
+    origin, vol, cen, sliced, hc, hn, hm = hydrostatics_classify(
+        kin.R_b2g, kin.r_G, kin.cm_b, p.body, p.z0, p.z1, p.r0, p.r1, p.axis_xy, p.is_cylinder,
+        p.full_volume, p.full_centroid,
+    )  # fmt: skip
+    hydrostatics_slices(
+        vol, cen, sliced, hc, hn, hm, p.z0, p.z1, p.r0, p.r1, p.axis_xy, p.slice_x, p.slice_w
+    )
+    f, m, _v, _rb, _mr = hydrostatics_wrench(
+        kin.R_b2g, kin.r_G, p.body, force.shape[1], origin, vol, cen, p.rho_g
+    )
+    _accumulate(force, moment, f, m)
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def taut_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.mooring.TautMooring`, Wang (3.16)-(3.18); 8 if a fairlead
+    reached its anchor."""
+    tension = np.empty((force.shape[0], p.fairlead_b.shape[0]))
+    return taut_add(
+        kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b, p.body, p.fairlead_b, p.anchor_g,
+        p.stiffness, p.length, p.pretension, p.damping, p.allow_compression, force, moment,
+        tension,
+    )  # fmt: skip
+
+
+@njit(cache=True, fastmath=False)
+def thrust_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.thrust.RotorThrust`, Wang (3.19)-(3.21), wind from the field's
+    table ``p.wind`` (:func:`floatwind._kernels.wind.wind_velocity`; status 2: outside the
+    compiled field)."""
+    B = force.shape[0]
+    pos, vel, n_g = thrust_point(
+        kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b, p.body, p.centre_b, p.axis_b
+    )
+    wv, st = kwi.wind_velocity(p.wind, t, pos.reshape((B, 1, 3)))
+    if st != 0:
+        return st
+    f, m, _ch = thrust_loads(
+        kin.r_G, p.body, force.shape[1], pos, vel, n_g, wv.reshape((B, 3)).copy(), p.variable,
+        p.ct_speed, p.ct_value, p.ct_fixed, p.q_area, p.torque, p.cp_over_ct,
+    )  # fmt: skip
+    _accumulate(force, moment, f, m)
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def _point_wrench(kin, body, point_b, v, force, moment):
+    """Inertial force v[:3] at body point ``point_b`` and moment v[3:], added for every member."""
+    pos = np.empty(3)
+    vel = np.empty(3)
+    zero = np.zeros(3)
+    f = np.empty(3)
+    for k in range(3):
+        f[k] = v[k]
+    for b in range(force.shape[0]):
+        _point(kin.r_G[b, body], kin.R_b2g[b, body], zero, zero, kin.cm_b[body], point_b, pos, vel)
+        _add_point_force(kin.r_G[b, body], pos, f, force[b, body], moment[b, body])
+        for k in range(3):
+            moment[b, body, k] += v[3 + k]
+
+
+@njit(cache=True, fastmath=False)
+def time_series_force_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.simple.TimeSeriesForce`: linear interpolation in the table, zero
+    outside it unless ``hold``."""
+    v = np.zeros(6)
+    if p.hold or (t >= p.time[0] and t <= p.time[-1]):
+        for k in range(6):
+            v[k] = np.interp(t, p.time, p.values[k])
+    _point_wrench(kin, p.body, p.point_b, v, force, moment)
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def harmonic_force_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.simple.HarmonicForce`: amplitude sin(omega t + phase)."""
+    s = math.sin(p.omega * t + p.phase)
+    v = np.empty(6)
+    for k in range(6):
+        v[k] = p.amplitude[k] * s
+    _point_wrench(kin, p.body, p.point_b, v, force, moment)
+    return 0

@@ -19,7 +19,9 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["strip_geometry", "strip_loads", "strip_points"]
+from floatwind._kernels import waves as kwv
+
+__all__ = ["morison_kernel", "strip_geometry", "strip_loads", "strip_points"]
 
 _TINY = 1e-9
 
@@ -227,3 +229,109 @@ def strip_loads(u, du, e, arm, frac, v_G, w, rho, cd_d, cm_a, rca, length):
                 added[b, i, 3 + j] = a12[i, j]
                 added[b, 3 + j, i] = a12[i, j]
     return force, moment, added, f_drag, f_inert, v_s
+
+
+# --- the compiled form of MorisonMembers (floatwind._kernels.contract) ---
+
+
+@njit(cache=True, fastmath=False)
+def _series_weights(n_rows, sea_dt, t):
+    """Row and cubic Lagrange weights in time of an expansion table (ExpansionSea._series)."""
+    s_all = t / sea_dt
+    j = math.floor(s_all)
+    s = s_all - j
+    w0 = -s * (s - 1) * (s - 2) / 6.0
+    w1 = (s + 1) * (s - 1) * (s - 2) / 2.0
+    w2 = -(s + 1) * s * (s - 2) / 2.0
+    w3 = (s + 1) * s * (s - 1) / 6.0
+    j0 = (int(j) - 1) % n_rows
+    return j0, w0, w1, w2, w3
+
+
+@njit(cache=True, fastmath=False)
+def _sea_at(sea, sc, t, lanes):
+    """The expansion series at ``t`` into the load's scratch (computed once per time: the two
+    middle RK4 stages share it): ``sc.z`` (R, C) complex, or member-contiguous ``sc.zr``,
+    ``sc.zi`` (C, R) for the lane kernels."""
+    if t == sc.t[0]:
+        return
+    j0, w0, w1, w2, w3 = _series_weights(sea.table.shape[0], sea.dt, t)
+    if lanes:
+        zr, zi = kwv.expansion_series_lanes(sea.table, j0, w0, w1, w2, w3)
+        sc.zr[:, :] = zr
+        sc.zi[:, :] = zi
+    else:
+        sc.z[:, :] = kwv.expansion_series(sea.table, j0, w0, w1, w2, w3)
+    sc.t[0] = t
+
+
+@njit(cache=True, fastmath=False)
+def morison_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.morison.MorisonMembers` strips, Wang (3.22)-(3.26), (4.18)-(4.19),
+    waves from the load's expansion table ``p.sea`` (``ExpansionSea.compiled``) or still water."""
+    B = force.shape[0]
+    body = p.body
+    inst = p.instantaneous
+    sea = p.sea
+    sc = p.scratch
+    lanes = B >= kwv.LANES_MIN
+    Rb = kin.R_b2g[:, body].copy()
+    rGb = kin.r_G[:, body].copy()
+    vGb = kin.v_G[:, body].copy()
+    wb = kin.w_b[:, body].copy()
+    cmb = kin.cm_b[body].copy()
+    p1, p2, e, cxy, zz = strip_geometry(Rb, rGb, cmb, p.a_b, p.b_b, p.axis_b, inst)
+    S = p1.shape[1]
+    if sea.active:
+        _sea_at(sea, sc, t, lanes)
+    if p.still_surface or not sea.active:
+        eta = np.zeros((B, S))
+    else:
+        # along the chains of equally spaced strips (straight members); the same bits alone
+        # and in a batch
+        if lanes:
+            eta = kwv.expansion_eta_chains(
+                sc.zr, sc.zi, cxy, sea.cos, sea.sin, sea.s_eta_p, sea.grp, sea.eta_runs,
+                sea.k_eta.shape[0], p.chain_start, p.chain_count,
+            )  # fmt: skip
+        else:
+            eta = kwv.expansion_eta_chains_scalar(
+                sc.z, cxy, sea.cos, sea.sin, sea.s_eta_p, sea.grp, sea.eta_runs,
+                sea.k_eta.shape[0], p.chain_start, p.chain_count,
+            )  # fmt: skip
+    frac, x_g, arm, x_k = strip_points(p1, p2, zz, eta, rGb, p.a_b, p.b_b, inst)
+    if sea.active:
+        # the elevation at a fully wet strip's load point is the wetting elevation at its
+        # centre (the same point): reuse it instead of summing the series again
+        eta_k = np.full((B, S), np.nan)
+        if not p.still_surface:
+            for b in range(B):
+                for j in range(S):
+                    if frac[b, j] == 1.0:
+                        eta_k[b, j] = eta[b, j]
+        if lanes:
+            u, du = kwv.expansion_kinematics_lanes(
+                sc.zr, sc.zi, x_k, eta_k, sea.cos, sea.sin, sea.mode, sea.h, sea.hw,
+                sea.s_eta_p, sea.grp, sea.eta_runs, sea.k_eta.shape[0], sea.q_eta,
+                sea.point_runs, sea.sref_q, sea.w_q,
+            )  # fmt: skip
+        else:
+            u, du = kwv.expansion_kinematics_eta(
+                sc.z, x_k, eta_k, sea.cos, sea.sin, sea.mode, sea.h, sea.hw, sea.s_eta_p,
+                sea.grp, sea.k_eta, sea.q_eta, sea.starts, sea.orders, sea.k_q, sea.sref_q,
+                sea.w_q,
+            )  # fmt: skip
+    else:
+        u = np.zeros(x_k.shape)
+        du = np.zeros(x_k.shape)
+    f, m, am, _fd, _fi, _vs = strip_loads(
+        u, du, e, arm, frac, vGb, wb, p.rho, p.cd_d, p.cm_a, p.rca, p.length
+    )
+    for b in range(B):
+        for k in range(3):
+            force[b, body, k] += f[b, k]
+            moment[b, body, k] += m[b, k]
+        for r in range(6):
+            for c in range(6):
+                added[b, body, r, c] += am[b, r, c]
+    return 0

@@ -82,3 +82,39 @@ def full_field_velocity(t, points, grid, y, z, ch, sh, x_offset, uhub, dt, perio
             vel[b, p, 1] = v[0] * sh + v[1] * ch
             vel[b, p, 2] = v[2]
     return vel, status
+
+
+# --- the compiled form of every wind field: one table (environment.compiled.WindParams) ---
+
+#: WindParams.kind
+NO_WIND, STEADY_POWER, STEADY_LOG, FULL_FIELD = 0, 1, 2, 3
+
+
+@njit(cache=True, fastmath=False)
+def wind_velocity(p, t, points):
+    """Wind velocity (B, P, 3) at ``points`` (B, P, 3) and a status (2: the NumPy code must
+    answer: a point below the grid of a file with a tower line, a time outside the file).
+    Steady: the power or log law of ``SteadyWind.profile`` (zero at and below the SWL)."""
+    B, P = points.shape[0], points.shape[1]
+    if p.kind == FULL_FIELD:
+        vel, st = full_field_velocity(
+            t, points, p.grid, p.y, p.z, p.cos, p.sin, p.x_offset, p.uhub, p.dt, p.periodic,
+            p.has_tower,
+        )  # fmt: skip
+        return vel, 2 if (st & 6) else 0
+    vel = np.zeros((B, P, 3))
+    if p.kind == NO_WIND:
+        return vel, 0
+    for b in range(B):
+        for k in range(P):
+            z = points[b, k, 2]
+            if z <= 0.0:
+                u = 0.0
+            elif p.kind == STEADY_POWER:
+                u = p.speed * (max(z, 1e-9) / p.ref_height) ** p.alpha
+            else:
+                zl = max(max(z, 1e-9), p.roughness)
+                u = p.speed * math.log(zl / p.roughness) / math.log(p.ref_height / p.roughness)
+            vel[b, k, 0] = u * p.cos
+            vel[b, k, 1] = u * p.sin
+    return vel, 0

@@ -133,10 +133,35 @@ class Integrator(abc.ABC):
         """
 
 
+def rk4_stage_times(t: float, h: float) -> tuple[float, float]:
+    """The RK4 stage times of a step from ``t`` of length ``h``: the two middle stages at
+    ``t + h / 2`` and the last at ``t + h`` (the first is ``t``). The one definition used by the
+    Python step (:meth:`RK4._step_impl`), the compiled stepping
+    (:func:`floatwind.integrate.compiled.rk4_chunk`) and the relative-kinematics grid of
+    :meth:`RK4.time_grid` (spacing h / 2)."""
+    return t + 0.5 * h, t + h
+
+
 class FixedStepIntegrator(Integrator):
-    """Fixed step ``dt``; see the module docstring for the subclass contract."""
+    """Fixed step ``dt``; see the module docstring for the subclass contract.
+
+    :meth:`run` is the one stepping driver (recording on the output grid, checks, Ctrl-C and
+    divergence handling). A subclass that has a compiled form of its step says so by naming the
+    chunk method a right-hand side may offer (:attr:`chunk_method`, e.g. ``"rk4_chunk"``); when
+    ``fun`` has it, runs of full steps are advanced in compiled chunks
+    ``fun.<chunk_method>(ts, y, f, t0, dt) -> (Y, F, steps done, status)`` and a step the chunk
+    hands back (``status``, or a chunk that stopped early) is done by :meth:`_step_impl`, which
+    computes it or raises the proper error. Both kinds of step go through the same recording and
+    checks.
+    """
 
     order: int = 0
+
+    #: name of the compiled multi-step method a right-hand side may offer (None: none)
+    chunk_method: str | None = None
+
+    #: member-steps per compiled chunk (~0.1-0.3 s of wall time: Ctrl-C and progress stay live)
+    CHUNK_MEMBER_STEPS = 2048
 
     def __init__(self, dt: float):
         if not (dt > 0 and np.isfinite(dt)):
@@ -147,54 +172,12 @@ class FixedStepIntegrator(Integrator):
     def _step_impl(self, fun: RHS, t: float, y: np.ndarray, f: np.ndarray, h: float):
         """One step from (t, y) with slope f: return (y_new, f_new)."""
 
-    def run(self, fun, y0, t_out, *, bound=None, progress=None) -> Recording:
-        t_out = np.asarray(t_out, dtype=float)
-        y = np.array(y0, dtype=float)
-        rec = Recording(t_out, np.full((len(t_out),) + y.shape, np.nan), 0)
-        t = float(t_out[0])
-        t_end = float(t_out[-1])
-        n_steps = int(np.ceil((t_end - t) / self.dt - 1e-9))
-        tol = 1e-9 * self.dt
-        now = {"t": t, "y": y}
-        with _keeping_partial(rec, now):
-            f = fun(t, y)
-            _raise_if_bad(t, y, bound)
-            rec.y[0] = y
-            rec.n = 1
-            for k in range(n_steps):
-                t_new = min(t_out[0] + (k + 1) * self.dt, t_end)
-                h = t_new - t
-                y_new, f_new = self._step_impl(fun, t, y, f, h)
-                _raise_if_bad(t_new, y_new, bound)
-                while rec.n < len(t_out) and t_out[rec.n] <= t_new + tol:
-                    tk = t_out[rec.n]
-                    if abs(tk - t_new) <= tol:
-                        rec.y[rec.n] = y_new
-                    else:
-                        rec.y[rec.n] = hermite(t, t_new, y, y_new, f, f_new, tk)
-                    rec.n += 1
-                t, y, f = t_new, y_new, f_new
-                now["t"], now["y"] = t, y
-                if progress is not None:
-                    progress(t)
-        return rec
-
-
-class RK4(FixedStepIntegrator):
-    """Classical 4th-order Runge-Kutta with fixed step (batched states)."""
-
-    order = 4
-
-    #: member-steps per compiled chunk (~0.1-0.3 s of wall time: Ctrl-C and progress stay live)
-    CHUNK_MEMBER_STEPS = 2048
+    def time_grid(self, t0: float, t_end: float) -> tuple[float, float, int] | None:
+        """(t0, spacing, count) of every time the right-hand side will be called at, when the
+        scheme knows them in advance (``System.use_time_grid``); None otherwise."""
+        return None
 
     def run(self, fun, y0, t_out, *, bound=None, progress=None) -> Recording:
-        """As :meth:`FixedStepIntegrator.run`; when ``fun`` offers ``rk4_chunk`` (the fused
-        compiled stepping of :mod:`floatwind.simulate.fused`) whole runs of full steps are
-        advanced in compiled chunks, with the same recording, checks and errors."""
-        chunk = getattr(fun, "rk4_chunk", None)
-        if chunk is None:
-            return super().run(fun, y0, t_out, bound=bound, progress=progress)
         t_out = np.asarray(t_out, dtype=float)
         y = np.array(y0, dtype=float)
         rec = Recording(t_out, np.full((len(t_out),) + y.shape, np.nan), 0)
@@ -204,6 +187,7 @@ class RK4(FixedStepIntegrator):
         dt = self.dt
         n_steps = int(np.ceil((t_end - t) / dt - 1e-9))
         tol = 1e-9 * dt
+        chunk = getattr(fun, self.chunk_method, None) if self.chunk_method else None
         per_chunk = max(8, self.CHUNK_MEMBER_STEPS // max(1, y.shape[0]))
         now = {"t": t, "y": y}
 
@@ -223,29 +207,32 @@ class RK4(FixedStepIntegrator):
             rec.n = 1
             k = 0
             while k < n_steps:
-                kk = np.arange(k, min(k + per_chunk, n_steps) + 1)
-                ts = np.minimum(t0 + kk * dt, t_end)
-                ts[0] = t
-                full = np.abs(np.diff(ts) - dt) <= tol
-                n_full = len(full) if full.all() else int(np.argmin(full))
-                done, status = 0, 0
-                if n_full > 0:
-                    Y, F, done, status = chunk(ts[: n_full + 1], y, f, t0, dt)
-                    if bound is not None and done > 0:
-                        over = (np.abs(Y[1 : done + 1]) > bound).any(axis=(1, 2))
-                        if over.any():
-                            done = int(np.argmax(over))  # redo that step below: it raises
-                    for j in range(done):
-                        record(ts[j], ts[j + 1], Y[j], Y[j + 1], F[j], F[j + 1])
-                    if done > 0:
-                        t, y, f = float(ts[done]), Y[done].copy(), F[done].copy()
-                        now["t"], now["y"] = t, y
-                        k += done
-                        if progress is not None:
-                            progress(t)
-                if k < n_steps and (done < n_full or n_full == 0 or status):
-                    # one step by the Python right-hand side: a step the compiled loop hands
-                    # back (NumPy fallback, or an error raised with its usual message)
+                python_step = chunk is None
+                if chunk is not None:
+                    kk = np.arange(k, min(k + per_chunk, n_steps) + 1)
+                    ts = np.minimum(t0 + kk * dt, t_end)
+                    ts[0] = t
+                    full = np.abs(np.diff(ts) - dt) <= tol
+                    n_full = len(full) if full.all() else int(np.argmin(full))
+                    done, status = 0, 0
+                    if n_full > 0:
+                        Y, F, done, status = chunk(ts[: n_full + 1], y, f, t0, dt)
+                        if bound is not None and done > 0:
+                            over = (np.abs(Y[1 : done + 1]) > bound).any(axis=(1, 2))
+                            if over.any():
+                                done = int(np.argmax(over))  # redo that step below: it raises
+                        for j in range(done):
+                            record(ts[j], ts[j + 1], Y[j], Y[j + 1], F[j], F[j + 1])
+                        if done > 0:
+                            t, y, f = float(ts[done]), Y[done].copy(), F[done].copy()
+                            now["t"], now["y"] = t, y
+                            k += done
+                            if progress is not None:
+                                progress(t)
+                    python_step = k < n_steps and (done < n_full or n_full == 0 or status)
+                if python_step:
+                    # a step by the Python right-hand side (no compiled form, a step the chunk
+                    # handed back, or a last partial step): it computes it or raises
                     t_new = min(t0 + (k + 1) * dt, t_end)
                     y_new, f_new = self._step_impl(fun, t, y, f, t_new - t)
                     _raise_if_bad(t_new, y_new, bound)
@@ -257,13 +244,27 @@ class RK4(FixedStepIntegrator):
                         progress(t)
         return rec
 
+
+class RK4(FixedStepIntegrator):
+    """Classical 4th-order Runge-Kutta with fixed step (batched states); with a right-hand side
+    that offers ``rk4_chunk`` (:class:`floatwind.simulate.fused.FusedRHS`), runs of full steps go
+    through the compiled :func:`floatwind.integrate.compiled.rk4_chunk`."""
+
+    order = 4
+    chunk_method = "rk4_chunk"
+
+    def time_grid(self, t0, t_end):
+        n_steps = int(np.ceil((t_end - t0) / self.dt - 1e-9))
+        return float(t0), 0.5 * self.dt, 2 * n_steps + 1
+
     def _step_impl(self, fun, t, y, f, h):
+        t_half, t_full = rk4_stage_times(t, h)
         k1 = f
-        k2 = fun(t + 0.5 * h, y + 0.5 * h * k1)
-        k3 = fun(t + 0.5 * h, y + 0.5 * h * k2)
-        k4 = fun(t + h, y + h * k3)
+        k2 = fun(t_half, y + 0.5 * h * k1)
+        k3 = fun(t_half, y + 0.5 * h * k2)
+        k4 = fun(t_full, y + h * k3)
         y_new = y + (h / 6.0) * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
-        return y_new, fun(t + h, y_new)
+        return y_new, fun(t_full, y_new)
 
 
 class ScipyAdaptive(Integrator):

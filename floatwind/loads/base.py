@@ -20,6 +20,9 @@ Rules for a new load (the same idea as scipy's ``OdeSolver`` contract):
 4. Output channels (line tensions, thrust, ...) go in ``Wrench.channels`` as arrays with leading
    axis B; :meth:`Load.channel_info` gives their units and long names.
 5. No integration and no state inside a load; a load with internal states makes them explicit.
+6. A load becomes fast by giving its compiled form in :meth:`Load.compiled` (next to its NumPy
+   definition): a ``NamedTuple`` of parameters read by name and one kernel with the signature of
+   ``floatwind._kernels.contract``; nothing else registers it.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from floatwind._kernels.contract import CompiledLoad
 from floatwind.rotation.vec import cross, matvec
 
 
@@ -135,3 +139,11 @@ class Load(abc.ABC):
     def channel_info(self) -> dict[str, tuple[str, str]]:
         """Output channels this load writes: ``{name: (units, long_name)}``."""
         return {}
+
+    def compiled(self, env, batch: int) -> CompiledLoad | None:
+        """This load's compiled form (``floatwind._kernels.contract``): a kernel with the one
+        signature every load kernel has, and a NamedTuple of named parameters. ``None`` (the
+        default): the load has none, and a model with it steps on the NumPy path. A load whose
+        compiled form does not cover its configuration raises :class:`NoCompiledForm` naming
+        what is missing."""
+        return None

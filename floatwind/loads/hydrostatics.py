@@ -38,10 +38,12 @@ import logging
 import pathlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from floatwind import _kernels
+from floatwind._kernels.contract import CompiledLoad, f64
 from floatwind.errors import CaseError
 from floatwind.loads._config import Section, check_body
 from floatwind.loads.base import Kinematics, Load, Wrench
@@ -401,6 +403,32 @@ class Hydrostatics(Load):
             )
             info[f"{p}HstCB{ax}i"] = ("m", f"centre of buoyancy, inertial {ax} (NaN when dry)")
         return info
+
+
+    class Params(NamedTuple):
+        body: int
+        z0: np.ndarray  # (M,) member bottom / top along the body z axis
+        z1: np.ndarray
+        r0: np.ndarray  # (M,) radii at z0 / z1
+        r1: np.ndarray
+        axis_xy: np.ndarray  # (M, 2)
+        is_cylinder: np.ndarray  # (M,) bool
+        full_volume: np.ndarray  # (M,)
+        full_centroid: np.ndarray  # (M, 3)
+        rho_g: float
+        slice_x: np.ndarray  # the slice integration's Gauss rule (_SIN_X, _SIN_W)
+        slice_w: np.ndarray
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import loads as kl
+
+        p = self.Params(
+            int(self.body), f64(self.z0), f64(self.z1), f64(self.r0), f64(self.r1),
+            f64(self.axis_xy), np.ascontiguousarray(self.is_cylinder, dtype=np.bool_),
+            f64(self.full_volume), f64(self.full_centroid),
+            float(env.rho_water) * float(env.gravity), f64(_SIN_X), f64(_SIN_W),
+        )  # fmt: skip
+        return CompiledLoad(kl.hydrostatics_kernel, p)
 
 
 def _f(prefix: str, key: str) -> str:

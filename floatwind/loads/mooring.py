@@ -22,10 +22,12 @@ import logging
 import pathlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from floatwind import _kernels
+from floatwind._kernels.contract import CompiledLoad, f64
 from floatwind.errors import CaseError, SimulationError
 from floatwind.loads._config import (
     Section,
@@ -294,6 +296,26 @@ class TautMooring(Load):
             out.channels[f"{p}MoorF{ax}i"] = force[:, b, k].copy()
             out.channels[f"{p}MoorM{ax}i"] = moment_ref[:, k]
         return out
+
+    class Params(NamedTuple):
+        body: int
+        fairlead_b: np.ndarray  # (L, 3) body frame
+        anchor_g: np.ndarray  # (L, 3) inertial
+        stiffness: np.ndarray  # (L,) EA / L
+        length: np.ndarray  # (L,) unstretched
+        pretension: np.ndarray  # (L,)
+        damping: np.ndarray  # (L,) axial
+        allow_compression: bool
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import loads as kl
+
+        p = self.Params(
+            int(self.body), f64(self.fairlead_b), f64(self.anchor_g), f64(self.stiffness),
+            f64(self.length), f64(self.pretension), f64(self.damping),
+            bool(self.allow_compression),
+        )  # fmt: skip
+        return CompiledLoad(kl.taut_kernel, p)
 
     def channel_info(self) -> dict[str, tuple[str, str]]:
         info = {

@@ -45,10 +45,12 @@ import math
 import pathlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from floatwind import _kernels
+from floatwind._kernels.contract import CompiledLoad, NoCompiledForm, f64, i64
 from floatwind.errors import CaseError
 from floatwind.loads._config import (
     Section,
@@ -584,6 +586,58 @@ class MorisonMembers(Load):
             _added_mass(m_ax, e, arm, normal=False),
         )
 
+    class Scratch(NamedTuple):
+        """Per-run cache of the compiled form: the expansion series at time ``t[0]``."""
+
+        t: np.ndarray  # (1,)
+        z: np.ndarray  # (R, C) complex
+        zr: np.ndarray  # (C, R) real parts, members contiguous (lane kernels)
+        zi: np.ndarray  # (C, R) imaginary parts
+
+    class Params(NamedTuple):
+        body: int
+        instantaneous: bool  # axis "instantaneous" (else the undisplaced one)
+        still_surface: bool  # wetting against the still water level
+        rho: float
+        a_b: np.ndarray  # (S, 3) strip ends, body frame
+        b_b: np.ndarray
+        axis_b: np.ndarray  # (S, 3)
+        cd_d: np.ndarray  # (S,) C_d D
+        cm_a: np.ndarray  # (S,) C_m A
+        rca: np.ndarray  # (S,) rho C_a A
+        length: np.ndarray  # (S,)
+        chain_start: np.ndarray  # chains of equally spaced strips (straight members)
+        chain_count: np.ndarray
+        sea: tuple  # floatwind.environment.compiled.SeaTable
+        scratch: tuple  # Scratch
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import morison as kmor
+        from floatwind.environment.compiled import sea_table
+
+        if self.end_pos_b.size:
+            raise NoCompiledForm("Morison member-end (axial) loads")
+        sea = self._sea(env, "strips", self.strip_centre_b)
+        if getattr(sea, "n_points", self.n_strips) != self.n_strips:
+            raise NoCompiledForm("Morison sea evaluator for other points")
+        table = sea_table(sea, batch)
+        R, C = table.table.shape[1], table.table.shape[2]
+        scratch = self.Scratch(
+            np.array([np.nan]), np.zeros((R, C), dtype=np.complex128), np.zeros((C, R)),
+            np.zeros((C, R)),
+        )  # fmt: skip
+        rho = float(env.rho_water)
+        start, count = _strip_chains(self.strip_a_b, self.strip_b_b, table.grp if table.active else None)
+        p = self.Params(
+            int(self.body), self.axis == "instantaneous", self.surface == "still", rho,
+            f64(self.strip_a_b), f64(self.strip_b_b), f64(self.strip_axis_b),
+            f64(self.strip_cd * self.strip_diameter), f64(self.strip_cm * self.strip_area),
+            f64(rho * self.strip_ca * self.strip_area),
+            f64(np.broadcast_to(self.strip_length, (self.n_strips,))), start, count, table,
+            scratch,
+        )  # fmt: skip
+        return CompiledLoad(kmor.morison_kernel, p, adds_mass=True)
+
     def channel_info(self) -> dict[str, tuple[str, str]]:
         p = self.channel_prefix
         info = {}
@@ -605,6 +659,33 @@ class MorisonMembers(Load):
                 info[f"{name}STV{ax}i"] = ("m/s", f"strip output {k}: structural velocity, {ax}")
             info[f"{name}Wet"] = ("-", f"strip output {k}: wetted fraction")
         return info
+
+
+def _strip_chains(a_b, b_b, grp) -> tuple[np.ndarray, np.ndarray]:
+    """Runs of consecutive strips whose centres are equally spaced in the body frame and share
+    an elevation group (the strips of a straight member): (first strip, count) per chain, for
+    ``waves.expansion_eta_chains``. Equal spacing to 1e-9 of the spacing (strips laid out by the
+    member discretisation agree to round-off)."""
+    cen = 0.5 * (np.asarray(a_b, float) + np.asarray(b_b, float))
+    n = cen.shape[0]
+    starts, counts = [], []
+    p = 0
+    while p < n:
+        q = p + 1
+        if q < n:
+            step = cen[q] - cen[p]
+            size = float(np.linalg.norm(step))
+            while (
+                q < n
+                and size > 0.0
+                and float(np.linalg.norm(cen[q] - cen[q - 1] - step)) <= 1e-9 * size
+                and (grp is None or grp[q] == grp[p])
+            ):
+                q += 1
+        starts.append(p)
+        counts.append(q - p)
+        p = q
+    return i64(starts), i64(counts)
 
 
 def _as_field(a, shape: tuple) -> np.ndarray:

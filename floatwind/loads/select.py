@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
+from floatwind._kernels.contract import CompiledLoad, NoCompiledForm, i64
 from floatwind.loads.base import Load, Wrench
 
 __all__ = ["SelectLoad"]
@@ -49,6 +52,29 @@ class SelectLoad(Load):
                 shape = (-1,) + (1,) * (np.ndim(val) - 1)
                 out.channels[name] = np.where(m.reshape(shape), val, base)
         return out
+
+    class Params(NamedTuple):
+        choice: np.ndarray  # (B,) candidate index per member
+        candidates: tuple  # the params of each candidate's compiled form
+        adds_mass: bool
+
+    def compiled(self, env, batch):
+        """The candidates' compiled forms as children: each runs on the whole batch and member
+        ``b`` keeps candidate ``choice[b]`` (floatwind._kernels.generate)."""
+        parts = []
+        for ld in self.loads:
+            c = ld.compiled(env, batch)
+            if c is None:
+                raise NoCompiledForm(
+                    f"candidate {getattr(ld, 'name', '?')!r} ({type(ld).__name__}) has no "
+                    "compiled form"
+                )
+            parts.append(c)
+        adds = any(c.adds_mass for c in parts)
+        p = self.Params(
+            i64(np.broadcast_to(self.choice, (batch,))), tuple(c.params for c in parts), adds
+        )
+        return CompiledLoad(None, p, adds, tuple(parts))
 
     def channel_info(self):
         info = {}

@@ -6,9 +6,12 @@ These are the loads of the foundation; the large-motion loads live in their own 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from floatwind import _kernels
+from floatwind._kernels.contract import CompiledLoad, f64
 from floatwind.errors import CaseError
 from floatwind.loads._config import check_vector
 from floatwind.loads.base import Kinematics, Load, Wrench
@@ -46,6 +49,14 @@ class Gravity(Load):
         w = Wrench.zeros(kin.batch, kin.n_bodies)
         w.force[..., 2] = -self.masses[None, :] * env.gravity
         return w
+
+    class Params(NamedTuple):
+        weights: np.ndarray  # (N,) m_i g (N)
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import loads as kl
+
+        return CompiledLoad(kl.gravity_kernel, self.Params(f64(self.masses * env.gravity)))
 
 
 class ConstantForce(Load):
@@ -92,6 +103,18 @@ class ConstantForce(Load):
         w.add_point_force(kin, self.body, pos, f)
         w.moment[:, self.body] += self.moment
         return w
+
+    class Params(NamedTuple):
+        body: int
+        point_b: np.ndarray  # (3,) m, body frame
+        force: np.ndarray  # (3,) N, inertial
+        moment: np.ndarray  # (3,) N m, inertial
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import loads as kl
+
+        p = self.Params(self.body, f64(self.point_b), f64(self.force), f64(self.moment))
+        return CompiledLoad(kl.constant_force_kernel, p)
 
 
 class LinearMatrices(Load):
@@ -173,6 +196,23 @@ class LinearMatrices(Load):
         w.moment[:, self.body] += F[:, 3:]
         return w
 
+    class Params(NamedTuple):
+        body: int
+        point_b: np.ndarray  # (3,) body frame
+        point0_g: np.ndarray  # (3,) undisplaced position, inertial
+        C: np.ndarray  # (6, 6) earth frame
+        Bd: np.ndarray  # (6, 6) body frame
+        f0: np.ndarray  # (6,)
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import loads as kl
+
+        p = self.Params(
+            self.body, f64(self.point_b), f64(self.point0_g), f64(self.C), f64(self.Bd),
+            f64(self.f0),
+        )  # fmt: skip
+        return CompiledLoad(kl.linear_matrices_kernel, p)
+
 
 class TimeSeriesForce(Load):
     """Force and moment at a body point from a table of time (non-follower, inertial axes).
@@ -213,6 +253,20 @@ class TimeSeriesForce(Load):
         w.moment[:, self.body] += v[3:]
         return w
 
+    class Params(NamedTuple):
+        body: int
+        point_b: np.ndarray  # (3,)
+        time: np.ndarray  # (K,) table times
+        values: np.ndarray  # (6, K) Fx .. Mz
+        hold: bool
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import loads as kl
+
+        tab = self.table
+        p = self.Params(self.body, f64(self.point_b), f64(tab[:, 0]), f64(tab[:, 1:].T), self.hold)
+        return CompiledLoad(kl.time_series_force_kernel, p)
+
 
 class HarmonicForce(Load):
     """Force and moment amplitude * sin(omega t + phase) at a body point (inertial axes)."""
@@ -239,3 +293,16 @@ class HarmonicForce(Load):
         w.add_point_force(kin, self.body, pos, np.broadcast_to(v[:3], (kin.batch, 1, 3)))
         w.moment[:, self.body] += v[3:]
         return w
+
+    class Params(NamedTuple):
+        body: int
+        point_b: np.ndarray  # (3,)
+        amplitude: np.ndarray  # (6,)
+        omega: float
+        phase: float
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import loads as kl
+
+        p = self.Params(self.body, f64(self.point_b), f64(self.amplitude), self.omega, self.phase)
+        return CompiledLoad(kl.harmonic_force_kernel, p)

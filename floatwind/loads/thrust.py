@@ -39,10 +39,12 @@ from __future__ import annotations
 
 import logging
 import pathlib
+from typing import NamedTuple
 
 import numpy as np
 
 from floatwind import _kernels
+from floatwind._kernels.contract import CompiledLoad, f64
 from floatwind.errors import CaseError
 from floatwind.loads._config import (
     Section,
@@ -391,6 +393,36 @@ class RotorThrust(Load):
         for k, ax in enumerate("xyz"):
             out.channels[f"{p}RtAeroF{ax}i"] = f_g[:, k]
         return out
+
+    class Params(NamedTuple):
+        body: int
+        centre_b: np.ndarray  # (3,) rotor centre, body frame
+        axis_b: np.ndarray  # (3,) downwind shaft axis, body frame
+        wind: tuple  # the wind field's table (floatwind.environment.compiled.WindParams)
+        variable: bool  # C_T from the curve (else ct_fixed)
+        ct_speed: np.ndarray  # (K,) curve wind speeds
+        ct_value: np.ndarray  # (K,) curve C_T
+        ct_fixed: float
+        q_area: float  # 0.5 rho_air A
+        torque: float  # signed shaft torque
+        cp_over_ct: float
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import loads as kl
+        from floatwind.environment.compiled import wind_params
+
+        wind = wind_params(env.wind, batch)
+        variable = self.ct_mode == "variable"
+        curve = self.ct_curve if variable else None
+        p = self.Params(
+            int(self.body), f64(self.rotor_centre_b), f64(self.shaft_axis_b), wind,
+            variable, f64(curve.wind_speed if variable else _EMPTY),
+            f64(curve.ct if variable else _EMPTY),
+            0.0 if self.ct_fixed is None else float(self.ct_fixed),
+            0.5 * float(env.rho_air) * self.rotor_area,
+            float(self.spin_direction * self.torque), float(self.cp_over_ct),
+        )  # fmt: skip
+        return CompiledLoad(kl.thrust_kernel, p)
 
     def _wrench_jit(self, t: float, kin: Kinematics, env) -> Wrench:
         """:meth:`wrench` with the compiled kernels (floatwind._kernels.loads)."""

@@ -113,18 +113,18 @@ def simulate(
 
         return run_lie_group(model, t_out, progress=progress)
     integ = make_integrator(model)
-    if isinstance(integ, RK4):
-        n_steps = int(np.ceil((t_out[-1] - t_out[0]) / s.dt - 1e-9))
-        system.use_time_grid(t_out[0], 0.5 * s.dt, 2 * n_steps + 1)
+    grid = integ.time_grid(t_out[0], t_out[-1]) if hasattr(integ, "time_grid") else None
+    if grid is not None:
+        system.use_time_grid(*grid)
     fun = system.rhs
-    if isinstance(integ, RK4):
+    if getattr(integ, "chunk_method", None):
         from floatwind.simulate.fused import fuse
 
         fused, why = fuse(system)
         if fused is not None:
             fun = fused  # whole RK4 steps in compiled chunks (docs/performance.md)
         else:
-            log.debug("fused stepping not used: %s", why)
+            _say_python_path(model, why)
     update, bar = _progress_bar(model, progress)
     try:
         rec = integ.run(fun, y0, t_out, bound=s.bound, progress=update)
@@ -138,6 +138,19 @@ def simulate(
         if bar is not None:
             bar.close()
     return to_dataset(model, system, rec, extra_channels, channels=channels)
+
+
+def _say_python_path(model: Model, why: str) -> None:
+    """One line, once per model, when a run steps on the NumPy path instead of the compiled one
+    (``FLOATWIND_NO_FUSED`` / ``FLOATWIND_NO_JIT`` asked for it: debug level only)."""
+    if getattr(model, "_python_path_said", False):
+        return
+    level = logging.DEBUG if "switched off" in why or "kernels off" in why else logging.WARNING
+    log.log(level, "%s: stepping on the Python path (slower): %s", model.name, why)
+    try:
+        model._python_path_said = True
+    except AttributeError:  # a frozen model: say it every time
+        pass
 
 
 #: output times x batch members evaluated together in :func:`to_dataset`

@@ -89,6 +89,11 @@ class System:
             for j in self.tree.joint_of.values()
         )
 
+    @property
+    def static(self) -> bool:
+        """No moving joint: the relative kinematics are the same at every time."""
+        return self._static
+
     #: number of grid times whose relative kinematics are computed in one vectorised block
     BLOCK = 512
 

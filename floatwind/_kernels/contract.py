@@ -1,0 +1,72 @@
+"""The compiled half of the load contract: one kernel signature for every load.
+
+A load that has a compiled form returns, from ``Load.compiled(env, batch)``, a
+:class:`CompiledLoad`: a numba-compiled ``kernel`` and its ``params``, a ``typing.NamedTuple``
+whose fields the kernel reads by name. Every kernel has the signature
+
+    status = kernel(params, t, kin, y, dy, force, moment, added_mass)
+
+* ``t`` the time (s); ``kin`` a :class:`BodyKinematics` of all N bodies (batch axis first);
+* ``y`` (B, n) the full state, ``dy`` (B, n) its derivative: the 12 rigid-body entries belong
+  to the dynamics core; a load with states of its own (radiation memory, ...) is given their
+  columns (a field of its params, e.g. ``state0``) and writes their rates into ``dy``;
+* ``force``, ``moment`` (B, N, 3): the load *adds* its force and moment about each body CM
+  (inertial axes); ``added_mass`` (B, N, 6, 6): the load adds its acceleration-dependent part
+  (contract rule 3 of ``floatwind.loads.base``);
+* the return value is 0, or a bit of :data:`floatwind._kernels.fused.NEEDS_PYTHON` when this step
+  needs the NumPy path (which computes it or raises the proper error).
+
+Params may hold scratch arrays the kernel updates in place (a per-time cache, a load's own
+memory): they are the load's state on the compiled path and belong to one run.
+
+Every batch member goes through the same operations in the same order whatever B (no sums
+across members), so a member alone and inside a batch give the same bits.
+
+Seas and wind fields expose their compiled tables the same way (``ExpansionSea.compiled()``,
+``SteadyWind.compiled()``, ...): a NamedTuple of named arrays, and for wind a kernel
+``(vel (B, P, 3), status) = fn(params, t, points (B, P, 3))``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+__all__ = ["BodyKinematics", "CompiledLoad", "NoCompiledForm", "f64", "i64"]
+
+
+class BodyKinematics(NamedTuple):
+    """Batched kinematics of all bodies (inertial frame), as :class:`floatwind.loads.base.Kinematics`."""
+
+    r_G: np.ndarray  # (B, N, 3) CM positions
+    R_b2g: np.ndarray  # (B, N, 3, 3) body-to-inertial rotations
+    v_G: np.ndarray  # (B, N, 3) CM velocities
+    w_b: np.ndarray  # (B, N, 3) angular velocities, inertial axes
+    cm_b: np.ndarray  # (N, 3) CM in each body's reference frame
+
+
+class CompiledLoad(NamedTuple):
+    """A load's compiled form: ``kernel(params, t, kin, y, dy, force, moment, added_mass)``."""
+
+    kernel: Any  # a module-level numba function (None for a load made of children)
+    params: Any
+    adds_mass: bool = False  # writes added_mass (the core then solves the coupled 6x6)
+    #: candidates of a per-member choice (SelectLoad): ``params.candidates[j]`` are the params
+    #: of ``children[j]``, ``params.choice`` (B,) the candidate of each member
+    children: tuple = ()
+
+
+class NoCompiledForm(Exception):
+    """A load (or sea, or wind) in a configuration its compiled form does not cover; the message
+    says which, and the run uses the NumPy path."""
+
+
+def f64(a, shape=None) -> np.ndarray:
+    """C-contiguous float64 copy/view (for params records)."""
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    return a if shape is None else a.reshape(shape)
+
+
+def i64(a) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.int64)

@@ -1,0 +1,142 @@
+"""The compiled tables of seas and wind fields (``floatwind._kernels.contract``).
+
+A sea exposes its table as a :class:`SeaTable` (named fields, read by name in the Morison
+kernel); a wind field as ``(kernel, params)`` with ``(vel (B, P, 3), status) = kernel(params,
+t, points (B, P, 3))``. :func:`sea_table` and :func:`wind_kernel` are the one place that knows
+which sea and wind classes have a compiled form; anything else raises
+:class:`~floatwind._kernels.contract.NoCompiledForm` with the reason.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from floatwind._kernels.contract import NoCompiledForm, f64
+
+__all__ = ["SeaTable", "WindParams", "sea_table", "wind_params"]
+
+
+class SeaTable(NamedTuple):
+    """An :class:`~floatwind.environment.fastkin.ExpansionSea`'s compiled table (or still water,
+    ``active`` False): the fields of its kernels in ``floatwind._kernels.waves``."""
+
+    active: bool
+    table: np.ndarray  # (M, R, C) complex64 series on the time step dt
+    dt: float
+    cos: float  # heading
+    sin: float
+    mode: int  # stretching: 0 none, 1 vertical, 2 Wheeler
+    h: float  # depth (0: deep water)
+    hw: float  # depth for Wheeler stretching (1e6: deep water)
+    s_eta_p: np.ndarray  # elevation reference offsets per point
+    grp: np.ndarray  # elevation group per point
+    k_eta: np.ndarray  # elevation node wavenumbers
+    q_eta: int  # first kinematics column of the table
+    starts: np.ndarray  # first node per point
+    orders: np.ndarray  # nodes per point
+    k_q: np.ndarray  # node wavenumbers
+    sref_q: np.ndarray  # node reference offsets
+    w_q: np.ndarray  # node weights
+    eta_runs: tuple  # waves.node_runs of the elevation nodes
+    point_runs: tuple  # waves.point_runs of the kinematics nodes
+
+
+_E1 = np.zeros(0)
+_I0 = np.zeros(0, dtype=np.int64)
+_NO_RUNS = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros((0, 3)))
+
+
+def _still() -> SeaTable:
+    return SeaTable(
+        False, np.zeros((1, 1, 1), dtype=np.complex64), 1.0, 1.0, 0.0, 0, 0.0, 1e6, _E1, _I0,
+        _E1, 0, _I0, _I0, _E1, _E1, _E1, _NO_RUNS, _NO_RUNS + (np.zeros(1, dtype=np.int64),),
+    )  # fmt: skip
+
+
+def sea_table(sea, batch: int) -> SeaTable:
+    """The compiled table of ``sea`` for a batch of ``batch`` members."""
+    from floatwind.environment.base import StillWater
+    from floatwind.environment.fastkin import ExpansionSea
+
+    if sea is None or isinstance(sea, StillWater):
+        return _still()
+    if not isinstance(sea, ExpansionSea):
+        raise NoCompiledForm(f"sea kinematics by {type(sea).__name__} (needs the expansion table)")
+    if sea.orders.min() <= 0:
+        raise NoCompiledForm("an expansion point without interpolation nodes")
+    if sea.n_realizations not in (1, batch):
+        raise NoCompiledForm("sea realizations do not match the batch")
+    c = sea._jit_consts()
+    h = sea._h if sea._h is not None else 0.0
+    hw = sea._h if sea._h is not None else 1e6
+    return SeaTable(
+        active=True,
+        table=sea.table,
+        dt=float(sea.dt),
+        cos=float(sea.cos),
+        sin=float(sea.sin),
+        mode=int(c["mode"]),
+        h=float(h),
+        hw=float(hw),
+        s_eta_p=c["s_eta_p"],
+        grp=c["grp"],
+        k_eta=c["k_eta"],
+        q_eta=int(sea._q_eta),
+        starts=c["starts"],
+        orders=c["orders"],
+        k_q=c["k_q"],
+        sref_q=c["sref_q"],
+        w_q=c["w_q"],
+        eta_runs=c["eta_runs"],
+        point_runs=c["point_runs"],
+    )
+
+
+class WindParams(NamedTuple):
+    """A wind field's compiled table (``floatwind._kernels.wind.wind_velocity``): ``kind`` 0 no
+    wind, 1 steady power law, 2 steady log law, 3 full field (TurbSim grid)."""
+
+    kind: int
+    speed: float  # steady: speed at ref_height
+    cos: float  # heading
+    sin: float
+    ref_height: float
+    alpha: float
+    roughness: float
+    grid: np.ndarray  # full field: (R, T, Ny, Nz, 3)
+    y: np.ndarray
+    z: np.ndarray
+    x_offset: float
+    uhub: float
+    dt: float
+    periodic: bool
+    has_tower: bool
+
+
+_NO_GRID = np.zeros((1, 2, 2, 2, 3))
+
+
+def wind_params(wind, batch: int) -> WindParams:
+    """The compiled table of a wind field for a batch of ``batch`` members."""
+    from floatwind.environment.base import NoWind
+    from floatwind.environment.wind import FullFieldWind, SteadyWind
+
+    if wind is None or isinstance(wind, NoWind):
+        return WindParams(0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, _NO_GRID, _E1, _E1, 0.0, 1.0, 1.0, False, False)  # fmt: skip
+    if type(wind) is SteadyWind:
+        return WindParams(
+            1 if wind.shear == "power" else 2, float(wind.speed), float(np.cos(wind.heading)),
+            float(np.sin(wind.heading)), float(wind.ref_height), float(wind.alpha),
+            float(wind.roughness), _NO_GRID, _E1, _E1, 0.0, 1.0, 1.0, False, False,
+        )  # fmt: skip
+    if type(wind) is FullFieldWind:
+        if wind.n_realizations not in (1, batch):
+            raise NoCompiledForm("wind realizations do not match the batch")
+        return WindParams(
+            3, 0.0, float(np.cos(wind.heading)), float(np.sin(wind.heading)), 1.0, 0.0, 1.0,
+            f64(wind.grid), f64(wind.y), f64(wind.z), float(wind.x_offset), float(wind.uhub),
+            float(wind.dt), bool(wind.periodic), wind.tower is not None,
+        )  # fmt: skip
+    raise NoCompiledForm(f"wind of type {type(wind).__name__}")
