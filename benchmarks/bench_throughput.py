@@ -93,6 +93,7 @@ def profile(b: int = 16, steps: int = 200):
     """Where the stepping time goes: the fused loop with parts of the model switched off (the
     compiled loop is opaque to cProfile), per member and RHS."""
     from floatwind.environment.base import StillWater
+    from floatwind.environment.compiled import sea_table
 
     print(f"\n4. where the stepping time goes (B = {b}, us per member and RHS, by ablation)")
     study = make_study(60.0, b)
@@ -114,26 +115,37 @@ def profile(b: int = 16, steps: int = 200):
         return best
 
     full = cost()
-    sea, loads = fused.sea, fused.loads
-    g, hyd, mor, taut, thr, cf, lin = loads
+    loads = fused.compiled
+
+    def kind(c):
+        return type(c.params).__qualname__.split(".")[0] if c.kernel is not None else "Select"
+
+    def without(*names, still=False):
+        """The fused loop rebuilt from the loads' compiled forms minus ``names`` (class names),
+        the Morison sea replaced by still water when ``still``."""
+        keep = []
+        for c in loads:
+            if kind(c) in names:
+                continue
+            if still and kind(c) == "MorisonMembers":
+                c = c._replace(params=c.params._replace(sea=sea_table(StillWater(), b)))
+            keep.append(c)
+        nonlocal fused
+        fused = fz.FusedRHS(system, keep)
+        return cost()
+
     rows = [("whole RHS (kinematics, loads, MCM solve, RK4 update)", full)]
-    fused.sea = fz._sea_tuple(StillWater(), b)
-    no_waves = cost()
+    no_waves = without(still=True)
     rows.append(("  wave kinematics + elevation (expansion series)", full - no_waves))
-    fused.loads = (g, hyd, fz._NO_MORISON, taut, thr, cf, lin)
-    no_mor = cost()
+    no_mor = without("MorisonMembers")
     rows.append(("  Morison strips (geometry, wetting, loads, added mass)", no_waves - no_mor))
-    fused.loads = (g, fz._NO_HYDRO, fz._NO_MORISON, taut, thr, cf, lin)
-    no_hyd = cost()
+    no_hyd = without("MorisonMembers", "Hydrostatics")
     rows.append(("  nonlinear hydrostatics", no_mor - no_hyd))
-    fused.loads = (g, fz._NO_HYDRO, fz._NO_MORISON, fz._NO_TAUT, thr, cf, lin)
-    no_taut = cost()
+    no_taut = without("MorisonMembers", "Hydrostatics", "TautMooring")
     rows.append(("  taut lines", no_hyd - no_taut))
-    fused.loads = (g, fz._NO_HYDRO, fz._NO_MORISON, fz._NO_TAUT, fz._NO_THRUST, cf, lin)
-    bare = cost()
+    bare = without("MorisonMembers", "Hydrostatics", "TautMooring", "RotorThrust", "Select")
     rows.append(("  thrust + full-field wind", no_taut - bare))
     rows.append(("  body kinematics + MCM solve + gravity + RK4 update", bare))
-    fused.sea, fused.loads = sea, loads
     for name, v in rows:
         print(f"  {name:<58s} {v:7.2f}  ({100 * v / full:4.1f} %)")
 

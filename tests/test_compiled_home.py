@@ -1,0 +1,163 @@
+"""One compiled home per load (issue 16): every load's compiled form is its ``compiled()``
+method (a named params record and one kernel with the one signature), the fused loop is generated
+from them, and every shipped case and every imported OpenFAST reference deck steps compiled with
+the numbers of the Python path.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+from typing import NamedTuple
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+from numba import njit  # noqa: E402
+
+from floatwind import _kernels  # noqa: E402
+from floatwind._kernels.contract import CompiledLoad  # noqa: E402
+from floatwind.loads.base import Load, Wrench  # noqa: E402
+from floatwind.simulate import fused as fz  # noqa: E402
+from floatwind.simulate import simulate  # noqa: E402
+from floatwind.simulate.system import System  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+REF = ROOT.parent / "shared" / "reference" / "openfast"
+CASES = sorted((ROOT / "cases").glob("*.yaml")) + sorted((ROOT / "cases" / "spar_family").glob("*.yaml"))
+DECKS = sorted(REF.glob("ref0[1-5]*/*.fst")) if REF.is_dir() else []
+
+
+@pytest.fixture(autouse=True)
+def _jit_on():
+    old = _kernels.use_jit(True)
+    old_f = fz.use_fused(True)
+    yield
+    _kernels.use_jit(old)
+    fz.use_fused(old_f)
+
+
+# --- a toy load: a linear spring-damper on the base body's heave, written only as a NumPy
+# wrench and a kernel + params: it runs compiled without being registered anywhere else
+
+
+@njit(cache=True)
+def toy_heave_kernel(p, t, kin, y, dy, force, moment, added):
+    for b in range(force.shape[0]):
+        force[b, p.body, 2] += -p.k * (kin.r_G[b, p.body, 2] - p.z0) - p.c * kin.v_G[b, p.body, 2]
+    return 0
+
+
+class ToyHeaveSpring(Load):
+    name = "toy_heave"
+
+    class Params(NamedTuple):
+        body: int
+        k: float
+        c: float
+        z0: float
+
+    def __init__(self, body=0, k=2e5, c=5e4, z0=0.0):
+        self.p = self.Params(body, k, c, z0)
+
+    def wrench(self, t, kin, env):
+        w = Wrench.zeros(kin.batch, kin.n_bodies)
+        b = self.p.body
+        w.force[:, b, 2] = -self.p.k * (kin.r_G_g[:, b, 2] - self.p.z0) - self.p.c * kin.v_G_g[:, b, 2]
+        return w
+
+    def compiled(self, env, batch):
+        return CompiledLoad(toy_heave_kernel, self.p)
+
+
+def _run(model, fused: bool):
+    old = fz.use_fused(fused)
+    try:
+        return simulate(model, progress=False)
+    finally:
+        fz.use_fused(old)
+
+
+def _close(a, b, rtol=1e-9):
+    for name in ("PtfmSurge", "PtfmHeave", "PtfmPitch", "PtfmYaw", "PtfmRVyi"):
+        if name in a:
+            x, y = a[name].values, b[name].values
+            scale = max(float(np.max(np.abs(y))), 1e-12)
+            assert np.max(np.abs(x - y)) <= rtol * scale, (name, np.max(np.abs(x - y)) / scale)
+
+
+def test_toy_load_runs_compiled_with_the_python_numbers():
+    from floatwind.case import load_case
+
+    def model():
+        m = load_case(ROOT / "cases" / "oc3_platform_decay.yaml", {"simulation.t_max": 5.0})
+        m.loads = list(m.loads) + [ToyHeaveSpring(), ToyHeaveSpring(k=1e5, c=0.0, z0=-1.0)]
+        return m
+
+    fused, why = fz.fuse(System(model()))
+    assert fused is not None, why
+    assert len(fused.compiled) == len(model().loads)  # two loads of one kind: both there
+    a, b = _run(model(), True), _run(model(), False)
+    _close(a, b)
+    # the toy spring acts: heave differs from the model without it
+
+    c = _run(load_case(ROOT / "cases" / "oc3_platform_decay.yaml", {"simulation.t_max": 5.0}), True)
+    assert np.max(np.abs(a.PtfmHeave.values - c.PtfmHeave.values)) > 1e-6
+
+
+def test_a_load_without_compiled_form_falls_back_and_says_so(caplog):
+    from floatwind.case import load_case
+
+    class NoKernel(Load):
+        name = "no_kernel_load"
+
+        def wrench(self, t, kin, env):
+            return Wrench.zeros(kin.batch, kin.n_bodies)
+
+    m = load_case(ROOT / "cases" / "oc3_platform_decay.yaml", {"simulation.t_max": 0.5})
+    m.loads = list(m.loads) + [NoKernel()]
+    fused, why = fz.fuse(System(m))
+    assert fused is None and "no_kernel_load" in why
+    with caplog.at_level("WARNING"):
+        simulate(m, progress=False)
+        simulate(m, progress=False)
+    said = [r for r in caplog.records if "Python path" in r.getMessage()]
+    assert len(said) == 1 and "no_kernel_load" in said[0].getMessage()
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.stem)
+def test_every_shipped_case_steps_compiled(case):
+    """No shipped case falls back to the Python path, and the compiled steps give the Python
+    path's numbers (short window)."""
+    from floatwind.case import load_case
+
+    over = {"simulation.t_max": 1.0}
+    fused, why = fz.fuse(System(load_case(case, over)))
+    assert fused is not None, f"{case.name}: {why}"
+    _close(_run(load_case(case, over), True), _run(load_case(case, over), False))
+
+
+@pytest.mark.skipif(not DECKS, reason="OpenFAST references not available")
+@pytest.mark.parametrize("deck", DECKS, ids=lambda p: p.stem)
+def test_every_reference_deck_steps_compiled(deck):
+    from floatwind.case.openfast_import import model_from_deck
+
+    over = {"simulation.t_max": 1.0}
+    fused, why = fz.fuse(System(model_from_deck(deck, overrides=over)))
+    assert fused is not None, f"{deck.name}: {why}"
+    _close(
+        _run(model_from_deck(deck, overrides=over), True),
+        _run(model_from_deck(deck, overrides=over), False),
+    )
+
+
+def test_no_numbered_tuple_indexing_of_load_or_sea_parameters():
+    """Params are read by name: no ``sea[17]``, ``mor[7]``, ``hyd[1]`` ... in the package."""
+    pat = re.compile(r"\b(sea|mor|hyd|taut|thr|wind|cf|lin|grav|ld)\[\d+\]")
+    hits = []
+    for f in (ROOT / "floatwind").rglob("*.py"):
+        for k, line in enumerate(f.read_text().splitlines(), 1):
+            if pat.search(line):
+                hits.append(f"{f.relative_to(ROOT)}:{k}: {line.strip()}")
+    assert not hits, "\n".join(hits)
