@@ -22,9 +22,12 @@ memory): they are the load's state on the compiled path and belong to one run.
 Every batch member goes through the same operations in the same order whatever B (no sums
 across members), so a member alone and inside a batch give the same bits.
 
-Seas and wind fields expose their compiled tables the same way (``ExpansionSea.compiled()``,
-``SteadyWind.compiled()``, ...): a NamedTuple of named arrays, and for wind a kernel
-``(vel (B, P, 3), status) = fn(params, t, points (B, P, 3))``.
+Seas and wind fields expose their compiled tables the same way
+(:mod:`floatwind.environment.compiled`): ``SeaTable`` and ``WindParams``, NamedTuples of named
+arrays read by the Morison and thrust kernels.
+
+Kernels must be module-level numba functions: :mod:`floatwind._kernels.generate` imports them
+by name into the generated per-model module.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from numba import njit
 
 from floatwind._kernels import waves as kwv
 
-__all__ = ["morison_kernel", "strip_geometry", "strip_loads", "strip_points"]
+__all__ = ["end_loads", "morison_kernel", "strip_geometry", "strip_loads", "strip_points"]
 
 _TINY = 1e-9
 
@@ -268,7 +268,8 @@ def _sea_at(sea, sc, t, lanes):
 @njit(cache=True, fastmath=False)
 def morison_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.morison.MorisonMembers` strips, Wang (3.22)-(3.26), (4.18)-(4.19),
-    waves from the load's expansion table ``p.sea`` (``ExpansionSea.compiled``) or still water."""
+    waves from the load's expansion table ``p.sea`` (``ExpansionSea.compiled``) or still water;
+    then the axial member-end loads (:func:`end_loads`, ``p.ends``)."""
     B = force.shape[0]
     body = p.body
     inst = p.instantaneous
@@ -327,6 +328,15 @@ def morison_kernel(p, t, kin, y, dy, force, moment, added):
     f, m, am, _fd, _fi, _vs = strip_loads(
         u, du, e, arm, frac, vGb, wb, p.rho, p.cd_d, p.cm_a, p.rca, p.length
     )
+    if p.ends.pos_b.shape[0] > 0:
+        fe, me, ae = end_loads(p.ends, t, Rb, rGb, vGb, wb, cmb, inst, p.still_surface, p.rho)
+        for b in range(B):
+            for k in range(3):
+                f[b, k] += fe[b, k]
+                m[b, k] += me[b, k]
+            for r in range(6):
+                for c in range(6):
+                    am[b, r, c] += ae[b, r, c]
     for b in range(B):
         for k in range(3):
             force[b, body, k] += f[b, k]
@@ -335,3 +345,133 @@ def morison_kernel(p, t, kin, y, dy, force, moment, added):
             for c in range(6):
                 added[b, body, r, c] += am[b, r, c]
     return 0
+
+
+@njit(cache=True, fastmath=False)
+def end_loads(ends, t, Rb, rGb, vGb, wb, cmb, inst, still_surface, rho):
+    """Axial loads at member ends (heave plates, ``MorisonMembers._axial``): axial drag
+    ``0.5 rho C_d,ax A_p |v_ra| v_ra`` and the axial wave-acceleration force
+    ``rho C_a,ax V_ref a_wave`` minus its centripetal structural part, while the end is below
+    the free surface; force, moment about the CM (B, 3) and the axial added mass
+    ``sum m [[e e^T, -e c^T], [-c e^T, c c^T]]``, ``c = e x r`` (B, 6, 6). Waves from the ends'
+    own expansion table ``ends.sea`` (or still water)."""
+    B = Rb.shape[0]
+    E = ends.pos_b.shape[0]
+    sea = ends.sea
+    sc = ends.scratch
+    lanes = B >= kwv.LANES_MIN
+    x_g = np.empty((B, E, 3))
+    x_k = np.empty((B, E, 3))
+    e = np.empty((B, E, 3))
+    for b in range(B):
+        for j in range(E):
+            d0 = ends.pos_b[j, 0] - cmb[0]
+            d1 = ends.pos_b[j, 1] - cmb[1]
+            d2 = ends.pos_b[j, 2] - cmb[2]
+            for i in range(3):
+                x_g[b, j, i] = rGb[b, i] + (d0 * Rb[b, i, 0] + d1 * Rb[b, i, 1] + d2 * Rb[b, i, 2])
+                if inst:
+                    e[b, j, i] = (
+                        ends.axis_b[j, 0] * Rb[b, i, 0]
+                        + ends.axis_b[j, 1] * Rb[b, i, 1]
+                        + ends.axis_b[j, 2] * Rb[b, i, 2]
+                    )
+                    x_k[b, j, i] = x_g[b, j, i]
+                else:
+                    e[b, j, i] = ends.axis_b[j, i]
+                    x_k[b, j, i] = ends.pos_b[j, i]
+    eta = np.zeros((B, E))
+    eta_k = np.full((B, E), np.nan)
+    if sea.active:
+        _sea_at(sea, sc, t, lanes)
+        if not still_surface:
+            xy = np.empty((B, E, 2))
+            for b in range(B):
+                for j in range(E):
+                    xy[b, j, 0] = x_k[b, j, 0]
+                    xy[b, j, 1] = x_k[b, j, 1]
+            if lanes:
+                eta = kwv.expansion_eta_lanes(
+                    sc.zr, sc.zi, xy, sea.cos, sea.sin, sea.s_eta_p, sea.grp, sea.eta_runs,
+                    sea.k_eta.shape[0],
+                )  # fmt: skip
+            else:
+                eta = kwv.expansion_eta(
+                    sc.z, xy, sea.cos, sea.sin, sea.s_eta_p, sea.grp, sea.k_eta
+                )
+            eta_k[:, :] = eta  # the kinematics point is the wetting point
+        if lanes:
+            u, du = kwv.expansion_kinematics_lanes(
+                sc.zr, sc.zi, x_k, eta_k, sea.cos, sea.sin, sea.mode, sea.h, sea.hw,
+                sea.s_eta_p, sea.grp, sea.eta_runs, sea.k_eta.shape[0], sea.q_eta,
+                sea.point_runs, sea.sref_q, sea.w_q,
+            )  # fmt: skip
+        else:
+            u, du = kwv.expansion_kinematics_eta(
+                sc.z, x_k, eta_k, sea.cos, sea.sin, sea.mode, sea.h, sea.hw, sea.s_eta_p,
+                sea.grp, sea.k_eta, sea.q_eta, sea.starts, sea.orders, sea.k_q, sea.sref_q,
+                sea.w_q,
+            )  # fmt: skip
+    else:
+        u = np.zeros((B, E, 3))
+        du = np.zeros((B, E, 3))
+    force = np.zeros((B, 3))
+    moment = np.zeros((B, 3))
+    added = np.zeros((B, 6, 6))
+    ee = np.empty((3, 3))
+    ec = np.empty((3, 3))
+    cc = np.empty((3, 3))
+    for b in range(B):
+        w0, w1, w2 = wb[b, 0], wb[b, 1], wb[b, 2]
+        ee[:] = 0.0
+        ec[:] = 0.0
+        cc[:] = 0.0
+        for j in range(E):
+            wet = 1.0 if x_k[b, j, 2] < eta[b, j] else 0.0
+            a0 = x_g[b, j, 0] - rGb[b, 0]
+            a1 = x_g[b, j, 1] - rGb[b, 1]
+            a2 = x_g[b, j, 2] - rGb[b, 2]
+            e0, e1, e2 = e[b, j, 0], e[b, j, 1], e[b, j, 2]
+            x0 = w1 * a2 - w2 * a1
+            x1 = w2 * a0 - w0 * a2
+            x2 = w0 * a1 - w1 * a0
+            vs0 = vGb[b, 0] + x0
+            vs1 = vGb[b, 1] + x1
+            vs2 = vGb[b, 2] + x2
+            c0 = w1 * x2 - w2 * x1
+            c1 = w2 * x0 - w0 * x2
+            c2 = w0 * x1 - w1 * x0
+            v_ra = (u[b, j, 0] - vs0) * e0 + (u[b, j, 1] - vs1) * e1 + (u[b, j, 2] - vs2) * e2
+            a_wave = du[b, j, 0] * e0 + du[b, j, 1] * e1 + du[b, j, 2] * e2
+            a_cen = c0 * e0 + c1 * e1 + c2 * e2
+            m = rho * ends.ca[j] * ends.vref[j] * wet
+            f_ax = wet * 0.5 * rho * ends.cd[j] * ends.area[j] * abs(v_ra) * v_ra
+            f_ax = f_ax + m * (a_wave - a_cen)
+            f0 = f_ax * e0
+            f1 = f_ax * e1
+            f2 = f_ax * e2
+            force[b, 0] += f0
+            force[b, 1] += f1
+            force[b, 2] += f2
+            moment[b, 0] += a1 * f2 - a2 * f1
+            moment[b, 1] += a2 * f0 - a0 * f2
+            moment[b, 2] += a0 * f1 - a1 * f0
+            q0 = e1 * a2 - e2 * a1
+            q1 = e2 * a0 - e0 * a2
+            q2 = e0 * a1 - e1 * a0
+            ev = (e0, e1, e2)
+            qv = (q0, q1, q2)
+            for i in range(3):
+                me = m * ev[i]
+                mq = m * qv[i]
+                for k in range(3):
+                    ee[i, k] += me * ev[k]
+                    ec[i, k] += me * qv[k]
+                    cc[i, k] += mq * qv[k]
+        for i in range(3):
+            for k in range(3):
+                added[b, i, k] = ee[i, k]
+                added[b, 3 + i, 3 + k] = cc[i, k]
+                added[b, i, 3 + k] = -ec[i, k]
+                added[b, 3 + k, i] = -ec[i, k]
+    return force, moment, added

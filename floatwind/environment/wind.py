@@ -163,6 +163,74 @@ class TransientWind:
         return out
 
 
+class RampedDirection:
+    """A direction change ``theta(t)`` (rad) described by plain numbers, so that it has a compiled
+    form (``floatwind.environment.compiled.WindParams``, evaluated the same way in
+    ``floatwind._kernels.wind.direction_change``).
+
+    ``kind`` "shift" (:func:`direction_shift`): 0 before ``start``, then a half-cosine ramp of
+    ``duration`` s (a step for ``duration <= 0``) to ``amplitude``; "edc" (:func:`iec_edc`,
+    IEC 61400-1 eq. 22): ``0.5 amplitude (1 - cos(pi s / duration))`` for
+    ``0 < s = t - start < duration``, 0 before, ``amplitude`` after.
+    """
+
+    KINDS = {"shift": 1, "edc": 2}  # codes of WindParams.dir_kind
+
+    def __init__(self, kind: str, *, start: float, amplitude: float, duration: float):
+        if kind not in self.KINDS:
+            raise ValueError(f"direction change kind '{kind}' unknown; use one of {list(self.KINDS)}")
+        self.kind = kind
+        self.start, self.amplitude, self.duration = float(start), float(amplitude), float(duration)
+
+    def __call__(self, t: float) -> float:
+        a, start, dur = self.amplitude, self.start, self.duration
+        if self.kind == "shift":
+            if t < start:
+                return 0.0
+            if dur <= 0 or t >= start + dur:
+                return a
+            return 0.5 * a * (1.0 - math.cos(math.pi * (t - start) / dur))
+        s = t - start
+        if s <= 0:
+            return 0.0
+        if s >= dur:
+            return a
+        return 0.5 * a * (1.0 - math.cos(math.pi * s / dur))
+
+    def spec(self) -> tuple[int, float, float, float]:
+        """(kind code, start, amplitude, duration) for the compiled form."""
+        return self.KINDS[self.kind], self.start, self.amplitude, self.duration
+
+
+class OperatingGust:
+    """The IEC extreme operating gust (eq. 17) as plain numbers (compiled form in
+    ``floatwind._kernels.wind.operating_gust``): speed change
+    ``-0.37 V_gust sin(3 pi s / T) (1 - cos(2 pi s / T))`` for ``0 < s = t - start < T``, zero
+    otherwise and at and below the SWL."""
+
+    KIND = 1  # code of WindParams.gust_kind
+
+    def __init__(self, *, start: float, vgust: float, period: float = 10.5):
+        self.start, self.vgust, self.period = float(start), float(vgust), float(period)
+
+    def __call__(self, t: float, z: np.ndarray) -> np.ndarray:
+        s = t - self.start
+        period = self.period
+        if s <= 0 or s >= period:
+            return np.zeros(np.shape(z))
+        val = (
+            -0.37
+            * self.vgust
+            * math.sin(3 * math.pi * s / period)
+            * (1.0 - math.cos(2 * math.pi * s / period))
+        )
+        return np.where(np.asarray(z) > 0, val, 0.0)
+
+    def spec(self) -> tuple[int, float, float, float]:
+        """(kind code, start, V_gust, period) for the compiled form."""
+        return self.KIND, self.start, self.vgust, self.period
+
+
 def direction_shift(base, *, shift: float, time: float = 100.0, ramp: float = 0.0) -> TransientWind:
     """The dissertation's sudden wind shift (seed 004, ch. II-IV: 45 deg at 100 s).
 
@@ -175,16 +243,9 @@ def direction_shift(base, *, shift: float, time: float = 100.0, ramp: float = 0.
     ramp : duration of a half-cosine ramp (s); 0 for a step
     """
 
-    def theta(t: float) -> float:
-        if t < time:
-            return 0.0
-        if ramp <= 0 or t >= time + ramp:
-            return shift
-        return 0.5 * shift * (1.0 - math.cos(math.pi * (t - time) / ramp))
-
     return TransientWind(
         base,
-        direction=theta,
+        direction=RampedDirection("shift", start=time, amplitude=shift, duration=ramp),
         label=f"direction shift {math.degrees(shift):g} deg at {time:g} s (ramp {ramp:g} s)",
     )
 
@@ -208,19 +269,9 @@ def iec_edc(
     sigma1, lam1, _ = iec_turbulence(uhub, zhub, turbine_class, turbulence_class)
     theta_e = min(4.0 * math.atan(sigma1 / (uhub * (1.0 + 0.1 * rotor_diameter / lam1))), math.pi)
     theta_e *= 1.0 if sign >= 0 else -1.0
-    period = 6.0
-
-    def theta(t: float) -> float:
-        s = t - start
-        if s <= 0:
-            return 0.0
-        if s >= period:
-            return theta_e
-        return 0.5 * theta_e * (1.0 - math.cos(math.pi * s / period))
-
     return TransientWind(
         base,
-        direction=theta,
+        direction=RampedDirection("edc", start=start, amplitude=theta_e, duration=6.0),
         label=f"IEC EDC theta_e={math.degrees(theta_e):.4g} deg at {start:g} s",
     )
 
@@ -244,21 +295,11 @@ def iec_eog(
     sigma1, lam1, vref = iec_turbulence(uhub, zhub, turbine_class, turbulence_class)
     ve1 = 0.8 * 1.4 * vref
     vgust = min(1.35 * (ve1 - uhub), 3.3 * sigma1 / (1.0 + 0.1 * rotor_diameter / lam1))
-    period = 10.5
-
-    def gust(t: float, z: np.ndarray) -> np.ndarray:
-        s = t - start
-        if s <= 0 or s >= period:
-            return np.zeros(np.shape(z))
-        val = (
-            -0.37
-            * vgust
-            * math.sin(3 * math.pi * s / period)
-            * (1.0 - math.cos(2 * math.pi * s / period))
-        )
-        return np.where(np.asarray(z) > 0, val, 0.0)
-
-    return TransientWind(base, gust=gust, label=f"IEC EOG V_gust={vgust:.4g} m/s at {start:g} s")
+    return TransientWind(
+        base,
+        gust=OperatingGust(start=start, vgust=vgust, period=10.5),
+        label=f"IEC EOG V_gust={vgust:.4g} m/s at {start:g} s",
+    )
 
 
 class FullFieldWind:

@@ -610,22 +610,55 @@ class MorisonMembers(Load):
         chain_count: np.ndarray
         sea: tuple  # floatwind.environment.compiled.SeaTable
         scratch: tuple  # Scratch
+        ends: tuple  # Ends (no rows without member-end loads)
+
+    class Ends(NamedTuple):
+        """Member-end (axial) loads of the compiled form (``_build_ends``, ``_axial``)."""
+
+        pos_b: np.ndarray  # (E, 3) end positions, body frame
+        axis_b: np.ndarray  # (E, 3) member axes
+        cd: np.ndarray  # (E,) axial C_d
+        ca: np.ndarray  # (E,) axial C_a
+        area: np.ndarray  # (E,) plate area
+        vref: np.ndarray  # (E,) reference volume (half sphere)
+        sea: tuple  # SeaTable of the sea queried at the ends
+        scratch: tuple  # Scratch of that table
+
+    @classmethod
+    def _scratch(cls, table):
+        R, C = table.table.shape[1], table.table.shape[2]
+        return cls.Scratch(
+            np.array([np.nan]), np.zeros((R, C), dtype=np.complex128), np.zeros((C, R)),
+            np.zeros((C, R)),
+        )  # fmt: skip
+
+    def _compiled_ends(self, env, batch):
+        from floatwind.environment.compiled import sea_table
+
+        n = self.end_pos_b.shape[0]
+        if n:
+            sea = self._sea(env, "ends", self.end_pos_b)
+            if getattr(sea, "n_points", n) != n:
+                raise NoCompiledForm("Morison sea evaluator for other points (member ends)")
+            table = sea_table(sea, batch)
+        else:
+            table = sea_table(None, batch)
+        return self.Ends(
+            f64(self.end_pos_b, (n, 3)), f64(self.end_axis_b, (n, 3)), f64(self.end_cd),
+            f64(self.end_ca), f64(self.end_area), f64(self.end_vref), table,
+            self._scratch(table),
+        )  # fmt: skip
 
     def compiled(self, env, batch):
         from floatwind._kernels import morison as kmor
         from floatwind.environment.compiled import sea_table
 
-        if self.end_pos_b.size:
-            raise NoCompiledForm("Morison member-end (axial) loads")
         sea = self._sea(env, "strips", self.strip_centre_b)
         if getattr(sea, "n_points", self.n_strips) != self.n_strips:
             raise NoCompiledForm("Morison sea evaluator for other points")
         table = sea_table(sea, batch)
-        R, C = table.table.shape[1], table.table.shape[2]
-        scratch = self.Scratch(
-            np.array([np.nan]), np.zeros((R, C), dtype=np.complex128), np.zeros((C, R)),
-            np.zeros((C, R)),
-        )  # fmt: skip
+        scratch = self._scratch(table)
+        ends = self._compiled_ends(env, batch)
         rho = float(env.rho_water)
         start, count = _strip_chains(self.strip_a_b, self.strip_b_b, table.grp if table.active else None)
         p = self.Params(
@@ -634,7 +667,7 @@ class MorisonMembers(Load):
             f64(self.strip_cd * self.strip_diameter), f64(self.strip_cm * self.strip_area),
             f64(rho * self.strip_ca * self.strip_area),
             f64(np.broadcast_to(self.strip_length, (self.n_strips,))), start, count, table,
-            scratch,
+            scratch, ends,
         )  # fmt: skip
         return CompiledLoad(kmor.morison_kernel, p, adds_mass=True)
 
