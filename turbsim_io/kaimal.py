@@ -18,7 +18,6 @@ from __future__ import annotations
 import logging
 
 import numpy as np
-import scipy.fft
 import xarray as xr
 
 logger = logging.getLogger(__name__)
@@ -245,6 +244,8 @@ def generate_kaimal_many(
         for r, xi in enumerate(xis):
             # x_j = Re sum_m c_m e^{2 pi i m j / nt}, c = amp * sqrt(2) * xi (E|c|^2 = 2 S df)
             spec[1 : nf + 1] = scale * xi * (nt / 2.0)
+            import scipy.fft  # lazy (import cost when no field is generated)
+
             series = scipy.fft.irfft(spec, n=nt, axis=0)  # (nt, npts)
             grid = series.reshape(nt, nz, ny).transpose(0, 2, 1)
             # u keeps float64 until the mean profile is added (one rounding to float32)

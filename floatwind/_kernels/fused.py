@@ -73,15 +73,17 @@ class SystemParams(NamedTuple):
 
 
 @njit(cache=True, fastmath=False)
-def rhs_kinematics(p, t, y, g):
-    """Status (4 at the Euler singularity), body kinematics and the rel index of (t, y)."""
-    rel = p.rel
-    i = 0 if p.static else g
+def rhs_kinematics(rel, static, euler_tol, t, y, g):
+    """Status (4 at the Euler singularity), body kinematics and the rel index of (t, y).
+
+    (Shared by every generated module: its arguments never hold a load's params, whose types
+    would enter this function's cache index.)"""
+    i = 0 if static else g
     q = y[:, 0:6]
     qd = y[:, 6:12]
     status = 0
     for b in range(y.shape[0]):
-        if abs(math.cos(q[b, 4])) < p.euler_tol:
+        if abs(math.cos(q[b, 4])) < euler_tol:
             status = 4
     r_G, R_b2g, v_G, w_b = km.body_kinematics(
         q, qd, rel.rho[i : i + 1], rel.drho[i : i + 1], rel.R_c2s[i : i + 1], rel.w_rel[i : i + 1]
@@ -90,15 +92,14 @@ def rhs_kinematics(p, t, y, g):
 
 
 @njit(cache=True, fastmath=False)
-def rhs_dynamics(p, i, y, force, moment, A, out):
+def rhs_dynamics(rel, adds_mass, i, y, force, moment, A, out):
     """Forward dynamics (Wang 5.26): out[:, :6] = qd, out[:, 6:12] = qdd."""
-    rel = p.rel
     q = y[:, 0:6]
     qd = y[:, 6:12]
     qdd, _aG, _dw, _H = km.forward_dynamics(
         q, qd, rel.P[i : i + 1], rel.dP[i : i + 1], rel.Q[i : i + 1], rel.dQ[i : i + 1],
         rel.rho[i : i + 1], rel.drho[i : i + 1], rel.ddrho[i : i + 1], rel.w_rel[i : i + 1],
-        rel.dw_rel[i : i + 1], rel.total_mass, force, moment, A, p.adds_mass,
+        rel.dw_rel[i : i + 1], rel.total_mass, force, moment, A, adds_mass,
     )  # fmt: skip
     out[:, 0:6] = qd
     out[:, 6:12] = qdd
@@ -110,7 +111,7 @@ def system_rhs(p, t, y, g, out):
 
     Template (compiled per model by :mod:`floatwind._kernels.generate`): ``_loads`` is the
     generated walk over the model's load kernels."""
-    status, kin, i = rhs_kinematics(p, t, y, g)
+    status, kin, i = rhs_kinematics(p.rel, p.static, p.euler_tol, t, y, g)
     if status != 0:
         return status
     B, N = y.shape[0], kin.r_G.shape[1]
@@ -120,7 +121,7 @@ def system_rhs(p, t, y, g, out):
     status = _loads(p.loads, t, kin, y, out, force, moment, A)  # noqa: F821 (generated)
     if status != 0:
         return status
-    rhs_dynamics(p, i, y, force, moment, A, out)
+    rhs_dynamics(p.rel, p.adds_mass, i, y, force, moment, A, out)
     return 0
 
 

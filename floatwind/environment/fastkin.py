@@ -63,7 +63,6 @@ import threading
 from collections import OrderedDict
 
 import numpy as np
-import scipy.fft
 
 from floatwind import _kernels
 from floatwind.environment.base import time_runs
@@ -333,6 +332,8 @@ class ExpansionSea:
         self._sref_q = s_ref[self._pq]
 
         # ---- synthesis of the series by FFT on the Fourier grid
+        import scipy.fft  # lazy: ~0.2 s of start-up a run without waves does not need
+
         wmax = whi
         dt = min(math.pi / (6.0 * wmax), 0.25) if dt is None else float(dt)
         m = max(

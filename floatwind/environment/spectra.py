@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import integrate, special
 
 
 def iec_gamma(hs: float, tp: float) -> float:
@@ -99,6 +98,8 @@ class JonswapSpectrum:
         pieces = [(0.2 * wp, wp), (wp, 3 * wp), (3 * wp, 30 * wp)]
         total = 0.0
         for a, b in pieces:
+            from scipy import integrate  # lazy: scipy.integrate costs ~0.2 s to import
+
             total += integrate.quad(f, a, b, limit=200, epsabs=0.0, epsrel=1e-10)[0]
         return total
 
@@ -126,6 +127,8 @@ class PiersonMoskowitzSpectrum(JonswapSpectrum):
 
 def cos2s_normalization(s: float) -> float:
     """Normalising constant of ``D(theta) = C cos^{2s}((theta - theta_m)/2)`` on (-pi, pi]."""
+    from scipy import special
+
     return special.gamma(s + 1.0) / (2.0 * math.sqrt(math.pi) * special.gamma(s + 0.5))
 
 

@@ -37,7 +37,6 @@ import os
 from pathlib import Path
 
 import numpy as np
-import scipy.fft
 
 from floatwind.errors import CaseError
 
@@ -431,6 +430,8 @@ class GriddedSea:
         wmax = float(sea.omega.max())
         dt = min(math.pi / (6.0 * wmax), 0.25) if dt is None else float(dt)
         m_min = int(2 * sea.harmonic.max() + 2)
+        import scipy.fft  # lazy: ~0.2 s of start-up a run without waves does not need
+
         m = max(scipy.fft.next_fast_len(int(math.ceil(sea.period / dt))), m_min)
         if m % 2:
             m = scipy.fft.next_fast_len(m + 1)
