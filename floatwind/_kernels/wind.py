@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["full_field_velocity"]
+__all__ = ["direction_change", "full_field_velocity", "operating_gust", "wind_velocity"]
 
 
 @njit(cache=True, fastmath=False)
@@ -91,30 +91,99 @@ NO_WIND, STEADY_POWER, STEADY_LOG, FULL_FIELD = 0, 1, 2, 3
 
 
 @njit(cache=True, fastmath=False)
+def direction_change(kind, start, amplitude, duration, t):
+    """``RampedDirection`` (floatwind.environment.wind): kind 1 the shift of ``direction_shift``,
+    2 the IEC EDC of ``iec_edc``, 0 none; the same formulas and comparisons."""
+    if kind == 1:
+        if t < start:
+            return 0.0
+        if duration <= 0 or t >= start + duration:
+            return amplitude
+        return 0.5 * amplitude * (1.0 - math.cos(math.pi * (t - start) / duration))
+    if kind == 2:
+        s = t - start
+        if s <= 0:
+            return 0.0
+        if s >= duration:
+            return amplitude
+        return 0.5 * amplitude * (1.0 - math.cos(math.pi * s / duration))
+    return 0.0
+
+
+@njit(cache=True, fastmath=False)
+def operating_gust(start, vgust, period, t):
+    """``OperatingGust`` (IEC EOG) speed change above the SWL at time t."""
+    s = t - start
+    if s <= 0 or s >= period:
+        return 0.0
+    return (
+        -0.37
+        * vgust
+        * math.sin(3 * math.pi * s / period)
+        * (1.0 - math.cos(2 * math.pi * s / period))
+    )
+
+
+@njit(cache=True, fastmath=False)
+def _transient(p, t, points, vel):
+    """``TransientWind.velocity`` on the base velocity ``vel`` (in place): rotation by the
+    direction change about z, then the gust along the rotated base heading."""
+    B, P = points.shape[0], points.shape[1]
+    dth = direction_change(p.dir_kind, p.dir_start, p.dir_amplitude, p.dir_duration, t)
+    if dth != 0.0:
+        c = math.cos(dth)
+        s = math.sin(dth)
+        for b in range(B):
+            for k in range(P):
+                vx = vel[b, k, 0]
+                vy = vel[b, k, 1]
+                vel[b, k, 0] = vx * c + vy * -s
+                vel[b, k, 1] = vx * s + vy * c
+    if p.gust_kind != 0:
+        g = operating_gust(p.gust_start, p.gust_amplitude, p.gust_period, t)
+        h = p.base_heading + dth
+        ch = math.cos(h)
+        sh = math.sin(h)
+        for b in range(B):
+            for k in range(P):
+                gz = g if points[b, k, 2] > 0 else 0.0
+                vel[b, k, 0] += gz * ch
+                vel[b, k, 1] += gz * sh
+
+
+@njit(cache=True, fastmath=False)
 def wind_velocity(p, t, points):
     """Wind velocity (B, P, 3) at ``points`` (B, P, 3) and a status (2: the NumPy code must
     answer: a point below the grid of a file with a tower line, a time outside the file).
-    Steady: the power or log law of ``SteadyWind.profile`` (zero at and below the SWL)."""
+    Steady: the power or log law of ``SteadyWind.profile`` (zero at and below the SWL); an IEC
+    transient (``p.dir_kind``, ``p.gust_kind``) on top of the base field (``TransientWind``)."""
     B, P = points.shape[0], points.shape[1]
     if p.kind == FULL_FIELD:
         vel, st = full_field_velocity(
             t, points, p.grid, p.y, p.z, p.cos, p.sin, p.x_offset, p.uhub, p.dt, p.periodic,
             p.has_tower,
         )  # fmt: skip
-        return vel, 2 if (st & 6) else 0
-    vel = np.zeros((B, P, 3))
-    if p.kind == NO_WIND:
-        return vel, 0
-    for b in range(B):
-        for k in range(P):
-            z = points[b, k, 2]
-            if z <= 0.0:
-                u = 0.0
-            elif p.kind == STEADY_POWER:
-                u = p.speed * (max(z, 1e-9) / p.ref_height) ** p.alpha
-            else:
-                zl = max(max(z, 1e-9), p.roughness)
-                u = p.speed * math.log(zl / p.roughness) / math.log(p.ref_height / p.roughness)
-            vel[b, k, 0] = u * p.cos
-            vel[b, k, 1] = u * p.sin
-    return vel, 0
+        status = 2 if (st & 6) else 0
+    else:
+        status = 0
+        vel = np.zeros((B, P, 3))
+        if p.kind != NO_WIND:
+            for b in range(B):
+                for k in range(P):
+                    z = points[b, k, 2]
+                    if z <= 0.0:
+                        u = 0.0
+                    elif p.kind == STEADY_POWER:
+                        u = p.speed * (max(z, 1e-9) / p.ref_height) ** p.alpha
+                    else:
+                        zl = max(max(z, 1e-9), p.roughness)
+                        u = (
+                            p.speed
+                            * math.log(zl / p.roughness)
+                            / math.log(p.ref_height / p.roughness)
+                        )
+                    vel[b, k, 0] = u * p.cos
+                    vel[b, k, 1] = u * p.sin
+    if status == 0 and (p.dir_kind != 0 or p.gust_kind != 0):
+        _transient(p, t, points, vel)
+    return vel, status

@@ -96,7 +96,10 @@ def sea_table(sea, batch: int) -> SeaTable:
 
 class WindParams(NamedTuple):
     """A wind field's compiled table (``floatwind._kernels.wind.wind_velocity``): ``kind`` 0 no
-    wind, 1 steady power law, 2 steady log law, 3 full field (TurbSim grid)."""
+    wind, 1 steady power law, 2 steady log law, 3 full field (TurbSim grid); an IEC transient
+    (``TransientWind`` from ``direction_shift``, ``iec_edc``, ``iec_eog``) on that base field
+    adds a direction change ``dir_kind`` (0 none, 1 shift, 2 EDC: ``RampedDirection``) and a
+    gust ``gust_kind`` (0 none, 1 EOG: ``OperatingGust``)."""
 
     kind: int
     speed: float  # steady: speed at ref_height
@@ -113,23 +116,41 @@ class WindParams(NamedTuple):
     dt: float
     periodic: bool
     has_tower: bool
+    # transient (TransientWind) on the base field above
+    base_heading: float  # the base field's heading (the gust's direction before the change)
+    dir_kind: int
+    dir_start: float
+    dir_amplitude: float
+    dir_duration: float
+    gust_kind: int
+    gust_start: float
+    gust_amplitude: float  # V_gust
+    gust_period: float
 
 
+_NO_TRANSIENT = (0.0, 0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 1.0)
 _NO_GRID = np.zeros((1, 2, 2, 2, 3))
 
 
 def wind_params(wind, batch: int) -> WindParams:
     """The compiled table of a wind field for a batch of ``batch`` members."""
     from floatwind.environment.base import NoWind
-    from floatwind.environment.wind import FullFieldWind, SteadyWind
+    from floatwind.environment.wind import (
+        FullFieldWind,
+        OperatingGust,
+        RampedDirection,
+        SteadyWind,
+        TransientWind,
+    )
 
     if wind is None or isinstance(wind, NoWind):
-        return WindParams(0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, _NO_GRID, _E1, _E1, 0.0, 1.0, 1.0, False, False)  # fmt: skip
+        return WindParams(0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, _NO_GRID, _E1, _E1, 0.0, 1.0, 1.0, False, False, *_NO_TRANSIENT)  # fmt: skip
     if type(wind) is SteadyWind:
         return WindParams(
             1 if wind.shear == "power" else 2, float(wind.speed), float(np.cos(wind.heading)),
             float(np.sin(wind.heading)), float(wind.ref_height), float(wind.alpha),
             float(wind.roughness), _NO_GRID, _E1, _E1, 0.0, 1.0, 1.0, False, False,
+            *_NO_TRANSIENT,
         )  # fmt: skip
     if type(wind) is FullFieldWind:
         if wind.n_realizations not in (1, batch):
@@ -137,6 +158,35 @@ def wind_params(wind, batch: int) -> WindParams:
         return WindParams(
             3, 0.0, float(np.cos(wind.heading)), float(np.sin(wind.heading)), 1.0, 0.0, 1.0,
             f64(wind.grid), f64(wind.y), f64(wind.z), float(wind.x_offset), float(wind.uhub),
-            float(wind.dt), bool(wind.periodic), wind.tower is not None,
+            float(wind.dt), bool(wind.periodic), wind.tower is not None, *_NO_TRANSIENT,
+        )  # fmt: skip
+    if type(wind) is TransientWind:
+        base = wind_params(wind.base, batch)
+        if base.dir_kind or base.gust_kind:
+            raise NoCompiledForm("a transient wind on a transient wind")
+        direction, gust = wind._direction, wind._gust
+        if direction is None:
+            d = (0, 0.0, 0.0, 0.0)
+        elif type(direction) is RampedDirection:
+            d = direction.spec()
+        else:
+            raise NoCompiledForm(
+                "transient wind with a direction change given as a Python function (the ones "
+                "of direction_shift and iec_edc are compiled)"
+            )
+        if gust is None:
+            g = (0, 0.0, 0.0, 1.0)
+        elif type(gust) is OperatingGust:
+            g = gust.spec()
+        else:
+            raise NoCompiledForm(
+                "transient wind with a gust given as a Python function (the one of iec_eog is "
+                "compiled)"
+            )
+        heading = float(getattr(wind.base, "heading", 0.0))
+        return base._replace(
+            base_heading=heading, dir_kind=int(d[0]), dir_start=float(d[1]),
+            dir_amplitude=float(d[2]), dir_duration=float(d[3]), gust_kind=int(g[0]),
+            gust_start=float(g[1]), gust_amplitude=float(g[2]), gust_period=float(g[3]),
         )  # fmt: skip
     raise NoCompiledForm(f"wind of type {type(wind).__name__}")

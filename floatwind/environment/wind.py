@@ -178,7 +178,9 @@ class RampedDirection:
 
     def __init__(self, kind: str, *, start: float, amplitude: float, duration: float):
         if kind not in self.KINDS:
-            raise ValueError(f"direction change kind '{kind}' unknown; use one of {list(self.KINDS)}")
+            raise ValueError(
+                f"direction change kind '{kind}' unknown; use one of {list(self.KINDS)}"
+            )
         self.kind = kind
         self.start, self.amplitude, self.duration = float(start), float(amplitude), float(duration)
 
