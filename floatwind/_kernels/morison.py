@@ -396,9 +396,7 @@ def end_loads(ends, t, Rb, rGb, vGb, wb, cmb, inst, still_surface, rho):
                     sea.k_eta.shape[0],
                 )  # fmt: skip
             else:
-                eta = kwv.expansion_eta(
-                    sc.z, xy, sea.cos, sea.sin, sea.s_eta_p, sea.grp, sea.k_eta
-                )
+                eta = kwv.expansion_eta(sc.z, xy, sea.cos, sea.sin, sea.s_eta_p, sea.grp, sea.k_eta)
             eta_k[:, :] = eta  # the kinematics point is the wetting point
         if lanes:
             u, du = kwv.expansion_kinematics_lanes(

@@ -660,7 +660,9 @@ class MorisonMembers(Load):
         scratch = self._scratch(table)
         ends = self._compiled_ends(env, batch)
         rho = float(env.rho_water)
-        start, count = _strip_chains(self.strip_a_b, self.strip_b_b, table.grp if table.active else None)
+        start, count = _strip_chains(
+            self.strip_a_b, self.strip_b_b, table.grp if table.active else None
+        )
         p = self.Params(
             int(self.body), self.axis == "instantaneous", self.surface == "still", rho,
             f64(self.strip_a_b), f64(self.strip_b_b), f64(self.strip_axis_b),
