@@ -375,6 +375,19 @@ def cmd_plot(args) -> int:
     return 0
 
 
+def without_dask() -> None:
+    """Keep Dask out of a process that never uses it (a single run, a check, an import).
+
+    xarray probes for Dask (imports ``dask``, ``dask.array`` and ``dask.distributed``) the first
+    time it builds a Variable or writes a file, whenever Dask is installed: ~0.7 s of CPU, a
+    third of a short OpenFAST-deck run (docs/performance.md). Marking the module absent
+    (``sys.modules["dask"] = None``, Python's documented way to make an import fail) makes xarray
+    treat it as not installed. Only for commands that never use Dask (``study --dask`` does), and
+    only if nothing imported it yet."""
+    if "dask" not in sys.modules:
+        sys.modules["dask"] = None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -385,6 +398,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    if argv is None and args.command in ("run", "check", "import-openfast"):
+        without_dask()  # the command's own process only (not a caller of main([...]))
     handlers = {
         "run": cmd_run,
         "check": cmd_check,

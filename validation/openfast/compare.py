@@ -692,6 +692,10 @@ def main(argv: list[str] | None = None) -> int:
         help="write the compared series (time, <channel>_ref, <channel>_sim) of the last case as .npz",
     )
     args = p.parse_args(argv)
+    if argv is None:  # this script's own process: it never uses Dask (floatwind.cli.without_dask)
+        from floatwind.cli import without_dask
+
+        without_dask()
     logging.basicConfig(level=logging.WARNING)
     try:
         criteria = load_criteria(args.criteria)
