@@ -71,7 +71,14 @@ def _jit_on():
 
 
 def _case(
-    *, waves=False, angles=(ANGLES[1],), axis="instantaneous", ends=True, wind=None, t_max=2.0
+    *,
+    waves=False,
+    angles=(ANGLES[1],),
+    axis="instantaneous",
+    surface="wave",
+    ends=True,
+    wind=None,
+    t_max=2.0,
 ):
     d = copy.deepcopy(BASE)
     d["simulation"].update(t_max=t_max, dt=0.05, dt_out=0.25)
@@ -91,6 +98,7 @@ def _case(
             "body": "platform",
             "strip_length": 6.0,
             "axis": axis,
+            "surface": surface,
             "members": members,
         }
     )
@@ -158,14 +166,18 @@ def _kernel_wrench(load, env, t, bkin):
     return force, moment, added
 
 
-@pytest.mark.parametrize("waves", [False, True], ids=["still", "waves"])
-def test_morison_end_kernel_equals_numpy_reference(waves):
+@pytest.mark.parametrize(
+    "waves, surface",
+    [(False, "wave"), (True, "wave"), (True, "still")],
+    ids=["still", "waves", "waves-still-surface"],
+)
+def test_morison_end_kernel_equals_numpy_reference(waves, surface):
     """The compiled Morison kernel with member ends against the NumPy ``wrench`` (strips +
     ``_axial``), at times where the near-surface end cap is wet for some members and dry for
     others; B = 9 runs the lane kernels, each member alone the scalar ones: the same bits."""
-    m = _model(waves=waves)
+    m = _model(waves=waves, surface=surface)
     load, env = _morison(m), m.env
-    no_ends = _morison(_model(waves=waves, ends=False))
+    no_ends = _morison(_model(waves=waves, ends=False, surface=surface))
     assert load.end_pos_b.shape == (4, 3)
     bkin = _kinematics(9)
     for t in (0.0, 3.3, 7.9):
@@ -322,3 +334,54 @@ def test_transient_wind_model_runs_fused_with_the_python_numbers(kind):
     # the transient shows in the rotor-averaged wind along the shaft
     v = a["RtVAvgxh"].values.ravel()
     assert np.ptp(v) > 0.05
+
+
+#: the dissertation's shift on a small Kaimal full field (cases/environments/wang_forced_wind_shift.yaml)
+FULL_FIELD_SHIFT = {
+    "kind": "direction_shift",
+    "speed": 11.4,
+    "ref_height_m": 90.0,
+    "heading_deg": -90.0,
+    "shift_deg": -45.0,
+    "time_s": 0.6,
+    "ramp_s": 0.0,
+    "base": {
+        "kind": "kaimal", "speed": 11.4, "hub_height_m": 90.0, "heading_deg": -90.0, "ny": 5,
+        "nz": 5, "width_m": 150.0, "height_m": 150.0, "dt_s": 0.25, "seed": 2013,
+    },
+}  # fmt: skip
+
+
+def test_transient_on_full_field_wind_compiled_and_fused():
+    from floatwind._kernels.wind import wind_velocity
+    from floatwind.environment.config import build_environment
+
+    env = build_environment({"wind": FULL_FIELD_SHIFT}, duration=4.0, base_dir=ROOT / "cases")
+    wind = env.wind
+    assert isinstance(wind, TransientWind) and wind_params(wind, 1).kind == 3
+    rng = np.random.default_rng(5)
+    pts = np.ascontiguousarray(rng.uniform([-40, -40, 30], [40, 40, 140], size=(2, 25, 3)))
+    p = wind_params(wind, 2)
+    for t in np.linspace(0.0, 2.0, 41):
+        got, st = wind_velocity(p, float(t), pts)
+        want = wind.velocity(float(t), pts)
+        assert st == 0
+        assert np.abs(got - want).max() <= 1e-12 * np.abs(want).max(), t
+
+    def model():
+        d = copy.deepcopy(BASE)
+        d["simulation"].update(t_max=1.5, dt=0.05, dt_out=0.25)
+        d["environment"]["wind"] = copy.deepcopy(FULL_FIELD_SHIFT)
+        thrust = dict(THRUST, shaft_axis=[0.0, -1.0, 0.0])
+        d["loads"].append(thrust)
+        return model_from_dict(d, base_dir=ROOT / "cases")
+
+    m = model()
+    assert fz.fuse(System(m))[0] is not None
+    a = simulate(m, progress=False)
+    old = fz.use_fused(False)
+    try:
+        b = simulate(model(), progress=False)
+    finally:
+        fz.use_fused(old)
+    _assert_close(a, b)
