@@ -254,9 +254,13 @@ def _initial(data: Any) -> InitialConditions:
             f"batched initial conditions must have equal lengths, got {sorted(sizes)}",
             field="initial",
         )
-    if np.any(np.abs(np.cos(ic.angles[:, 1])) < 1e-3):
+    from floatwind.rotation import EULER_PITCH_GUARD
+
+    if np.any(np.abs(ic.angles[:, 1]) >= EULER_PITCH_GUARD):
         raise CaseError(
-            "initial pitch at +-90 deg: 1-2-3 Euler angles are singular", field="initial.angles"
+            f"initial pitch must lie within +-{np.degrees(EULER_PITCH_GUARD):g} deg: 1-2-3 Euler "
+            "angles are singular at +-90 deg",
+            field="initial.angles",
         )
     return ic
 

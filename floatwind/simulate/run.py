@@ -12,15 +12,30 @@ import xarray as xr
 import floatwind
 from floatwind.errors import SimulationError
 from floatwind.integrate import RK4, Recording, ScipyAdaptive
+from floatwind.integrate.base import StateGuard
 from floatwind.io.channels import channel_attrs
 from floatwind.model import Model
-from floatwind.rotation import euler_zyx_from_matrix
+from floatwind.rotation import EULER_PITCH_GUARD, euler_zyx_from_matrix
 from floatwind.rotation.vec import cross, matvec
 from floatwind.simulate.system import Evaluation, System
 
 log = logging.getLogger(__name__)
 
 PLATFORM_CHANNELS = ["PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw"]
+
+#: The state index 4 is Wang's X5 (base-body 1-2-3 pitch): the run stops where |X5| reaches
+#: :data:`floatwind.rotation.EULER_PITCH_GUARD` (89.5 deg), before the Euler-rate singularity.
+PITCH_GUARD = StateGuard(
+    index=4,
+    limit=EULER_PITCH_GUARD,
+    what="base pitch X5",
+    why=(
+        f"the Euler-singularity guard |X5| >= {np.degrees(EULER_PITCH_GUARD):g} deg (1-2-3 "
+        "Euler-angle rates are singular at +-90 deg; use the Lie-group integrator for such motions)"
+    ),
+    scale=180.0 / np.pi,
+    unit=" deg",
+)
 
 
 def output_times(t_max: float, dt_out: float) -> np.ndarray:
@@ -127,7 +142,7 @@ def simulate(
             log.debug("fused stepping not used: %s", why)
     update, bar = _progress_bar(model, progress)
     try:
-        rec = integ.run(fun, y0, t_out, bound=s.bound, progress=update)
+        rec = integ.run(fun, y0, t_out, bound=s.bound, progress=update, guard=PITCH_GUARD)
     except SimulationError as err:
         if err.partial is not None and err.partial.n > 0:
             err.dataset = to_dataset(
