@@ -465,6 +465,9 @@ def model_from_dict(
         raise CaseError(str(exc), field="joints") from None
     settings = _settings(top.raw("simulation", None))
     initial = _initial(top.raw("initial", None))
+    from floatwind.case.budget import check_run_memory
+
+    check_run_memory(settings, initial.batch, top.raw("environment", None))
     env = _environment(
         top.raw("environment", None), initial.batch, settings.t_max, settings.dt, base_dir, source
     )
@@ -498,7 +501,9 @@ def load_case(path: str | pathlib.Path, overrides: dict | None = None) -> Model:
     path = pathlib.Path(path)
     if not path.is_file():
         raise CaseError("case file not found", file=str(path))
-    text = path.read_text()
+    from floatwind.io.safe import read_text
+
+    text = read_text(path)
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

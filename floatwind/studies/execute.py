@@ -115,7 +115,9 @@ def build_batch_model(study: Study, runs: list[RunSpec]) -> Model:
         setattr(ic, name, np.broadcast_to(getattr(ic, name), (B, 3)).copy())
     model.name = runs[0].id if B == 1 else f"{runs[0].design}__{runs[0].condition}"
     model.source = str(case)
-    model.source_text = case.read_text()
+    from floatwind.io.safe import read_text
+
+    model.source_text = read_text(case)
     return model
 
 

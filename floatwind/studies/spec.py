@@ -262,8 +262,11 @@ def _merge(dst: dict, src: dict) -> dict:
 def _read_yaml(path: pathlib.Path) -> dict:
     if not path.is_file():
         raise CaseError("file not found", file=str(path))
+    from floatwind.io.safe import read_text
+
+    text = read_text(path)
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise CaseError(f"not valid YAML: {exc}", file=str(path)) from None
     if not isinstance(data, dict):
