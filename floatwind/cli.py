@@ -394,10 +394,15 @@ def cmd_run_from_study(args) -> int:
     _check_output(args, out, input_files(args.from_study))
     from floatwind.studies.execute import build_batch_model
 
-    _preflight(build_batch_model(study, [study.run(args.run_id)]), args)
+    model = build_batch_model(study, [study.run(args.run_id)])
+    _preflight(model, args)
     ds = _simulate_and_write(
         lambda: run_one(
-            study, args.run_id, all_channels=True, progress=False if args.no_progress else None
+            study,
+            args.run_id,
+            all_channels=True,
+            progress=False if args.no_progress else None,
+            model=model,
         ),
         out,
         "nc",
@@ -408,6 +413,51 @@ def cmd_run_from_study(args) -> int:
     print(f"{args.run_id}: simulated {float(ds.time[-1]):g} s")
     print(f"wrote {out}")
     return 0
+
+
+#: what a study writes into its folder (besides batches/)
+STUDY_OUTPUTS = ("study.json", "runs.csv", "runs_summary.csv", "results.csv", "failures.csv")
+
+
+def _check_study_folder(out: pathlib.Path, study_file: str) -> None:
+    """The study folder must not be a file, must be writable, and none of the names the study
+    writes may be one of its inputs."""
+    from floatwind.io.safe import check_output, input_files
+
+    inputs = input_files(study_file)
+    target = out.resolve()
+    for inp in inputs:
+        if inp == target or inp.parent == target / "batches" or any(
+            inp == target / name for name in STUDY_OUTPUTS
+        ):
+            raise CaseError(
+                f"{out} would overwrite an input of the study ({inp.name}); choose another folder",
+                field="--output",
+            )
+    check_output(out, folder=True, mkdir=True, option="--output")
+
+
+def _study_preflight(study, args) -> None:
+    """Sanity warnings of each design and condition (their first run), once each."""
+    from floatwind.simulate.sanity import sanity_warnings
+    from floatwind.studies.execute import build_batch_model
+
+    if args.list:
+        return
+    seen = {}
+    for r in study.runs():
+        seen.setdefault((r.design_index, r.condition_index), r)
+    lines = []
+    for run in seen.values():
+        for w in sanity_warnings(build_batch_model(study, [run])):
+            line = f"{run.design}/{run.condition}: {w}"
+            if line not in lines:
+                lines.append(line)
+                print(f"floatwind: warning: {line}", file=sys.stderr)
+    if lines and args.strict:
+        raise CaseError(
+            f"{len(lines)} sanity warning(s) and --strict: {lines[0]}", field="--strict"
+        )
 
 
 def cmd_study(args) -> int:
@@ -426,12 +476,17 @@ def cmd_study(args) -> int:
             raise CaseError(
                 f"must be a positive integer, got {val}", field=f"--{key.replace('_', '-')}"
             )
+    if args.accept_changes and not args.resume:
+        raise CaseError("goes with --resume", field="--accept-changes")
     out = pathlib.Path(args.output or study.name)
+    _check_study_folder(out, args.study)
+    _study_preflight(study, args)
     try:
         res = run_study(
             study,
             out,
             resume=args.resume,
+            accept_changes=args.accept_changes,
             workers=args.workers,
             dask=args.dask,
             batch_size=args.batch_size,

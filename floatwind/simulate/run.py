@@ -98,10 +98,13 @@ def simulate(
         :func:`floatwind.multibody.channels_for` (YawBr*, Root*b1, MgyroA..C, MRNAA..C).
     channels : list of str, optional
         Keep only these output channels (those the model has); when they need neither the
-        accelerations nor other loads, the outputs skip them (:func:`to_dataset`).
+        accelerations nor other loads, the outputs skip them (:func:`to_dataset`). A name that
+        is no channel at all (:func:`known_channels`) is a ``CaseError`` with the closest names.
 
     Raises
     ------
+    CaseError
+        An unknown channel name.
     SimulationError
         When the run diverges; its ``dataset`` attribute holds the outputs up to the last good
         output time (the CLI writes them).
@@ -112,6 +115,7 @@ def simulate(
                 f"simulate: 'channels' must be a list of channel names, got {channels!r}"
             )
         channels = list(channels)
+        check_channel_names(model, channels)
     system = System(model)
     if y0 is None:
         y0 = system.initial_state()
@@ -166,6 +170,42 @@ STATE_CHANNELS = frozenset(
     + [f"X{k}{sfx}" for k in range(1, 7) for sfx in ("", "d")]
     + [f"X{k}b" for k in range(1, 4)]
 )
+
+
+#: channels of the full evaluation (accelerations, external wrench, angular momentum)
+DYNAMICS_CHANNELS = frozenset(
+    [f"Ptfm{kind}A{ax}i" for kind in "TR" for ax in "xyz"]
+    + [f"Ext{q}{ax}" for q in "FM" for ax in "xyz"]
+    + [f"HGs{ax}" for ax in "xyz"]
+)
+
+
+def known_channels(model: Model) -> set[str]:
+    """Every channel name that is valid for ``model``'s kind of output: the state and dynamics
+    channels, the channel table (inverse-dynamics loads included), and this model's loads' own
+    and per-load channels. A name outside it is a typo (:func:`check_channel_names`)."""
+    from floatwind.io.channels import CHANNELS
+    from floatwind.multibody.inverse import register_channels
+
+    register_channels()
+    names = set(STATE_CHANNELS) | set(DYNAMICS_CHANNELS) | set(CHANNELS)
+    for load in model.loads:
+        names |= set(load.channel_info())
+        names |= {f"{load.name}_{q}{ax}i" for q in "FM" for ax in "xyz"}
+    return names
+
+
+def check_channel_names(model: Model, channels) -> None:
+    """Unknown channel names are a :class:`CaseError` naming the closest ones."""
+    from floatwind.errors import CaseError
+    from floatwind.loads._config import suggest
+
+    known = known_channels(model)
+    for i, c in enumerate(channels):
+        if c not in known:
+            raise CaseError(
+                f"unknown channel {c!r}{suggest(c, sorted(known))}", field=f"channels[{i}]"
+            )
 
 
 def evaluate_outputs(model: Model, system: System, ev: Evaluation) -> dict[str, np.ndarray]:
