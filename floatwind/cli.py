@@ -461,9 +461,7 @@ def _study_preflight(study, args) -> None:
 
 
 def cmd_study(args) -> int:
-    import pandas as pd
-
-    from floatwind.studies import load_study, run_study
+    from floatwind.studies import load_study
 
     study = load_study(args.study, _study_overrides(args))
     if args.list:
@@ -480,6 +478,24 @@ def cmd_study(args) -> int:
         raise CaseError("goes with --resume", field="--accept-changes")
     out = pathlib.Path(args.output or study.name)
     _check_study_folder(out, args.study)
+    from floatwind.studies.execute import check_channels
+    from floatwind.studies.lock import StudyLock
+
+    check_channels(study)
+    lock = StudyLock(out).acquire()  # before the checks below: a second study stops at once
+    if lock.message:
+        print(f"floatwind: {lock.message}", file=sys.stderr)
+    try:
+        return _run_study_command(study, out, args)
+    finally:
+        lock.release()
+
+
+def _run_study_command(study, out: pathlib.Path, args) -> int:
+    import pandas as pd
+
+    from floatwind.studies import run_study
+
     _study_preflight(study, args)
     try:
         res = run_study(

@@ -191,7 +191,7 @@ def check_output(
     else:
         if target.exists() and not target.is_dir():
             raise CaseError(f"{out} exists and is not a folder", field=option)
-        parent = target if target.is_dir() else target.parent
+        parent = target
     if not parent.is_dir():
         if not mkdir:
             hint = "" if parent.exists() else " (add --mkdir to create it)"

@@ -75,6 +75,8 @@ class StudyLock:
                 owner = self._owner()
                 if owner is None:
                     continue
+                if owner.get("pid") == me["pid"] and owner.get("host") == me["host"]:
+                    return self  # this process holds it already (the outer holder releases it)
                 if not self._stale(owner):
                     raise CaseError(
                         f"{self.folder} is in use by another floatwind study (pid "
