@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import os
 import pathlib
 import shutil
 import signal
@@ -429,3 +430,19 @@ def test_killed_study_edited_case_resume_refused_and_second_study_refused(tmp_pa
     # and a plain resume now runs nothing
     rc = main(["study", study, "-o", str(out), "--resume", "--no-progress", "--workers", "1"])
     assert rc == 0 and "0 run now" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ compile notice (item 8)
+
+
+def test_first_run_says_it_compiles(tmp_path, monkeypatch, capsys):
+    from floatwind import _kernels
+    from floatwind.simulate import sanity
+
+    if not _kernels.enabled():
+        pytest.skip("compiled kernels are off")
+    assert sanity.compile_notice() is None  # the suite has compiled them already
+    real = os.path.exists
+    monkeypatch.setattr(os.path, "exists", lambda p: False if str(p).endswith(".nbi") else real(p))
+    assert main(["run", str(DECAY), "--tmax", "0.2", "--no-progress", "-o", str(tmp_path / "r.nc")]) == 0
+    assert "floatwind: compiling kernels, once per installation: ~1 min" in capsys.readouterr().err

@@ -175,7 +175,7 @@ def compile_notice() -> str | None:
         from floatwind._kernels import fused
 
         cache = getattr(fused.rk4_chunk, "_cache", None)
-        index = getattr(cache, "_index_path", None)
+        index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
         if index is None or os.path.exists(index):
             return None
     except Exception:  # noqa: BLE001 - a notice only
