@@ -388,6 +388,9 @@ def cmd_run_from_study(args) -> int:
 
     if not (args.from_study and args.run_id):
         raise CaseError("--from-study and --id go together", field="--id")
+    from floatwind.io.safe import check_text_inputs
+
+    check_text_inputs(input_files(args.from_study))
     study = load_study(args.from_study)
     study.run(args.run_id)  # an unknown id is refused before anything else
     out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{args.run_id}.nc")
@@ -461,8 +464,10 @@ def _study_preflight(study, args) -> None:
 
 
 def cmd_study(args) -> int:
+    from floatwind.io.safe import check_text_inputs, input_files
     from floatwind.studies import load_study
 
+    check_text_inputs(input_files(args.study))
     study = load_study(args.study, _study_overrides(args))
     if args.list:
         for r in study.runs():

@@ -170,6 +170,14 @@ def work(tmp_path_factory) -> pathlib.Path:
     (sd / "latin1_study.yaml").write_bytes(
         (sd / "small_study.yaml").read_bytes() + "# études\n".encode("latin-1")
     )
+    (sd / "ct_latin1.csv").write_bytes(
+        (ROOT / "cases" / "data" / "ct_curve_fig14.csv").read_bytes() + "# Ø\n".encode("latin-1")
+    )
+    case_ct = (sd / "spar1.yaml").read_text()
+    (sd / "spar1_ct.yaml").write_text(
+        case_ct.replace(str(ROOT / "cases" / "data" / "ct_curve_fig14.csv"), "ct_latin1.csv")
+    )
+    _write_yaml(sd / "latin1_ct.yaml", {**raw, "designs": [{"name": "s", "case": "spar1_ct.yaml"}]})
     (sd / "results").mkdir()
     (sd / "afile").write_text("not a folder\n")
     if DECK_DIR.is_dir():
@@ -224,6 +232,7 @@ INVOCATIONS = [
     ("study not UTF-8", ["study", "{d}/study/latin1_study.yaml"], "latin1_study.yaml", "not UTF-8"),
     ("study -o a file", STUDY + ["-o", "{d}/study/afile"], "--output", "not a folder"),
     ("study -o its own folder", STUDY + ["-o", "{d}/study/spar1.yaml"], "--output", "overwrite an input"),
+    ("study C_T table not UTF-8", ["study", "{d}/study/latin1_ct.yaml"], "ct_latin1.csv", "not UTF-8"),
     ("study --accept-changes alone", STUDY + ["-o", "{d}/s1", "--accept-changes"], "--accept-changes", "--resume"),
     ("study --workers 0", ["study", "{d}/study/small_study.yaml", "--workers", "0"], "--workers", "positive"),
     ("study --batch-size 0", ["study", "{d}/study/small_study.yaml", "--batch-size", "0"], "--batch-size", "positive"),
