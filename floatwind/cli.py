@@ -73,6 +73,10 @@ def _parser() -> argparse.ArgumentParser:
         help="nc: netCDF4 (default); out: OpenFAST text output in FAST units",
     )
     r.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    _output_options(r)
+    r.add_argument(
+        "--strict", action="store_true", help="treat sanity warnings as errors (exit 2)"
+    )
     r.add_argument(
         "--approximate",
         action="store_true",
@@ -98,6 +102,7 @@ def _parser() -> argparse.ArgumentParser:
         default="undisplaced",
         help="Morison member axis: HydroDyn's undisplaced axis (default) or the instantaneous one",
     )
+    _output_options(i)
 
     rp = sub.add_parser("report", help="build a report (validation: run every validation)")
     rp.add_argument("kind", choices=("validation",), help="report kind")
@@ -109,6 +114,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="run only validations whose name contains this",
     )
+    _output_options(rp)
 
     r.add_argument("--from-study", metavar="STUDY", help="run one run of a study file alone")
     r.add_argument("--id", dest="run_id", metavar="RUN_ID", help="the run id (with --from-study)")
@@ -119,6 +125,14 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("study", help="study file (.yaml)")
     st.add_argument("-o", "--output", help="output folder (default: the study name)")
     st.add_argument("--resume", action="store_true", help="run only what the folder lacks")
+    st.add_argument(
+        "--accept-changes",
+        action="store_true",
+        help="with --resume: re-run the batches made with inputs that changed since",
+    )
+    st.add_argument(
+        "--strict", action="store_true", help="treat sanity warnings as errors (exit 2)"
+    )
     st.add_argument("--workers", type=int, help="local worker processes (default: one per core)")
     st.add_argument("--dask", metavar="ADDRESS", help="Dask scheduler address, or 'local'")
     st.add_argument("--batch-size", type=int, help="members per batch (default: from memory)")
@@ -131,10 +145,34 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("study", help="study file (.yaml)")
     pl.add_argument("-o", "--output", help="the study's output folder (default: the study name)")
     pl.add_argument("--figures", help="folder for the figures (default: DIR/figures)")
+    pl.add_argument(
+        "--overwrite", action="store_true", help="replace figures that are already there"
+    )
 
     c = sub.add_parser("check", help="validate a case file and print the model summary")
     c.add_argument("case", help="case file (.yaml)")
     return p
+
+
+def _output_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--overwrite", action="store_true", help="replace an existing output file (default: refuse)"
+    )
+    p.add_argument(
+        "--mkdir", action="store_true", help="create the output's folder if it does not exist"
+    )
+
+
+def _check_output(args, out: pathlib.Path, inputs) -> pathlib.Path:
+    from floatwind.io.safe import check_output
+
+    return check_output(
+        out,
+        inputs=inputs,
+        overwrite=getattr(args, "overwrite", False),
+        mkdir=getattr(args, "mkdir", False),
+        option="--output" if getattr(args, "output", None) else "--output (default)",
+    )
 
 
 def _is_deck(path: str) -> bool:
@@ -142,6 +180,10 @@ def _is_deck(path: str) -> bool:
 
 
 def _load(path: str, overrides: dict | None = None, approximate: bool = False):
+    from floatwind.io.safe import check_text_inputs, input_files
+
+    if not _is_deck(path):
+        check_text_inputs(input_files(path))
     if _is_deck(path):
         from floatwind.case.openfast_import import model_from_deck
 
@@ -175,35 +217,31 @@ def _summary(ds) -> str:
 
 
 def _write(ds, path: pathlib.Path, fmt: str) -> pathlib.Path:
+    """Write the result through a temporary file renamed over ``path`` (a killed or failing write
+    leaves an older result intact)."""
+    from floatwind.io.safe import atomic_write
+
     if fmt == "out":
         from floatwind.io.openfast import write_out
 
-        write_out(path, ds, description=f"floatwind {__version__}: {ds.attrs.get('case_name', '')}")
-        return path
+        desc = f"floatwind {__version__}: {ds.attrs.get('case_name', '')}"
+        return atomic_write(path, lambda tmp: write_out(tmp, ds, description=desc))
     from floatwind.io.netcdf import write_netcdf
 
-    return write_netcdf(ds, path)
+    return atomic_write(path, lambda tmp: write_netcdf(ds, tmp))
 
 
-def cmd_run(args) -> int:
-    import time
-
-    from floatwind.simulate import simulate
-
-    if args.from_study or args.run_id:
-        return cmd_run_from_study(args)
-    if not args.case:
-        raise CaseError("give a case file, or --from-study STUDY --id RUN_ID", field="case")
-    model = _load(args.case, _overrides(args), approximate=getattr(args, "approximate", False))
-    fmt = args.format or ("out" if args.output and str(args.output).endswith(".out") else "nc")
-    out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{model.name}.{fmt}")
-    t0 = time.perf_counter()
+def _simulate_and_write(run, out: pathlib.Path, fmt: str, prepare=None):
+    """``run()`` -> Dataset; on a failure or Ctrl-C write the partial record to ``out`` and return
+    the exit status (1 or 130) instead of the Dataset."""
     try:
-        ds = simulate(model, progress=False if args.no_progress else None)
+        return run()
     except SimulationError as err:
         interrupted = isinstance(err, Interrupted)
         partial = getattr(err, "dataset", None)
         if partial is not None:
+            if prepare is not None:
+                partial = prepare(partial)
             _write(partial, out, fmt)
             print(
                 f"floatwind: wrote the {partial.sizes['time']} output steps computed before the "
@@ -215,6 +253,29 @@ def cmd_run(args) -> int:
             return 130
         print(f"floatwind: simulation failed: {err}", file=sys.stderr)
         return 1
+
+
+def cmd_run(args) -> int:
+    import time
+
+    from floatwind.io.safe import input_files
+    from floatwind.simulate import simulate
+
+    if args.from_study or args.run_id:
+        return cmd_run_from_study(args)
+    if not args.case:
+        raise CaseError("give a case file, or --from-study STUDY --id RUN_ID", field="case")
+    model = _load(args.case, _overrides(args), approximate=getattr(args, "approximate", False))
+    fmt = args.format or ("out" if args.output and str(args.output).endswith(".out") else "nc")
+    out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{model.name}.{fmt}")
+    _check_output(args, out, input_files(args.case))
+    _preflight(model, args)
+    t0 = time.perf_counter()
+    ds = _simulate_and_write(
+        lambda: simulate(model, progress=False if args.no_progress else None), out, fmt
+    )
+    if isinstance(ds, int):
+        return ds
     wall = time.perf_counter() - t0
     if _is_deck(args.case):
         ds.attrs["openfast_deck"] = str(args.case)
@@ -235,6 +296,24 @@ def cmd_run(args) -> int:
     return 0
 
 
+def _preflight(model, args) -> None:
+    """Before a run: the memory it needs (refused beyond the machine's), the sanity warnings
+    (one line each on stderr; errors with --strict), the compile notice on a first run."""
+    from floatwind.simulate.sanity import check_memory, compile_notice, sanity_warnings
+
+    check_memory(model)
+    warnings = sanity_warnings(model)
+    for w in warnings:
+        print(f"floatwind: warning: {w}", file=sys.stderr)
+    if warnings and getattr(args, "strict", False):
+        raise CaseError(
+            f"{len(warnings)} sanity warning(s) and --strict: {warnings[0]}", field="--strict"
+        )
+    note = compile_notice(model)
+    if note:
+        print(f"floatwind: {note}", file=sys.stderr)
+
+
 def cmd_check(args) -> int:
     model = _load(args.case, approximate=False)
     print(f"{args.case}: OK")
@@ -244,16 +323,19 @@ def cmd_check(args) -> int:
 
 def cmd_import_openfast(args) -> int:
     from floatwind.case.openfast_import import import_openfast, write_case_yaml
+    from floatwind.io.safe import atomic_write, input_files
 
-    res = import_openfast(
-        args.deck, approximate=args.approximate, split=args.split, morison_axis=args.morison_axis
-    )
     out = (
         pathlib.Path(args.output)
         if args.output
         else pathlib.Path(pathlib.Path(args.deck).stem + ".yaml")
     )
-    write_case_yaml(res, out)
+    if pathlib.Path(args.deck).is_file():
+        _check_output(args, out, input_files(args.deck))
+    res = import_openfast(
+        args.deck, approximate=args.approximate, split=args.split, morison_axis=args.morison_axis
+    )
+    atomic_write(out, lambda tmp: write_case_yaml(res, tmp))
     bodies = ", ".join(b["name"] for b in res["case"]["bodies"])
     print(f"{args.deck}: imported ({len(res['case']['bodies'])} bodies: {bodies})")
     for note in res["notes"]:
@@ -265,7 +347,10 @@ def cmd_import_openfast(args) -> int:
 def cmd_report(args) -> int:
     import importlib
 
+    from floatwind.io.safe import atomic_write
+
     repo = pathlib.Path(__file__).resolve().parents[1]  # validation/ lives beside floatwind/
+    _check_output(args, pathlib.Path(args.output), [])
     for root in (str(repo), str(pathlib.Path.cwd())):
         if root not in sys.path:
             sys.path.insert(0, root)
@@ -275,7 +360,13 @@ def cmd_report(args) -> int:
         raise CaseError(
             f"the validation registry is not importable ({exc}); run from the repository root"
         ) from None
-    ok = registry.build_report(pathlib.Path(args.output), quick=args.quick, only=args.only)
+    result = {}
+
+    def build(tmp):
+        result["ok"] = registry.build_report(tmp, quick=args.quick, only=args.only)
+
+    atomic_write(pathlib.Path(args.output), build)
+    ok = result["ok"]
     print(f"wrote {args.output} ({'all passed' if ok else 'FAILURES: see the summary table'})")
     return 0 if ok else 1
 
@@ -292,30 +383,91 @@ def _study_overrides(args) -> dict:
 
 
 def cmd_run_from_study(args) -> int:
+    from floatwind.io.safe import input_files
     from floatwind.studies import load_study, run_one
 
     if not (args.from_study and args.run_id):
         raise CaseError("--from-study and --id go together", field="--id")
+    from floatwind.io.safe import check_text_inputs
+
+    check_text_inputs(input_files(args.from_study))
     study = load_study(args.from_study)
+    study.run(args.run_id)  # an unknown id is refused before anything else
     out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{args.run_id}.nc")
-    try:
-        ds = run_one(
-            study, args.run_id, all_channels=True, progress=False if args.no_progress else None
-        )
-    except SimulationError as err:
-        print(f"floatwind: simulation failed: {err}", file=sys.stderr)
-        return 1
+    _check_output(args, out, input_files(args.from_study))
+    from floatwind.studies.execute import build_batch_model
+
+    model = build_batch_model(study, [study.run(args.run_id)])
+    _preflight(model, args)
+    ds = _simulate_and_write(
+        lambda: run_one(
+            study,
+            args.run_id,
+            all_channels=True,
+            progress=False if args.no_progress else None,
+            model=model,
+        ),
+        out,
+        "nc",
+    )
+    if isinstance(ds, int):
+        return ds
     _write(ds.drop_vars(["run", "design", "condition", "variant"]), out, "nc")
     print(f"{args.run_id}: simulated {float(ds.time[-1]):g} s")
     print(f"wrote {out}")
     return 0
 
 
+#: what a study writes into its folder (besides batches/)
+STUDY_OUTPUTS = ("study.json", "runs.csv", "runs_summary.csv", "results.csv", "failures.csv")
+
+
+def _check_study_folder(out: pathlib.Path, study_file: str) -> None:
+    """The study folder must not be a file, must be writable, and none of the names the study
+    writes may be one of its inputs."""
+    from floatwind.io.safe import check_output, input_files
+
+    inputs = input_files(study_file)
+    target = out.resolve()
+    for inp in inputs:
+        if inp == target or inp.parent == target / "batches" or any(
+            inp == target / name for name in STUDY_OUTPUTS
+        ):
+            raise CaseError(
+                f"{out} would overwrite an input of the study ({inp.name}); choose another folder",
+                field="--output",
+            )
+    check_output(out, folder=True, mkdir=True, option="--output")
+
+
+def _study_preflight(study, args) -> None:
+    """Sanity warnings of each design and condition (their first run), once each."""
+    from floatwind.simulate.sanity import sanity_warnings
+    from floatwind.studies.execute import build_batch_model
+
+    if args.list:
+        return
+    seen = {}
+    for r in study.runs():
+        seen.setdefault((r.design_index, r.condition_index), r)
+    lines = []
+    for run in seen.values():
+        for w in sanity_warnings(build_batch_model(study, [run])):
+            line = f"{run.design}/{run.condition}: {w}"
+            if line not in lines:
+                lines.append(line)
+                print(f"floatwind: warning: {line}", file=sys.stderr)
+    if lines and args.strict:
+        raise CaseError(
+            f"{len(lines)} sanity warning(s) and --strict: {lines[0]}", field="--strict"
+        )
+
+
 def cmd_study(args) -> int:
-    import pandas as pd
+    from floatwind.io.safe import check_text_inputs, input_files
+    from floatwind.studies import load_study
 
-    from floatwind.studies import load_study, run_study
-
+    check_text_inputs(input_files(args.study))
     study = load_study(args.study, _study_overrides(args))
     if args.list:
         for r in study.runs():
@@ -327,12 +479,35 @@ def cmd_study(args) -> int:
             raise CaseError(
                 f"must be a positive integer, got {val}", field=f"--{key.replace('_', '-')}"
             )
+    if args.accept_changes and not args.resume:
+        raise CaseError("goes with --resume", field="--accept-changes")
     out = pathlib.Path(args.output or study.name)
+    _check_study_folder(out, args.study)
+    from floatwind.studies.execute import check_channels
+    from floatwind.studies.lock import StudyLock
+
+    check_channels(study)
+    lock = StudyLock(out).acquire()  # before the checks below: a second study stops at once
+    if lock.message:
+        print(f"floatwind: {lock.message}", file=sys.stderr)
+    try:
+        return _run_study_command(study, out, args)
+    finally:
+        lock.release()
+
+
+def _run_study_command(study, out: pathlib.Path, args) -> int:
+    import pandas as pd
+
+    from floatwind.studies import run_study
+
+    _study_preflight(study, args)
     try:
         res = run_study(
             study,
             out,
             resume=args.resume,
+            accept_changes=args.accept_changes,
             workers=args.workers,
             dask=args.dask,
             batch_size=args.batch_size,
@@ -363,6 +538,7 @@ def cmd_study(args) -> int:
 
 
 def cmd_plot(args) -> int:
+    from floatwind.io.safe import check_output, input_files
     from floatwind.studies import load_study
     from floatwind.studies.plots import standard_figures
 
@@ -370,6 +546,12 @@ def cmd_plot(args) -> int:
     out = pathlib.Path(args.output or study.name)
     if not (out / "study.json").is_file():
         raise CaseError(f"no study results in {out} (run 'floatwind study' first)", file=args.study)
+    figs = pathlib.Path(args.figures) if args.figures else out / "figures"
+    check_output(figs, inputs=input_files(args.study), option="--figures", folder=True, mkdir=True)
+    if figs.is_dir() and any(figs.iterdir()) and not args.overwrite:
+        raise CaseError(
+            f"{figs} already holds figures; add --overwrite to replace them", field="--figures"
+        )
     for path in standard_figures(study, out, args.figures):
         print(f"wrote {path}")
     return 0

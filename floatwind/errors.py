@@ -41,7 +41,9 @@ class CaseError(FloatwindError, ValueError):
         if self.file:
             where.append(str(self.file))
         if self.field:
-            where.append(f"field '{self.field}'")
+            # a command-line option ('--output', '-o') is named as such
+            kind = "option" if str(self.field).startswith("-") else "field"
+            where.append(f"{kind} '{self.field}'")
         prefix = ": ".join(where)
         return f"{prefix}: {self.reason}" if prefix else self.reason
 

@@ -133,17 +133,34 @@ def _source(loads: list) -> str:
     return "\n\n\n".join([head, "\n".join(imports)] + defs) + "\n"
 
 
+def _name(text: str) -> str:
+    return f"floatwind_gen_{hashlib.sha1(text.encode()).hexdigest()[:20]}"
+
+
+def is_compiled(loads: list) -> bool:
+    """Whether the stepping module of ``loads`` is in numba's disk cache already (else the first
+    call compiles it: tens of seconds)."""
+    name = _name(_source(loads))
+    folder = _kernel_dir() / "__pycache__"
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return False
+    hits = [folder / f for f in entries if f.startswith(f"{name}.rk4_chunk-") and f.endswith(".nbi")]
+    return any(os.path.exists(h) for h in hits)
+
+
 def stepper(loads: list):
     """The generated module (``system_rhs``, ``rk4_chunk``) for the load list ``loads``."""
     text = _source(loads)
-    key = hashlib.sha1(text.encode()).hexdigest()[:20]
+    name = _name(text)
+    key = name
     with _LOCK:
         mod = _MODULES.get(key)
         if mod is not None:
             return mod
         folder = _kernel_dir()
         folder.mkdir(parents=True, exist_ok=True)
-        name = f"floatwind_gen_{key}"
         path = folder / f"{name}.py"
         if not path.exists() or path.read_text() != text:
             fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")

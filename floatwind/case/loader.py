@@ -254,9 +254,13 @@ def _initial(data: Any) -> InitialConditions:
             f"batched initial conditions must have equal lengths, got {sorted(sizes)}",
             field="initial",
         )
-    if np.any(np.abs(np.cos(ic.angles[:, 1])) < 1e-3):
+    from floatwind.rotation import EULER_PITCH_GUARD
+
+    if np.any(np.abs(ic.angles[:, 1]) >= EULER_PITCH_GUARD):
         raise CaseError(
-            "initial pitch at +-90 deg: 1-2-3 Euler angles are singular", field="initial.angles"
+            f"initial pitch must lie within +-{np.degrees(EULER_PITCH_GUARD):g} deg: 1-2-3 Euler "
+            "angles are singular at +-90 deg",
+            field="initial.angles",
         )
     return ic
 
@@ -461,6 +465,9 @@ def model_from_dict(
         raise CaseError(str(exc), field="joints") from None
     settings = _settings(top.raw("simulation", None))
     initial = _initial(top.raw("initial", None))
+    from floatwind.case.budget import check_run_memory
+
+    check_run_memory(settings, initial.batch, top.raw("environment", None))
     env = _environment(
         top.raw("environment", None), initial.batch, settings.t_max, settings.dt, base_dir, source
     )
@@ -494,7 +501,9 @@ def load_case(path: str | pathlib.Path, overrides: dict | None = None) -> Model:
     path = pathlib.Path(path)
     if not path.is_file():
         raise CaseError("case file not found", file=str(path))
-    text = path.read_text()
+    from floatwind.io.safe import read_text
+
+    text = read_text(path)
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

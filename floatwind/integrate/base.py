@@ -55,11 +55,38 @@ class Recording:
         return Recording(self.t[: self.n].copy(), self.y[: self.n].copy(), self.n)
 
 
-def _check(t: float, y: np.ndarray, bound: float | np.ndarray | None) -> str | None:
+@dataclass(frozen=True)
+class StateGuard:
+    """Stop a run at the step where ``|y[:, index]| >= limit`` (a state the equations cannot
+    represent beyond, e.g. the Euler pitch near its singularity). The caller supplies the words:
+    the message is ``"{what} = {value} {unit} reached {why}"`` with the value times ``scale``."""
+
+    index: int
+    limit: float
+    what: str
+    why: str
+    scale: float = 1.0
+    unit: str = ""
+
+    def over(self, y: np.ndarray) -> np.ndarray:
+        """Boolean (..., B): members at or beyond the guard (non-finite ones are not)."""
+        return np.abs(y[..., self.index]) >= self.limit
+
+    def reason(self, y: np.ndarray) -> str:
+        bad = self.over(y)
+        val = float(y[..., self.index][bad][0]) * self.scale
+        return f"{self.what} = {val:.4g}{self.unit} reached {self.why}"
+
+
+def _check(
+    t: float, y: np.ndarray, bound: float | np.ndarray | None, guard: StateGuard | None = None
+) -> str | None:
     finite = np.isfinite(y)
     if not finite.all():
         bad = np.unique(np.nonzero(~finite)[0]).tolist()
         return f"non-finite state in batch members {bad}"
+    if guard is not None and guard.over(y).any():
+        return guard.reason(y)
     if bound is not None:
         over = np.abs(y) > bound
         if over.any():
@@ -68,17 +95,30 @@ def _check(t: float, y: np.ndarray, bound: float | np.ndarray | None) -> str | N
     return None
 
 
-def _failed_members(y: np.ndarray, bound) -> list[int]:
+def _failed_members(y: np.ndarray, bound, guard: StateGuard | None = None) -> list[int]:
     bad = ~np.isfinite(y)
     if bound is not None:
         bad |= np.abs(np.nan_to_num(y, nan=np.inf)) > bound
-    return np.unique(np.nonzero(bad)[0]).tolist()
+    bad = bad.any(axis=-1)
+    if guard is not None:
+        bad |= guard.over(np.nan_to_num(y))
+    return np.nonzero(bad)[0].tolist()
 
 
-def _raise_if_bad(t: float, y: np.ndarray, bound) -> None:
-    reason = _check(t, y, bound)
+def _raise_if_bad(t: float, y: np.ndarray, bound, guard: StateGuard | None = None) -> None:
+    reason = _check(t, y, bound, guard)
     if reason:
-        raise SimulationError(reason, time=t, state=y, members=_failed_members(y, bound))
+        raise SimulationError(reason, time=t, state=y, members=_failed_members(y, bound, guard))
+
+
+def _steps_over(Y: np.ndarray, bound, guard: StateGuard | None) -> np.ndarray:
+    """Per step of a chunk of states (S, B, n): beyond ``bound`` or the ``guard``."""
+    over = np.zeros(Y.shape[0], dtype=bool)
+    if bound is not None:
+        over |= (np.abs(Y) > bound).any(axis=(1, 2))
+    if guard is not None:
+        over |= guard.over(Y).any(axis=1)
+    return over
 
 
 @contextlib.contextmanager
@@ -120,13 +160,16 @@ class Integrator(abc.ABC):
         *,
         bound: float | np.ndarray | None = None,
         progress: Callable[[float], None] | None = None,
+        guard: StateGuard | None = None,
     ) -> Recording:
         """Integrate and return the states on ``t_out`` (T,), starting at ``t_out[0]`` with ``y0`` (B, n).
+
+        ``guard`` (optional :class:`StateGuard`) stops the run at the step where a state reaches it.
 
         Raises
         ------
         SimulationError
-            On a non-finite state, a state beyond ``bound``, or a failure of ``fun``; its
+            On a non-finite state, a state beyond ``bound`` or ``guard``, or a failure of ``fun``; its
             ``partial`` attribute holds the :class:`Recording` up to the last good output time.
         Interrupted
             On Ctrl-C, with the same ``partial``.
@@ -177,7 +220,7 @@ class FixedStepIntegrator(Integrator):
         scheme knows them in advance (``System.use_time_grid``); None otherwise."""
         return None
 
-    def run(self, fun, y0, t_out, *, bound=None, progress=None) -> Recording:
+    def run(self, fun, y0, t_out, *, bound=None, progress=None, guard=None) -> Recording:
         t_out = np.asarray(t_out, dtype=float)
         y = np.array(y0, dtype=float)
         rec = Recording(t_out, np.full((len(t_out),) + y.shape, np.nan), 0)
@@ -202,7 +245,7 @@ class FixedStepIntegrator(Integrator):
 
         with _keeping_partial(rec, now):
             f = fun(t, y)
-            _raise_if_bad(t, y, bound)
+            _raise_if_bad(t, y, bound, guard)
             rec.y[0] = y
             rec.n = 1
             k = 0
@@ -217,8 +260,8 @@ class FixedStepIntegrator(Integrator):
                     done, status = 0, 0
                     if n_full > 0:
                         Y, F, done, status = chunk(ts[: n_full + 1], y, f, t0, dt)
-                        if bound is not None and done > 0:
-                            over = (np.abs(Y[1 : done + 1]) > bound).any(axis=(1, 2))
+                        if (bound is not None or guard is not None) and done > 0:
+                            over = _steps_over(Y[1 : done + 1], bound, guard)
                             if over.any():
                                 done = int(np.argmax(over))  # redo that step below: it raises
                         for j in range(done):
@@ -235,7 +278,7 @@ class FixedStepIntegrator(Integrator):
                     # handed back, or a last partial step): it computes it or raises
                     t_new = min(t0 + (k + 1) * dt, t_end)
                     y_new, f_new = self._step_impl(fun, t, y, f, t_new - t)
-                    _raise_if_bad(t_new, y_new, bound)
+                    _raise_if_bad(t_new, y_new, bound, guard)
                     record(t, t_new, y, y_new, f, f_new)
                     t, y, f = t_new, y_new, f_new
                     now["t"], now["y"] = t, y
@@ -291,7 +334,7 @@ class ScipyAdaptive(Integrator):
         self.method = method
         self.rtol, self.atol, self.max_step, self.first_step = rtol, atol, max_step, first_step
 
-    def run(self, fun, y0, t_out, *, bound=None, progress=None) -> Recording:
+    def run(self, fun, y0, t_out, *, bound=None, progress=None, guard=None) -> Recording:
         t_out = np.asarray(t_out, dtype=float)
         y0 = np.array(y0, dtype=float)
         shape = y0.shape
@@ -319,7 +362,7 @@ class ScipyAdaptive(Integrator):
                 y = solver.y.reshape(shape)
                 t = solver.t
                 now["t"], now["y"] = t, y
-                _raise_if_bad(t, y, bound)
+                _raise_if_bad(t, y, bound, guard)
                 if solver.status == "failed":
                     raise SimulationError(f"adaptive step failed: {msg}", time=t, state=y)
                 dense = solver.dense_output()

@@ -6,6 +6,7 @@ trailing axis or axes hold the 3-vector or the 3x3 matrix. Names say what they m
 """
 
 from floatwind.rotation.euler import (
+    EULER_PITCH_GUARD,
     EULER_SINGULARITY_TOL,
     euler123_from_matrix,
     euler123_matrix,
@@ -32,6 +33,7 @@ from floatwind.rotation.rotvec import (
 )
 
 __all__ = [
+    "EULER_PITCH_GUARD",
     "EULER_SINGULARITY_TOL",
     "axis_angle_matrix",
     "euler123_from_matrix",

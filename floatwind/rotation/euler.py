@@ -25,6 +25,17 @@ import numpy as np
 #: |cos X5| below which the Euler-rate map is treated as singular (X5 near +-pi/2).
 EULER_SINGULARITY_TOL = 1e-6
 
+#: |X5| (rad) at which a run stops, before the 1-2-3 Euler angles reach their singularity at
+#: +-90 deg: 89.5 deg. There 1/cos X5 = 115, so the roll and yaw rates that the Euler-rate map
+#: (5.25) makes of a given angular velocity are already 115 times the body rates: one RK4 step
+#: further (the pitch moves by X5d dt per step) the map is ill-conditioned and the run produces
+#: roll and yaw swings that no physical load explains (measured: yaw up to 14 rad under a pure
+#: pitch moment). The 0.5 deg margin is far above the step-to-step change of any run that the
+#: Euler angles can represent (a platform pitching through 89.5 deg has capsized anyway), so a
+#: run that reaches it is stopped at that step with its partial record
+#: (``floatwind.integrate.base.StateGuard``); the Lie-group integrator has no such limit.
+EULER_PITCH_GUARD = float(np.radians(89.5))
+
 
 def _elementary(angle: np.ndarray, axis: int) -> np.ndarray:
     angle = np.asarray(angle, dtype=float)

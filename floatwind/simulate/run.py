@@ -12,15 +12,30 @@ import xarray as xr
 import floatwind
 from floatwind.errors import SimulationError
 from floatwind.integrate import RK4, Recording, ScipyAdaptive
+from floatwind.integrate.base import StateGuard
 from floatwind.io.channels import channel_attrs
 from floatwind.model import Model
-from floatwind.rotation import euler_zyx_from_matrix
+from floatwind.rotation import EULER_PITCH_GUARD, euler_zyx_from_matrix
 from floatwind.rotation.vec import cross, matvec
 from floatwind.simulate.system import Evaluation, System
 
 log = logging.getLogger(__name__)
 
 PLATFORM_CHANNELS = ["PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw"]
+
+#: The state index 4 is Wang's X5 (base-body 1-2-3 pitch): the run stops where |X5| reaches
+#: :data:`floatwind.rotation.EULER_PITCH_GUARD` (89.5 deg), before the Euler-rate singularity.
+PITCH_GUARD = StateGuard(
+    index=4,
+    limit=EULER_PITCH_GUARD,
+    what="base pitch X5",
+    why=(
+        f"the Euler-singularity guard |X5| >= {np.degrees(EULER_PITCH_GUARD):g} deg (1-2-3 "
+        "Euler-angle rates are singular at +-90 deg; use the Lie-group integrator for such motions)"
+    ),
+    scale=180.0 / np.pi,
+    unit=" deg",
+)
 
 
 def output_times(t_max: float, dt_out: float) -> np.ndarray:
@@ -83,10 +98,13 @@ def simulate(
         :func:`floatwind.multibody.channels_for` (YawBr*, Root*b1, MgyroA..C, MRNAA..C).
     channels : list of str, optional
         Keep only these output channels (those the model has); when they need neither the
-        accelerations nor other loads, the outputs skip them (:func:`to_dataset`).
+        accelerations nor other loads, the outputs skip them (:func:`to_dataset`). A name that
+        is no channel at all (:func:`known_channels`) is a ``CaseError`` with the closest names.
 
     Raises
     ------
+    CaseError
+        An unknown channel name.
     SimulationError
         When the run diverges; its ``dataset`` attribute holds the outputs up to the last good
         output time (the CLI writes them).
@@ -97,6 +115,7 @@ def simulate(
                 f"simulate: 'channels' must be a list of channel names, got {channels!r}"
             )
         channels = list(channels)
+        check_channel_names(model, channels)
     system = System(model)
     if y0 is None:
         y0 = system.initial_state()
@@ -127,7 +146,7 @@ def simulate(
             _say_python_path(model, why)
     update, bar = _progress_bar(model, progress)
     try:
-        rec = integ.run(fun, y0, t_out, bound=s.bound, progress=update)
+        rec = integ.run(fun, y0, t_out, bound=s.bound, progress=update, guard=PITCH_GUARD)
     except SimulationError as err:
         if err.partial is not None and err.partial.n > 0:
             err.dataset = to_dataset(
@@ -164,6 +183,42 @@ STATE_CHANNELS = frozenset(
     + [f"X{k}{sfx}" for k in range(1, 7) for sfx in ("", "d")]
     + [f"X{k}b" for k in range(1, 4)]
 )
+
+
+#: channels of the full evaluation (accelerations, external wrench, angular momentum)
+DYNAMICS_CHANNELS = frozenset(
+    [f"Ptfm{kind}A{ax}i" for kind in "TR" for ax in "xyz"]
+    + [f"Ext{q}{ax}" for q in "FM" for ax in "xyz"]
+    + [f"HGs{ax}" for ax in "xyz"]
+)
+
+
+def known_channels(model: Model) -> set[str]:
+    """Every channel name that is valid for ``model``'s kind of output: the state and dynamics
+    channels, the channel table (inverse-dynamics loads included), and this model's loads' own
+    and per-load channels. A name outside it is a typo (:func:`check_channel_names`)."""
+    from floatwind.io.channels import CHANNELS
+    from floatwind.multibody.inverse import register_channels
+
+    register_channels()
+    names = set(STATE_CHANNELS) | set(DYNAMICS_CHANNELS) | set(CHANNELS)
+    for load in model.loads:
+        names |= set(load.channel_info())
+        names |= {f"{load.name}_{q}{ax}i" for q in "FM" for ax in "xyz"}
+    return names
+
+
+def check_channel_names(model: Model, channels) -> None:
+    """Unknown channel names are a :class:`CaseError` naming the closest ones."""
+    from floatwind.errors import CaseError
+    from floatwind.loads._config import suggest
+
+    known = known_channels(model)
+    for i, c in enumerate(channels):
+        if c not in known:
+            raise CaseError(
+                f"unknown channel {c!r}{suggest(c, sorted(known))}", field=f"channels[{i}]"
+            )
 
 
 def evaluate_outputs(model: Model, system: System, ev: Evaluation) -> dict[str, np.ndarray]:

@@ -115,7 +115,9 @@ def build_batch_model(study: Study, runs: list[RunSpec]) -> Model:
         setattr(ic, name, np.broadcast_to(getattr(ic, name), (B, 3)).copy())
     model.name = runs[0].id if B == 1 else f"{runs[0].design}__{runs[0].condition}"
     model.source = str(case)
-    model.source_text = case.read_text()
+    from floatwind.io.safe import read_text
+
+    model.source_text = read_text(case)
     return model
 
 
@@ -175,6 +177,116 @@ def batch_id(study: Study, runs: list[RunSpec]) -> str:
     return f"{runs[0].design}__{runs[0].condition}__{h}"
 
 
+_HASHES: dict[tuple, str] = {}
+
+
+def _hash(path: pathlib.Path) -> str:
+    from floatwind.io.safe import file_hash
+
+    st = path.stat()
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    if key not in _HASHES:
+        _HASHES[key] = file_hash(path)
+    return _HASHES[key]
+
+
+def design_inputs(study: Study, design_index: int) -> dict[str, str]:
+    """Content hashes (sha256, 16 hex) of every file the runs of one design read: its case file,
+    every file that names (``.bts`` wind, elevation, C_T table, motion tables, ...) and the files
+    the study's own settings name; keyed by the path relative to the study file's folder."""
+    from floatwind.io.safe import input_files, referenced_files
+
+    case = study.case_path(design_index)
+    files = list(input_files(case))
+    own = {k: v for k, v in study.raw.items() if k != "designs"}
+    for f in referenced_files(own, [study.base_dir, case.parent]):
+        if f not in files:
+            files.append(f)
+    out = {}
+    for f in files:
+        try:
+            name = os.path.relpath(f, study.base_dir)
+        except ValueError:  # another drive
+            name = str(f)
+        out[name] = _hash(f)[:16]
+    return out
+
+
+def _design_of_batch(study: Study, rec: dict) -> int | None:
+    runs = list(rec.get("runs", {}))
+    if not runs:
+        return None
+    try:
+        return study.run(runs[0]).design_index
+    except CaseError:
+        return None
+
+
+def stale_batches(study: Study, out_dir: pathlib.Path) -> list[tuple[pathlib.Path, int, str]]:
+    """Finished batches made with other inputs than the current ones: (record path, design
+    index, what changed) per batch."""
+    from floatwind import __version__
+
+    current: dict[int, dict] = {}
+    out = []
+    for p in sorted((out_dir / "batches").glob("*.json")):
+        rec = json.loads(p.read_text())
+        di = _design_of_batch(study, rec)
+        if di is None:
+            continue
+        if di not in current:
+            current[di] = design_inputs(study, di)
+        old = rec.get("inputs")
+        if old is None:
+            out.append((p, di, "the batch was made without input hashes (an older floatwind)"))
+            continue
+        changed = [k for k in current[di] if old.get(k) != current[di][k]]
+        changed += [k for k in old if k not in current[di]]
+        if changed:
+            out.append((p, di, f"{changed[0]} changed since the batch was made"))
+        elif rec.get("floatwind_version") != __version__:
+            out.append(
+                (
+                    p,
+                    di,
+                    f"the batch was made by floatwind {rec.get('floatwind_version')} "
+                    f"(this is {__version__})",
+                )
+            )
+    return out
+
+
+def check_channels(study: Study) -> None:
+    """A channel named in the study's ``channels:`` that no design can write (a typo) is a
+    :class:`CaseError` with the closest names; the default channels are not checked."""
+    if "channels" not in study.raw:
+        return
+    from floatwind.case.loader import model_from_dict
+    from floatwind.loads._config import suggest
+    from floatwind.simulate.run import known_channels
+
+    names: set[str] = set()
+    first = {}
+    for r in study.runs():
+        first.setdefault(r.design_index, r)
+    for di, run in first.items():
+        bare = copy.deepcopy(study.case_dict(run))
+        env_cfg = bare.get("environment") or {}
+        bare["environment"] = {k: env_cfg[k] for k in ENV_CONSTANTS if k in env_cfg}
+        try:
+            model = model_from_dict(bare, base_dir=study.case_path(di).parent)
+        except CaseError as exc:
+            raise exc.with_file(str(study.case_path(di))) from None
+        names |= known_channels(model)
+    for i, c in enumerate(study.channels):
+        if c not in names:
+            raise CaseError(
+                f"unknown channel {c!r}{suggest(c, sorted(names))}",
+                field=f"channels[{i}]",
+                file=study.source,
+            )
+
+
 def to_run_dataset(
     study: Study, runs: list[RunSpec], ds: xr.Dataset, all_channels: bool = False
 ) -> xr.Dataset:
@@ -229,9 +341,13 @@ def run_batch(study: Study, run_ids: list[str], out_dir: str | None) -> BatchRes
     wall = time.perf_counter() - t0
     res = BatchResult(bid, status, errors, wall, sim_s, files)
     if out_dir is not None:
+        from floatwind import __version__
+
         record = {
             "batch": bid,
             "fingerprint": study.fingerprint(),
+            "floatwind_version": __version__,
+            "inputs": design_inputs(study, runs[0].design_index),
             "runs": status,
             "errors": errors,
             "wall_s": wall,
@@ -421,6 +537,7 @@ def run_study(
     batch_size: int | None = None,
     progress: bool | None = None,
     only: list[str] | None = None,
+    accept_changes: bool = False,
 ) -> StudyResult:
     """Run every missing run of ``study``, writing each batch to ``out_dir`` as it finishes.
 
@@ -441,18 +558,44 @@ def run_study(
         tqdm bar over runs (default: when stderr is a terminal).
     only : list of str, optional
         Restrict to these run ids.
+    accept_changes : bool
+        With ``resume``: finished batches made with inputs that changed since (a case file or a
+        file it names, the floatwind version) are deleted and run again; without it they are
+        refused. Batches are never mixed across input versions.
 
     Raises
     ------
     CaseError
-        The folder holds another study, or holds this one and ``resume`` is false.
+        The folder holds another study, holds this one and ``resume`` is false, holds batches
+        made with other inputs (without ``accept_changes``), or is in use by another study
+        (``DIR/.floatwind.lock``, :mod:`floatwind.studies.lock`).
     KeyboardInterrupt
         After cancelling what was queued; finished batches are on disk.
     """
     import sys
 
+    from floatwind.studies.lock import StudyLock
+
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    check_channels(study)
+    lock = StudyLock(out_dir).acquire()
+    if lock.message:
+        print(f"floatwind: {lock.message}", file=sys.stderr)
+    try:
+        return _run_study_locked(
+            study, out_dir, resume=resume, workers=workers, dask=dask, batch_size=batch_size,
+            progress=progress, only=only, accept_changes=accept_changes,
+        )  # fmt: skip
+    finally:
+        lock.release()
+
+
+def _run_study_locked(
+    study, out_dir, *, resume, workers, dask, batch_size, progress, only, accept_changes
+) -> StudyResult:
+    import sys
+
     manifest = out_dir / "study.json"
     fp = study.fingerprint()
     if manifest.is_file():
@@ -468,12 +611,39 @@ def run_study(
                 f"{out_dir} already holds results of this study: add --resume to run what is missing",
                 file=study.source,
             )
+        stale = stale_batches(study, out_dir)
+        if stale and not accept_changes:
+            _, di, what = stale[0]
+            raise CaseError(
+                f"{what} ({len(stale)} finished batch(es) of {out_dir} made with the old inputs); "
+                "--resume --accept-changes re-runs them",
+                field=f"designs[{di}].case",
+                file=study.source,
+            )
+        for p, _, _what in stale:
+            rec = json.loads(p.read_text())
+            p.unlink()  # the record first: a batch without it is not finished
+            for name in rec.get("files", []):
+                (p.parent / name).unlink(missing_ok=True)
+        if stale:
+            print(
+                f"floatwind: re-running {len(stale)} batch(es) made with the old inputs "
+                f"({stale[0][2]})",
+                file=sys.stderr,
+            )
+    from floatwind import __version__
+
     _atomic_text(
         manifest,
         json.dumps(
             {
                 "name": study.name,
                 "fingerprint": fp,
+                "floatwind_version": __version__,
+                "inputs": {
+                    study.designs[di]["name"]: design_inputs(study, di)
+                    for di in range(len(study.designs))
+                },
                 "source": study.source,
                 "definition": study.raw,
             },
@@ -613,7 +783,12 @@ def open_study_dataset(out_dir: str | pathlib.Path) -> xr.Dataset:
 
 
 def run_one(
-    study: Study, run_id: str, *, all_channels: bool = False, progress: bool | None = None
+    study: Study,
+    run_id: str,
+    *,
+    all_channels: bool = False,
+    progress: bool | None = None,
+    model: Model | None = None,
 ) -> xr.Dataset:
     """Run one run of the study alone (B = 1): the same numbers as inside the study.
 
@@ -627,7 +802,9 @@ def run_one(
     from floatwind.simulate import simulate
 
     run = study.run(run_id)
-    model = build_batch_model(study, [run])
+    if not all_channels:
+        check_channels(study)
+    model = model if model is not None else build_batch_model(study, [run])
     ds = simulate(model, progress=progress, channels=None if all_channels else list(study.channels))
     if "realization" not in ds.dims:
         ds = ds.expand_dims("realization")

@@ -262,8 +262,11 @@ def _merge(dst: dict, src: dict) -> dict:
 def _read_yaml(path: pathlib.Path) -> dict:
     if not path.is_file():
         raise CaseError("file not found", file=str(path))
+    from floatwind.io.safe import read_text
+
+    text = read_text(path)
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise CaseError(f"not valid YAML: {exc}", file=str(path)) from None
     if not isinstance(data, dict):
@@ -382,6 +385,30 @@ def study_from_dict(
     for key in ("wind", "waves"):
         if data.get(key) is not None and not isinstance(data[key], dict):
             raise CaseError("expected a mapping", field=key, file=source)
+    duration = _number(data, "duration", "duration", source, positive=True)
+    transient = float(_number(data, "transient", "transient", source, default=0.0))
+    if transient < 0:
+        raise CaseError(f"must not be negative, got {transient:g}", field="transient", file=source)
+    if transient > 0:
+        lengths = []
+        if duration is not None:
+            lengths.append(("duration", duration))
+        elif isinstance(sim.get("t_max"), (int, float)):
+            lengths.append(("simulation.t_max", sim["t_max"]))
+        else:
+            for i, d in enumerate(designs):
+                case = _read_yaml(base_dir / d["case"])
+                t_max = (case.get("simulation") or {}).get("t_max", 600.0)
+                if isinstance(t_max, (int, float)):
+                    lengths.append((f"designs[{i}].case simulation.t_max", t_max))
+        for where, length in lengths:
+            if transient >= length:
+                raise CaseError(
+                    f"transient {transient:g} s must be shorter than the run ({where} = "
+                    f"{length:g} s): no time would be left for the statistics",
+                    field="transient",
+                    file=source,
+                )
     return Study(
         name=str(data.get("name", name)),
         description=str(data.get("description", "")),
@@ -391,14 +418,14 @@ def study_from_dict(
         realizations=nreal,
         master_seed=master,
         common_random_numbers=bool(data.get("common_random_numbers", True)),
-        duration=_number(data, "duration", "duration", source, positive=True),
+        duration=duration,
         simulation=dict(sim),
         wind=data.get("wind"),
         waves=data.get("waves"),
         channels=list(channels),
         statistics=list(stats),
         max_batch=max_batch,
-        transient=float(_number(data, "transient", "transient", source, default=0.0)),
+        transient=transient,
         base_dir=base_dir,
         source=source,
         raw=copy.deepcopy(data),

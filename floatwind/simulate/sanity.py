@@ -1,0 +1,190 @@
+"""Settings that cannot be right: one-line warnings before a run (``--strict`` makes them errors).
+
+:func:`sanity_warnings` checks, for the fixed-step integrators (RK4, Lie-group):
+
+* **the step against the model's natural periods**: the six base-body degrees of freedom are
+  linearised about the static equilibrium (central finite differences of the accelerations of
+  :meth:`System.evaluate` at rest, added mass included since the coupled 6x6 system is solved),
+  the eigenvalues of ``-d qdd / d q`` = ``M^-1 K`` give the natural frequencies, and a step larger
+  than a tenth of the shortest period warns (RK4 needs about ten steps per period to follow a mode
+  to a fraction of a per cent; at ``--dt 5`` OC3-Hywind's yaw swings +-3 rad). Where no
+  equilibrium is found the initial position is used.
+* **the step against the sea**: the significant frequency of the sea is the one below which its
+  components hold 99 % of the wave energy (``omega_99``; for JONSWAP Hs 5 m Tp 12 s about
+  1.2 rad/s); a step larger than a tenth of ``2 pi / omega_99`` warns.
+* **breaking**: Hs larger than 0.78 times the water depth (the depth-limited breaking ratio
+  H/d = 0.78 of McCowan): linear Airy waves do not exist there.
+* **tiny steps**: dt below 1e-5 s (tens of millions of steps for a few minutes).
+
+:func:`check_memory` adds the gridded wave-kinematics table to the case-file estimate
+(:mod:`floatwind.case.budget`). :func:`compile_notice` says when the compiled kernels are not in
+numba's cache yet (the first run of an installation compiles them, about a minute).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+
+import numpy as np
+
+from floatwind.model import Model
+
+log = logging.getLogger(__name__)
+
+#: steps per shortest natural period / significant wave period below which a warning is given
+STEPS_PER_PERIOD = 10.0
+#: fraction of the wave energy below the significant frequency
+WAVE_ENERGY_FRACTION = 0.99
+#: depth-limited breaking: Hs / depth (McCowan)
+BREAKING_RATIO = 0.78
+#: smallest reasonable time step (s)
+DT_MIN = 1e-5
+
+
+def natural_periods(model: Model, system=None) -> np.ndarray:
+    """Natural periods (s) of the six base-body DOFs, ascending, from the linearisation about the
+    static equilibrium (member 0); modes without restoring (zero or negative stiffness) are left
+    out."""
+    from scipy import optimize
+
+    from floatwind.simulate.system import System
+
+    system = system if system is not None else System(model)
+    y0 = system.initial_state()[:1].copy()
+    y0[:, 6:] = 0.0
+    scale = np.array([1.0, 1.0, 1.0, 1e-2, 1e-2, 1e-2])
+
+    def qdd(q):
+        y = y0.copy()
+        y[0, :6] = q
+        return system.evaluate(0.0, y).acc.qdd[0]
+
+    q0 = y0[0, :6].copy()
+    try:
+        sol = optimize.root(lambda x: qdd(x * scale) / scale, q0 / scale, method="hybr", tol=1e-8)
+        if sol.success and np.all(np.isfinite(sol.x)) and abs(sol.x[4] * scale[4]) < 1.0:
+            q0 = sol.x * scale
+    except Exception:  # noqa: BLE001 - no equilibrium: linearise about the start
+        log.debug("no static equilibrium for the sanity check; using the initial position")
+    steps = np.array([1e-2, 1e-2, 1e-2, 1e-4, 1e-4, 1e-4])
+    A = np.zeros((6, 6))
+    for i in range(6):
+        dq = np.zeros(6)
+        dq[i] = steps[i]
+        A[:, i] = (qdd(q0 + dq) - qdd(q0 - dq)) / (2 * steps[i])
+    lam = np.linalg.eigvals(-A)
+    lam = lam[np.isfinite(lam)]
+    lam = np.real(lam[(np.real(lam) > 0) & (np.abs(np.imag(lam)) <= 1e-6 * np.abs(lam))])
+    return np.sort(2 * math.pi / np.sqrt(lam))
+
+
+def _sea_figures(sea) -> tuple[float, float] | None:
+    """(significant frequency omega_99 (rad/s), Hs (m)) of an irregular sea, or None."""
+    omega = getattr(sea, "omega", None)
+    amp = getattr(sea, "amplitude", None)
+    if omega is None or amp is None:
+        return None
+    omega = np.asarray(omega, dtype=float).ravel()
+    energy = 0.5 * np.mean(np.abs(np.asarray(amp)) ** 2, axis=0).reshape(-1)
+    if energy.size != omega.size or energy.sum() <= 0:
+        return None
+    order = np.argsort(omega)
+    cum = np.cumsum(energy[order]) / energy.sum()
+    w99 = float(omega[order][min(np.searchsorted(cum, WAVE_ENERGY_FRACTION), omega.size - 1)])
+    return w99, 4.0 * math.sqrt(energy.sum())
+
+
+def sanity_warnings(model: Model, system=None) -> list[str]:
+    """One line per setting that cannot be right (empty when all is well)."""
+    s = model.settings
+    out: list[str] = []
+    fixed = s.integrator.lower() in ("rk4", "lie_generalized_alpha")
+    if fixed and s.dt < DT_MIN:
+        out.append(
+            f"simulation.dt = {s.dt:g} s is below {DT_MIN:g} s: "
+            f"{s.t_max / s.dt:.3g} steps for {s.t_max:g} s"
+        )
+    sea = getattr(model.env, "sea", None)
+    figs = _sea_figures(sea) if sea is not None else None
+    depth = float(getattr(model.env, "water_depth", math.inf) or math.inf)
+    if figs is not None:
+        w99, hs = figs
+        if math.isfinite(depth) and hs > BREAKING_RATIO * depth:
+            out.append(
+                f"environment.waves: Hs = {hs:.3g} m exceeds {BREAKING_RATIO} x the water depth "
+                f"{depth:g} m: such waves break (linear waves do not apply)"
+            )
+        t99 = 2 * math.pi / w99
+        if fixed and s.dt > t99 / STEPS_PER_PERIOD:
+            out.append(
+                f"simulation.dt = {s.dt:g} s is more than a tenth of the sea's shortest "
+                f"significant period {t99:.3g} s (99 % of the wave energy is below "
+                f"{w99:.3g} rad/s)"
+            )
+    if fixed:
+        try:
+            periods = natural_periods(model, system)
+        except Exception as exc:  # noqa: BLE001 - a check, never a failure of the run
+            log.info("natural periods not computed: %s", exc)
+            periods = np.array([])
+        if periods.size and s.dt > periods[0] / STEPS_PER_PERIOD:
+            out.append(
+                f"simulation.dt = {s.dt:g} s is more than a tenth of the shortest natural period "
+                f"{periods[0]:.3g} s of the linearised model (periods "
+                f"{', '.join(f'{p:.3g}' for p in periods)} s)"
+            )
+    return out
+
+
+def check_memory(model: Model) -> float:
+    """The case-file estimate (:func:`floatwind.case.budget.check_run_memory`) plus the gridded
+    wave-kinematics table of the Morison strips (auto mode keeps it within its budget)."""
+    from floatwind.case.budget import check_run_memory, physical_memory
+    from floatwind.errors import CaseError
+
+    total = check_run_memory(model.settings, model.batch)
+    sea = getattr(model.env, "sea", None)
+    size = getattr(sea, "expansion_table_bytes", None)
+    if size is not None and getattr(sea, "kinematics_mode", "auto") == "gridded":
+        points = sum(
+            len(getattr(ld, "strip_centre_b", ())) + len(getattr(ld, "end_pos_b", ()))
+            for ld in model.loads
+        )
+        table = sea.n_realizations * size(points)
+        if total + table > physical_memory():
+            raise CaseError(
+                f"the gridded wave-kinematics table would need about {table / 1e9:.3g} GB, more "
+                f"than this machine's {physical_memory() / 1e9:.3g} GB; use kinematics: auto",
+                field="environment.waves.kinematics",
+            )
+        total += table
+    return total
+
+
+def compile_notice(model=None) -> str | None:
+    """"compiling kernels, once per installation: ~1 min" when the compiled stepping of
+    ``model`` (its combination of load kinds, ``floatwind._kernels.generate``) is not in numba's
+    cache yet; None when it is, when the model steps on the Python path, or when the kernels are
+    off."""
+    try:
+        from floatwind import _kernels
+
+        if model is None or not _kernels.enabled():
+            return None
+        from floatwind._kernels.contract import NoCompiledForm
+        from floatwind._kernels.generate import is_compiled
+        from floatwind.simulate import fused
+        from floatwind.simulate.system import System
+
+        if not fused._ENABLED or model.settings.integrator.lower() != "rk4":
+            return None
+        try:
+            loads = fused.compiled_loads(System(model))
+        except NoCompiledForm:
+            return None
+        if is_compiled(loads):
+            return None
+    except Exception:  # noqa: BLE001 - a notice only
+        return None
+    return "compiling kernels, once per installation: ~1 min"
