@@ -286,20 +286,25 @@ class ExpansionSea:
             z_lo = max(zr[p] - dz_dn, -h) if np.isfinite(h) else zr[p] - dz_dn
             key = (round(float(zr[p]), 9), z_hi, z_lo)
             if key not in cache:
-                c_hi, _ = _depth_factors(k, np.full_like(k, z_hi), h)
-                energy = power * omega**4 * c_hi**2
-                tail = np.cumsum(energy[::-1])[::-1]  # energy at and above each component
-                cut = np.nonzero(tail > (0.5 * self.tol) ** 2 * energy.sum())[0]
-                top = float(omega[cut[-1]]) if cut.size else whi
+                # band: the horizontal (C) and vertical (S) accelerations at the highest depth
+                c_hi, s_hi = _depth_factors(k, np.full_like(k, z_hi), h)
+                top_i = -1
+                for fac in (c_hi, s_hi):
+                    energy = power * omega**4 * fac**2
+                    tail = np.cumsum(energy[::-1])[::-1]  # energy at and above each component
+                    cut = np.nonzero(tail > (0.5 * self.tol) ** 2 * energy.sum())[0]
+                    if cut.size:
+                        top_i = max(top_i, int(cut[-1]))
+                top = float(omega[top_i]) if top_i >= 0 else whi
                 top = max(top, wlo * (1 + 1e-9))
                 keep = omega <= top
                 c_ref, _ = _depth_factors(k, np.full_like(k, zr[p]), h)
                 wgt = omega * c_ref
 
-                def ratio(w, kk, z, zrp=zr[p]):
-                    cz, _ = _depth_factors(kk, np.full_like(kk, z), h)
+                def ratio(w, kk, z, zrp=zr[p], vertical=False):
+                    cz, sz = _depth_factors(kk, np.full_like(kk, z), h)
                     cr, _ = _depth_factors(kk, np.full_like(kk, zrp), h)
-                    return cz / cr
+                    return (sz if vertical else cz) / cr
 
                 weight_energy = power * wgt**2
                 n_p, kn, wn, lmat, err, nb = self._choose(
@@ -456,13 +461,17 @@ class ExpansionSea:
         # (the same arithmetic as per candidate before, so the same choices to the bit)
         true = []
         for s, z in tests:
-            rz = None if z is None else ratio(omega, k, z)
-            for wpow in (0, 1):  # velocity-like and acceleration-like channels
-                g_true = np.exp(1j * k * s) * (omega**wpow)
-                if rz is not None:
-                    g_true = g_true * rz
-                den = np.sum(energy * np.abs(g_true) ** 2)
-                true.append((s, z, wpow, g_true, den))
+            # horizontal channels (C(z) / C(z_ref)) and vertical ones (S(z) / C(z_ref)): they
+            # differ where the depth is finite for the wave (recorded seas with energy far below
+            # the peak: the vertical velocity at depth was 2.3x the horizontal's error)
+            for vert in (False,) if z is None else (False, True):
+                rz = None if z is None else ratio(omega, k, z, vertical=vert)
+                for wpow in (0, 1):  # velocity-like and acceleration-like channels
+                    g_true = np.exp(1j * k * s) * (omega**wpow)
+                    if rz is not None:
+                        g_true = g_true * rz
+                    den = np.sum(energy * np.abs(g_true) ** 2)
+                    true.append((s, (z, vert), wpow, g_true, den))
         target = 0.5 * self.tol
         best = None
         cands = [(n, split) for n in range(1, max(int(max_order), 1) + 1) for split in (0, 1)]
@@ -478,9 +487,9 @@ class ExpansionSea:
             rz_node = {}
             for s, z, wpow, g_true, den in true:
                 g_node = np.exp(1j * kn * s) * (wn**wpow)
-                if z is not None:
+                if z[0] is not None:
                     if z not in rz_node:
-                        rz_node[z] = ratio(wn, kn, z)
+                        rz_node[z] = ratio(wn, kn, z[0], vertical=z[1])
                     g_node = g_node * rz_node[z]
                 err = lmat @ g_node - g_true
                 num = np.sum(energy * np.abs(err) ** 2)
@@ -518,12 +527,13 @@ class ExpansionSea:
         g_true = []
         for s in (-self.max_offset, self.max_offset):
             for z in (None,) if zs is None else zs:
-                for wpow in (0, 1):
-                    g = np.exp(1j * kk * s) * om**wpow
-                    if z is not None:
-                        g = g * ratio(om, kk, z)
-                    g_true.append(g)
-                    tests.append((s, z, wpow))
+                for vert in (False,) if z is None else (False, True):
+                    for wpow in (0, 1):
+                        g = np.exp(1j * kk * s) * om**wpow
+                        if z is not None:
+                            g = g * ratio(om, kk, z, vertical=vert)
+                        g_true.append(g)
+                        tests.append((s, (z, vert), wpow))
         g_true = np.array(g_true)
         e_t = en[None, :] * np.abs(g_true) ** 2
         den = e_t.sum(axis=1)
@@ -564,8 +574,8 @@ class ExpansionSea:
                     good = True
                     for i, (s, z, wpow) in enumerate(tests):
                         g_node = np.exp(1j * kn * s) * (wn**wpow)
-                        if z is not None:
-                            g_node = g_node * ratio(wn, kn, z)
+                        if z[0] is not None:
+                            g_node = g_node * ratio(wn, kn, z[0], vertical=z[1])
                         err = lmat @ g_node - g_true[i, sl]
                         num[i] = np.sum(e_s * np.abs(err) ** 2)
                         rnd[i] = _TABLE_ROUNDING * np.sum(np.abs(g_node) * z_rms)
