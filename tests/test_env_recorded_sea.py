@@ -81,7 +81,7 @@ def test_broad_recorded_like_sea_gets_the_expansion_within_its_tolerance():
     es = fastkin.ExpansionSea(sea, pts)  # raised ExpansionAccuracyError before the sub-bands
     assert es.max_bands > 1
     assert es.eta_error <= 0.5 * es.tol and es.kin_error.max() <= 0.5 * es.tol
-    times = np.linspace(3.0, 597.0, 240)
+    times = np.linspace(3.0, 597.0, 160)
     offsets = [(15.0, 0.0, 2.0), (-15.0, 0.0, -2.0), (8.0, 5.0, 0.5), (0.0, 0.0, 0.0)]
     errs = _relative_rms_errors(es, sea, pts, offsets, times)
     for off, (e_eta, e_kin) in errs.items():
@@ -216,3 +216,20 @@ def test_fused_run_with_a_recorded_sea_equals_the_python_path(tmp_path):
         scale = max(np.nanmax(np.abs(y)), 1.0)
         err = np.nanmax(np.abs(x - y)) if x.size else 0.0
         assert err <= 1e-9 * scale, f"{name}: {err:.3g} (scale {scale:.3g})"
+
+
+def test_table_over_the_budget_falls_back_with_a_warning(monkeypatch, caplog):
+    # sub-bands can need more series than the estimate the auto mode checks first: the actual
+    # table is checked against the budget before it is allocated
+    sea = _broad_sea()
+    sea.kinematics_mode = "auto"
+    pts = _strips([-0.5, -1.5])
+    estimate = sea.expansion_table_bytes(2)
+    monkeypatch.setattr(fastkin, "AUTO_MEMORY_BUDGET", 2 * estimate)
+    with caplog.at_level(logging.WARNING, logger="floatwind.environment.waves"):
+        out = sea.evaluator(pts)
+    assert out is sea
+    assert any("GB allowed" in r.getMessage() for r in caplog.records)
+    assert sea.attrs()["wave_kinematics_method"] == "direct summation"
+    es = fastkin.ExpansionSea(sea, pts)  # without a budget: builds, larger than the estimate
+    assert es.nbytes > 2 * estimate

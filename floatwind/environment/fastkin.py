@@ -79,6 +79,10 @@ class ExpansionAccuracyError(ValueError):
     """The expansion cannot reach its accuracy target for this sea and these points."""
 
 
+class ExpansionMemoryError(ValueError):
+    """The table the expansion needs exceeds the memory it was given (``max_bytes``)."""
+
+
 def _default_budget() -> int:
     """2 GiB, or 30 % of the physical memory where that is more (two study workers with a table
     each then leave 40 % for everything else; the table size used for the decision,
@@ -218,6 +222,9 @@ class ExpansionSea:
     tol : relative rms error target per strip and channel (velocity, acceleration)
     max_order : largest number of interpolation nodes per point (the nearly equispaced nodes'
         Lebesgue constant makes the table rounding dominate well before 28)
+    max_bytes : raise :class:`ExpansionMemoryError` before allocating a larger table (the
+        orders are known only after the search; sub-bands can need more series than the
+        estimate ``LinearSea.expansion_table_bytes``)
 
     The object follows the sea-state contract for ``P`` points in the order of ``points_ref``
     (``elevation``: (B, P, 2); ``kinematics``: (B, P, 3)); another P falls back to the sea's
@@ -234,6 +241,7 @@ class ExpansionSea:
         max_dz: float = 2.0,
         tol: float = 5e-3,
         max_order: int = 28,
+        max_bytes: int | None = None,
     ):
         if sea.harmonic is None:
             raise ValueError("ExpansionSea needs a sea whose frequencies lie on a Fourier grid")
@@ -357,6 +365,13 @@ class ExpansionSea:
         q_eta = g_count * n_eta
         self.n_channels = q_eta + q_kin
         self._q_eta = q_eta
+        need = 8 * m * self.n_realizations * self.n_channels
+        if max_bytes is not None and need > max_bytes:
+            raise ExpansionMemoryError(
+                f"the expansion table would take {need / 1e9:.2f} GB "
+                f"({self.n_channels} series x {m} steps x {self.n_realizations} realizations), "
+                f"more than the {max_bytes / 1e9:.2f} GB allowed"
+            )
         self.table = np.empty((m, self.n_realizations, self.n_channels), dtype=np.complex64)
         # touch the pages in order first: the column-block stores below would fault them in one
         # by one in a strided pattern, which took 4-8 s for a 4 GB table on this machine's VM

@@ -314,9 +314,10 @@ class LinearSea:
                 )
                 out = self
             else:
+                budget = fastkin.AUTO_MEMORY_BUDGET if mode == "auto" else None
                 try:
-                    out = fastkin.ExpansionSea(self, pts)
-                except fastkin.ExpansionAccuracyError as exc:
+                    out = fastkin.ExpansionSea(self, pts, max_bytes=budget)
+                except (fastkin.ExpansionAccuracyError, fastkin.ExpansionMemoryError) as exc:
                     if mode != "auto":
                         raise CaseError(str(exc), field="environment.waves.kinematics") from None
                     logger.warning(
