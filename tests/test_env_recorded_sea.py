@@ -233,3 +233,28 @@ def test_table_over_the_budget_falls_back_with_a_warning(monkeypatch, caplog):
     assert sea.attrs()["wave_kinematics_method"] == "direct summation"
     es = fastkin.ExpansionSea(sea, pts)  # without a budget: builds, larger than the estimate
     assert es.nbytes > 2 * estimate
+
+
+def test_sub_band_kernels_alone_equal_in_simd_lanes():
+    pytest.importorskip("numba")
+    from floatwind import _kernels
+    from floatwind._kernels import waves as kw
+
+    sea = _broad_sea()
+    pts = _strips([-9.5, -4.5, -2.5, -1.5, -0.5])
+    es = fastkin.ExpansionSea(sea, pts)
+    assert es.max_bands > 1
+    rng = np.random.default_rng(5)
+    batch = pts[None] + rng.uniform(-3.0, 3.0, (kw.LANES_MIN + 1, pts.shape[0], 3))
+    old = _kernels.use_jit(True)
+    try:
+        for t in (1.3, 77.7):
+            eta_b = es.elevation(t, batch[..., :2])
+            vel_b, acc_b = es.kinematics(t, batch)
+            for b in range(batch.shape[0]):
+                eta_1 = es.elevation(t, batch[b : b + 1, :, :2])
+                vel_1, acc_1 = es.kinematics(t, batch[b : b + 1])
+                assert np.array_equal(eta_1[0], eta_b[b])
+                assert np.array_equal(vel_1[0], vel_b[b]) and np.array_equal(acc_1[0], acc_b[b])
+    finally:
+        _kernels.use_jit(old)
