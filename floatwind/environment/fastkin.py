@@ -42,8 +42,11 @@ the smallest order (one run tried before two at each order) whose interpolation 
 the strip's actual component energies, plus a bound on the complex64 rounding of the table
 amplified by the interpolation (``2^-24 sum_i |g_i| |Z_i|_rms / |ch|_rms``), is below ``tol/2``
 (relative rms) for horizontal offsets ``|s| <= max_offset`` and vertical offsets in
-``[-dz_down, dz_up]``, for velocity and acceleration; ExpansionAccuracyError if no order up to
-``max_order`` does. Time is interpolated by 4-point cubic Lagrange
+``[-dz_down, dz_up]``, for velocity and acceleration, horizontal (``C(z) / C(z_ref)``) and
+vertical (``S(z) / C(z_ref)``) channels. Where no order up to ``max_order`` does (a broad band:
+a recorded or imported spectrum with its tail, over which ``e^{i k s}`` turns by tens of radians),
+the band is split into sub-bands halved in wavenumber, each with its own nodes and series
+(:meth:`ExpansionSea._search_bands`); ExpansionAccuracyError if that fails too. Time is interpolated by 4-point cubic Lagrange
 on a step of 12 samples per shortest period (error <= 0.0234 (omega dt)^4, 0.18 % at the top
 frequency, much less for the energetic part). Measured figures: ``benchmarks/bench_environment.py``
 and ``docs/environment.md``.
