@@ -258,3 +258,25 @@ def test_sub_band_kernels_alone_equal_in_simd_lanes():
                 assert np.array_equal(vel_1[0], vel_b[b]) and np.array_equal(acc_1[0], acc_b[b])
     finally:
         _kernels.use_jit(old)
+
+
+def test_sub_band_kernels_match_the_numpy_reference():
+    pytest.importorskip("numba")
+    from floatwind import _kernels
+
+    sea = _broad_sea(stretching="wheeler")
+    pts = _strips([-30.0, -9.5, -4.5, -1.5, -0.5])
+    es = fastkin.ExpansionSea(sea, pts)
+    assert es.max_bands > 1
+    p = pts[None] + np.array([[[7.0, 1.0, 0.5]]])
+    out = []
+    old = _kernels.enabled()
+    try:
+        for jit in (True, False):
+            _kernels.use_jit(jit)
+            es._t_cache = None
+            out.append((es.elevation(33.3, p[..., :2]),) + es.kinematics(33.3, p))
+    finally:
+        _kernels.use_jit(old)
+    for a, b in zip(*out):
+        assert np.abs(a - b).max() <= 1e-12 * np.abs(b).max()
