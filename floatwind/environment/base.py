@@ -57,7 +57,11 @@ class StillWater:
         return "still water"
 
     def attrs(self) -> dict:
-        return {"wave_stretching": self.stretching}
+        return {
+            "wave_stretching": self.stretching,
+            "wave_kinematics_method": "still water",
+            "wave_kinematics_tolerance": 0.0,
+        }
 
 
 class NoWind:

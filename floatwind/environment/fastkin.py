@@ -42,8 +42,11 @@ the smallest order (one run tried before two at each order) whose interpolation 
 the strip's actual component energies, plus a bound on the complex64 rounding of the table
 amplified by the interpolation (``2^-24 sum_i |g_i| |Z_i|_rms / |ch|_rms``), is below ``tol/2``
 (relative rms) for horizontal offsets ``|s| <= max_offset`` and vertical offsets in
-``[-dz_down, dz_up]``, for velocity and acceleration; ExpansionAccuracyError if no order up to
-``max_order`` does. Time is interpolated by 4-point cubic Lagrange
+``[-dz_down, dz_up]``, for velocity and acceleration, horizontal (``C(z) / C(z_ref)``) and
+vertical (``S(z) / C(z_ref)``) channels. Where no order up to ``max_order`` does (a broad band:
+a recorded or imported spectrum with its tail, over which ``e^{i k s}`` turns by tens of radians),
+the band is split into sub-bands halved in wavenumber, each with its own nodes and series
+(:meth:`ExpansionSea._search_bands`); ExpansionAccuracyError if that fails too. Time is interpolated by 4-point cubic Lagrange
 on a step of 12 samples per shortest period (error <= 0.0234 (omega dt)^4, 0.18 % at the top
 frequency, much less for the energetic part). Measured figures: ``benchmarks/bench_environment.py``
 and ``docs/environment.md``.
@@ -76,6 +79,10 @@ _NO_ETA = np.zeros((0, 0))
 
 class ExpansionAccuracyError(ValueError):
     """The expansion cannot reach its accuracy target for this sea and these points."""
+
+
+class ExpansionMemoryError(ValueError):
+    """The table the expansion needs exceeds the memory it was given (``max_bytes``)."""
 
 
 def _default_budget() -> int:
@@ -170,6 +177,10 @@ def _chirp_nodes(lo: float, hi: float, n: int, depth: float, gravity: float, spl
     return k, w, _bary_weights(w)
 
 
+#: Sub-bands (:meth:`ExpansionSea._search_bands`): most nodes per sub-band and most halvings
+BAND_MAX_ORDER = 16
+BAND_MAX_LEVEL = 8
+
 #: Relative rounding of a complex64 entry of the stored table (unit roundoff of float32, 2^-24).
 _TABLE_ROUNDING = 2.0**-24
 
@@ -213,6 +224,9 @@ class ExpansionSea:
     tol : relative rms error target per strip and channel (velocity, acceleration)
     max_order : largest number of interpolation nodes per point (the nearly equispaced nodes'
         Lebesgue constant makes the table rounding dominate well before 28)
+    max_bytes : raise :class:`ExpansionMemoryError` before allocating a larger table (the
+        orders are known only after the search; sub-bands can need more series than the
+        estimate ``LinearSea.expansion_table_bytes``)
 
     The object follows the sea-state contract for ``P`` points in the order of ``points_ref``
     (``elevation``: (B, P, 2); ``kinematics``: (B, P, 3)); another P falls back to the sea's
@@ -229,6 +243,7 @@ class ExpansionSea:
         max_dz: float = 2.0,
         tol: float = 5e-3,
         max_order: int = 28,
+        max_bytes: int | None = None,
     ):
         if sea.harmonic is None:
             raise ValueError("ExpansionSea needs a sea whose frequencies lie on a Fourier grid")
@@ -264,39 +279,45 @@ class ExpansionSea:
         xy_key = np.round(pts[:, :2], 6)
         uniq, grp = np.unique(xy_key, axis=0, return_inverse=True)
         self._grp = grp.reshape(-1)
-        n_eta, k_eta, _, l_eta, err_eta = self._choose(
+        n_eta, k_eta, _, l_eta, err_eta, nb_eta = self._choose(
             omega, k, power, wlo, whi, lambda w, kk, z: np.ones_like(w), None, max_order
         )
         self.eta_error = err_eta
+        self.eta_bands = nb_eta
         self._k_eta = k_eta
         self._s_eta = uniq[:, 0] * self.cos + uniq[:, 1] * self.sin  # (G,)
         self.n_eta = n_eta
 
         # ---- kinematics: per point band and order
-        orders, bands, errs, specs = [], [], [], []
+        orders, bands, errs, specs, n_bands = [], [], [], [], []
         cache: dict = {}
         for p in range(self.n_points):
             z_hi = min(zr[p] + dz_up, 0.0)
             z_lo = max(zr[p] - dz_dn, -h) if np.isfinite(h) else zr[p] - dz_dn
             key = (round(float(zr[p]), 9), z_hi, z_lo)
             if key not in cache:
-                c_hi, _ = _depth_factors(k, np.full_like(k, z_hi), h)
-                energy = power * omega**4 * c_hi**2
-                tail = np.cumsum(energy[::-1])[::-1]  # energy at and above each component
-                cut = np.nonzero(tail > (0.5 * self.tol) ** 2 * energy.sum())[0]
-                top = float(omega[cut[-1]]) if cut.size else whi
+                # band: the horizontal (C) and vertical (S) accelerations at the highest depth
+                c_hi, s_hi = _depth_factors(k, np.full_like(k, z_hi), h)
+                top_i = -1
+                for fac in (c_hi, s_hi):
+                    energy = power * omega**4 * fac**2
+                    tail = np.cumsum(energy[::-1])[::-1]  # energy at and above each component
+                    cut = np.nonzero(tail > (0.5 * self.tol) ** 2 * energy.sum())[0]
+                    if cut.size:
+                        top_i = max(top_i, int(cut[-1]))
+                top = float(omega[top_i]) if top_i >= 0 else whi
                 top = max(top, wlo * (1 + 1e-9))
                 keep = omega <= top
                 c_ref, _ = _depth_factors(k, np.full_like(k, zr[p]), h)
                 wgt = omega * c_ref
 
-                def ratio(w, kk, z, zrp=zr[p]):
-                    cz, _ = _depth_factors(kk, np.full_like(kk, z), h)
+                def ratio(w, kk, z, zrp=zr[p], vertical=False):
+                    cz, sz = _depth_factors(kk, np.full_like(kk, z), h)
                     cr, _ = _depth_factors(kk, np.full_like(kk, zrp), h)
-                    return cz / cr
+                    return (sz if vertical else cz) / cr
 
                 weight_energy = power * wgt**2
-                n_p, kn, wn, lmat, err = self._choose(
+                n_p, kn, wn, lmat, err, nb = self._choose(
                     omega[keep],
                     k[keep],
                     weight_energy[keep],
@@ -306,14 +327,16 @@ class ExpansionSea:
                     (z_lo, zr[p], z_hi),
                     max_order,
                 )
-                cache[key] = (n_p, kn, wn, lmat, err, keep, wgt)
-            n_p, kn, wn, lmat, err, keep, wgt = cache[key]
+                cache[key] = (n_p, kn, wn, lmat, err, keep, wgt, nb)
+            n_p, kn, wn, lmat, err, keep, wgt, nb = cache[key]
             orders.append(n_p)
+            n_bands.append(nb)
             bands.append(float(wn.max()) if n_p else 0.0)
             errs.append(err)
             specs.append((kn, wn, lmat, keep, wgt))
         self.orders = np.array(orders)
         self.kin_error = np.array(errs)
+        self.kin_bands = np.array(n_bands)  # sub-bands per point (1: one polynomial)
         self.band_top = np.array(bands)
         self._starts = np.concatenate([[0], np.cumsum(self.orders)[:-1]]).astype(np.intp)
         q_kin = int(self.orders.sum())
@@ -346,6 +369,13 @@ class ExpansionSea:
         q_eta = g_count * n_eta
         self.n_channels = q_eta + q_kin
         self._q_eta = q_eta
+        need = 8 * m * self.n_realizations * self.n_channels
+        if max_bytes is not None and need > max_bytes:
+            raise ExpansionMemoryError(
+                f"the expansion table would take {need / 1e9:.2f} GB "
+                f"({self.n_channels} series x {m} steps x {self.n_realizations} realizations), "
+                f"more than the {max_bytes / 1e9:.2f} GB allowed"
+            )
         self.table = np.empty((m, self.n_realizations, self.n_channels), dtype=np.complex64)
         # touch the pages in order first: the column-block stores below would fault them in one
         # by one in a strided pattern, which took 4-8 s for a 4 GB table on this machine's VM
@@ -390,7 +420,9 @@ class ExpansionSea:
     # ------------------------------------------------------------------ set-up helpers
     def _choose(self, omega, k, energy, lo, hi, ratio, zs, max_order):
         """Smallest order meeting ``tol`` for the test offsets, with the nodes of
-        :func:`_chirp_nodes` on ``[lo, hi]``; returns (n, k nodes, omega nodes, L, error).
+        :func:`_chirp_nodes` on ``[lo, hi]``; returns (n, k nodes, omega nodes, L, error,
+        number of sub-bands). Where no order up to ``max_order`` meets it on the whole band,
+        :meth:`_search_bands` splits the band (``L`` then has one block of columns per sub-band).
 
         The error of a test channel is the energy-weighted relative rms interpolation error plus a
         bound on the complex64 rounding of the stored series amplified by the interpolation,
@@ -399,7 +431,7 @@ class ExpansionSea:
         equispaced nodes and caps the useful order.
         """
         if omega.size == 0:
-            return 0, np.zeros(0), np.zeros(0), np.zeros((0, 0)), 0.0
+            return 0, np.zeros(0), np.zeros(0), np.zeros((0, 0)), 0.0, 0
         # the choice is a function of these inputs alone (``ratio`` is fixed by the depths
         # ``zs`` and the water depth): a study worker's later batches of the same sea state reuse
         # it instead of searching again. The energies enter the key in float32: with
@@ -419,7 +451,12 @@ class ExpansionSea:
             if hit is not None:
                 _CHOICES.move_to_end(key)
                 return hit
-        out = self._search(omega, k, energy, lo, hi, ratio, zs, max_order)
+        try:
+            out = self._search(omega, k, energy, lo, hi, ratio, zs, max_order) + (1,)
+        except ExpansionAccuracyError as exc:
+            # one polynomial over the whole band cannot follow e^{i k s} (a broad recorded or
+            # imported spectrum): sub-bands, each with its own nodes and series
+            out = self._search_bands(omega, k, energy, ratio, zs, exc)
         with _CHOICES_LOCK:
             _CHOICES[key] = out
             while len(_CHOICES) > _CHOICES_MAX:
@@ -439,6 +476,22 @@ class ExpansionSea:
         for s in s_tests:
             for z in z_tests:
                 tests.append((s, z))
+        # the test channels on the components do not depend on the order: computed once
+        # (the same arithmetic as per candidate before, so the same choices to the bit)
+        true = []
+        for s, z in tests:
+            # horizontal channels (C(z) / C(z_ref)) and vertical ones (S(z) / C(z_ref)): they
+            # differ where the depth is finite for the wave (recorded seas with energy far below
+            # the peak: the vertical velocity at depth was 2.3x the horizontal's error)
+            for vert in (False,) if z is None else (False, True):
+                rz = None if z is None else ratio(omega, k, z, vertical=vert)
+                for wpow in (0, 1):  # velocity-like and acceleration-like channels
+                    g_true = np.exp(1j * k * s) * (omega**wpow)
+                    if rz is not None:
+                        g_true = g_true * rz
+                    den = np.sum(energy * np.abs(g_true) ** 2)
+                    true.append((s, (z, vert), wpow, g_true, den))
+        target = 0.5 * self.tol
         best = None
         cands = [(n, split) for n in range(1, max(int(max_order), 1) + 1) for split in (0, 1)]
         for n, split in cands:
@@ -450,30 +503,135 @@ class ExpansionSea:
             lmat = _lagrange_matrix(omega, wn, bw)
             z_rms = np.sqrt(energy @ lmat**2)  # (n,) rms of each stored series, common scale
             worst = 0.0
-            for s, z in tests:
-                for wpow in (0, 1):  # velocity-like and acceleration-like channels
-                    g_true = np.exp(1j * k * s) * (omega**wpow)
-                    g_node = np.exp(1j * kn * s) * (wn**wpow)
-                    if z is not None:
-                        g_true = g_true * ratio(omega, k, z)
-                        g_node = g_node * ratio(wn, kn, z)
-                    err = lmat @ g_node - g_true
-                    num = np.sum(energy * np.abs(err) ** 2)
-                    den = np.sum(energy * np.abs(g_true) ** 2)
-                    if den > 0:
-                        rnd = _TABLE_ROUNDING * np.sum(np.abs(g_node) * z_rms) / math.sqrt(den)
-                        worst = max(worst, math.sqrt(num / den) + rnd)
+            rz_node = {}
+            for s, z, wpow, g_true, den in true:
+                g_node = np.exp(1j * kn * s) * (wn**wpow)
+                if z[0] is not None:
+                    if z not in rz_node:
+                        rz_node[z] = ratio(wn, kn, z[0], vertical=z[1])
+                    g_node = g_node * rz_node[z]
+                err = lmat @ g_node - g_true
+                num = np.sum(energy * np.abs(err) ** 2)
+                if den > 0:
+                    rnd = _TABLE_ROUNDING * np.sum(np.abs(g_node) * z_rms) / math.sqrt(den)
+                    worst = max(worst, math.sqrt(num / den) + rnd)
+                    if worst > target and best is not None:
+                        break  # fails: the rest of the tests cannot change the choice
             if best is None or worst < best[4]:
                 best = (n, kn, wn, bw, worst)
-            if worst <= 0.5 * self.tol:
+            if worst <= target:
                 break
-        if best[4] > 0.5 * self.tol:
+        if best[4] > target:
             raise ExpansionAccuracyError(
                 f"the frequency expansion of order {best[0]} reaches only {best[4]:.2g} relative "
                 f"error (target {self.tol:.2g}); use direct kinematics for this sea"
             )
         n, kn, wn, bw, worst = best
         return n, kn, wn, _lagrange_matrix(omega_all, wn, bw), worst
+
+    def _search_bands(self, omega, k, energy, ratio, zs, whole_band_error):
+        """Sub-band expansion (the whole band failed): the band is cut where the energy above
+        carries less than ``(tol/4)^2`` of every test channel's energy, then split by halving
+        in wavenumber (``e^{i k s}`` turns by the same angle in every half) until each sub-band
+        meets ``|err|_rms <= 0.8 tol/2`` relative to its own energy with at most
+        ``BAND_MAX_ORDER`` nodes (smallest order first). The errors of disjoint components add
+        in energy, so the whole channel meets ``sqrt((tail + sum err_b^2) / E) <= 0.94 tol/2``;
+        the complex64 rounding bounds of the sub-bands are added linearly and the total is
+        checked against ``tol/2``. Every sub-band has >= 3 nodes per run, so the kernels' runs
+        never straddle two sub-bands. Returns the tuple of :meth:`_choose`."""
+        target = 0.5 * self.tol
+        order = np.argsort(omega, kind="stable")
+        om, kk, en = omega[order], k[order], energy[order]
+        tests = []  # (ntest, N) |g|^2 of every test channel on the sorted components
+        g_true = []
+        for s in (-self.max_offset, self.max_offset):
+            for z in (None,) if zs is None else zs:
+                for vert in (False,) if z is None else (False, True):
+                    for wpow in (0, 1):
+                        g = np.exp(1j * kk * s) * om**wpow
+                        if z is not None:
+                            g = g * ratio(om, kk, z, vertical=vert)
+                        g_true.append(g)
+                        tests.append((s, (z, vert), wpow))
+        g_true = np.array(g_true)
+        e_t = en[None, :] * np.abs(g_true) ** 2
+        den = e_t.sum(axis=1)
+        den_safe = np.where(den > 0, den, 1.0)
+        # tail cut: components from index n_keep up carry <= (tol/4)^2 of every test's energy
+        tail = np.cumsum(e_t[:, ::-1], axis=1)[:, ::-1]
+        ok = np.all(tail <= (0.5 * target) ** 2 * den[:, None], axis=0)
+        n_keep = int(np.argmax(ok)) if ok.any() else om.size
+        n_keep = max(n_keep, 1)
+        trunc = tail[:, n_keep] if n_keep < om.size else np.zeros(len(tests))
+        pieces = []  # (a, b, kn, wn, bw, num (ntest,), rnd (ntest,))
+        gravity, depth = self.sea.gravity, self.sea.depth
+
+        def omega_of(kv):
+            t = math.tanh(kv * depth) if np.isfinite(depth) else 1.0
+            return math.sqrt(gravity * kv * t)
+
+        def piece(a, b, ka, kb, level):
+            """Components a..b-1 (sorted), wavenumber interval [ka, kb]."""
+            if b <= a:
+                return
+            lo, hi = omega_of(ka), omega_of(kb)
+            den_b = e_t[:, a:b].sum(axis=1)
+            stride = max(1, (b - a) // 400)  # g is smooth: a subsample measures the error
+            sl = slice(a, b, stride)
+            o_s, e_s = om[sl], en[sl] * stride
+            for n in range(3, BAND_MAX_ORDER + 1):
+                for split in (0, 1):
+                    if split and n < 6:
+                        continue
+                    kn, wn, bw = _chirp_nodes(lo, hi, n, depth, gravity, bool(split))
+                    if not np.all(np.diff(wn) > 0):
+                        continue
+                    lmat = _lagrange_matrix(o_s, wn, bw)
+                    z_rms = np.sqrt(e_s @ lmat**2)
+                    num = np.zeros(len(tests))
+                    rnd = np.zeros(len(tests))
+                    good = True
+                    for i, (s, z, wpow) in enumerate(tests):
+                        g_node = np.exp(1j * kn * s) * (wn**wpow)
+                        if z[0] is not None:
+                            g_node = g_node * ratio(wn, kn, z[0], vertical=z[1])
+                        err = lmat @ g_node - g_true[i, sl]
+                        num[i] = np.sum(e_s * np.abs(err) ** 2)
+                        rnd[i] = _TABLE_ROUNDING * np.sum(np.abs(g_node) * z_rms)
+                        if num[i] > (0.8 * target) ** 2 * den_b[i]:
+                            good = False
+                            break
+                    if good:
+                        pieces.append((a, b, kn, wn, bw, num, rnd))
+                        return
+            if level >= BAND_MAX_LEVEL or b - a < 2:
+                raise ExpansionAccuracyError(
+                    f"{whole_band_error}; sub-bands of {BAND_MAX_ORDER} nodes down to "
+                    f"{kb - ka:.3g} rad/m do not reach it either"
+                )
+            km = 0.5 * (ka + kb)
+            m = a + int(np.searchsorted(kk[a:b], km))
+            piece(a, m, ka, km, level + 1)
+            piece(m, b, km, kb, level + 1)
+
+        piece(0, n_keep, float(kk[0]), float(kk[n_keep - 1]), 0)
+        pieces.sort(key=lambda pc: pc[0])
+        num = trunc + sum(pc[5] for pc in pieces)
+        rnd = sum(pc[6] for pc in pieces)
+        worst = float(np.max(np.sqrt(num / den_safe) + rnd / np.sqrt(den_safe)))
+        if worst > target:
+            raise ExpansionAccuracyError(
+                f"{whole_band_error}; {len(pieces)} sub-bands reach only {worst:.2g}"
+            )
+        n_tot = sum(pc[2].size for pc in pieces)
+        lmat = np.zeros((omega.size, n_tot))
+        c0 = 0
+        for a, b, kn, wn, bw, _, _ in pieces:
+            lmat[order[a:b], c0 : c0 + kn.size] = _lagrange_matrix(om[a:b], wn, bw)
+            c0 += kn.size
+        kn = np.concatenate([pc[2] for pc in pieces])
+        wn = np.concatenate([pc[3] for pc in pieces])
+        return n_tot, kn, wn, lmat, worst, len(pieces)
 
     # ------------------------------------------------------------------ run time
     @property
@@ -701,11 +859,27 @@ class ExpansionSea:
     def attrs(self) -> dict:
         out = self.sea.attrs()
         out["wave_kinematics"] = self.summary()
+        name, tol = self.kinematics_method()
+        out["wave_kinematics_method"] = name
+        out["wave_kinematics_tolerance"] = tol
         return out
 
+    @property
+    def max_bands(self) -> int:
+        """Most sub-bands of any channel set (1: one polynomial over the band everywhere)."""
+        return int(max(self.eta_bands, self.kin_bands.max(initial=1)))
+
+    def kinematics_method(self) -> tuple[str, float]:
+        """(method, relative rms accuracy target per channel for the stated offsets)."""
+        name = "frequency expansion"
+        if self.max_bands > 1:
+            name += f" (up to {self.max_bands} sub-bands)"
+        return (name, self.tol)
+
     def summary(self) -> str:
+        bands = f", up to {self.max_bands} sub-bands" if self.max_bands > 1 else ""
         return (
             f"gridded: Chebyshev-in-frequency expansion at {self.n_points} reference points, "
             f"tol {self.tol:g} for |d_h| <= {self.max_offset:g} m, |d_z| <= {self.max_dz:g} m, "
-            f"dt {self.dt:.5g} s"
+            f"dt {self.dt:.5g} s{bands}"
         )

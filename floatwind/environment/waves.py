@@ -143,6 +143,7 @@ class LinearSea:
         self.sin_th = np.sin(heading)
         self.kinematics_mode = "direct"  # auto | direct | gridded, see evaluator()
         self._used: list[str] = []
+        self._methods: list[tuple[str, float]] = []  # (method, tolerance) of each evaluator
         self.harmonic = None
         if period is not None:
             m = self.omega * period / (2.0 * math.pi)
@@ -302,18 +303,29 @@ class LinearSea:
         elif long_crested:
             estimate = self.n_realizations * self.expansion_table_bytes(pts.shape[0])
             if mode == "auto" and estimate > fastkin.AUTO_MEMORY_BUDGET:
-                logger.info(
-                    "kinematics auto: the gridded table would take ~%.1f GB; evaluating directly",
+                logger.warning(
+                    "wave kinematics: the expansion table would take ~%.1f GB (budget %.1f GB); "
+                    "summing the %d components directly at %d points (exact, slow)",
                     estimate / 1e9,
+                    fastkin.AUTO_MEMORY_BUDGET / 1e9,
+                    self.n_components,
+                    pts.shape[0],
                 )
                 out = self
             else:
+                budget = fastkin.AUTO_MEMORY_BUDGET if mode == "auto" else None
                 try:
-                    out = fastkin.ExpansionSea(self, pts)
-                except fastkin.ExpansionAccuracyError as exc:
+                    out = fastkin.ExpansionSea(self, pts, max_bytes=budget)
+                except (fastkin.ExpansionAccuracyError, fastkin.ExpansionMemoryError) as exc:
                     if mode != "auto":
                         raise CaseError(str(exc), field="environment.waves.kinematics") from None
-                    logger.info("kinematics auto: %s; evaluating directly", exc)
+                    logger.warning(
+                        "wave kinematics: %s; summing the %d components directly at %d points "
+                        "(exact, slow)",
+                        exc,
+                        self.n_components,
+                        pts.shape[0],
+                    )
                     out = self
         elif mode == "gridded":
             logger.warning(
@@ -326,7 +338,15 @@ class LinearSea:
         note = "direct" if out is self else out.attrs()["wave_kinematics"]
         if note not in self._used:
             self._used.append(note)
+        method = self.kinematics_method() if out is self else out.kinematics_method()
+        if method not in self._methods:
+            self._methods.append(method)
         return out
+
+    def kinematics_method(self) -> tuple[str, float]:
+        """(method, relative rms accuracy target) of this sea's own kinematics: the direct sum
+        is exact (target 0)."""
+        return ("direct summation", 0.0)
 
     def describe(self) -> str:
         d = self.info.get("description", "linear sea")
@@ -336,6 +356,7 @@ class LinearSea:
         out = {"wave_stretching": self.stretching, "wave_components": int(self.n_components)}
         out["wave_kinematics_mode"] = self.kinematics_mode
         out["wave_kinematics"] = "; ".join(self._used) if self._used else "direct"
+        out.update(_method_attrs(self._methods or [self.kinematics_method()]))
         if self.period is not None:
             out["wave_repeat_period_s"] = float(self.period)
         for key, val in self.info.items():
@@ -554,7 +575,26 @@ class GriddedSea:
     def attrs(self) -> dict:
         out = self.sea.attrs()
         out["wave_kinematics"] = f"precomputed (dt {self.dt:.6g} s, correction {self.correction})"
+        out.update(_method_attrs([self.kinematics_method()]))
         return out
+
+    def kinematics_method(self) -> tuple[str, float]:
+        """(method, accuracy target): no error bound for the grid (NaN)."""
+        if self.correction == "none":
+            return ("time grid", math.nan)
+        return (f"time grid, {self.correction} correction", math.nan)
+
+
+def _method_attrs(methods: list[tuple[str, float]]) -> dict:
+    """``wave_kinematics_method`` (the methods of the evaluators built, "; "-joined) and
+    ``wave_kinematics_tolerance`` (the largest relative rms accuracy target among them; 0 for
+    exact summation, NaN where a method has no bound)."""
+    tols = [t for _, t in methods]
+    tol = math.nan if any(math.isnan(t) for t in tols) else max(tols)
+    return {
+        "wave_kinematics_method": "; ".join(m for m, _ in methods),
+        "wave_kinematics_tolerance": float(tol),
+    }
 
 
 # ---------------------------------------------------------------------- constructors
