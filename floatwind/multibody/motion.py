@@ -27,12 +27,23 @@ class Motion:
     def describe(self) -> str:
         return type(self).__name__
 
+    @property
+    def is_constant(self) -> bool:
+        """The motion never moves (value constant, rate and acceleration zero at every time): a
+        tree whose joints all have such motions has the same relative kinematics at every time
+        (computed once, ``System.static``)."""
+        return False
+
 
 @dataclass(frozen=True)
 class Locked(Motion):
     """Constant value (a locked joint)."""
 
     value: float = 0.0
+
+    @property
+    def is_constant(self) -> bool:
+        return True
 
     def evaluate(self, t):
         return self.value, 0.0, 0.0
@@ -61,6 +72,10 @@ class ConstantRate(Motion):
 
     def describe(self):
         return f"constant rate {self.rate:g} from {self.q0:g}"
+
+    @property
+    def is_constant(self) -> bool:
+        return self.rate == 0.0
 
 
 @dataclass(frozen=True)
@@ -92,6 +107,10 @@ class Ramp(Motion):
     def describe(self):
         return f"ramp at {self.rate:g}/s from t = {self.t_start:g} s to {self.q_final}"
 
+    @property
+    def is_constant(self) -> bool:
+        return self.rate == 0.0 or (self.q_final is not None and self.q_final == self.q0)
+
 
 class Table(Motion):
     """Tabulated motion. With only values, a cubic spline gives rate and acceleration; with rates
@@ -122,3 +141,12 @@ class Table(Motion):
 
     def describe(self):
         return f"table of {len(self.time)} points over [{self.time[0]:g}, {self.time[-1]:g}] s"
+
+    @property
+    def is_constant(self) -> bool:
+        """All values equal and every given rate and acceleration zero (a recorded yaw that
+        stays put); the spline of equal values has exactly zero derivatives."""
+        zero = (self.rate is None or not np.any(self.rate)) and (
+            self.acc is None or not np.any(self.acc)
+        )
+        return bool(zero and np.all(self.value == self.value[0]))

@@ -24,7 +24,6 @@ from floatwind.multibody.mcm import (
     relative_kinematics_many,
     system_state_from_base,
 )
-from floatwind.multibody.motion import Locked
 from floatwind.rotation import euler123_matrix, omega_from_euler_rates
 from floatwind.rotation.euler import EULER_SINGULARITY_TOL
 from floatwind.rotation.vec import cross, matvec
@@ -85,8 +84,7 @@ class System:
         self._grid = None
         self._block = (None, None, None)
         self._static = all(
-            isinstance(j.rotation, Locked) and isinstance(j.slide, Locked)
-            for j in self.tree.joint_of.values()
+            j.rotation.is_constant and j.slide.is_constant for j in self.tree.joint_of.values()
         )
 
     @property
