@@ -157,12 +157,14 @@ def _kinematics(B, seed=7):
 
 
 def _kernel_wrench(load, env, t, bkin):
-    c = load.compiled(env, bkin.r_G.shape[0])
+    parts = load.compiled(env, bkin.r_G.shape[0])
+    parts = parts if isinstance(parts, tuple) and not hasattr(parts, "_fields") else (parts,)
     B, N = bkin.r_G.shape[:2]
     force, moment, added = np.zeros((B, N, 3)), np.zeros((B, N, 3)), np.zeros((B, N, 6, 6))
     y = np.zeros((B, 12))
-    st = c.kernel(c.params, t, bkin, y, np.zeros_like(y), force, moment, added)
-    assert st == 0 and c.adds_mass
+    for c in parts:  # the strips' kernel, then the member ends' kernel when there are ends
+        st = c.kernel(c.params, t, bkin, y, np.zeros_like(y), force, moment, added)
+        assert st == 0 and c.adds_mass
     return force, moment, added
 
 

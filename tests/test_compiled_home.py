@@ -161,3 +161,28 @@ def test_no_numbered_tuple_indexing_of_load_or_sea_parameters():
             if pat.search(line):
                 hits.append(f"{f.relative_to(ROOT)}:{k}: {line.strip()}")
     assert not hits, "\n".join(hits)
+
+
+def test_several_morison_and_mooring_loads_in_one_model():
+    """No limit of one load per kind: a model with two Morison loads and two taut moorings (each
+    a copy, so the loads double) steps compiled with the Python path's numbers."""
+    import copy
+
+    from floatwind.case import load_case
+
+    def model():
+        m = load_case(ROOT / "cases" / "truncated_spar_84.yaml", {"simulation.t_max": 2.0})
+        extra = [
+            copy.deepcopy(ld)
+            for ld in m.loads
+            if type(ld).__name__ in ("MorisonMembers", "TautMooring")
+        ]
+        assert len(extra) == 2
+        m.loads = list(m.loads) + extra
+        return m
+
+    fused, why = fz.fuse(System(model()))
+    assert fused is not None, why
+    kinds = [type(c.params).__qualname__ for c in fused.compiled]
+    assert kinds.count("MorisonMembers.Params") == 2 and kinds.count("TautMooring.Params") == 2
+    _close(_run(model(), True), _run(model(), False))

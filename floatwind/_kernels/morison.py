@@ -21,7 +21,7 @@ from numba import njit
 
 from floatwind._kernels import waves as kwv
 
-__all__ = ["end_loads", "morison_kernel", "strip_geometry", "strip_loads", "strip_points"]
+__all__ = ["end_loads", "morison_ends_kernel", "morison_kernel", "strip_geometry", "strip_loads", "strip_points"]
 
 _TINY = 1e-9
 
@@ -268,8 +268,8 @@ def _sea_at(sea, sc, t, lanes):
 @njit(cache=True, fastmath=False)
 def morison_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.morison.MorisonMembers` strips, Wang (3.22)-(3.26), (4.18)-(4.19),
-    waves from the load's expansion table ``p.sea`` (``ExpansionSea.compiled``) or still water;
-    then the axial member-end loads (:func:`end_loads`, ``p.ends``)."""
+    waves from the load's expansion table ``p.sea`` (``environment.compiled.SeaTable``) or still
+    water. The member ends are the load's second kernel, :func:`morison_ends_kernel`."""
     B = force.shape[0]
     body = p.body
     inst = p.instantaneous
@@ -328,15 +328,6 @@ def morison_kernel(p, t, kin, y, dy, force, moment, added):
     f, m, am, _fd, _fi, _vs = strip_loads(
         u, du, e, arm, frac, vGb, wb, p.rho, p.cd_d, p.cm_a, p.rca, p.length
     )
-    if p.ends.pos_b.shape[0] > 0:
-        fe, me, ae = end_loads(p.ends, t, Rb, rGb, vGb, wb, cmb, inst, p.still_surface, p.rho)
-        for b in range(B):
-            for k in range(3):
-                f[b, k] += fe[b, k]
-                m[b, k] += me[b, k]
-            for r in range(6):
-                for c in range(6):
-                    am[b, r, c] += ae[b, r, c]
     for b in range(B):
         for k in range(3):
             force[b, body, k] += f[b, k]
@@ -344,6 +335,27 @@ def morison_kernel(p, t, kin, y, dy, force, moment, added):
         for r in range(6):
             for c in range(6):
                 added[b, body, r, c] += am[b, r, c]
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def morison_ends_kernel(p, t, kin, y, dy, force, moment, added):
+    """The member-end (axial) loads of :class:`floatwind.loads.morison.MorisonMembers`
+    (:func:`end_loads` on the load's ``Ends`` record)."""
+    body = p.body
+    Rb = kin.R_b2g[:, body].copy()
+    rGb = kin.r_G[:, body].copy()
+    vGb = kin.v_G[:, body].copy()
+    wb = kin.w_b[:, body].copy()
+    cmb = kin.cm_b[body].copy()
+    fe, me, ae = end_loads(p, t, Rb, rGb, vGb, wb, cmb, p.instantaneous, p.still_surface, p.rho)
+    for b in range(force.shape[0]):
+        for k in range(3):
+            force[b, body, k] += fe[b, k]
+            moment[b, body, k] += me[b, k]
+        for r in range(6):
+            for c in range(6):
+                added[b, body, r, c] += ae[b, r, c]
     return 0
 
 

@@ -145,5 +145,7 @@ class Load(abc.ABC):
         signature every load kernel has, and a NamedTuple of named parameters. ``None`` (the
         default): the load has none, and a model with it steps on the NumPy path. A load whose
         compiled form does not cover its configuration raises :class:`NoCompiledForm` naming
-        what is missing."""
+        what is missing. A load made of parts that are not always there may return a tuple of
+        ``CompiledLoad`` (Morison strips, and member ends only when it has ends): a params record
+        pays reference counting for every array it holds on every call, used or not."""
         return None

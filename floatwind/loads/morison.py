@@ -610,11 +610,16 @@ class MorisonMembers(Load):
         chain_count: np.ndarray
         sea: tuple  # floatwind.environment.compiled.SeaTable
         scratch: tuple  # Scratch
-        ends: tuple  # Ends (no rows without member-end loads)
 
     class Ends(NamedTuple):
-        """Member-end (axial) loads of the compiled form (``_build_ends``, ``_axial``)."""
+        """Member-end (axial) loads of the compiled form (``_build_ends``, ``_axial``): a second
+        kernel of this load, present only when it has ends (a record the kernel does not use
+        still costs reference counting on every call)."""
 
+        body: int
+        instantaneous: bool
+        still_surface: bool
+        rho: float
         pos_b: np.ndarray  # (E, 3) end positions, body frame
         axis_b: np.ndarray  # (E, 3) member axes
         cd: np.ndarray  # (E,) axial C_d
@@ -636,20 +641,19 @@ class MorisonMembers(Load):
         from floatwind.environment.compiled import sea_table
 
         n = self.end_pos_b.shape[0]
-        if n:
-            sea = self._sea(env, "ends", self.end_pos_b)
-            if getattr(sea, "n_points", n) != n:
-                raise NoCompiledForm("Morison sea evaluator for other points (member ends)")
-            table = sea_table(sea, batch)
-        else:
-            table = sea_table(None, batch)
+        sea = self._sea(env, "ends", self.end_pos_b)
+        if getattr(sea, "n_points", n) != n:
+            raise NoCompiledForm("Morison sea evaluator for other points (member ends)")
+        table = sea_table(sea, batch)
         return self.Ends(
-            f64(self.end_pos_b, (n, 3)), f64(self.end_axis_b, (n, 3)), f64(self.end_cd),
+            int(self.body), self.axis == "instantaneous", self.surface == "still",
+            float(env.rho_water), f64(self.end_pos_b, (n, 3)), f64(self.end_axis_b, (n, 3)), f64(self.end_cd),
             f64(self.end_ca), f64(self.end_area), f64(self.end_vref), table,
             self._scratch(table),
         )  # fmt: skip
 
     def compiled(self, env, batch):
+        """The strips' kernel, and the member ends' kernel when the load has ends."""
         from floatwind._kernels import morison as kmor
         from floatwind.environment.compiled import sea_table
 
@@ -658,7 +662,6 @@ class MorisonMembers(Load):
             raise NoCompiledForm("Morison sea evaluator for other points")
         table = sea_table(sea, batch)
         scratch = self._scratch(table)
-        ends = self._compiled_ends(env, batch)
         rho = float(env.rho_water)
         start, count = _strip_chains(
             self.strip_a_b, self.strip_b_b, table.grp if table.active else None
@@ -669,9 +672,13 @@ class MorisonMembers(Load):
             f64(self.strip_cd * self.strip_diameter), f64(self.strip_cm * self.strip_area),
             f64(rho * self.strip_ca * self.strip_area),
             f64(np.broadcast_to(self.strip_length, (self.n_strips,))), start, count, table,
-            scratch, ends,
+            scratch,
         )  # fmt: skip
-        return CompiledLoad(kmor.morison_kernel, p, adds_mass=True)
+        strips = CompiledLoad(kmor.morison_kernel, p, adds_mass=True)
+        if not self.end_pos_b.size:
+            return strips
+        ends = CompiledLoad(kmor.morison_ends_kernel, self._compiled_ends(env, batch), True)
+        return (strips, ends)
 
     def channel_info(self) -> dict[str, tuple[str, str]]:
         p = self.channel_prefix

@@ -48,8 +48,9 @@ def _f(a, shape=None):
 
 
 def compiled_loads(system) -> list:
-    """The compiled form of every load of ``system`` (``CompiledLoad``, in the model's order);
-    raises :class:`NoCompiledForm` naming the first load without one."""
+    """The compiled form of every load of ``system`` (``CompiledLoad``, in the model's order; a
+    load may give several parts, e.g. Morison strips and member ends); raises
+    :class:`NoCompiledForm` naming the first load without one."""
     model = system.model
     out = []
     for ld in system.loads:
@@ -60,7 +61,7 @@ def compiled_loads(system) -> list:
             raise NoCompiledForm(f"load {name!r} ({type(ld).__name__}): {err}") from None
         if c is None:
             raise NoCompiledForm(f"load {name!r} ({type(ld).__name__}) has no compiled form")
-        out.append(c)
+        out.extend(c if isinstance(c, tuple) and not hasattr(c, "_fields") else (c,))
     return out
 
 
