@@ -257,11 +257,9 @@ def _sea_at(sea, sc, t, lanes):
         return
     j0, w0, w1, w2, w3 = _series_weights(sea.table.shape[0], sea.dt, t)
     if lanes:
-        zr, zi = kwv.expansion_series_lanes(sea.table, j0, w0, w1, w2, w3)
-        sc.zr[:, :] = zr
-        sc.zi[:, :] = zi
+        kwv.expansion_series_lanes_into(sea.table, j0, w0, w1, w2, w3, sc.zr, sc.zi)
     else:
-        sc.z[:, :] = kwv.expansion_series(sea.table, j0, w0, w1, w2, w3)
+        kwv.expansion_series_into(sea.table, j0, w0, w1, w2, w3, sc.z)
     sc.t[0] = t
 
 

@@ -52,6 +52,27 @@ def _cubic_entry(table, i0, i1, i2, i3, r, c, w0, w1, w2, w3):
 
 
 @njit(cache=True, fastmath=False)
+def expansion_series_into(table, j0, w0, w1, w2, w3, out):
+    """:func:`expansion_series` into ``out`` (R, C) complex (a load's scratch: no allocation)."""
+    m, n_r, n_c = table.shape
+    i0, i1, i2, i3 = j0 % m, (j0 + 1) % m, (j0 + 2) % m, (j0 + 3) % m
+    for r in range(n_r):
+        for c in range(n_c):
+            re, im = _cubic_entry(table, i0, i1, i2, i3, r, c, w0, w1, w2, w3)
+            out[r, c] = complex(re, im)
+
+
+@njit(cache=True, fastmath=False)
+def expansion_series_lanes_into(table, j0, w0, w1, w2, w3, zr, zi):
+    """:func:`expansion_series_lanes` into ``zr``, ``zi`` (C, R) (a load's scratch)."""
+    m, n_r, n_c = table.shape
+    i0, i1, i2, i3 = j0 % m, (j0 + 1) % m, (j0 + 2) % m, (j0 + 3) % m
+    for r in range(n_r):
+        for c in range(n_c):
+            zr[c, r], zi[c, r] = _cubic_entry(table, i0, i1, i2, i3, r, c, w0, w1, w2, w3)
+
+
+@njit(cache=True, fastmath=False)
 def expansion_series(table, j0, w0, w1, w2, w3):
     """Cubic Lagrange in time of the stored series: rows j0..j0+3 (mod m) -> (R, C) complex128."""
     m, n_r, n_c = table.shape
