@@ -264,6 +264,22 @@ def _sea_at(sea, sc, t, lanes):
 
 
 @njit(cache=True, fastmath=False)
+def _sea_kinematics(sea, sc, x_k, eta_k, lanes):
+    """Wave velocity and acceleration (B, P, 3) at ``x_k`` from a SeaTable and its scratch
+    series (lane kernels from B = LANES_MIN, the same bits as the scalar ones)."""
+    if lanes:
+        return kwv.expansion_kinematics_lanes(
+            sc.zr, sc.zi, x_k, eta_k, sea.cos, sea.sin, sea.mode, sea.h, sea.hw, sea.s_eta_p,
+            sea.grp, sea.eta_runs, sea.k_eta.shape[0], sea.q_eta, sea.point_runs, sea.sref_q,
+            sea.w_q,
+        )  # fmt: skip
+    return kwv.expansion_kinematics_eta(
+        sc.z, x_k, eta_k, sea.cos, sea.sin, sea.mode, sea.h, sea.hw, sea.s_eta_p, sea.grp,
+        sea.k_eta, sea.q_eta, sea.starts, sea.orders, sea.k_q, sea.sref_q, sea.w_q,
+    )  # fmt: skip
+
+
+@njit(cache=True, fastmath=False)
 def morison_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.morison.MorisonMembers` strips, Wang (3.22)-(3.26), (4.18)-(4.19),
     waves from the load's expansion table ``p.sea`` (``environment.compiled.SeaTable``) or still
@@ -308,18 +324,7 @@ def morison_kernel(p, t, kin, y, dy, force, moment, added):
                 for j in range(S):
                     if frac[b, j] == 1.0:
                         eta_k[b, j] = eta[b, j]
-        if lanes:
-            u, du = kwv.expansion_kinematics_lanes(
-                sc.zr, sc.zi, x_k, eta_k, sea.cos, sea.sin, sea.mode, sea.h, sea.hw,
-                sea.s_eta_p, sea.grp, sea.eta_runs, sea.k_eta.shape[0], sea.q_eta,
-                sea.point_runs, sea.sref_q, sea.w_q,
-            )  # fmt: skip
-        else:
-            u, du = kwv.expansion_kinematics_eta(
-                sc.z, x_k, eta_k, sea.cos, sea.sin, sea.mode, sea.h, sea.hw, sea.s_eta_p,
-                sea.grp, sea.k_eta, sea.q_eta, sea.starts, sea.orders, sea.k_q, sea.sref_q,
-                sea.w_q,
-            )  # fmt: skip
+        u, du = _sea_kinematics(sea, sc, x_k, eta_k, lanes)
     else:
         u = np.zeros(x_k.shape)
         du = np.zeros(x_k.shape)
@@ -408,18 +413,7 @@ def end_loads(ends, t, Rb, rGb, vGb, wb, cmb, inst, still_surface, rho):
             else:
                 eta = kwv.expansion_eta(sc.z, xy, sea.cos, sea.sin, sea.s_eta_p, sea.grp, sea.k_eta)
             eta_k[:, :] = eta  # the kinematics point is the wetting point
-        if lanes:
-            u, du = kwv.expansion_kinematics_lanes(
-                sc.zr, sc.zi, x_k, eta_k, sea.cos, sea.sin, sea.mode, sea.h, sea.hw,
-                sea.s_eta_p, sea.grp, sea.eta_runs, sea.k_eta.shape[0], sea.q_eta,
-                sea.point_runs, sea.sref_q, sea.w_q,
-            )  # fmt: skip
-        else:
-            u, du = kwv.expansion_kinematics_eta(
-                sc.z, x_k, eta_k, sea.cos, sea.sin, sea.mode, sea.h, sea.hw, sea.s_eta_p,
-                sea.grp, sea.k_eta, sea.q_eta, sea.starts, sea.orders, sea.k_q, sea.sref_q,
-                sea.w_q,
-            )  # fmt: skip
+        u, du = _sea_kinematics(sea, sc, x_k, eta_k, lanes)
     else:
         u = np.zeros((B, E, 3))
         du = np.zeros((B, E, 3))
