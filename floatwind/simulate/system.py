@@ -116,6 +116,27 @@ class System:
         self._cache, self._cache_t = entry, t
         return entry
 
+    def _relative_many(self, times: np.ndarray) -> list:
+        """:meth:`_relative` at each of ``times``, the grid times computed in one vectorised
+        call for just those times (outputs every few steps would otherwise compute whole blocks
+        of the half-step grid); the same values (the computation is element-wise in time, and a
+        grid time is taken as ``t0 + k spacing`` either way)."""
+        if self._static or self._grid is None or len(times) < 2:
+            return [self._relative(float(t)) for t in times]
+        t0, dt, n = self._grid
+        ks = np.rint((np.asarray(times, dtype=float) - t0) / dt).astype(np.int64)
+        on = (ks >= 0) & (ks < n) & (np.abs(times - (t0 + ks * dt)) <= 1e-9 * dt)
+        out: list = [None] * len(times)
+        if on.any():
+            idx = np.nonzero(on)[0]
+            rel = relative_kinematics_many(self.tree, t0 + ks[idx] * dt)
+            md = mass_distribution(self.tree, rel)
+            for j, i in enumerate(idx):
+                out[i] = (rel.take(j), md.take(j))
+        for i in np.nonzero(~on)[0]:
+            out[i] = self._relative(float(times[i]))
+        return out
+
     def _from_grid(self, t: float):
         if self._grid is None:
             return None
@@ -176,7 +197,7 @@ class System:
         if bad.any():
             k = int(np.nonzero(bad)[0][0] // B)
             check_singularity(float(times[k]), ys[k, :, :6])
-        pairs = [self._relative(float(t)) for t in times]
+        pairs = self._relative_many(times)
         rel = stack_members([p[0] for p in pairs], B)
         md = stack_members([p[1] for p in pairs], B)
         kin = body_kinematics(self.tree, float(times[0]), rel, md, q, qd)
