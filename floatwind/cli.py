@@ -367,6 +367,11 @@ def cmd_report(args) -> int:
 
     atomic_write(pathlib.Path(args.output), build)
     ok = result["ok"]
+    stopped = getattr(registry, "INTERRUPTED", [])
+    if stopped:  # Ctrl-C: the finished validations are in the page
+        print(f"floatwind: interrupted at {stopped[0]}; wrote the partial report {args.output}",
+              file=sys.stderr)  # fmt: skip
+        return 130
     print(f"wrote {args.output} ({'all passed' if ok else 'FAILURES: see the summary table'})")
     return 0 if ok else 1
 

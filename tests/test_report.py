@@ -128,3 +128,26 @@ def test_pipeline_oscillator_rk4_order():
     sec = pipeline_oscillator.section(quick=True)
     assert sec.table and all(r["passed"] for r in sec.table), sec.table
     assert len(sec.figures) == 1
+
+
+def test_ctrl_c_keeps_the_finished_validations(tmp_path, monkeypatch, capsys):
+    """Ctrl-C during `floatwind report validation`: the page of the validations that finished
+    is written (atomically), says where it stopped, and the command exits 130."""
+    from types import SimpleNamespace
+
+    sys.path.insert(0, str(ROOT))
+    from floatwind.cli import main
+    from validation import registry
+
+    def interrupt(quick):
+        raise KeyboardInterrupt
+
+    first = next(v for v in registry.VALIDATIONS if v.name == "mass_properties")
+    never = SimpleNamespace(name="never_run", run=lambda quick: pytest.fail("ran after Ctrl-C"))
+    stop = SimpleNamespace(name="stopped_here", run=interrupt)
+    monkeypatch.setattr(registry, "VALIDATIONS", [first, stop, never])
+    out = tmp_path / "r.html"
+    assert main(["report", "validation", "-o", str(out), "--quick"]) == 130
+    page = out.read_text()
+    assert "interrupted by the user at stopped_here" in page and "never_run" not in page
+    assert "interrupted at stopped_here" in capsys.readouterr().err

@@ -297,6 +297,11 @@ def _register_issue9_extras() -> None:
 _register_issue9_extras()
 
 
+#: names of the validations a Ctrl-C stopped in this process (build_report then writes the page
+#: of what finished and raises KeyboardInterrupt afterwards)
+INTERRUPTED: list[str] = []
+
+
 def run_all(
     quick: bool = True, only: list[str] | None = None
 ) -> tuple[list[dict], list[ReportSection]]:
@@ -309,6 +314,25 @@ def run_all(
         log.info("validation %s ...", v.name)
         try:
             sec = v.run(quick)
+        except KeyboardInterrupt:
+            # Ctrl-C: the validations that finished are kept and the page says where it stopped
+            sec = ReportSection(
+                title=f"{v.name} (interrupted)",
+                notes=["interrupted by the user: this and the later validations did not run"],
+            )
+            sec.table = [
+                {
+                    "case": v.name,
+                    "metric": "interrupted by the user",
+                    "value": float("nan"),
+                    "criterion": "runs",
+                    "passed": False,
+                }
+            ]
+            summary.extend(sec.table)
+            sections.append(sec)
+            INTERRUPTED.append(v.name)
+            break
         except Exception as exc:  # noqa: BLE001 - a broken validation is a failed row, not a crash
             sec = ReportSection(title=v.name, notes=[f"{type(exc).__name__}: {exc}"])
             sec.table = [
@@ -328,11 +352,13 @@ def run_all(
 
 def build_report(path: pathlib.Path, *, quick: bool = True, only: list[str] | None = None) -> bool:
     """Run the validations, write the HTML page; True when every check passed."""
+    INTERRUPTED.clear()
     summary, sections = run_all(quick=quick, only=only)
     for s in sections:  # the per-section rows are in the summary; keep sections short
         s.table = []
-    page = render_report(
-        "floatwind validation report", summary, sections, mode="quick (CI)" if quick else "full"
-    )
+    mode = "quick (CI)" if quick else "full"
+    if INTERRUPTED:
+        mode += f"; interrupted by the user at {INTERRUPTED[0]} (partial report)"
+    page = render_report("floatwind validation report", summary, sections, mode=mode)
     pathlib.Path(path).write_text(page)
     return all(r.get("passed") is not False for r in summary) and bool(np.size(summary))
