@@ -459,3 +459,17 @@ def test_first_run_says_it_compiles(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(os.path, "exists", lambda p: False if str(p).endswith(".nbi") else real(p))
     assert main(["run", str(DECAY), "--tmax", "0.2", "--no-progress", "-o", str(tmp_path / "r.nc")]) == 0
     assert "floatwind: compiling kernels, once per installation: ~1 min" in capsys.readouterr().err
+
+
+def test_non_utf8_ct_table_is_a_case_error_from_python_too(tmp_path):
+    """Called from Python (no CLI pre-scan), a Latin-1 C_T table is a CaseError naming the file,
+    the field and the byte, not a UnicodeDecodeError."""
+    from floatwind.errors import CaseError
+    from floatwind.loads.thrust import CTCurve
+
+    f = tmp_path / "ct.csv"
+    f.write_bytes("# vitesse du vent \xe9\n3,0.8\n25,0.1\n".encode("latin-1"))
+    with pytest.raises(CaseError) as err:
+        CTCurve.from_csv(f)
+    msg = str(err.value)
+    assert "ct.csv" in msg and "ct_curve" in msg and "0xe9" in msg and "line 1" in msg

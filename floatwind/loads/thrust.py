@@ -129,9 +129,18 @@ class CTCurve:
         one optional non-numeric header line is skipped."""
         path = pathlib.Path(path)
         try:
-            lines = path.read_text().splitlines()
+            lines = path.read_text(encoding="utf-8").splitlines()
         except OSError as exc:
             raise CaseError(f"cannot read C_T curve: {exc}", field=field, file=str(path)) from None
+        except UnicodeDecodeError as exc:  # the same words as floatwind.io.safe.read_text
+            data = path.read_bytes()
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise CaseError(
+                f"not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line} (byte offset "
+                f"{exc.start}); save the file as UTF-8",
+                field=field,
+                file=str(path),
+            ) from None
         rows = []
         for k, line in enumerate(lines, start=1):
             text = line.split("#", 1)[0].strip()
