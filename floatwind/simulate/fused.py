@@ -19,7 +19,7 @@ import os
 import numpy as np
 
 from floatwind import _kernels
-from floatwind._kernels.contract import NoCompiledForm
+from floatwind._kernels.contract import NoCompiledForm, f64
 
 log = logging.getLogger(__name__)
 
@@ -40,11 +40,6 @@ def use_fused(flag: bool) -> bool:
     old = _ENABLED
     _ENABLED = bool(flag)
     return old
-
-
-def _f(a, shape=None):
-    a = np.ascontiguousarray(a, dtype=np.float64)
-    return a if shape is None else a.reshape(shape)
 
 
 def compiled_loads(system) -> list:
@@ -77,7 +72,7 @@ class FusedRHS:
         self.compiled = list(loads)
         tree = system.tree
         self._total_mass = float(tree.total_mass)
-        self._cm_b = _f(tree.cm_b)
+        self._cm_b = f64(tree.cm_b)
         self._static = system.static
         self.stepper = stepper(self.compiled)  # the model's system_rhs and rk4_chunk
         self.params = kf.SystemParams(
@@ -102,16 +97,16 @@ class FusedRHS:
         T = len(times)
         N = tree.n_bodies
         return RelTable(
-            _f(md.rho, (T, N, 3)),
-            _f(md.drho, (T, N, 3)),
-            _f(md.ddrho, (T, N, 3)),
-            _f(rel.R_c2s, (T, N, 3, 3)),
-            _f(rel.w_rel, (T, N, 3)),
-            _f(rel.dw_rel, (T, N, 3)),
-            _f(md.P, (T, 3, 3)),
-            _f(md.dP, (T, 3, 3)),
-            _f(md.Q, (T, 3)),
-            _f(md.dQ, (T, 3)),
+            f64(md.rho, (T, N, 3)),
+            f64(md.drho, (T, N, 3)),
+            f64(md.ddrho, (T, N, 3)),
+            f64(rel.R_c2s, (T, N, 3, 3)),
+            f64(rel.w_rel, (T, N, 3)),
+            f64(rel.dw_rel, (T, N, 3)),
+            f64(md.P, (T, 3, 3)),
+            f64(md.dP, (T, 3, 3)),
+            f64(md.Q, (T, 3)),
+            f64(md.dQ, (T, 3)),
             self._total_mass,
             self._cm_b,
         )
@@ -133,7 +128,7 @@ class FusedRHS:
         Y = np.empty((n + 1, B, y.shape[1]))
         F = np.empty((n + 1, B, y.shape[1]))
         done, status = self.stepper.rk4_chunk(
-            _f(ts), _f(y), _f(f), self.params._replace(rel=rel), Y, F
+            f64(ts), f64(y), f64(f), self.params._replace(rel=rel), Y, F
         )
         return Y, F, int(done), int(status)
 
