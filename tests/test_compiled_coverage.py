@@ -11,6 +11,7 @@ import pathlib
 import numpy as np
 import pytest
 import yaml
+from conftest import fused_and_python
 
 pytest.importorskip("numba")
 
@@ -62,12 +63,8 @@ MEMBERS = [
 
 
 @pytest.fixture(autouse=True)
-def _jit_on():
-    old = _kernels.use_jit(True)
-    old_f = fz.use_fused(True)
-    yield
-    _kernels.use_jit(old)
-    fz.use_fused(old_f)
+def _jit_on(compiled_on):
+    """Every test here runs with the compiled kernels and the fused stepping on."""
 
 
 def _case(
@@ -111,16 +108,7 @@ def _model(**kw):
 
 def _both(**kw):
     """(fused Dataset, Python-path Dataset) of the same model."""
-    m = _model(**kw)
-    fused, why = fz.fuse(System(m))
-    assert fused is not None, why
-    a = simulate(m, progress=False)
-    old = fz.use_fused(False)
-    try:
-        b = simulate(_model(**kw), progress=False)
-    finally:
-        fz.use_fused(old)
-    return a, b
+    return fused_and_python(lambda: _model(**kw))
 
 
 def _assert_close(a, b, rtol=1e-9):
@@ -323,15 +311,7 @@ def test_transient_wind_model_runs_fused_with_the_python_numbers(kind):
         d["loads"].append(dict(THRUST))
         return model_from_dict(d, base_dir=ROOT / "cases")
 
-    m = model()
-    fused, why = fz.fuse(System(m))
-    assert fused is not None, why
-    a = simulate(m, progress=False)
-    old = fz.use_fused(False)
-    try:
-        b = simulate(model(), progress=False)
-    finally:
-        fz.use_fused(old)
+    a, b = fused_and_python(model)
     _assert_close(a, b)
     # the transient shows in the rotor-averaged wind along the shaft
     v = a["RtVAvgxh"].values.ravel()
@@ -378,12 +358,5 @@ def test_transient_on_full_field_wind_compiled_and_fused():
         d["loads"].append(thrust)
         return model_from_dict(d, base_dir=ROOT / "cases")
 
-    m = model()
-    assert fz.fuse(System(m))[0] is not None
-    a = simulate(m, progress=False)
-    old = fz.use_fused(False)
-    try:
-        b = simulate(model(), progress=False)
-    finally:
-        fz.use_fused(old)
+    a, b = fused_and_python(model)
     _assert_close(a, b)

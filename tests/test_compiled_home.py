@@ -12,11 +12,11 @@ from typing import NamedTuple
 
 import numpy as np
 import pytest
+from conftest import fused_and_python
 
 pytest.importorskip("numba")
 from numba import njit  # noqa: E402
 
-from floatwind import _kernels  # noqa: E402
 from floatwind._kernels.contract import CompiledLoad  # noqa: E402
 from floatwind.loads.base import Load, Wrench  # noqa: E402
 from floatwind.simulate import fused as fz  # noqa: E402
@@ -30,12 +30,8 @@ DECKS = sorted(REF.glob("ref0[1-5]*/*.fst")) if REF.is_dir() else []
 
 
 @pytest.fixture(autouse=True)
-def _jit_on():
-    old = _kernels.use_jit(True)
-    old_f = fz.use_fused(True)
-    yield
-    _kernels.use_jit(old)
-    fz.use_fused(old_f)
+def _jit_on(compiled_on):
+    """Every test here runs with the compiled kernels and the fused stepping on."""
 
 
 # --- a toy load: a linear spring-damper on the base body's heave, written only as a NumPy
@@ -71,14 +67,6 @@ class ToyHeaveSpring(Load):
         return CompiledLoad(toy_heave_kernel, self.p)
 
 
-def _run(model, fused: bool):
-    old = fz.use_fused(fused)
-    try:
-        return simulate(model, progress=False)
-    finally:
-        fz.use_fused(old)
-
-
 def _close(a, b, rtol=1e-9):
     for name in ("PtfmSurge", "PtfmHeave", "PtfmPitch", "PtfmYaw", "PtfmRVyi"):
         if name in a:
@@ -98,11 +86,14 @@ def test_toy_load_runs_compiled_with_the_python_numbers():
     fused, why = fz.fuse(System(model()))
     assert fused is not None, why
     assert len(fused.compiled) == len(model().loads)  # two loads of one kind: both there
-    a, b = _run(model(), True), _run(model(), False)
+    a, b = fused_and_python(model)
     _close(a, b)
     # the toy spring acts: heave differs from the model without it
 
-    c = _run(load_case(ROOT / "cases" / "oc3_platform_decay.yaml", {"simulation.t_max": 5.0}), True)
+    c = simulate(
+        load_case(ROOT / "cases" / "oc3_platform_decay.yaml", {"simulation.t_max": 5.0}),
+        progress=False,
+    )
     assert np.max(np.abs(a.PtfmHeave.values - c.PtfmHeave.values)) > 1e-6
 
 
@@ -132,10 +123,7 @@ def test_every_shipped_case_steps_compiled(case):
     path's numbers (short window)."""
     from floatwind.case import load_case
 
-    over = {"simulation.t_max": 1.0}
-    fused, why = fz.fuse(System(load_case(case, over)))
-    assert fused is not None, f"{case.name}: {why}"
-    _close(_run(load_case(case, over), True), _run(load_case(case, over), False))
+    _close(*fused_and_python(lambda: load_case(case, {"simulation.t_max": 1.0})))
 
 
 @pytest.mark.skipif(not DECKS, reason="OpenFAST references not available")
@@ -143,13 +131,7 @@ def test_every_shipped_case_steps_compiled(case):
 def test_every_reference_deck_steps_compiled(deck):
     from floatwind.case.openfast_import import model_from_deck
 
-    over = {"simulation.t_max": 1.0}
-    fused, why = fz.fuse(System(model_from_deck(deck, overrides=over)))
-    assert fused is not None, f"{deck.name}: {why}"
-    _close(
-        _run(model_from_deck(deck, overrides=over), True),
-        _run(model_from_deck(deck, overrides=over), False),
-    )
+    _close(*fused_and_python(lambda: model_from_deck(deck, overrides={"simulation.t_max": 1.0})))
 
 
 def test_no_numbered_tuple_indexing_of_load_or_sea_parameters():
@@ -185,4 +167,4 @@ def test_several_morison_and_mooring_loads_in_one_model():
     assert fused is not None, why
     kinds = [type(c.params).__qualname__ for c in fused.compiled]
     assert kinds.count("MorisonMembers.Params") == 2 and kinds.count("TautMooring.Params") == 2
-    _close(_run(model(), True), _run(model(), False))
+    _close(*fused_and_python(model))

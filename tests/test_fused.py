@@ -11,6 +11,7 @@ import pathlib
 
 import numpy as np
 import pytest
+from conftest import fused_and_python
 
 pytest.importorskip("numba")
 
@@ -24,12 +25,8 @@ CASE = pathlib.Path(__file__).resolve().parents[1] / "cases" / "oc3_hywind.yaml"
 
 
 @pytest.fixture(autouse=True)
-def _jit_on():
-    old = _kernels.use_jit(True)
-    old_f = fz.use_fused(True)
-    yield
-    _kernels.use_jit(old)
-    fz.use_fused(old_f)
+def _jit_on(compiled_on):
+    """Every test here runs with the compiled kernels and the fused stepping on."""
 
 
 def _study(n, *, duration=4.0, variants=None, mooring=None):
@@ -57,16 +54,7 @@ def _model(study, runs):
 
 def _both(study, runs, y0=None):
     """(fused Dataset, Python-path Dataset) for the same runs."""
-    m = _model(study, runs)
-    fused, why = fz.fuse(System(m))
-    assert fused is not None, why
-    a = simulate(m, progress=False, y0=y0)
-    fz.use_fused(False)
-    try:
-        b = simulate(_model(study, runs), progress=False, y0=y0)
-    finally:
-        fz.use_fused(True)
-    return a, b
+    return fused_and_python(lambda: _model(study, runs), y0=y0)
 
 
 def _assert_close(a, b, rtol=1e-9):
