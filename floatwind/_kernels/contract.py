@@ -8,16 +8,21 @@ whose fields the kernel reads by name. Every kernel has the signature
 
 * ``t`` the time (s); ``kin`` a :class:`BodyKinematics` of all N bodies (batch axis first);
 * ``y`` (B, n) the full state, ``dy`` (B, n) its derivative: the 12 rigid-body entries belong
-  to the dynamics core; a load with states of its own (radiation memory, ...) is given their
-  columns (a field of its params, e.g. ``state0``) and writes their rates into ``dy``;
+  to the dynamics core; a load with continuous states of its own (``Load.n_states``: radiation
+  state-space states, ...) has an int field ``state0`` in its params, which the run sets to its
+  first column, reads ``y[:, state0 : state0 + n]`` and writes their rates into the same columns
+  of ``dy``;
 * ``force``, ``moment`` (B, N, 3): the load *adds* its force and moment about each body CM
   (inertial axes); ``added_mass`` (B, N, 6, 6): the load adds its acceleration-dependent part
   (contract rule 3 of ``floatwind.loads.base``);
 * the return value is 0, or a bit of :data:`floatwind._kernels.fused.NEEDS_PYTHON` when this step
   needs the NumPy path (which computes it or raises the proper error).
 
-Params may hold scratch arrays the kernel updates in place (a per-time cache, a load's own
-memory): they are the load's state on the compiled path and belong to one run.
+Params may hold scratch arrays the kernel updates in place (a per-time cache): they belong to
+one run. A load with a step memory (``Load.memory``: a convolution's velocity history) has a field
+``memory`` in its params, which the run replaces with the very object the NumPy path uses, and an
+``after_step(params, t, kin, y)`` kernel (:attr:`CompiledLoad.after_step`) that the compiled
+stepping calls once per accepted step, at the new time and state, before the slope there.
 
 Every batch member goes through the same operations in the same order whatever B (no sums
 across members), so a member alone and inside a batch give the same bits.
@@ -58,6 +63,9 @@ class CompiledLoad(NamedTuple):
     #: candidates of a per-member choice (SelectLoad): ``params.candidates[j]`` are the params
     #: of ``children[j]``, ``params.choice`` (B,) the candidate of each member
     children: tuple = ()
+    #: ``after_step(params, t, kin, y)``: module-level numba function updating ``params.memory``
+    #: after each accepted step (None: the load has no step memory)
+    after_step: Any = None
 
 
 class NoCompiledForm(Exception):

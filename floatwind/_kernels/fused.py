@@ -125,6 +125,15 @@ def system_rhs(p, t, y, g, out):
     return 0
 
 
+def system_after_step(p, t, y, g):
+    """The loads' step memories take the accepted state (t, y) (``Load.after_step``).
+
+    Template (compiled per model, only for a model with step memories): ``_after_steps`` is the
+    generated walk over the loads' ``after_step`` kernels."""
+    status, kin, i = rhs_kinematics(p.rel, p.static, p.euler_tol, t, y, g)
+    _after_steps(p.loads, t, kin, y)  # noqa: F821 (generated)
+
+
 @njit(cache=True, fastmath=False)
 def select_add(choice, k, f, m, a, force, moment, added, adds_mass):
     """Add candidate ``k``'s wrench (f, m, a) to the members that chose it (SelectLoad)."""

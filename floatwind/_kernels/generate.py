@@ -12,7 +12,11 @@ CompiledLoad` the module defines
   members that chose it;
 * ``system_rhs``: the template of :func:`floatwind._kernels.fused.system_rhs` (its source,
   calling ``_loads``), compiled;
-* ``rk4_chunk``: the template of :func:`floatwind.integrate.compiled.rk4_chunk` against it.
+* ``after``: for a model whose loads keep a step memory (``CompiledLoad.after_step``), the
+  template :func:`floatwind._kernels.fused.system_after_step` over a generated
+  ``_after_steps`` that calls each load's ``after_step`` kernel; otherwise a function that does
+  nothing;
+* ``rk4_chunk``: the template of :func:`floatwind.integrate.compiled.rk4_chunk` against them.
 
 The module's name is a hash of its text and of the kernel sources, so numba's cache (next to
 it) is valid exactly as long as neither changes; it lives in ``FLOATWIND_KERNEL_DIR`` or the
@@ -123,6 +127,20 @@ def _source(loads: list) -> str:
     defs.append(jit + inspect.getsource(base.rk4_stage_times))
     defs.append(jit + inspect.getsource(fused.system_rhs))
     defs.append("rhs = system_rhs")
+    after = [(i, c) for i, c in enumerate(loads) if getattr(c, "after_step", None) is not None]
+    if after:
+        walk = [jit + "def _after_steps(p, t, kin, y):"]
+        for i, c in after:
+            mod, qual = _ref(c.after_step)
+            if "." in qual:
+                raise ValueError(f"after_step kernel {mod}.{qual} must be a module-level function")
+            imports.append(f"from {mod} import {qual} as _after{i}")
+            walk.append(f"    _after{i}(p[{i}], t, kin, y)")
+        defs.append("\n".join(walk))
+        defs.append(jit + inspect.getsource(fused.system_after_step))
+        defs.append("after = system_after_step")
+    else:
+        defs.append(jit + "def after(p, t, y, g):\n    return None")
     defs.append(jit + inspect.getsource(compiled.rk4_chunk))
     if not _DIGEST:
         _DIGEST.append(_sources_digest())

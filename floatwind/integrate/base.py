@@ -91,7 +91,8 @@ def _check(
         over = np.abs(y) > bound
         if over.any():
             bad = np.unique(np.nonzero(over)[0]).tolist()
-            return f"state exceeds the bound {np.max(bound):g} in batch members {bad}"
+            b = np.asarray(bound, dtype=float)
+            return f"state exceeds the bound {np.max(b[np.isfinite(b)]):g} in batch members {bad}"
     return None
 
 
@@ -161,10 +162,14 @@ class Integrator(abc.ABC):
         bound: float | np.ndarray | None = None,
         progress: Callable[[float], None] | None = None,
         guard: StateGuard | None = None,
+        after_step: Callable[[float, np.ndarray], None] | None = None,
     ) -> Recording:
         """Integrate and return the states on ``t_out`` (T,), starting at ``t_out[0]`` with ``y0`` (B, n).
 
         ``guard`` (optional :class:`StateGuard`) stops the run at the step where a state reaches it.
+        ``after_step(t, y)`` (fixed-step schemes only) is called with the initial state and with
+        every accepted step's new state, before the slope there is evaluated: loads with a step
+        memory record it (``System.after_step``). A compiled chunk does the same inside.
 
         Raises
         ------
@@ -220,7 +225,9 @@ class FixedStepIntegrator(Integrator):
         scheme knows them in advance (``System.use_time_grid``); None otherwise."""
         return None
 
-    def run(self, fun, y0, t_out, *, bound=None, progress=None, guard=None) -> Recording:
+    def run(
+        self, fun, y0, t_out, *, bound=None, progress=None, guard=None, after_step=None
+    ) -> Recording:
         t_out = np.asarray(t_out, dtype=float)
         y = np.array(y0, dtype=float)
         rec = Recording(t_out, np.full((len(t_out),) + y.shape, np.nan), 0)
@@ -244,6 +251,8 @@ class FixedStepIntegrator(Integrator):
                 rec.n += 1
 
         with _keeping_partial(rec, now):
+            if after_step is not None:
+                after_step(t, y)
             f = fun(t, y)
             _raise_if_bad(t, y, bound, guard)
             rec.y[0] = y
@@ -279,6 +288,10 @@ class FixedStepIntegrator(Integrator):
                     t_new = min(t0 + (k + 1) * dt, t_end)
                     y_new, f_new = self._step_impl(fun, t, y, f, t_new - t)
                     _raise_if_bad(t_new, y_new, bound, guard)
+                    if after_step is not None:
+                        # the memory takes the accepted state first, then the slope there
+                        after_step(t_new, y_new)
+                        f_new = fun(t_new, y_new)
                     record(t, t_new, y, y_new, f, f_new)
                     t, y, f = t_new, y_new, f_new
                     now["t"], now["y"] = t, y
@@ -334,7 +347,11 @@ class ScipyAdaptive(Integrator):
         self.method = method
         self.rtol, self.atol, self.max_step, self.first_step = rtol, atol, max_step, first_step
 
-    def run(self, fun, y0, t_out, *, bound=None, progress=None, guard=None) -> Recording:
+    def run(
+        self, fun, y0, t_out, *, bound=None, progress=None, guard=None, after_step=None
+    ) -> Recording:
+        if after_step is not None:
+            raise ValueError("after_step (a load's step memory) needs a fixed-step integrator")
         t_out = np.asarray(t_out, dtype=float)
         y0 = np.array(y0, dtype=float)
         shape = y0.shape

@@ -6,7 +6,12 @@
     status = rhs(params, t, y, g, out)
 
 (dy/dt at (t, y) into ``out``; ``g`` the index of ``t`` on the half-step grid of the chunk,
-``ts[0] + g h / 2``; 0, or a non-zero status when it declines this evaluation). It is compiled
+``ts[0] + g h / 2``; 0, or a non-zero status when it declines this evaluation) and
+
+    after(params, t, y, g)
+
+(the loads' step memories take the accepted state (t, y): ``Load.after_step``; a function that
+does nothing for a model without memories). It is compiled
 together with a model's right-hand side by :mod:`floatwind._kernels.generate` (the callee is a
 global of the generated module, so numba's disk cache holds the pair). The stage times come
 from :func:`floatwind.integrate.base.rk4_stage_times`, the same function as the Python RK4 step.
@@ -27,7 +32,10 @@ def rk4_chunk(ts, y0, f0, p, Y, F):
     ``rk4_stage_times`` (grid indices 2k + 1 for the two middle stages, 2k + 2 for the last);
     writes Y[k+1] (state) and F[k+1] (slope at the new state) and returns (steps done, status):
     it stops before a step whose evaluation the right-hand side declines (its status) or whose
-    new state is not finite (NOT_FINITE = 16).
+    new state is not finite (NOT_FINITE = 16). An accepted step's state goes to ``after`` (step
+    memories) before the slope there is evaluated, as in ``FixedStepIntegrator.run``. (A step
+    declined at its final slope has updated the memories already; the Python step that redoes it
+    gives the same update, so a memory must record a step idempotently: by step index.)
     """
     n = ts.shape[0] - 1
     B, m = y0.shape[0], y0.shape[1]
@@ -57,6 +65,7 @@ def rk4_chunk(ts, y0, f0, p, Y, F):
             for c in range(m):
                 if not math.isfinite(y_new[b, c]):  # noqa: F821
                     return k, 16
+        after(p, t_full, y_new, 2 * k + 2)  # noqa: F821 (step memories, then the slope)
         st = rhs(p, t_full, y_new, 2 * k + 2, f_new)  # noqa: F821
         if st != 0:
             return k, st

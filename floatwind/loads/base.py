@@ -19,7 +19,14 @@ Rules for a new load (the same idea as scipy's ``OdeSolver`` contract):
    and leaves that part out of ``force``/``moment``. The core moves it to the inertia side.
 4. Output channels (line tensions, thrust, ...) go in ``Wrench.channels`` as arrays with leading
    axis B; :meth:`Load.channel_info` gives their units and long names.
-5. No integration and no state inside a load; a load with internal states makes them explicit.
+5. No integration and no state inside a load object: a load with states of its own makes them
+   explicit and the run owns them ("Load states" in docs/architecture.md). Continuous states
+   (``n_states`` per member, e.g. radiation state-space states) are columns of the state vector
+   after the 12 rigid-body ones, integrated with the bodies and recorded with them; the load gives
+   their rates from :meth:`Load.wrench_state`. A step memory (:meth:`Load.memory`, e.g. the
+   velocity history of a radiation convolution) is a structure of arrays the run allocates and
+   the load updates in place once per accepted step (:meth:`Load.after_step`); it must let the
+   outputs be evaluated again at any earlier recorded time (keep the sampled history).
 6. A load becomes fast by giving its compiled form in :meth:`Load.compiled` (next to its NumPy
    definition): a ``NamedTuple`` of parameters read by name and one kernel with the signature of
    ``floatwind._kernels.contract``; nothing else registers it.
@@ -140,6 +147,43 @@ class Load(abc.ABC):
         """Output channels this load writes: ``{name: (units, long_name)}``."""
         return {}
 
+    # -- states of its own (contract rule 5) -------------------------------------------------
+
+    #: continuous states per batch member owned by this load (columns of the state vector)
+    n_states: int = 0
+
+    def initial_states(self, batch: int) -> np.ndarray:
+        """Initial values (B, n_states) of this load's continuous states (default zeros)."""
+        return np.zeros((batch, self.n_states))
+
+    def state_names(self) -> list[str]:
+        """Names of the continuous states (output channels of the state vector)."""
+        return [f"{self.name}_s{i + 1}" for i in range(self.n_states)]
+
+    def memory(self, batch: int, t0: float, dt: float, n_steps: int):
+        """A new step memory for one run (a NamedTuple of arrays, batch axis first) or None (the
+        default: no memory). ``t0``, ``dt`` and ``n_steps`` describe the run's steps
+        (``dt`` = 0 when the integrator has no fixed step)."""
+        return None
+
+    def after_step(self, t: float, kin: Kinematics, env, memory, s: np.ndarray | None) -> None:
+        """Update ``memory`` in place after an accepted step ending at ``t`` (new kinematics
+        ``kin`` and states ``s`` (B, n_states) or None). Default: nothing."""
+        return None
+
+    def wrench_state(self, t, kin: Kinematics, env, s: np.ndarray | None, memory):
+        """Wrench and state rates ``(Wrench, ds/dt (B, n_states) or None)`` of a load with states
+        or a memory (called instead of :meth:`wrench`); ``s`` (B, n_states) or None; ``memory``
+        is None outside a run (statics, start-up checks): the load then answers as with an
+        empty history. The default is the stateless ``(self.wrench(t, kin, env), None)``."""
+        return self.wrench(t, kin, env), None
+
+    @property
+    def stateful(self) -> bool:
+        """Whether the load has continuous states or a step memory (type-level: a load that
+        overrides :meth:`memory` is treated as having one)."""
+        return self.n_states > 0 or type(self).memory is not Load.memory
+
     def compiled(self, env, batch: int) -> CompiledLoad | None:
         """This load's compiled form (``floatwind._kernels.contract``): a kernel with the one
         signature every load kernel has, and a NamedTuple of named parameters. ``None`` (the
@@ -147,5 +191,10 @@ class Load(abc.ABC):
         compiled form does not cover its configuration raises :class:`NoCompiledForm` naming
         what is missing. A load made of parts that are not always there may return a tuple of
         ``CompiledLoad`` (Morison strips, and member ends only when it has ends): a params record
-        pays reference counting for every array it holds on every call, used or not."""
+        pays reference counting for every array it holds on every call, used or not.
+
+        A load with continuous states has an int field ``state0`` in its params (the run sets
+        it to the load's first column of the state vector); a load with a memory has a field
+        ``memory`` (the run sets it to the very object :meth:`memory` returned, shared with the
+        NumPy path) and an ``after_step`` kernel (``CompiledLoad.after_step``)."""
         return None

@@ -22,7 +22,7 @@ def static_equilibrium(
 
     system = System(model)
     y0 = system.initial_state()[:1].copy()
-    y0[:, 6:] = 0.0
+    y0[:, 6:12] = 0.0
     scale = np.array([1.0, 1.0, 1.0, 1e-2, 1e-2, 1e-2])
 
     def residual(x):

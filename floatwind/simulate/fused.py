@@ -48,7 +48,8 @@ def compiled_loads(system) -> list:
     :class:`NoCompiledForm` naming the first load without one."""
     model = system.model
     out = []
-    for ld in system.loads:
+    cols = dict(system.state_layout)
+    for i, ld in enumerate(system.loads):
         name = getattr(ld, "name", type(ld).__name__)
         try:
             c = ld.compiled(model.env, model.batch)
@@ -56,8 +57,30 @@ def compiled_loads(system) -> list:
             raise NoCompiledForm(f"load {name!r} ({type(ld).__name__}): {err}") from None
         if c is None:
             raise NoCompiledForm(f"load {name!r} ({type(ld).__name__}) has no compiled form")
-        out.extend(c if isinstance(c, tuple) and not hasattr(c, "_fields") else (c,))
+        parts = c if isinstance(c, tuple) and not hasattr(c, "_fields") else (c,)
+        if i in cols or system.memories[i] is not None:
+            parts = tuple(_bind_state(p, cols.get(i), system.memories[i], name) for p in parts)
+        out.extend(parts)
     return out
+
+
+def _bind_state(c, cols, memory, name: str):
+    """The load's params with its first state column (``state0``) and its step memory
+    (``memory``, the object the NumPy path updates too) filled in (contract.py)."""
+    fields = getattr(c.params, "_fields", ())
+    rep = {}
+    if cols is not None:
+        if "state0" not in fields:
+            raise NoCompiledForm(f"load {name!r} has states but its params have no 'state0' field")
+        rep["state0"] = int(cols.start)
+    if memory is not None:
+        if "memory" not in fields or c.after_step is None:
+            raise NoCompiledForm(
+                f"load {name!r} keeps a step memory but its compiled form has no 'memory' "
+                "field or no after_step kernel"
+            )
+        rep["memory"] = memory
+    return c._replace(params=c.params._replace(**rep)) if rep else c
 
 
 class FusedRHS:

@@ -44,7 +44,7 @@ def run_lie_group(model: Model, t_out: np.ndarray, *, progress=None):
         )
     system = System(model)
     y0 = system.initial_state()
-    q, qd = y0[:, :6], y0[:, 6:]
+    q, qd = y0[:, :6], y0[:, 6:12]
     kin = system.evaluate(0.0, y0).kin
     body = tree.bodies[0]
     s = model.settings

@@ -10,7 +10,7 @@ import numpy as np
 import xarray as xr
 
 import floatwind
-from floatwind.errors import SimulationError
+from floatwind.errors import CaseError, SimulationError
 from floatwind.integrate import RK4, Recording, ScipyAdaptive
 from floatwind.integrate.base import StateGuard
 from floatwind.io.channels import channel_attrs
@@ -88,8 +88,9 @@ def simulate(
     Parameters
     ----------
     model : Model
-    y0 : (B, 12), optional
-        Initial state [q, qd] overriding the model's initial conditions.
+    y0 : (B, 12) or (B, n_y), optional
+        Initial state [q, qd] overriding the model's initial conditions (the loads' own states,
+        when not given, start at their ``initial_states``).
     progress : bool, optional
         Show a tqdm bar (default: when stderr is a terminal).
     extra_channels : callable, optional
@@ -117,8 +118,7 @@ def simulate(
         channels = list(channels)
         check_channel_names(model, channels)
     system = System(model)
-    if y0 is None:
-        y0 = system.initial_state()
+    y0 = system.initial_state() if y0 is None else system.with_load_states(y0)
     if extra_channels is None and model.tree.n_bodies > 1:
         # internal loads from inverse dynamics under OpenFAST names (YawBr*, Root*b1) and the
         # gyroscopic / RNA moments, wherever the tree has the joints they are defined at
@@ -130,11 +130,34 @@ def simulate(
     if s.integrator.lower() == "lie_generalized_alpha":
         from floatwind.simulate.lie import run_lie_group
 
+        stateful = [ld.name for ld in model.loads if getattr(ld, "stateful", False)]
+        if stateful:
+            raise CaseError(
+                f"load {stateful[0]!r} has states of its own, which the Lie-group integrator "
+                "does not integrate: use integrator rk4",
+                field="simulation.integrator",
+            )
         return run_lie_group(model, t_out, progress=progress)
     integ = make_integrator(model)
     grid = integ.time_grid(t_out[0], t_out[-1]) if hasattr(integ, "time_grid") else None
     if grid is not None:
         system.use_time_grid(*grid)
+    after_step = None
+    if system.has_memory:
+        dt = getattr(integ, "dt", None)
+        if dt is None:
+            name = next(ld.name for ld, m in zip(model.loads, system._has_memory) if m)
+            raise CaseError(
+                f"load {name!r} keeps a step memory, which needs a fixed time step: use "
+                "integrator rk4",
+                field="simulation.integrator",
+            )
+        system.start_run(float(t_out[0]), float(dt), int(np.ceil((t_out[-1] - t_out[0]) / dt - 1e-9)))
+        after_step = system.after_step
+    bound = s.bound
+    if bound is not None and system.n_y > 12:
+        # the divergence bound is on the rigid-body state; the loads' own states are free
+        bound = np.concatenate([np.full(12, float(bound)), np.full(system.n_y - 12, np.inf)])
     fun = system.rhs
     if getattr(integ, "chunk_method", None):
         from floatwind.simulate.fused import fuse
@@ -146,7 +169,8 @@ def simulate(
             _say_python_path(model, why)
     update, bar = _progress_bar(model, progress)
     try:
-        rec = integ.run(fun, y0, t_out, bound=s.bound, progress=update, guard=PITCH_GUARD)
+        kw = {} if after_step is None else {"after_step": after_step}
+        rec = integ.run(fun, y0, t_out, bound=bound, progress=update, guard=PITCH_GUARD, **kw)
     except SimulationError as err:
         if err.partial is not None and err.partial.n > 0:
             err.dataset = to_dataset(
@@ -204,13 +228,14 @@ def known_channels(model: Model) -> set[str]:
     names = set(STATE_CHANNELS) | set(DYNAMICS_CHANNELS) | set(CHANNELS)
     for load in model.loads:
         names |= set(load.channel_info())
+        if getattr(load, "n_states", 0):
+            names |= set(load.state_names())
         names |= {f"{load.name}_{q}{ax}i" for q in "FM" for ax in "xyz"}
     return names
 
 
 def check_channel_names(model: Model, channels) -> None:
     """Unknown channel names are a :class:`CaseError` naming the closest ones."""
-    from floatwind.errors import CaseError
     from floatwind.loads._config import suggest
 
     known = known_channels(model)
@@ -245,6 +270,9 @@ def evaluate_outputs(model: Model, system: System, ev: Evaluation) -> dict[str, 
         out[f"X{k + 1}d"] = qd[:, k]
     for k in range(3):
         out[f"X{k + 1}b"] = kin.r_G_g[:, 0, k]
+    if ev.states is not None:  # the loads' own continuous states (System.state_layout)
+        for j, name in enumerate(system.state_names()):
+            out[name] = ev.states[:, j]
     if acc is None:
         for name, val in ev.wrench.channels.items():
             out[name] = np.asarray(val)
@@ -298,6 +326,9 @@ def output_plan(model: Model, channels) -> list[int] | None:
     if channels is None:
         return None
     need = set(channels) - STATE_CHANNELS
+    for load in model.loads:
+        if getattr(load, "n_states", 0):
+            need -= set(load.state_names())
     loads = []
     for i, load in enumerate(model.loads):
         own = set(load.channel_info())

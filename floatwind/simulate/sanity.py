@@ -55,7 +55,7 @@ def natural_periods(model: Model, system=None) -> np.ndarray:
 
     system = system if system is not None else System(model)
     y0 = system.initial_state()[:1].copy()
-    y0[:, 6:] = 0.0
+    y0[:, 6:12] = 0.0
     steps = np.array([1e-2, 1e-2, 1e-2, 1e-4, 1e-4, 1e-4])
 
     def jacobian(q):

@@ -1,7 +1,9 @@
 """The right-hand side of a model: kinematics -> loads -> MCM forward dynamics.
 
 Pure composition of ``floatwind.multibody`` and the loads; no physics formulas here.
-State vector y = [q (6), qd (6)] per batch member, (B, 12), q = [X1..X3 (system CM), X4..X6].
+State vector y = [q (6), qd (6), load states ...] per batch member, (B, n_y), q = [X1..X3 (system
+CM), X4..X6]; after the 12 rigid-body columns come the continuous states of the loads that have
+them (``Load.n_states``), in the model's load order (:attr:`System.state_layout`).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from floatwind.loads.base import Kinematics, Wrench
+from floatwind.loads.base import Kinematics, Load, Wrench
 from floatwind.model import Model
 from floatwind.multibody.mcm import (
     Accelerations,
@@ -42,6 +44,10 @@ class Evaluation:
     wrench: Wrench
     acc: Accelerations | None  # None: evaluated without the forward dynamics (outputs only)
     per_load: list[Wrench] | None = None
+    #: (B, n_y - 12) rates of the loads' own states (None: the model has none)
+    state_rates: np.ndarray | None = None
+    #: (B, n_y - 12) the loads' own states (None: the model has none)
+    states: np.ndarray | None = None
 
     def total_wrench(self) -> tuple[np.ndarray, np.ndarray]:
         """External force and moment about each body CM (B, N, 3), inertial axes, including the
@@ -57,6 +63,9 @@ class Evaluation:
         acc6 = np.concatenate([self.acc.a_G_g, self.acc.dw_b_g], axis=-1)
         am = -(A * acc6[..., None, :]).sum(axis=-1)
         return w.force + am[..., :3], w.moment + am[..., 3:]
+
+
+_base_memory = Load.memory
 
 
 def _kin_slice(kin: Kinematics, t: float, a: int, b: int) -> Kinematics:
@@ -85,6 +94,65 @@ class System:
         self._block = (None, None, None)
         self._static = all(
             j.rotation.is_constant and j.slide.is_constant for j in self.tree.joint_of.values()
+        )
+        # the loads' own states: (load index, columns of y) in load order
+        layout, col = [], 12
+        for i, load in enumerate(self.loads):
+            n = int(getattr(load, "n_states", 0) or 0)
+            if n:
+                layout.append((i, slice(col, col + n)))
+                col += n
+        self.state_layout: list[tuple[int, slice]] = layout
+        self.n_y = col
+        self._slice_of = dict(layout)
+        self._stateful = [bool(getattr(ld, "stateful", False)) for ld in self.loads]
+        self.memories: list = [None] * len(self.loads)
+        self._has_memory = [
+            getattr(type(ld), "memory", None) is not None
+            and type(ld).memory is not _base_memory
+            for ld in self.loads
+        ]
+
+    @property
+    def has_memory(self) -> bool:
+        """Some load keeps a step memory (``Load.memory``)."""
+        return any(self._has_memory)
+
+    def start_run(self, t0: float, dt: float, n_steps: int) -> None:
+        """Allocate the step memories of the loads that have one for a run from ``t0`` with
+        ``n_steps`` steps of ``dt`` (0 when the step is not fixed)."""
+        B = self.model.batch
+        self.memories = [
+            ld.memory(B, float(t0), float(dt), int(n_steps)) if has else None
+            for ld, has in zip(self.loads, self._has_memory)
+        ]
+
+    def after_step(self, t: float, y: np.ndarray) -> None:
+        """Let the loads with a step memory record the accepted state (t, y): called at the
+        initial time and after every accepted step (``Integrator.run``'s ``after_step``)."""
+        if not self.has_memory:
+            return
+        q, qd = y[:, :6], y[:, 6:12]
+        rel, md = self._relative(t)
+        kin = body_kinematics(self.tree, t, rel, md, q, qd)
+        for i, load in enumerate(self.loads):
+            if self._has_memory[i]:
+                sl = self._slice_of.get(i)
+                load.after_step(t, kin, self.env, self.memories[i], None if sl is None else y[:, sl])
+
+    def state_names(self) -> list[str]:
+        """Names of the columns of y after the 12 rigid-body ones."""
+        out = []
+        for i, _sl in self.state_layout:
+            out += list(self.loads[i].state_names())
+        return out
+
+    def _load_wrench(self, i: int, load, t, kin, y) -> tuple[Wrench, np.ndarray | None]:
+        if not self._stateful[i]:
+            return load.wrench(t, kin, self.env), None
+        sl = self._slice_of.get(i)
+        return load.wrench_state(
+            t, kin, self.env, None if sl is None else y[:, sl], self.memories[i]
         )
 
     @property
@@ -155,19 +223,24 @@ class System:
     def evaluate(self, t: float, y: np.ndarray, *, keep_loads: bool = False) -> Evaluation:
         """Kinematics, loads and accelerations at (t, y); ``keep_loads`` also keeps each load's
         own Wrench (for per-load output channels)."""
-        q, qd = y[:, :6], y[:, 6:]
+        q, qd = y[:, :6], y[:, 6:12]
         check_singularity(t, q)
         rel, md = self._relative(t)
         kin = body_kinematics(self.tree, t, rel, md, q, qd)
         w = Wrench.zeros(y.shape[0], self.tree.n_bodies)
         per_load = [] if keep_loads else None
-        for load in self.loads:
-            lw = load.wrench(t, kin, self.env)
+        rates = np.zeros((y.shape[0], self.n_y - 12)) if self.n_y > 12 else None
+        for i, load in enumerate(self.loads):
+            lw, ds = self._load_wrench(i, load, t, kin, y)
+            if ds is not None:
+                sl = self._slice_of[i]
+                rates[:, sl.start - 12 : sl.stop - 12] = ds
             if keep_loads:
                 per_load.append(lw)
             w += lw
         acc = forward_dynamics(self.tree, rel, md, q, qd, w)
-        return Evaluation(t, q, qd, rel, md, kin, w, acc, per_load)
+        states = y[:, 12:] if self.n_y > 12 else None
+        return Evaluation(t, q, qd, rel, md, kin, w, acc, per_load, rates, states)
 
     def evaluate_many(
         self,
@@ -192,7 +265,7 @@ class System:
         times = np.asarray(times, dtype=float)
         T, B = ys.shape[0], ys.shape[1]
         y = ys.reshape(T * B, ys.shape[2])
-        q, qd = y[:, :6], y[:, 6:]
+        q, qd = y[:, :6], y[:, 6:12]
         bad = np.abs(np.cos(q[:, 4])) < EULER_SINGULARITY_TOL
         if bad.any():
             k = int(np.nonzero(bad)[0][0] // B)
@@ -205,28 +278,37 @@ class System:
         w = Wrench.zeros(T * B, self.tree.n_bodies)
         per_load = [] if keep_loads else None
         slices = None
-        chosen = self.loads if loads is None else [self.loads[i] for i in loads]
-        for load in chosen:
-            if load.accepts_time_array(self.env):
+        chosen = range(len(self.loads)) if loads is None else loads
+        for i in chosen:
+            load = self.loads[i]
+            if not self._stateful[i] and load.accepts_time_array(self.env):
                 lw = load.wrench(t_members, kin, self.env)
             else:
                 if slices is None:
                     slices = [_kin_slice(kin, float(times[k]), k * B, (k + 1) * B) for k in range(T)]
                 lw = stack_members(
-                    [load.wrench(float(times[k]), slices[k], self.env) for k in range(T)], B
+                    [
+                        self._load_wrench(i, load, float(times[k]), slices[k], ys[k])[0]
+                        for k in range(T)
+                    ],
+                    B,
                 )
             if keep_loads:
                 per_load.append(lw)
             w += lw
         acc = forward_dynamics(self.tree, rel, md, q, qd, w) if dynamics else None
-        return Evaluation(float(times[0]), q, qd, rel, md, kin, w, acc, per_load)
+        states = y[:, 12:] if self.n_y > 12 else None
+        return Evaluation(float(times[0]), q, qd, rel, md, kin, w, acc, per_load, None, states)
 
     def rhs(self, t: float, y: np.ndarray) -> np.ndarray:
         ev = self.evaluate(t, y)
-        return np.concatenate([ev.qd, ev.acc.qdd], axis=1)
+        if ev.state_rates is None:
+            return np.concatenate([ev.qd, ev.acc.qdd], axis=1)
+        return np.concatenate([ev.qd, ev.acc.qdd, ev.state_rates], axis=1)
 
     def initial_state(self) -> np.ndarray:
-        """y0 (B, 12) from the model's initial conditions of the reference point (Wang 5.10)."""
+        """y0 (B, n_y) from the model's initial conditions of the reference point (Wang 5.10)
+        and the loads' :meth:`~floatwind.loads.base.Load.initial_states`."""
         m = self.model
         ic = m.initial
         B = m.batch
@@ -240,7 +322,26 @@ class System:
         r_G1 = m.ref_point0_g + disp + arm
         v_G1 = vel + cross(w_g, arm)
         q, qd = system_state_from_base(self.tree, 0.0, r_G1, ang, v_G1, rates)
-        return np.concatenate([q, qd], axis=1)
+        return self.with_load_states(np.concatenate([q, qd], axis=1))
+
+    def with_load_states(self, y12: np.ndarray) -> np.ndarray:
+        """A rigid-body state (B, 12) completed with the loads' initial states (B, n_y); a full
+        state is returned as it is."""
+        y12 = np.asarray(y12, dtype=float)
+        if y12.shape[-1] == self.n_y:
+            return y12
+        if y12.shape[-1] != 12:
+            raise ValueError(
+                f"initial state must have 12 or {self.n_y} columns, got {y12.shape[-1]}"
+            )
+        B = y12.shape[0]
+        parts = [y12]
+        for i, sl in self.state_layout:
+            s0 = np.broadcast_to(
+                np.asarray(self.loads[i].initial_states(B), dtype=float), (B, sl.stop - sl.start)
+            )
+            parts.append(s0)
+        return np.concatenate(parts, axis=1)
 
 
 def cat_members(arrs: list, B: int) -> np.ndarray:
@@ -302,4 +403,8 @@ def stack_evaluations(evs: list[Evaluation]) -> Evaluation:
         wrench=stack_members([ev.wrench for ev in evs], B),
         acc=stack_members([ev.acc for ev in evs], B),
         per_load=per_load,
+        state_rates=None
+        if evs[0].state_rates is None
+        else cat_members([ev.state_rates for ev in evs], B),
+        states=None if evs[0].states is None else cat_members([ev.states for ev in evs], B),
     )
