@@ -361,3 +361,199 @@ def forward_dynamics(
             for k in range(3):
                 dw_b[b, i, k] = t3[k]
     return qdd, a_G, dw_b, H
+
+
+@njit(cache=True, fastmath=False)
+def _mm(A, B, out):
+    for i in range(3):
+        for j in range(3):
+            out[i, j] = A[i, 0] * B[0, j] + A[i, 1] * B[1, j] + A[i, 2] * B[2, j]
+
+
+@njit(cache=True, fastmath=False)
+def rel_table(order, parent, axis, R0_c2p, rJp, uc, mass, inertia_b, total_mass, motion, out):
+    """Prescribed relative kinematics and momentum coefficients at T times (the compiled
+    :func:`floatwind.multibody.mcm.relative_kinematics_many` followed by ``mass_distribution``),
+    written into ``out`` (a ``floatwind._kernels.fused.RelTable`` with leading axis T).
+
+    ``order`` the bodies in topological order (base first), ``parent`` (N,), per child body its
+    joint's unit ``axis`` (N, 3), zero-angle ``R0_c2p`` (N, 3, 3), ``rJp`` = r_J_p - cm_b[parent]
+    (N, 3), ``uc`` = cm_b[child] - r_J_c (N, 3); ``motion`` (T, N, 6) = (theta, theta', theta'',
+    s, s', s'') of each body's joint. Per time:
+
+    * T_{C_i->C_{i-1}} = R0 Rot(a, theta) (Rodrigues) and its derivatives         Wang (5.14)
+    * the cascade R_i = R_p R_ip, dR_i, ddR_i                                      Wang (5.15), (5.21)
+    * rho_{G_i/G_1} = rho_p + R_p rJp + R_i (uc + s a) and its derivatives         Wang (5.16), (5.23)
+    * w_rel, dw_rel (relative angular velocity in C_1 and its local derivative)  Wang (5.14)
+    * G_s, rho_{G_i/G_s}, P = P1 + P2, Q = Q1 + Q2 and their local derivatives  Wang (5.16)-(5.22)
+    """
+    T = motion.shape[0]
+    N = mass.shape[0]
+    R = np.zeros((N, 3, 3))
+    dR = np.zeros((N, 3, 3))
+    ddR = np.zeros((N, 3, 3))
+    r = np.zeros((N, 3))
+    dr = np.zeros((N, 3))
+    ddr = np.zeros((N, 3))
+    w = np.zeros((N, 3))
+    dw = np.zeros((N, 3))
+    A = np.zeros((3, 3))
+    Rot = np.zeros((3, 3))
+    Rip = np.zeros((3, 3))
+    dRip = np.zeros((3, 3))
+    ddRip = np.zeros((3, 3))
+    AA = np.zeros((3, 3))
+    t1 = np.zeros((3, 3))
+    t2 = np.zeros((3, 3))
+    J = np.zeros((3, 3))
+    dJ = np.zeros((3, 3))
+    RI = np.zeros((3, 3))
+    v = np.zeros(3)
+    v2 = np.zeros(3)
+    u = np.zeros(3)
+    du = np.zeros(3)
+    ddu = np.zeros(3)
+    for k in range(T):
+        for i in range(3):
+            for j in range(3):
+                R[0, i, j] = 1.0 if i == j else 0.0
+                dR[0, i, j] = 0.0
+                ddR[0, i, j] = 0.0
+            r[0, i] = 0.0
+            dr[0, i] = 0.0
+            ddr[0, i] = 0.0
+            w[0, i] = 0.0
+            dw[0, i] = 0.0
+        for n in range(1, N):
+            c = order[n]
+            p = parent[c]
+            th = motion[k, c, 0]
+            thd = motion[k, c, 1]
+            thdd = motion[k, c, 2]
+            s = motion[k, c, 3]
+            sd = motion[k, c, 4]
+            sdd = motion[k, c, 5]
+            a0, a1, a2 = axis[c, 0], axis[c, 1], axis[c, 2]
+            A[0, 0], A[0, 1], A[0, 2] = 0.0, -a2, a1
+            A[1, 0], A[1, 1], A[1, 2] = a2, 0.0, -a0
+            A[2, 0], A[2, 1], A[2, 2] = -a1, a0, 0.0
+            _mm(A, A, AA)
+            sn, cs = math.sin(th), 1.0 - math.cos(th)
+            for i in range(3):
+                for j in range(3):
+                    Rot[i, j] = (1.0 if i == j else 0.0) + sn * A[i, j] + cs * AA[i, j]
+            _mm(R0_c2p[c], Rot, Rip)  # Wang (5.14)
+            _mm(Rip, A, t1)  # R A
+            _mm(Rip, AA, t2)  # R A A
+            for i in range(3):
+                for j in range(3):
+                    dRip[i, j] = t1[i, j] * thd
+                    ddRip[i, j] = t2[i, j] * thd * thd + t1[i, j] * thdd
+            # cascade (5.15), (5.21)
+            _mm(R[p], Rip, R[c])
+            _mm(dR[p], Rip, t1)
+            _mm(R[p], dRip, t2)
+            for i in range(3):
+                for j in range(3):
+                    dR[c, i, j] = t1[i, j] + t2[i, j]
+            _mm(ddR[p], Rip, t1)
+            _mm(dR[p], dRip, t2)
+            _mm(R[p], ddRip, J)
+            for i in range(3):
+                for j in range(3):
+                    ddR[c, i, j] = t1[i, j] + 2.0 * t2[i, j] + J[i, j]
+            # CM positions (5.16) and local derivatives (5.23)
+            for i in range(3):
+                u[i] = uc[c, i] + s * axis[c, i]
+                du[i] = sd * axis[c, i]
+                ddu[i] = sdd * axis[c, i]
+            for i in range(3):
+                acc_r = r[p, i]
+                acc_dr = dr[p, i]
+                acc_ddr = ddr[p, i]
+                for j in range(3):
+                    acc_r += R[p, i, j] * rJp[c, j] + R[c, i, j] * u[j]
+                    acc_dr += dR[p, i, j] * rJp[c, j] + dR[c, i, j] * u[j] + R[c, i, j] * du[j]
+                    acc_ddr += (
+                        ddR[p, i, j] * rJp[c, j] + ddR[c, i, j] * u[j]
+                        + 2.0 * dR[c, i, j] * du[j] + R[c, i, j] * ddu[j]
+                    )  # fmt: skip
+                r[c, i] = acc_r
+                dr[c, i] = acc_dr
+                ddr[c, i] = acc_ddr
+            # relative angular velocity and its local derivative
+            for i in range(3):
+                Ra = R[c, i, 0] * a0 + R[c, i, 1] * a1 + R[c, i, 2] * a2
+                dRa = dR[c, i, 0] * a0 + dR[c, i, 1] * a1 + dR[c, i, 2] * a2
+                w[c, i] = w[p, i] + Ra * thd
+                dw[c, i] = dw[p, i] + dRa * thd + Ra * thdd
+        # mass distribution about G_s (5.16)-(5.22)
+        rs = np.zeros(3)
+        drs = np.zeros(3)
+        ddrs = np.zeros(3)
+        for b in range(N):
+            for i in range(3):
+                rs[i] += mass[b] * r[b, i]
+                drs[i] += mass[b] * dr[b, i]
+                ddrs[i] += mass[b] * ddr[b, i]
+        for i in range(3):
+            rs[i] /= total_mass
+            drs[i] /= total_mass
+            ddrs[i] /= total_mass
+        for i in range(3):
+            for j in range(3):
+                out.P[k, i, j] = 0.0
+                out.dP[k, i, j] = 0.0
+            out.Q[k, i] = 0.0
+            out.dQ[k, i] = 0.0
+        for b in range(N):
+            for i in range(3):
+                out.rho[k, b, i] = r[b, i] - rs[i]
+                out.drho[k, b, i] = dr[b, i] - drs[i]
+                out.ddrho[k, b, i] = ddr[b, i] - ddrs[i]
+                out.w_rel[k, b, i] = w[b, i]
+                out.dw_rel[k, b, i] = dw[b, i]
+                for j in range(3):
+                    out.R_c2s[k, b, i, j] = R[b, i, j]
+            # J = R I R^T, dJ = dR I R^T + R I dR^T                         Wang (5.18), (5.20)
+            _mm(R[b], inertia_b[b], RI)
+            _mm(dR[b], inertia_b[b], t1)
+            for i in range(3):
+                for j in range(3):
+                    J[i, j] = RI[i, 0] * R[b, j, 0] + RI[i, 1] * R[b, j, 1] + RI[i, 2] * R[b, j, 2]
+                    dJ[i, j] = (
+                        t1[i, 0] * R[b, j, 0] + t1[i, 1] * R[b, j, 1] + t1[i, 2] * R[b, j, 2]
+                        + RI[i, 0] * dR[b, j, 0] + RI[i, 1] * dR[b, j, 1] + RI[i, 2] * dR[b, j, 2]
+                    )  # fmt: skip
+            rho0 = out.rho[k, b, 0]
+            rho1 = out.rho[k, b, 1]
+            rho2 = out.rho[k, b, 2]
+            d0 = out.drho[k, b, 0]
+            d1 = out.drho[k, b, 1]
+            d2 = out.drho[k, b, 2]
+            rr = rho0 * rho0 + rho1 * rho1 + rho2 * rho2
+            rd = rho0 * d0 + rho1 * d1 + rho2 * d2
+            rv = (rho0, rho1, rho2)
+            dv = (d0, d1, d2)
+            m = mass[b]
+            for i in range(3):
+                for j in range(3):
+                    eye = 1.0 if i == j else 0.0
+                    P2 = rr * eye - rv[i] * rv[j]  # rho_bar, Wang (4.12)
+                    dP2 = 2.0 * rd * eye - dv[i] * rv[j] - rv[i] * dv[j]  # Wang (5.22)
+                    out.P[k, i, j] += J[i, j] + m * P2
+                    out.dP[k, i, j] += dJ[i, j] + m * dP2
+            _mv(J, w[b], v)
+            _mv(dJ, w[b], v2)
+            for i in range(3):
+                out.Q[k, i] += v[i]
+                out.dQ[k, i] += v2[i]
+            _mv(J, dw[b], v)
+            for i in range(3):
+                out.dQ[k, i] += v[i]
+            # Q2 = m rho x drho, dQ2 = m rho x ddrho
+            _cross(out.rho[k, b], out.drho[k, b], v)
+            _cross(out.rho[k, b], out.ddrho[k, b], v2)
+            for i in range(3):
+                out.Q[k, i] += m * v[i]
+                out.dQ[k, i] += m * v2[i]

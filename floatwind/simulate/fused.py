@@ -106,33 +106,52 @@ class FusedRHS:
             float(EULER_SINGULARITY_TOL),
         )
         self._rel0 = None
+        self._tree_arrays = None
 
     def __call__(self, t: float, y: np.ndarray) -> np.ndarray:
         return self.system.rhs(t, y)
 
     def _rel(self, times: np.ndarray):
+        """The relative kinematics table at ``times``: the prescribed joint motions evaluated in
+        NumPy, the cascade and momentum coefficients (Wang 5.14-5.23) in one compiled pass
+        (:func:`floatwind._kernels.mcm.rel_table`; the same formulas as
+        :func:`~floatwind.multibody.mcm.relative_kinematics_many` + ``mass_distribution``)."""
+        from floatwind._kernels import mcm as km
         from floatwind._kernels.fused import RelTable
-        from floatwind.multibody.mcm import mass_distribution, relative_kinematics_many
 
         tree = self.system.tree
-        rel = relative_kinematics_many(tree, times)
-        md = mass_distribution(tree, rel)
         T = len(times)
         N = tree.n_bodies
-        return RelTable(
-            f64(md.rho, (T, N, 3)),
-            f64(md.drho, (T, N, 3)),
-            f64(md.ddrho, (T, N, 3)),
-            f64(rel.R_c2s, (T, N, 3, 3)),
-            f64(rel.w_rel, (T, N, 3)),
-            f64(rel.dw_rel, (T, N, 3)),
-            f64(md.P, (T, 3, 3)),
-            f64(md.dP, (T, 3, 3)),
-            f64(md.Q, (T, 3)),
-            f64(md.dQ, (T, 3)),
-            self._total_mass,
-            self._cm_b,
-        )
+        if self._tree_arrays is None:
+            axis = np.zeros((N, 3))
+            R0 = np.zeros((N, 3, 3))
+            rJp = np.zeros((N, 3))
+            uc = np.zeros((N, 3))
+            parent = np.zeros(N, dtype=np.int64)
+            for c, j in tree.joint_of.items():
+                parent[c] = j.parent
+                axis[c] = j.axis
+                R0[c] = j.R0_c2p
+                rJp[c] = j.r_J_p - tree.cm_b[j.parent]
+                uc[c] = tree.cm_b[c] - j.r_J_c
+            self._tree_arrays = (
+                np.asarray(tree.order, dtype=np.int64), parent, f64(axis), f64(R0), f64(rJp),
+                f64(uc), f64(tree.mass), f64(tree.inertia_b), self._total_mass,
+            )  # fmt: skip
+        motion = np.zeros((T, N, 6))
+        for c, j in tree.joint_of.items():
+            th, thd, thdd = j.rotation.evaluate_many(times)
+            sl, sld, sldd = j.slide.evaluate_many(times)
+            for col, val in enumerate((th, thd, thdd, sl, sld, sldd)):
+                motion[:, c, col] = val
+        out = RelTable(
+            np.empty((T, N, 3)), np.empty((T, N, 3)), np.empty((T, N, 3)),
+            np.empty((T, N, 3, 3)), np.empty((T, N, 3)), np.empty((T, N, 3)),
+            np.empty((T, 3, 3)), np.empty((T, 3, 3)), np.empty((T, 3)), np.empty((T, 3)),
+            self._total_mass, self._cm_b,
+        )  # fmt: skip
+        km.rel_table(*self._tree_arrays, motion, out)
+        return out
 
     def rk4_chunk(self, ts: np.ndarray, y: np.ndarray, f: np.ndarray, t0: float, dt: float):
         """RK4 steps over the step times ``ts`` (n + 1,) from (ts[0], y, f): returns

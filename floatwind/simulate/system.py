@@ -205,6 +205,35 @@ class System:
             out[i] = self._relative(float(times[i]))
         return out
 
+    def _relative_stack(self, times: np.ndarray, B: int):
+        """(RelativeKinematics, MassDistribution) at ``times`` stacked time-major over ``B``
+        members (leading axis T * B), as ``stack_members`` of :meth:`_relative_many`'s entries
+        gives them; when every time is on the announced grid, straight from one vectorised call
+        (the same numbers: the computation is element-wise in time)."""
+        times = np.asarray(times, dtype=float)
+        if not self._static and self._grid is not None and len(times) >= 2:
+            t0, dt, n = self._grid
+            ks = np.rint((times - t0) / dt).astype(np.int64)
+            if np.all((ks >= 0) & (ks < n) & (np.abs(times - (t0 + ks * dt)) <= 1e-9 * dt)):
+                rel = relative_kinematics_many(self.tree, t0 + ks * dt)
+                md = mass_distribution(self.tree, rel)
+                if B > 1:
+                    rep = {}
+                    for f in rel.__dataclass_fields__:
+                        v = getattr(rel, f)
+                        rep[f] = (
+                            {k: tuple(np.repeat(np.asarray(a), B) for a in q) for k, q in v.items()}
+                            if f == "joint_q"
+                            else np.repeat(v, B, axis=0)
+                        )
+                    rel = RelativeKinematics(**rep)
+                    md = MassDistribution(
+                        **{f: np.repeat(getattr(md, f), B, axis=0) for f in md.__dataclass_fields__}
+                    )
+                return rel, md
+        pairs = self._relative_many(times)
+        return stack_members([p[0] for p in pairs], B), stack_members([p[1] for p in pairs], B)
+
     def _from_grid(self, t: float):
         if self._grid is None:
             return None
@@ -270,9 +299,7 @@ class System:
         if bad.any():
             k = int(np.nonzero(bad)[0][0] // B)
             check_singularity(float(times[k]), ys[k, :, :6])
-        pairs = self._relative_many(times)
-        rel = stack_members([p[0] for p in pairs], B)
-        md = stack_members([p[1] for p in pairs], B)
+        rel, md = self._relative_stack(times, B)
         kin = body_kinematics(self.tree, float(times[0]), rel, md, q, qd)
         t_members = np.repeat(times, B)
         w = Wrench.zeros(T * B, self.tree.n_bodies)
