@@ -1,6 +1,6 @@
 """The ``floatwind`` command.
 
-    floatwind run CASE [-o OUT] [--tmax S] [--dt S] [--format nc|out] [--approximate]
+    floatwind run CASE [-o OUT] [--tmax S] [--dt S] [--format nc|out|outb] [--approximate]
     floatwind check CASE
     floatwind study STUDY.yaml -o DIR [--resume] [--workers N] [--dask ADDRESS|local]
     floatwind run --from-study STUDY.yaml --id RUN_ID [-o OUT]
@@ -33,6 +33,7 @@ examples:
   floatwind run cases/oc3_platform_decay.yaml        run it, write oc3_platform_decay.nc
   floatwind run CASE --tmax 60 --dt 0.01 -o out.nc   override the end time and the step
   floatwind run CASE --format out                    write an OpenFAST-style text .out (FAST units)
+  floatwind run CASE --format outb                   write an OpenFAST binary .outb (FAST units)
   floatwind run DECK.fst                             import an OpenFAST deck and run it
   floatwind import-openfast DECK.fst -o CASE.yaml    convert an OpenFAST deck to a case file
   floatwind report validation -o report.html --quick run the validations, write the HTML report
@@ -62,15 +63,17 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument(
         "-o",
         "--output",
-        help="output file (default: CASE name + .nc or .out in the current folder)",
+        help="output file (default: CASE name + .nc, .out or .outb in the current folder)",
     )
     r.add_argument("--tmax", type=float, help="end time (s), overrides simulation.t_max")
     r.add_argument("--dt", type=float, help="time step (s), overrides simulation.dt")
     r.add_argument(
         "--format",
-        choices=("nc", "out"),
+        choices=("nc", "out", "outb"),
         default=None,
-        help="nc: netCDF4 (default); out: OpenFAST text output in FAST units",
+        help="nc: netCDF4 (default); out: OpenFAST text output in FAST units; outb: OpenFAST "
+        "binary output in FAST units (FileID 3, float64, when every name fits 10 characters, "
+        "else FileID 4, int16; docs/openfast_output_format.md)",
     )
     r.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     _output_options(r)
@@ -221,11 +224,17 @@ def _write(ds, path: pathlib.Path, fmt: str) -> pathlib.Path:
     leaves an older result intact)."""
     from floatwind.io.safe import atomic_write
 
+    desc = f"floatwind {__version__}: {ds.attrs.get('case_name', '')}"
     if fmt == "out":
         from floatwind.io.openfast import write_out
 
-        desc = f"floatwind {__version__}: {ds.attrs.get('case_name', '')}"
         return atomic_write(path, lambda tmp: write_out(tmp, ds, description=desc))
+    if fmt == "outb":
+        from floatwind.io.openfast import write_outb
+
+        return atomic_write(
+            path, lambda tmp: write_outb(tmp, ds, description=desc, file_id="auto")
+        )
     from floatwind.io.netcdf import write_netcdf
 
     return atomic_write(path, lambda tmp: write_netcdf(ds, tmp))
@@ -266,7 +275,7 @@ def cmd_run(args) -> int:
     if not args.case:
         raise CaseError("give a case file, or --from-study STUDY --id RUN_ID", field="case")
     model = _load(args.case, _overrides(args), approximate=getattr(args, "approximate", False))
-    fmt = args.format or ("out" if args.output and str(args.output).endswith(".out") else "nc")
+    fmt = _format(args)
     out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{model.name}.{fmt}")
     _check_output(args, out, input_files(args.case))
     _preflight(model, args)
@@ -292,8 +301,32 @@ def cmd_run(args) -> int:
     )
     if "realization" not in ds.dims:
         print(_summary(ds))
-    print(f"wrote {out}")
+    print(f"wrote {out}{_binary_note(out, fmt)}")
     return 0
+
+
+def _format(args) -> str:
+    """--format, else from the output's extension (.out, .outb), else netCDF."""
+    if args.format:
+        return args.format
+    ext = pathlib.Path(args.output).suffix.lower() if args.output else ""
+    return {".out": "out", ".outb": "outb"}.get(ext, "nc")
+
+
+def _binary_note(out: pathlib.Path, fmt: str) -> str:
+    """Which OpenFAST binary layout a written .outb has (the writer chose it from the names)."""
+    if fmt != "outb":
+        return ""
+    import struct
+
+    with open(out, "rb") as fh:
+        (fid,) = struct.unpack("<h", fh.read(2))
+    if fid == 3:
+        return " (OpenFAST binary FileID 3: float64, lossless)"
+    return (
+        f" (OpenFAST binary FileID {fid}: int16-compressed, about 4.8 significant digits of each "
+        "channel's range, because channel names longer than 10 characters do not fit FileID 3)"
+    )
 
 
 def _preflight(model, args) -> None:
@@ -387,6 +420,13 @@ def _study_overrides(args) -> dict:
     return over
 
 
+def _one_run(ds):
+    """A run of a study as a single-run Dataset (the study's run labels dropped)."""
+    if "realization" in ds.dims and ds.sizes["realization"] == 1:
+        ds = ds.isel(realization=0)
+    return ds.drop_vars([c for c in ("run", "design", "condition", "variant") if c in ds.coords])
+
+
 def cmd_run_from_study(args) -> int:
     from floatwind.io.safe import input_files
     from floatwind.studies import load_study, run_one
@@ -398,7 +438,8 @@ def cmd_run_from_study(args) -> int:
     check_text_inputs(input_files(args.from_study))
     study = load_study(args.from_study)
     study.run(args.run_id)  # an unknown id is refused before anything else
-    out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{args.run_id}.nc")
+    fmt = _format(args)
+    out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{args.run_id}.{fmt}")
     _check_output(args, out, input_files(args.from_study))
     from floatwind.studies.execute import build_batch_model
 
@@ -413,13 +454,14 @@ def cmd_run_from_study(args) -> int:
             model=model,
         ),
         out,
-        "nc",
+        fmt,
+        prepare=_one_run,
     )
     if isinstance(ds, int):
         return ds
-    _write(ds.drop_vars(["run", "design", "condition", "variant"]), out, "nc")
+    _write(_one_run(ds), out, fmt)
     print(f"{args.run_id}: simulated {float(ds.time[-1]):g} s")
-    print(f"wrote {out}")
+    print(f"wrote {out}{_binary_note(out, fmt)}")
     return 0
 
 

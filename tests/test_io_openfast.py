@@ -119,7 +119,7 @@ def test_out_round_trip_keeps_si_and_fine_time(tmp_path):
     path = write_out(tmp_path / "si.out", ds, fast_units=False, tab_delimited=False)
     back = read_out(path)
     assert back["PtfmPitch"].attrs["units"] == "rad"
-    assert back["YawBrMyp"].attrs["units"] == "N*m"
+    assert back["YawBrMyp"].attrs["units"] == "N-m"  # N*m written as OpenFAST's one token
     # 0.0125 s needs more than F10.4 decimals: the writer adds them
     np.testing.assert_allclose(back["time"].values, ds["time"].values, rtol=0, atol=1e-12)
     assert "\t" not in path.read_text().splitlines()[7]

@@ -527,3 +527,16 @@ def test_unsupported_servodyn_controllers(tmp_path):
     lines = unsupported_settings(read_fst(fst))
     assert len(lines) == 2, lines
     assert "ServoDyn.dat: PCMode = 5" in lines[1] and "YawFrctMod = 1" in lines[0]
+
+
+def test_end_marker_after_an_empty_output_list_is_not_a_setting(tmp_path):
+    # SeaState files with no output channels end with "END of output channels ..."; that line
+    # was once read as a setting "of" = "END" (found by the openfast_io cross-check)
+    p = tmp_path / "ss.dat"
+    p.write_text(
+        "------- SeaState Input File ----\ntitle\n---- OUTPUT ----\n"
+        "True   SeaStSum   - summary\n---- OUTPUT CHANNELS ----\n"
+        "END of output channels and end of file.\n"
+    )
+    f = read_openfast_input(p)
+    assert f["values"] == {"SeaStSum": True}

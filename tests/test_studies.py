@@ -72,6 +72,9 @@ def test_study_errors_name_the_field():
         _study(designs=[{"name": "d", "case": "missing.yaml"}])
     with pytest.raises(CaseError, match="did you mean"):
         load_study(STUDY).run("spar1__U08__fixd__r000")
+    with pytest.raises(CaseError, match="openfast_outputs.*out and/or outb"):
+        _study(openfast_outputs=["csv"])
+    assert _study(openfast_outputs="outb").openfast_outputs == ["outb"]
 
 
 def test_batch_of_64_equals_runs_alone():

@@ -221,3 +221,81 @@ def test_generator_spectrum_and_coherence(kaimal):
         sel = (f > 0.03) & (f < 0.4)
         expect = turbsim_io.iec_coherence(f[sel], r, 12.0, 90.0)
         assert np.abs(coh[sel] - expect).mean() < 0.08, r
+
+
+# ------------------------------------------------ openfast_io's TurbSimFile, both ways
+
+
+def _int16_step(slope):
+    return 1.0 / np.abs(np.asarray(slope, dtype=float))
+
+
+@pytest.mark.parametrize("tower", [0, 3])
+def test_openfast_io_reads_what_turbsim_io_writes(tmp_path, tower):
+    tsf = pytest.importorskip("openfast_io.turbsim_file")
+    ds = _field(nt=40, ny=5, nz=4, tower=tower, seed=3)
+    p = tmp_path / "fw.bts"
+    write_bts(p, ds)
+    mine = read_bts(p)
+    ts = tsf.TurbSimFile(str(p))
+    assert ts["ID"] == 8 and ts["info"] == "test field"
+    assert ts["uRef"] == pytest.approx(10.0) and ts["zRef"] == pytest.approx(45.0)
+    np.testing.assert_allclose(ts["t"], ds.time.values, atol=1e-6)
+    np.testing.assert_allclose(ts["y"], ds.y.values, atol=1e-5)
+    np.testing.assert_allclose(ts["z"], ds.z.values, atol=1e-5)
+    if tower:
+        np.testing.assert_allclose(ts["zTwr"], ds.z_tower.values, atol=1e-5)
+    for k, c in enumerate("uvw"):
+        step = _int16_step(mine.attrs[f"slope_{c}"])
+        theirs = ts["u"][k]  # (nt, ny, nz)
+        # the same stored int16 values as floatwind's reader decodes them (it decodes in float32,
+        # openfast_io in float64: equal to float32 rounding)
+        np.testing.assert_allclose(theirs, mine[c].transpose("time", "y", "z").values,
+                                   rtol=2.0**-22, atol=1e-3 * step)  # fmt: skip
+        # within half a count of what was written
+        assert np.abs(theirs - ds[c].transpose("time", "y", "z").values).max() <= 0.51 * step
+        if tower:
+            assert np.abs(ts["uTwr"][k] - ds[f"{c}_tower"].values).max() <= 0.51 * step
+
+
+@pytest.mark.parametrize("tower", [0, 2])
+def test_turbsim_io_reads_what_openfast_io_writes(tmp_path, tower):
+    tsf = pytest.importorskip("openfast_io.turbsim_file")
+    ds = _field(nt=40, ny=5, nz=4, tower=tower, seed=4)
+    ts = tsf.TurbSimFile()
+    ts["u"] = np.stack([ds[c].transpose("time", "y", "z").values for c in "uvw"])
+    ts["t"], ts["y"], ts["z"] = ds.time.values, ds.y.values, ds.z.values
+    if tower:
+        ts["uTwr"] = np.stack([ds[f"{c}_tower"].values for c in "uvw"])
+    p = tmp_path / "oio.bts"
+    ts.write(str(p))
+    mine = read_bts(p)
+    again = tsf.TurbSimFile(str(p))
+    assert mine.attrs["file_id"] == 7 and mine.attrs["description"] == again["info"]
+    np.testing.assert_allclose(mine.time.values, ds.time.values, atol=1e-6)
+    np.testing.assert_allclose(mine.y.values, ds.y.values, atol=1e-5)
+    np.testing.assert_allclose(mine.z.values, ds.z.values, atol=1e-5)
+    assert mine.attrs["zhub"] == pytest.approx(float(again["zRef"]))
+    assert mine.attrs["uhub"] == pytest.approx(float(again["uRef"]))
+    for k, c in enumerate("uvw"):
+        step = _int16_step(mine.attrs[f"slope_{c}"])
+        got = mine[c].transpose("time", "y", "z").values
+        # what openfast_io reads back from its own file, to float32 arithmetic
+        np.testing.assert_allclose(got, again["u"][k], rtol=2.0**-22, atol=1e-3 * step)
+        # openfast_io packs by truncation (astype(int16)): within one count of what it was given
+        assert np.abs(got - ds[c].transpose("time", "y", "z").values).max() <= 1.01 * step
+        if tower:
+            np.testing.assert_allclose(mine[f"{c}_tower"].values, again["uTwr"][k],
+                                       rtol=2.0**-22, atol=1e-3 * step)  # fmt: skip
+            assert np.abs(mine[f"{c}_tower"].values - ds[f"{c}_tower"].values).max() <= 1.01 * step
+
+
+def test_reference_file_reads_the_same_as_openfast_io(small):
+    tsf = pytest.importorskip("openfast_io.turbsim_file")
+    ts = tsf.TurbSimFile(str(REF))
+    for k, c in enumerate("uvw"):
+        np.testing.assert_allclose(small[c].transpose("time", "y", "z").values, ts["u"][k],
+                                   rtol=2.0**-22, atol=1e-3 / small.attrs[f"slope_{c}"])  # fmt: skip
+    np.testing.assert_allclose(small.z.values, ts["z"], atol=1e-5)
+    np.testing.assert_allclose(small.y.values, ts["y"], atol=1e-5)
+    assert small.attrs["zhub"] == pytest.approx(float(ts["zRef"]))

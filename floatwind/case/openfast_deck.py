@@ -227,6 +227,8 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
         if i == 2:
             title = line
             continue
+        if line[:3].upper() == "END" and not line[3:4].isalnum():
+            continue  # an end-of-list marker (e.g. after an empty output list), not a setting
         toks = _tokens(re.split(r"\s!", line)[0])
         if not toks:
             continue

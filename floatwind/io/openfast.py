@@ -36,11 +36,14 @@ from floatwind.errors import CaseError
 __all__ = [
     "FileFmtID",
     "OutputFileError",
+    "channel_tokens",
     "from_fast_units",
+    "outb_file_id",
     "read_openfast_output",
     "read_out",
     "read_outb",
     "to_fast_units",
+    "unit_token",
     "write_out",
     "write_outb",
 ]
@@ -368,10 +371,50 @@ def _is_float(tok: str) -> bool:
     return True
 
 
+# Non-ASCII characters that appear in unit strings, and their ASCII spelling.
+_ASCII_UNITS = {"\u00b0": "deg", "\u00b2": "^2", "\u00b3": "^3", "\u00b7": "-", "\u00b5": "u"}
+
+
+def _ascii(text: str) -> str:
+    """``text`` with the characters above spelled in ASCII and any other non-ASCII one as ``?``
+    (OpenFAST's readers open the files as ASCII/UTF-8 text)."""
+    for k, v in _ASCII_UNITS.items():
+        text = text.replace(k, v)
+    return text.encode("ascii", errors="replace").decode("ascii")
+
+
+def unit_token(unit: str) -> str:
+    """The unit as one whitespace-free token, as OpenFAST writes units: ``kg m^2/s`` ->
+    ``kg-m^2/s``, ``N m`` and ``N*m`` -> ``N-m``, an empty unit -> ``-``; parentheses around the
+    unit are dropped (the writers add their own)."""
+    u = _ascii(_normalise_unit(unit))
+    u = "-".join(u.replace("*", " ").replace("(", " ").replace(")", " ").split())
+    return u or "-"
+
+
+def channel_tokens(names: Sequence[str]) -> list[str]:
+    """Channel names as OpenFAST-readable header tokens: ASCII, white space and parentheses
+    replaced by ``_``, ``Time`` reserved for the time column, and unique (a repeated name gets
+    ``_2``, ``_3``, ... as :func:`read_out` does)."""
+    out: list[str] = []
+    taken = {"time"}
+    for j, name in enumerate(names):
+        tok = "_".join(_ascii(str(name)).replace("(", " ").replace(")", " ").split())
+        base = tok or f"Chan{j + 1}"
+        tok, k = base, 1
+        while tok.lower() in taken:
+            k += 1
+            tok = f"{base}_{k}"
+        taken.add(tok.lower())
+        out.append(tok)
+    return out
+
+
 def _channels_for_writing(
     ds: xr.Dataset, channels: Sequence[str] | None, fast_units: bool, path: Path
 ) -> tuple[np.ndarray, list[str], list[str], np.ndarray]:
-    """time (nt,), names, units and data (nt, nchan) of the channels to write."""
+    """time (nt,), names and units as file tokens (:func:`channel_tokens`, :func:`unit_token`)
+    and data (nt, nchan) of the channels to write."""
     if "time" not in ds.coords and "time" not in ds.variables:
         raise OutputFileError("the Dataset has no 'time' coordinate", field="time", file=str(path))
     time = np.asarray(ds["time"].values)
@@ -402,10 +445,10 @@ def _channels_for_writing(
                 field=n,
                 file=str(path),
             )
-        units.append(str(var.attrs.get("units", "-")) or "-")
+        units.append(unit_token(str(var.attrs.get("units", ""))))
         cols.append(np.asarray(var.values, dtype=np.float64))
     data = np.column_stack(cols) if cols else np.zeros((time.size, 0))
-    return time, names, units, data
+    return time, channel_tokens(names), units, data
 
 
 def _default_description(ds: xr.Dataset) -> str:
@@ -495,14 +538,14 @@ def write_out(
         _generated_line(),
         " linked with floatwind",
         "",
-        f"{_DESC_PREFIX} {' '.join(description.split())}",
+        f"{_DESC_PREFIX} {' '.join(_ascii(description).split())}",
         "",
         delim.join(["Time", *names]),
         delim.join(["(s)", *[f"({u})" for u in units]]),
     ]
     for k in range(time.size):
         out.append(delim.join([tfmt.format(time[k]), *[vfmt.format(v) for v in data[k]]]))
-    path.write_text("\n".join(out) + "\n", encoding="latin-1")
+    path.write_text("\n".join(out) + "\n", encoding="ascii")
     logger.info("wrote %s (%d channels, %d times)", path, len(names), time.size)
     return path
 
@@ -687,12 +730,24 @@ def _pack_int16(data: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return packed, scl.astype("<f4"), off.astype("<f4")
 
 
+def outb_file_id(names: Sequence[str], units: Sequence[str]) -> FileFmtID:
+    """The binary layout ``file_id = "auto"`` chooses for these channel-name and unit tokens:
+    FileID 3 (float64, lossless, what OpenFAST v5 writes with ``OutFileFmt = 4``) when ``Time``,
+    every name and every ``(unit)`` fit its fixed 10 characters; otherwise FileID 4 (ChanLen_In,
+    OpenFAST's compressed ``OutFileFmt = 2`` layout, int16, names of any length), because FileID 3
+    would cut the names (OpenFAST issue #1812) and make them ambiguous."""
+    longest = max([4, *(len(n) for n in names), *(len(u) + 2 for u in units)])
+    if longest <= _DEFAULT_CHANLEN:
+        return FileFmtID.NO_COMPRESS_WITHOUT_TIME
+    return FileFmtID.CHANLEN_IN
+
+
 def write_outb(
     path: str | Path,
     ds: xr.Dataset,
     *,
     description: str | None = None,
-    file_id: int | FileFmtID = FileFmtID.NO_COMPRESS_WITHOUT_TIME,
+    file_id: int | FileFmtID | str = FileFmtID.NO_COMPRESS_WITHOUT_TIME,
     fast_units: bool = True,
     channels: Sequence[str] | None = None,
 ) -> Path:
@@ -713,8 +768,9 @@ def write_outb(
     description : str, optional
         Description string stored in the file (default: built like OpenFAST's: generator line
         and "Description from the FAST input file: ..." from the Dataset attrs).
-    file_id : int or FileFmtID, default 3
-        Binary layout, 1 to 4 (see :class:`FileFmtID`).
+    file_id : int, FileFmtID or "auto", default 3
+        Binary layout, 1 to 4 (see :class:`FileFmtID`); ``"auto"``: 3 when every name and unit
+        fits 10 characters, else 4 (:func:`outb_file_id`).
     fast_units : bool, default True
         Convert SI units to FAST's units first (:func:`to_fast_units`).
     channels : sequence of str, optional
@@ -732,13 +788,15 @@ def write_outb(
         longer than 10 characters with ``file_id`` 1, 2 or 3; or the reasons of :func:`write_out`.
     """
     path = Path(path)
+    time, names, units, data = _channels_for_writing(ds, channels, fast_units, path)
+    if isinstance(file_id, str) and file_id == "auto":
+        file_id = outb_file_id(names, units)
     try:
         fid = FileFmtID(int(file_id))
-    except ValueError as exc:
+    except (TypeError, ValueError) as exc:
         raise OutputFileError(
-            f"file_id = {file_id} is not 1, 2, 3 or 4", field="file_id", file=str(path)
+            f"file_id = {file_id!r} is not 1, 2, 3, 4 or 'auto'", field="file_id", file=str(path)
         ) from exc
-    time, names, units, data = _channels_for_writing(ds, channels, fast_units, path)
     nt, n_chan = data.shape
     if description is None:
         description = (
@@ -794,11 +852,11 @@ def write_outb(
         packed, scl, off = _pack_int16(data)
         parts.append(scl.tobytes())
         parts.append(off.tobytes())
-    desc_bytes = description.encode("latin-1", errors="replace")
+    desc_bytes = _ascii(" ".join(description.split())).encode("ascii")
     parts.append(struct.pack("<i", len(desc_bytes)))
     parts.append(desc_bytes)
-    parts.append("".join(s.ljust(chan_len) for s in all_names).encode("latin-1", errors="replace"))
-    parts.append("".join(s.ljust(chan_len) for s in all_units).encode("latin-1", errors="replace"))
+    parts.append("".join(s.ljust(chan_len) for s in all_names).encode("ascii"))
+    parts.append("".join(s.ljust(chan_len) for s in all_units).encode("ascii"))
     if fid == FileFmtID.WITH_TIME:
         packed_time = np.rint(np.clip(time_scl * time + time_off, _INT32_MIN, _INT32_MAX)).astype(
             "<i4"

@@ -338,6 +338,7 @@ def run_batch(study: Study, run_ids: list[str], out_dir: str | None) -> BatchRes
             stats = pd.concat(frames, ignore_index=True)
             _atomic_text(folder / f"{bid}.stats.csv", stats.to_csv(index=False))
             files.append(str(folder / f"{bid}.stats.csv"))
+            files += _write_openfast_files(study, merged, pathlib.Path(out_dir) / "openfast")
     wall = time.perf_counter() - t0
     res = BatchResult(bid, status, errors, wall, sim_s, files)
     if out_dir is not None:
@@ -352,12 +353,46 @@ def run_batch(study: Study, run_ids: list[str], out_dir: str | None) -> BatchRes
             "errors": errors,
             "wall_s": wall,
             "sim_s": sim_s,
-            "files": [pathlib.Path(f).name for f in files],
+            "files": [
+                pathlib.Path(f).relative_to(pathlib.Path(out_dir) / "batches").as_posix()
+                if pathlib.Path(f).parent.name == "batches"
+                else pathlib.Path(f).relative_to(out_dir).as_posix()
+                for f in files
+            ],
         }
         _atomic_text(
             pathlib.Path(out_dir) / "batches" / f"{bid}.json", json.dumps(record, indent=1)
         )
     return res
+
+
+def _write_openfast_files(study: Study, ds: xr.Dataset, folder: pathlib.Path) -> list[str]:
+    """``folder/<run id>.out`` and/or ``.outb`` of every run in ``ds`` (study key
+    ``openfast_outputs``): the study's channels in FAST units, for OpenFAST post-processors
+    (pCrunch, openfast_io, pyDatView). Written atomically; the ``.outb`` layout is FileID 3
+    (float64) when every channel name fits 10 characters, else FileID 4 (int16)."""
+    from floatwind import __version__
+    from floatwind.io.openfast import write_out, write_outb
+    from floatwind.io.safe import atomic_write
+
+    if not study.openfast_outputs:
+        return []
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for rid in ds.run.values:
+        one = ds.sel(run=rid).drop_vars(["run", "design", "condition", "variant", "realization"])
+        desc = f"floatwind {__version__}: study {study.name}, run {rid}"
+        for fmt in study.openfast_outputs:
+            path = folder / f"{rid}.{fmt}"
+            if fmt == "out":
+                atomic_write(path, lambda tmp, a=one, d=desc: write_out(tmp, a, description=d))
+            else:
+                atomic_write(
+                    path,
+                    lambda tmp, a=one, d=desc: write_outb(tmp, a, description=d, file_id="auto"),
+                )
+            written.append(str(path))
+    return written
 
 
 def _atomic_text(path: pathlib.Path, text: str) -> None:

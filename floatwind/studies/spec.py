@@ -49,6 +49,7 @@ STUDY_KEYS = {
     "statistics",
     "max_batch",
     "transient",
+    "openfast_outputs",
 }
 DESIGN_KEYS = {"name", "case", "params"}
 CONDITION_KEYS = {
@@ -77,6 +78,8 @@ DEFAULT_CHANNELS = [
     "FAIRTEN1",
 ]
 DEFAULT_STATISTICS = ["mean", "std", "min", "max"]
+#: per-run OpenFAST files a study can write beside its netCDF batches (``DIR/openfast/<id>.<ext>``)
+OPENFAST_FORMATS = ("out", "outb")
 KNOWN_STATISTICS = {"mean", "std", "min", "max", "q05", "q50", "q95", "upcross", "del"}
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 
@@ -120,6 +123,7 @@ class Study:
     statistics: list[str] = field(default_factory=lambda: list(DEFAULT_STATISTICS))
     max_batch: int = 64
     transient: float = 0.0
+    openfast_outputs: list[str] = field(default_factory=list)
     description: str = ""
     base_dir: pathlib.Path = field(default_factory=pathlib.Path.cwd)
     source: str = ""
@@ -376,6 +380,15 @@ def study_from_dict(
                 field="statistics",
                 file=source,
             )
+    of_out = data.get("openfast_outputs") or []
+    if isinstance(of_out, str):
+        of_out = [of_out]
+    if not isinstance(of_out, list) or any(f not in OPENFAST_FORMATS for f in of_out):
+        raise CaseError(
+            f"expected a list of {' and/or '.join(OPENFAST_FORMATS)}, got {of_out!r}",
+            field="openfast_outputs",
+            file=source,
+        )
     channels = data.get("channels", list(DEFAULT_CHANNELS))
     if not isinstance(channels, list) or not all(isinstance(c, str) for c in channels):
         raise CaseError("expected a list of channel names", field="channels", file=source)
@@ -426,6 +439,7 @@ def study_from_dict(
         statistics=list(stats),
         max_batch=max_batch,
         transient=transient,
+        openfast_outputs=list(dict.fromkeys(of_out)),
         base_dir=base_dir,
         source=source,
         raw=copy.deepcopy(data),
