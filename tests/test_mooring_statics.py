@@ -8,7 +8,6 @@ import copy
 import numpy as np
 import pytest
 import yaml
-
 from test_loads_catenary import _decay_case, _model
 
 # OC3 definition (Jonkman 2010), quoted in ref01's README: F = -K q about the PRP
