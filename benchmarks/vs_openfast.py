@@ -2,7 +2,7 @@
 
     python benchmarks/vs_openfast.py [REF_ROOT] [--cases ref01,ref05] [--tmax S] [--dt-scan]
 
-For every reference deck (ref01-ref05) two floatwind paths are timed as separate processes
+For every reference deck (ref01-ref06) two floatwind paths are timed as separate processes
 (start-up, imports, compiled-kernel loading, set-up, stepping and outputs included; user + system
 CPU of the child process, so the figure does not depend on how busy the machine is):
 
@@ -68,12 +68,12 @@ def timed(cmd: list[str], env=None) -> tuple[float, float, int, str]:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("root", nargs="?", default=str(ROOT.parent / "shared" / "reference" / "openfast"))
-    p.add_argument("--cases", help="comma-separated prefixes (default: ref01..ref05)")
+    p.add_argument("--cases", help="comma-separated prefixes (default: ref01..ref06)")
     p.add_argument("--tmax", type=float, help="shorter runs (s) for a quick look (not the target)")
     p.add_argument("--dt-scan", action="store_true", help="largest DT that keeps compare passing")
     p.add_argument("--warm", action="store_true", help="one untimed run of each first")
     args = p.parse_args()
-    refs = sorted(pathlib.Path(args.root).glob("ref0[1-5]*"))
+    refs = sorted(pathlib.Path(args.root).glob("ref0[1-6]*"))
     if args.cases:
         keep = args.cases.split(",")
         refs = [d for d in refs if any(d.name.startswith(k) for k in keep)]

@@ -26,7 +26,7 @@ from floatwind.simulate.system import System  # noqa: E402
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 REF = ROOT.parent / "shared" / "reference" / "openfast"
 CASES = sorted((ROOT / "cases").glob("*.yaml")) + sorted((ROOT / "cases" / "spar_family").glob("*.yaml"))
-DECKS = sorted(REF.glob("ref0[1-5]*/*.fst")) if REF.is_dir() else []
+DECKS = sorted(REF.glob("ref0[1-6]*/*.fst")) if REF.is_dir() else []
 
 
 @pytest.fixture(autouse=True)
@@ -71,7 +71,9 @@ def _close(a, b, rtol=1e-9):
     for name in ("PtfmSurge", "PtfmHeave", "PtfmPitch", "PtfmYaw", "PtfmRVyi"):
         if name in a:
             x, y = a[name].values, b[name].values
-            scale = max(float(np.max(np.abs(y))), 1e-12)
+            # floor: a motion that stays at round-off (ref06's yaw, ~1e-19 rad from MAP++'s
+            # 4-decimal node coordinates) is judged by an absolute 1e-15
+            scale = max(float(np.max(np.abs(y))), 1e-6)
             assert np.max(np.abs(x - y)) <= rtol * scale, (name, np.max(np.abs(x - y)) / scale)
 
 

@@ -36,6 +36,7 @@ CASES = [
     "ref03_yaw_spin",
     "ref04_morison_decay",
     "ref05_morison_jonswap",
+    "ref06_catenary_decay",
 ]
 
 needs_reference = pytest.mark.skipif(
@@ -456,7 +457,7 @@ def test_unsupported_settings_on_modified_deck(tmp_path):
     _set(folder / "ElastoDyn.dat", "TwFADOF2", "True")
     _set(folder / "ElastoDyn.dat", "GenDOF", "True")
     _set(fst, "CompAero", "2")
-    _set(fst, "CompMooring", "3")
+    _set(fst, "CompMooring", "2")  # FEAMooring (MAP++ = 1 and MoorDyn = 3 are read)
     _set(folder / "HydroDyn.dat", "PtfmVol0", "8029.21")
     (folder / "NullWAMIT" / "null.hst").write_text("1 1 0.0\n3 3 0.2503E+01\n")
     _set(folder / "SeaState.dat", "WaveMod", "3")
@@ -466,7 +467,7 @@ def test_unsupported_settings_on_modified_deck(tmp_path):
         "TwFADOF2",
         "GenDOF",
         "CompAero = 2",
-        "CompMooring = 3",
+        "CompMooring = 2",
         "PtfmVol0",
         "null.hst",
         "WaveMod = 3",

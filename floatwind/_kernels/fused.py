@@ -35,12 +35,14 @@ __all__ = ["LANES_MIN", "NEEDS_PYTHON", "RelTable", "SystemParams", "system_rhs"
 LANES_MIN = kwv.LANES_MIN
 
 #: status bits: 2 wind below the grid / time outside the file, 4 Euler-angle singularity,
-#: 8 mooring fairlead at its anchor, 16 a non-finite state (set by the stepping)
+#: 8 mooring fairlead at its anchor, 16 a non-finite state (set by the stepping), 32 a catenary
+#: line solve that did not converge
 NEEDS_PYTHON = {
     2: "wind outside the compiled field",
     4: "Euler-angle singularity",
     8: "mooring fairlead at its anchor",
     16: "non-finite state",
+    32: "catenary mooring line solve not converged",
 }
 
 

@@ -365,6 +365,7 @@ def _load_classes() -> dict[str, Any]:
         "hydrostatics": ("floatwind.loads.hydrostatics", "Hydrostatics"),
         "morison": ("floatwind.loads.morison", "MorisonMembers"),
         "mooring_taut": ("floatwind.loads.mooring", "TautMooring"),
+        "mooring_catenary": ("floatwind.loads.catenary", "CatenaryMooring"),
         "thrust_ct": ("floatwind.loads.thrust", "RotorThrust"),
     }
     out = {}

@@ -431,7 +431,9 @@ def read_fst(path: str | Path) -> dict[str, Any]:
     Files are followed relative to the file that names them: ElastoDyn (``EDFile``, when
     ``CompElast`` is 1 or 2) with its ``BldFile(k)`` and ``TwrFile``; ServoDyn (``ServoFile``) when
     ``CompServo = 1``; SeaState (``SeaStFile``) when ``CompSeaSt = 1``; HydroDyn (``HydroFile``) when
-    ``CompHydro = 1``. Other modules (AeroDyn, InflowWind, MoorDyn, SubDyn, ...) are not read;
+    ``CompHydro = 1``; the mooring file (``MooringFile``) of MAP++ (``CompMooring = 1``) or MoorDyn
+    (3) is located (``deck["Mooring"] = {"kind", "file"}``) and read by
+    :mod:`floatwind.case.mooring_files`. Other modules (AeroDyn, InflowWind, SubDyn, ...) are not read;
     :func:`unsupported_settings` lists them when they are on.
 
     Parameters
@@ -490,6 +492,17 @@ def read_fst(path: str | Path) -> dict[str, Any]:
         deck["SeaState"] = _follow(fst, "SeaStFile", cache)
     if _int(fst, "CompHydro", 0) == 1:
         deck["HydroDyn"] = _follow(fst, "HydroFile", cache)
+    deck["Mooring"] = None
+    comp_moor = _int(fst, "CompMooring", 0)
+    if comp_moor in (1, 3):  # MAP++ / MoorDyn: their own formats, read by floatwind.case.mooring_files
+        key = "MooringFile"
+        name = _str(fst, key)
+        target = (Path(fst["file"]).parent / name).resolve()
+        if _is_unused(name) or not target.is_file():
+            raise CaseError(
+                f"referenced mooring file not found: {target}", field=key, file=fst["file"]
+            )
+        deck["Mooring"] = {"kind": "map" if comp_moor == 1 else "moordyn", "file": str(target)}
     logger.info("read OpenFAST deck %s (%d files)", path, 1 + len(cache))
     return deck
 
@@ -917,7 +930,9 @@ def unsupported_settings(deck: dict) -> list[str]:
     switch("CompSub", "substructure dynamics, SubDyn")
     switch(
         "CompMooring",
-        "mooring module, MAP++/FEAMooring/MoorDyn/OrcaFlex; use HydroDyn AddF0/AddCLin",
+        "mooring module FEAMooring/OrcaFlex; MAP++ (1) and MoorDyn (3) are read into the "
+        "quasi-static catenary, or use HydroDyn AddF0/AddCLin",
+        allowed=(0, 1, 3),
     )
     switch("CompIce", "ice loads")
     switch("CompSoil", "soil-structure interaction")

@@ -342,6 +342,16 @@ def case_from_deck(
             loads.extend(_morison_loads(hd, deck, morison_axis, notes))
     # every load after gravity is HydroDyn's: their sum is HydroDyn's HydroF*i/HydroM*i
     hydrodyn_loads = list(range(1, len(loads)))
+    moor = deck.get("Mooring")
+    if moor is not None:
+        from floatwind.case.mooring_files import read_mooring_file
+
+        depth = float(env["water_depth"] or 320.0)
+        mlines, mnotes = read_mooring_file(moor["file"], kind=moor["kind"], depth=depth)
+        for ln in mlines:  # MAP++/MoorDyn vessel points are relative to the platform reference
+            ln["fairlead"] = _vec(np.asarray(ln["fairlead"], float) + ref)
+        loads.append({"type": "mooring_catenary", "body": "platform", "lines": mlines})
+        notes.extend(mnotes)
     sea: dict[str, Any] = {"kind": "still"}
     if ss is not None and ss["WaveMod"] == 2:
         sea = {

@@ -56,6 +56,9 @@ LOAD_CHANNELS = (
     + [f"Root{k}{a}b1" for k in ("F", "M") for a in "xyz"]
 )
 HYDRO_CHANNELS = [f"Hydro{k}{a}i" for k in ("F", "M") for a in "xyz"]
+#: MAP++ line outputs (``<quantity>[line]``) and the floatwind channel of each
+#: (floatwind.loads.catenary: fairlead tension, anchor tension, laid length)
+MOORING_CHANNELS = {"T": "FAIRTEN", "T_a": "ANCHTEN", "Lb": "LAYLEN"}
 
 # OpenFAST unit -> factor to SI
 UNIT_TO_SI = {
@@ -254,6 +257,8 @@ def channel_group(name: str) -> str:
         return "hydro_loads"
     if name.startswith(("YawBr", "TwrBs", "Root")):
         return "structural_loads"
+    if name.split("[")[0] in MOORING_CHANNELS and name.endswith("]"):
+        return "mooring"
     return "other"
 
 
@@ -355,7 +360,7 @@ def hermite_table(t: np.ndarray, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray,
 
 def _si(ds, name: str) -> tuple[np.ndarray, str]:
     """Reference channel in SI units and the SI unit name."""
-    units = ds[name].attrs.get("units", "")
+    units = ds[name].attrs.get("units", "").strip().strip("[]()")
     vals = np.asarray(ds[name].values, dtype=float)
     f = UNIT_TO_SI.get(units, 1.0)
     si_units = {
@@ -564,6 +569,18 @@ def compare_case(
             "moment about the displaced PRP, earth axes, added-mass reaction included)"
         )
 
+    mooring = []
+    for q, fw in MOORING_CHANNELS.items():
+        i = 1
+        while f"{q}[{i}]" in ref and f"{fw}{i}" in ds:
+            ds = ds.assign({f"{q}[{i}]": (("time",), np.ravel(ds[f"{fw}{i}"].values))})
+            mooring.append(f"{q}[{i}]")
+            i += 1
+    if mooring:
+        result.notes.append(
+            "MAP++ line outputs T[i], T_a[i], Lb[i] = floatwind's FAIRTENi, ANCHTENi, LAYLENi"
+        )
+
     t_sim = np.asarray(ds.time.values)
     ref_w = ref.sel(time=slice(window[0] - 1e-9, window[1] + 1e-9))
     t_ref = np.asarray(ref_w.time.values)
@@ -575,7 +592,7 @@ def compare_case(
         )
     result.time = t_ref
     limits = criteria_for(case_name, kind, criteria)
-    channels = MOTION_CHANNELS + RATE_CHANNELS + LOAD_CHANNELS + HYDRO_CHANNELS
+    channels = MOTION_CHANNELS + RATE_CHANNELS + LOAD_CHANNELS + HYDRO_CHANNELS + mooring
     for name in channels:
         if name not in ref_w or name not in ds:
             continue

@@ -1,0 +1,93 @@
+"""Cost of the catenary mooring against one right-hand side of the OC3 3-body case.
+
+    python benchmarks/bench_catenary.py [--batch 1,16] [--steps 400]
+
+For ``cases/oc3_hywind_catenary.yaml`` (3 bodies, exact hydrostatics, Morison strips, the three
+OC3 catenary lines, thrust, JONSWAP sea, steady wind) it times
+
+* one RHS of the compiled stepping: the fused RK4 chunk over ``steps`` steps / (4 steps);
+* the catenary load alone: its kernel (``floatwind._kernels.catenary.catenary_add``) called in a
+  compiled loop on the kinematics of the same state (no Python call overhead);
+
+and prints both per batch member and their ratio (issue 18's target: <= 0.20). The kinematics
+are taken along a surge sweep of +-30 m so that the line solves see touchdown, slack and taut
+lines, not only the rest position.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import time
+
+import numpy as np
+from numba import njit
+
+from floatwind._kernels.catenary import catenary_add
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+@njit(cache=False)
+def _repeat(n, r_G, R, v, w, cm, body, fb, an, L, wt, iea, cb, ct, force, moment, ch):
+    st = 0
+    for _ in range(n):
+        st |= catenary_add(r_G, R, v, w, cm, body, fb, an, L, wt, iea, cb, ct, force, moment, ch)
+    return st
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--batch", default="1,16")
+    p.add_argument("--steps", type=int, default=400)
+    args = p.parse_args()
+    from floatwind.case import load_case
+    from floatwind.loads.catenary import CatenaryMooring
+    from floatwind.simulate import fused as fz
+    from floatwind.simulate.system import System
+
+    for b in [int(x) for x in args.batch.split(",")]:
+        model = load_case(ROOT / "cases" / "oc3_hywind_catenary.yaml")
+        model.initial.displacement = np.stack(
+            [np.linspace(-30.0, 30.0, b), np.zeros(b), np.zeros(b)], axis=1
+        )
+        system = System(model)
+        fused, why = fz.fuse(system)
+        if fused is None:
+            print(f"B = {b}: not fused: {why}")
+            return 1
+        y = system.initial_state()
+        f = system.rhs(0.0, y)
+        dt = 0.05
+        ts = np.arange(args.steps + 1) * dt
+        fused.rk4_chunk(ts[:3], y, f, 0.0, dt)  # load / compile
+        t0 = time.perf_counter()
+        _, _, done, status = fused.rk4_chunk(ts, y, f, 0.0, dt)
+        t_rhs = (time.perf_counter() - t0) / (4 * int(done)) / b
+        load = next(ld for ld in model.loads if isinstance(ld, CatenaryMooring))
+        ev = system.evaluate(0.0, y)
+        k = ev.kin
+        weight, contact = load.line_constants(model.env)
+        force = np.zeros((b, k.n_bodies, 3))
+        moment = np.zeros_like(force)
+        ch = np.zeros((b, len(load.lines), 5))
+        argv = (
+            np.ascontiguousarray(k.r_G_g), np.ascontiguousarray(k.R_b2g),
+            np.ascontiguousarray(k.v_G_g), np.ascontiguousarray(k.w_b_g),
+            np.ascontiguousarray(k.cm_b), load.body, load.fairlead_b, load.anchor_g,
+            load.length, weight, load.inv_ea, load.friction, contact, force, moment, ch,
+        )  # fmt: skip
+        _repeat(2, *argv)
+        n = 20000 // b + 1
+        t0 = time.perf_counter()
+        _repeat(n, *argv)
+        t_cat = (time.perf_counter() - t0) / n / b
+        print(
+            f"B = {b:3d}: one RHS {t_rhs * 1e6:8.2f} us/member, catenary load (3 lines) "
+            f"{t_cat * 1e6:6.2f} us/member, ratio {t_cat / t_rhs:.3f} (target <= 0.20); "
+            f"stepping status {status}"
+        )
+    return 0
+
+if __name__ == "__main__":
+    raise SystemExit(main())

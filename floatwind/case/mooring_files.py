@@ -1,0 +1,350 @@
+"""MAP++ and MoorDyn input files read into floatwind's quasi-static ``mooring_catenary`` load.
+
+* MAP++ (``CompMooring = 1``): sections LINE DICTIONARY (``LineType Diam MassDenInAir EA CB
+  CIntDamp Ca Cdn Cdt``), NODE PROPERTIES (``ID Attachment X Y Z M B FX FY FZ``; ``Z = depth``
+  is the seabed), LINE PROPERTIES (``ID LineType UnstrLen NodeAnch NodeFair Flags``) and SOLVER
+  OPTIONS (``repeat a1 a2 ..`` copies the lines rotated about z by the angles in degrees, as
+  MAP++ ``mapinit.c``; numerical options of MAP++'s own solver are not needed by floatwind's
+  line solver and are noted). The damping, added-mass and drag columns are not used by a
+  quasi-static model (MAP++ ignores them too).
+* MoorDyn v1 (LINE TYPES / CONNECTION PROPERTIES / LINE PROPERTIES / SOLVER OPTIONS) and v2
+  (LINE TYPES / POINTS / LINES / OPTIONS), ``CompMooring = 3``: the line types, the fixed and
+  vessel points and the lines are read into the same quasi-static model; MoorDyn's lumped-mass
+  dynamics (line inertia, drag, internal damping) are not represented, and the importer says so
+  in one line (a note). Seabed friction: MoorDyn has none in the quasi-static sense (0).
+
+Each line must run from a fixed point (anchor) to a vessel point (fairlead); free "connect"
+points (multi-segment lines, clump weights, bridles) are refused in one line. Every error is a
+:class:`floatwind.errors.CaseError` naming the file and the field (``section row column``).
+"""
+
+from __future__ import annotations
+
+import math
+import pathlib
+from typing import Any
+
+import numpy as np
+
+from floatwind.errors import CaseError
+
+__all__ = ["read_map", "read_moordyn", "read_mooring_file"]
+
+
+def _read_text(path: pathlib.Path) -> list[str]:
+    if not path.is_file():
+        raise CaseError("mooring input file not found", file=str(path))
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")  # MAP++ files carry a non-ASCII 'm^3' unit
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _sections(lines: list[str]) -> dict[str, list[tuple[int, list[str]]]]:
+    """{SECTION TITLE (upper case): [(line number, tokens), ...]} of the rows below each
+    ``---- TITLE ----`` line (blank lines and ``#`` comments dropped)."""
+    out: dict[str, list[tuple[int, list[str]]]] = {}
+    current = None
+    for n, line in enumerate(lines, start=1):
+        s = line.strip()
+        if s.startswith("--"):
+            title = s.strip("-").strip().upper()
+            if not title:
+                current = None
+                continue
+            if "THE END" in title or title.startswith("END"):
+                current = None
+                continue
+            current = title
+            out[current] = []
+            continue
+        if current is None or not s or s.startswith("#"):
+            continue
+        out[current].append((n, s.split()))
+    return out
+
+
+def _find(secs: dict, keys: tuple[str, ...], file: str, required: bool = True):
+    for title, rows in secs.items():
+        if any(k in title for k in keys):
+            return rows
+    if required:
+        raise CaseError(f"section '{keys[0]}' not found", field=keys[0], file=file)
+    return []
+
+
+def _num(tok: str, file: str, field: str, *, depth: float | None = None) -> float:
+    if depth is not None and tok.lower() == "depth":
+        return -float(depth)
+    try:
+        v = float(tok.replace("D", "E").replace("d", "e"))
+    except ValueError:
+        raise CaseError(f"expected a number, got {tok!r}", field=field, file=file) from None
+    if not math.isfinite(v):
+        raise CaseError(f"expected a finite number, got {tok!r}", field=field, file=file)
+    return v
+
+
+def _data_rows(rows, first_numeric: int):
+    """Rows that are data (skip the header and units lines: their column ``first_numeric`` is not
+    a number and they come first)."""
+    out = []
+    for n, toks in rows:
+        if not out and (len(toks) <= first_numeric or not _is_number(toks[first_numeric])):
+            continue
+        out.append((n, toks))
+    return out
+
+
+def _is_number(tok: str) -> bool:
+    try:
+        float(tok.replace("D", "E").replace("d", "e"))
+        return True
+    except ValueError:
+        return tok.lower() == "depth"
+
+
+def _line_config(
+    lt: dict, length: float, anchor, fairlead, file: str, field: str
+) -> dict[str, Any]:
+    if length <= 0.0:
+        raise CaseError(f"unstretched length must be > 0, got {length:g} m", field=field, file=file)
+    return {
+        "fairlead": [float(v) for v in fairlead],
+        "anchor": [float(v) for v in anchor],
+        "length": float(length),
+        "mass_per_length": lt["mass"],
+        "diameter": lt["diam"],
+        "ea": lt["ea"],
+        "seabed_friction": lt["cb"],
+    }
+
+
+def _line_type(toks, n, file, section, cols: dict[str, int], cb_col: int | None):
+    name = toks[0]
+    need = max(list(cols.values()) + ([cb_col] if cb_col is not None else [])) + 1
+    if len(toks) < need:
+        raise CaseError(
+            f"line type {name!r} has {len(toks)} columns, expected at least {need}",
+            field=f"{section} line {n}",
+            file=file,
+        )
+    lt = {key: _num(toks[c], file, f"{section} line {n} ({key})") for key, c in cols.items()}
+    lt["cb"] = 0.0 if cb_col is None else _num(toks[cb_col], file, f"{section} line {n} (CB)")
+    for key, what in (("diam", "Diam"), ("mass", "MassDen"), ("ea", "EA")):
+        if lt[key] <= 0.0:
+            raise CaseError(
+                f"{what} of line type {name!r} must be > 0, got {lt[key]:g}",
+                field=f"{section} line {n} ({what})",
+                file=file,
+            )
+    if lt["cb"] < 0.0:
+        raise CaseError(
+            f"CB of line type {name!r} must be >= 0, got {lt['cb']:g}",
+            field=f"{section} line {n} (CB)",
+            file=file,
+        )
+    return name, lt
+
+
+def read_map(path: str | pathlib.Path, *, depth: float) -> tuple[list[dict], list[str]]:
+    """Lines of a MAP++ input file as ``mooring_catenary`` line mappings, and notes.
+
+    Parameters
+    ----------
+    path : MAP++ input file.
+    depth : water depth (m), for ``Z = depth`` nodes.
+
+    Returns
+    -------
+    (lines, notes) : the load's ``lines`` (fairleads in the vessel frame, anchors inertial) and
+        one-line notes on what was not needed.
+    """
+    path = pathlib.Path(path)
+    file = str(path)
+    secs = _sections(_read_text(path))
+    notes: list[str] = []
+    types: dict[str, dict] = {}
+    for n, toks in _data_rows(_find(secs, ("LINE DICTIONARY",), file), 1):
+        name, lt = _line_type(
+            toks, n, file, "LINE DICTIONARY", {"diam": 1, "mass": 2, "ea": 3}, cb_col=4
+        )
+        types[name] = lt
+    nodes: dict[str, tuple[str, np.ndarray]] = {}
+    for n, toks in _data_rows(_find(secs, ("NODE PROPERTIES",), file), 2):
+        if len(toks) < 5:
+            raise CaseError(
+                "a node needs ID, Attachment, X, Y, Z", field=f"NODE PROPERTIES line {n}", file=file
+            )
+        kind = toks[1].lower()
+        if kind not in ("fix", "vessel", "connect"):
+            raise CaseError(
+                f"unknown node attachment {toks[1]!r} (fix, vessel or connect)",
+                field=f"NODE PROPERTIES line {n} (Attachment)",
+                file=file,
+            )
+        xyz = np.array(
+            [_num(t, file, f"NODE PROPERTIES line {n} ({c})", depth=depth)
+             for t, c in zip(toks[2:5], "XYZ")]
+        )  # fmt: skip
+        if kind == "connect":
+            raise CaseError(
+                "connect nodes (multi-segment lines, clump weights, bridles) are not supported "
+                "by floatwind's catenary mooring yet",
+                field=f"NODE PROPERTIES line {n} (Attachment)",
+                file=file,
+            )
+        if kind == "fix" and xyz[2] < -depth - 1e-3:
+            raise CaseError(
+                f"fix node z = {xyz[2]:g} m lies below the seabed (depth {depth:g} m)",
+                field=f"NODE PROPERTIES line {n} (Z)",
+                file=file,
+            )
+        nodes[toks[0]] = (kind, xyz)
+    lines: list[dict] = []
+    for n, toks in _data_rows(_find(secs, ("LINE PROPERTIES",), file), 2):
+        fld = f"LINE PROPERTIES line {n}"
+        if len(toks) < 5:
+            raise CaseError(
+                "a line needs ID, LineType, UnstrLen, NodeAnch, NodeFair", field=fld, file=file
+            )
+        if toks[1] not in types:
+            raise CaseError(
+                f"line type {toks[1]!r} is not in the LINE DICTIONARY ({sorted(types)})",
+                field=f"{fld} (LineType)",
+                file=file,
+            )
+        length = _num(toks[2], file, f"{fld} (UnstrLen)")
+        ends = []
+        for tok, what in ((toks[3], "NodeAnch"), (toks[4], "NodeFair")):
+            if tok not in nodes:
+                raise CaseError(f"node {tok!r} is not defined", field=f"{fld} ({what})", file=file)
+            ends.append(nodes[tok])
+        (ka, pa), (kf, pf) = ends
+        if {ka, kf} != {"fix", "vessel"}:
+            raise CaseError(
+                f"a line must join a fix node and a vessel node, got {ka} and {kf}",
+                field=fld,
+                file=file,
+            )
+        anchor, fair = (pa, pf) if ka == "fix" else (pf, pa)
+        lines.append(_line_config(types[toks[1]], length, anchor, fair, file, f"{fld} (UnstrLen)"))
+    if not lines:
+        raise CaseError("no lines defined", field="LINE PROPERTIES", file=file)
+    for n, toks in _find(secs, ("SOLVER OPTIONS",), file, required=False):
+        key = toks[0].lower()
+        if key == "option" or key.startswith("("):
+            continue
+        if key == "repeat":
+            angles = [_num(t, file, f"SOLVER OPTIONS line {n} (repeat)") for t in toks[1:]]
+            base = list(lines)
+            for ang in angles:
+                # MAP++ mapinit.c: the copy is rotated by -angle about z and its node
+                # coordinates are kept to 4 decimals (ref06 README: repeat 240 puts line 2 at
+                # (-426.9350, 739.4731))
+                c, s = math.cos(math.radians(ang)), math.sin(math.radians(ang))
+                for ln in base:
+                    new = dict(ln)
+                    for k in ("fairlead", "anchor"):
+                        x, y, z = ln[k]
+                        new[k] = [round(c * x + s * y, 4), round(-s * x + c * y, 4), z]
+                    lines.append(new)
+        else:
+            notes.append(
+                f"{path.name}: MAP++ solver option {toks[0]!r} not needed by floatwind's line "
+                "solver (ignored)"
+            )
+    return lines, notes
+
+
+def read_moordyn(path: str | pathlib.Path, *, depth: float) -> tuple[list[dict], list[str]]:
+    """Lines of a MoorDyn v1 or v2 input file as ``mooring_catenary`` line mappings, and notes
+    (the first note says that MoorDyn's dynamics are replaced by the quasi-static catenary)."""
+    path = pathlib.Path(path)
+    file = str(path)
+    secs = _sections(_read_text(path))
+    notes = [
+        f"{path.name}: MoorDyn lines read into floatwind's quasi-static catenary (line inertia, "
+        "drag and internal damping of MoorDyn's lumped-mass model are not represented)"
+    ]
+    types: dict[str, dict] = {}
+    for n, toks in _data_rows(_find(secs, ("LINE TYPES", "LINE DICTIONARY"), file), 1):
+        if len(toks) > 3 and not _is_number(toks[3]):
+            raise CaseError(
+                f"EA {toks[3]!r} of line type {toks[0]!r}: nonlinear stiffness tables are not "
+                "supported",
+                field=f"LINE TYPES line {n} (EA)",
+                file=file,
+            )
+        name, lt = _line_type(toks, n, file, "LINE TYPES", {"diam": 1, "mass": 2, "ea": 3}, None)
+        types[name] = lt
+    v2 = any("POINTS" in t for t in secs)
+    pts_rows = _find(secs, ("POINTS", "CONNECTION PROPERTIES", "NODE PROPERTIES"), file)
+    points: dict[str, tuple[str, np.ndarray]] = {}
+    for n, toks in _data_rows(pts_rows, 2):
+        fld = f"{'POINTS' if v2 else 'CONNECTION PROPERTIES'} line {n}"
+        if len(toks) < 5:
+            raise CaseError("a point needs ID, Attachment, X, Y, Z", field=fld, file=file)
+        kind = toks[1].lower()
+        if kind in ("fixed", "fix", "anchor"):
+            kind = "fix"
+        elif kind in ("vessel", "body1", "coupled"):
+            kind = "vessel"
+        else:
+            raise CaseError(
+                f"point attachment {toks[1]!r}: only fixed and vessel points are supported by "
+                "floatwind's catenary mooring (no free/connect points yet)",
+                field=f"{fld} (Attachment)",
+                file=file,
+            )
+        xyz = np.array(
+            [_num(t, file, f"{fld} ({c})", depth=depth) for t, c in zip(toks[2:5], "XYZ")]
+        )
+        points[toks[0]] = (kind, xyz)
+    lines: list[dict] = []
+    line_rows = _find(secs, ("LINES", "LINE PROPERTIES"), file)
+    for n, toks in _data_rows(line_rows, 4 if v2 else 2):  # the UnstrLen column
+        fld = f"LINES line {n}"
+        if len(toks) < 5:
+            raise CaseError("a line needs ID, LineType and its ends", field=fld, file=file)
+        if v2:  # ID LineType AttachA AttachB UnstrLen NumSegs Outputs
+            ltype, a, b, length_tok = toks[1], toks[2], toks[3], toks[4]
+        else:  # Line LineType UnstrLen NumSegs NodeAnch NodeFair Flags
+            if len(toks) < 6:
+                raise CaseError("a v1 line needs 6 columns", field=fld, file=file)
+            ltype, length_tok, a, b = toks[1], toks[2], toks[4], toks[5]
+        if ltype not in types:
+            raise CaseError(
+                f"line type {ltype!r} is not in LINE TYPES ({sorted(types)})",
+                field=f"{fld} (LineType)",
+                file=file,
+            )
+        length = _num(length_tok, file, f"{fld} (UnstrLen)")
+        ends = []
+        for tok in (a, b):
+            if tok not in points:
+                raise CaseError(f"point {tok!r} is not defined", field=fld, file=file)
+            ends.append(points[tok])
+        (ka, pa), (kb, pb) = ends
+        if {ka, kb} != {"fix", "vessel"}:
+            raise CaseError(
+                f"a line must join a fixed point and a vessel point, got {ka} and {kb}",
+                field=fld,
+                file=file,
+            )
+        anchor, fair = (pa, pb) if ka == "fix" else (pb, pa)
+        lines.append(_line_config(types[ltype], length, anchor, fair, file, f"{fld} (UnstrLen)"))
+    if not lines:
+        raise CaseError("no lines defined", field="LINES", file=file)
+    return lines, notes
+
+
+def read_mooring_file(path, *, kind: str, depth: float) -> tuple[list[dict], list[str]]:
+    """``kind`` = "map" or "moordyn": :func:`read_map` / :func:`read_moordyn`."""
+    if kind == "map":
+        return read_map(path, depth=depth)
+    if kind == "moordyn":
+        return read_moordyn(path, depth=depth)
+    raise ValueError(kind)

@@ -1,0 +1,334 @@
+"""Catenary mooring: quasi-static elastic catenary lines from body fairleads to fixed anchors.
+
+Each line runs from a fairlead fixed in the body to an anchor fixed in the inertial frame. At
+every evaluation the line is solved in the vertical plane through its two ends
+(:mod:`floatwind.mooring.catenary`: the extensible catenary with seabed contact and friction of
+Jonkman (2007) eqs. 2-58..2-61 / MAP++): from the horizontal distance ``l`` and the height ``h``
+of the fairlead above the anchor it gives the horizontal and vertical fairlead tensions ``H``,
+``V``. The load on the body is the line's pull at the displaced fairlead (MAP++ ``map.f90``):
+
+    F = (-H cos psi, -H sin psi, -V),     psi = direction from the anchor to the fairlead,
+
+and its moment about the body CM is ``(r_fair - r_G) x F``. Nothing is linearised: the lines
+hold at any offset, and a slack line (part of it on the seabed, or ``H = 0``) is part of the
+solution. A line whose anchor lies on the seabed (anchor ``z`` within 1 mm of ``-water_depth``)
+can rest on it; otherwise it hangs free. The wet weight per length is
+``w = (mu - rho_water pi d^2/4) g`` from the mass per length in air ``mu`` and the diameter
+``d`` (MAP++ line dictionary), or given directly.
+
+The solve starts from the same initial guess at every call (no state): a batch member alone
+and inside a batch get the same bits, and the compiled and NumPy paths run the same compiled
+line solver.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import pathlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from floatwind import _kernels
+from floatwind._kernels.contract import CompiledLoad, f64
+from floatwind.errors import CaseError, SimulationError
+from floatwind.loads._config import Section, check_body
+from floatwind.loads.base import Kinematics, Load, Wrench
+from floatwind.rotation.vec import cross, matvec
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["CatenaryLine", "CatenaryMooring"]
+
+_LINE_KEYS = (
+    "fairlead",
+    "anchor",
+    "length",
+    "mass_per_length",
+    "diameter",
+    "wet_weight",
+    "ea",
+    "seabed_friction",
+)
+
+#: an anchor within this distance of the seabed (m) lies on it
+SEABED_TOL = 1e-3
+#: a line whose chord at rest exceeds its length by more than this strain cannot reach its anchor
+MAX_REST_STRAIN = 0.1
+
+
+@dataclass(frozen=True)
+class CatenaryLine:
+    """One catenary line (all SI).
+
+    Attributes
+    ----------
+    fairlead : (3,) fairlead position in the body reference frame (m).
+    anchor : (3,) anchor position in the inertial frame (m).
+    length : unstretched length L (m).
+    ea : axial stiffness EA (N); ``inf`` for an inextensible line.
+    mass_per_length : mass per length in air mu (kg/m); with ``diameter`` gives the wet weight.
+    diameter : volume-equivalent diameter d (m), or None when ``wet_weight`` is given.
+    wet_weight : wet weight per length w (N/m), or None (then from mu and d).
+    seabed_friction : seabed friction coefficient CB (-).
+    """
+
+    fairlead: np.ndarray
+    anchor: np.ndarray
+    length: float
+    ea: float
+    mass_per_length: float = 0.0
+    diameter: float | None = None
+    wet_weight: float | None = None
+    seabed_friction: float = 0.0
+
+    def weight(self, rho_water: float, gravity: float) -> float:
+        """Wet weight per length (N/m): MAP++ ``omega = g (mu - rho pi d^2/4)``."""
+        if self.wet_weight is not None:
+            return float(self.wet_weight)
+        return gravity * (self.mass_per_length - rho_water * math.pi * self.diameter**2 / 4.0)
+
+
+class CatenaryMooring(Load):
+    """Quasi-static catenary lines on one body (see the module docstring).
+
+    Parameters
+    ----------
+    body : int
+        Index of the body the fairleads belong to.
+    lines : sequence of CatenaryLine or of mappings with its keys
+        ``fairlead``, ``anchor``, ``length``, ``ea``, ``seabed_friction`` (default 0), and either
+        ``mass_per_length`` + ``diameter`` or ``wet_weight``.
+    channel_prefix : str
+        Prefix of the output channel names (to tell two mooring loads apart).
+    name : str, optional
+        Load name (default ``mooring_catenary``).
+
+    Output channels (B,), i = 1..n
+    ------------------------------
+    ``FAIRTENi``, ``ANCHTENi`` fairlead and anchor tension (N); ``FAIRHi``, ``FAIRVi`` horizontal
+    and vertical fairlead tension (N, V positive when the line pulls the fairlead down);
+    ``LAYLENi`` length resting on the seabed (m); ``MoorFxi..MoorMzi`` the total mooring force
+    and moment about the body reference point (inertial axes), as :class:`TautMooring`.
+    """
+
+    time_independent = True
+    name = "mooring_catenary"
+
+    def __init__(
+        self,
+        *,
+        body: int,
+        lines: Sequence[CatenaryLine | Mapping],
+        channel_prefix: str = "",
+        name: str | None = None,
+        field: str = "",
+    ):
+        self.body = check_body(body, _f(field, "body"))
+        if not isinstance(lines, (list, tuple)) or len(lines) == 0:
+            raise CaseError("needs at least one line", field=_f(field, "lines"))
+        self.lines = tuple(
+            self._make_line(ln, f"{_f(field, 'lines')}[{i}]") for i, ln in enumerate(lines)
+        )
+        self._fields = [f"{_f(field, 'lines')}[{i}]" for i in range(len(self.lines))]
+        if name is not None:
+            self.name = str(name)
+        self.channel_prefix = str(channel_prefix)
+        self.fairlead_b = np.array([ln.fairlead for ln in self.lines], dtype=float)
+        self.anchor_g = np.array([ln.anchor for ln in self.lines], dtype=float)
+        self.length = np.array([ln.length for ln in self.lines], dtype=float)
+        self.inv_ea = np.array([0.0 if math.isinf(ln.ea) else 1.0 / ln.ea for ln in self.lines])
+        self.friction = np.array([ln.seabed_friction for ln in self.lines], dtype=float)
+        p = self.channel_prefix
+        n = len(self.lines)
+        self._names = [[f"{p}{c}{i + 1}" for i in range(n)] for c in _CHANNELS]
+
+    @staticmethod
+    def _make_line(line: CatenaryLine | Mapping, field: str) -> CatenaryLine:
+        if isinstance(line, CatenaryLine):
+            line = {k: getattr(line, k) for k in _LINE_KEYS if getattr(line, k) is not None}
+        sec = Section(line, field, _LINE_KEYS)
+        fairlead = sec.vector("fairlead")
+        anchor = sec.vector("anchor")
+        length = sec.number("length")
+        if length <= 0.0:
+            raise CaseError(
+                f"unstretched length must be > 0, got {length:g} m", field=sec.path("length")
+            )
+        raw_ea = sec.raw("ea")
+        inextensible = isinstance(raw_ea, float) and raw_ea == math.inf
+        ea = math.inf if inextensible else sec.number("ea", kind="positive")
+        cb = sec.number("seabed_friction", 0.0, kind="nonnegative")
+        if sec.has("wet_weight"):
+            if sec.has("diameter"):
+                raise CaseError(
+                    "give either 'diameter' (with 'mass_per_length') or 'wet_weight', not both",
+                    field=sec.path("diameter"),
+                )
+            wet = sec.number("wet_weight", kind="finite")
+            mu = sec.number("mass_per_length", 0.0, kind="nonnegative")
+            diameter = None
+            if wet <= 0.0:
+                raise CaseError(
+                    f"wet weight must be > 0 (a buoyant line is not supported), got {wet:g} N/m",
+                    field=sec.path("wet_weight"),
+                )
+        else:
+            mu = sec.number("mass_per_length", kind="positive")
+            diameter = sec.number("diameter", kind="positive")
+            wet = None
+        chord = float(np.linalg.norm(anchor - fairlead))
+        if chord > (1.0 + MAX_REST_STRAIN) * length:
+            raise CaseError(
+                f"the line cannot reach its anchor: the fairlead-anchor distance at rest is "
+                f"{chord:.6g} m, its unstretched length {length:.6g} m",
+                field=sec.path("length"),
+            )
+        return CatenaryLine(
+            fairlead=fairlead,
+            anchor=anchor,
+            length=float(length),
+            ea=float(ea),
+            mass_per_length=float(mu),
+            diameter=diameter,
+            wet_weight=wet,
+            seabed_friction=float(cb),
+        )
+
+    @classmethod
+    def from_config(
+        cls,
+        cfg: dict,
+        *,
+        body_index: dict[str, int],
+        field: str,
+        base_dir: pathlib.Path | None = None,
+    ) -> CatenaryMooring:
+        """Build from ``{type: mooring_catenary, body: .., lines: [..]}`` (docs/loads.md)."""
+        sec = Section(cfg, field, ("type", "body", "lines", "channel_prefix", "name"))
+        return cls(
+            body=sec.body(body_index),
+            lines=[item for _, item in sec.items("lines")],
+            channel_prefix=sec.raw("channel_prefix", ""),
+            name=sec.raw("name", None),
+            field=field,
+        )
+
+    # ----------------------------------------------------------------- environment-dependent
+    def line_constants(self, env) -> tuple[np.ndarray, np.ndarray]:
+        """Wet weights w (L,) (N/m) and seabed contact flags (L,) for the environment ``env``.
+
+        Raises :class:`CaseError` for a line that is not heavier than water or an anchor below
+        the seabed."""
+        rho = float(getattr(env, "rho_water", 1025.0))
+        g = float(getattr(env, "gravity", 9.80665))
+        depth = float(getattr(env, "water_depth", 320.0))
+        weight = np.array([ln.weight(rho, g) for ln in self.lines])
+        for i, w in enumerate(weight):
+            if not w > 0.0:
+                raise CaseError(
+                    f"wet weight {w:.6g} N/m is not positive (mass per length "
+                    f"{self.lines[i].mass_per_length:g} kg/m, diameter {self.lines[i].diameter} m"
+                    f", rho_water {rho:g}): a buoyant line is not supported",
+                    field=f"{self._fields[i]}.mass_per_length",
+                )
+        seabed = -depth
+        if np.any(self.anchor_g[:, 2] < seabed - SEABED_TOL):
+            i = int(np.argmax(self.anchor_g[:, 2] < seabed - SEABED_TOL))
+            raise CaseError(
+                f"anchor z = {self.anchor_g[i, 2]:g} m lies below the seabed (water depth "
+                f"{depth:g} m)",
+                field=f"{self._fields[i]}.anchor",
+            )
+        contact = self.anchor_g[:, 2] <= seabed + SEABED_TOL
+        return weight, contact
+
+    # -------------------------------------------------------------------------------- wrench
+    def solve(self, kin: Kinematics, env):
+        """Force, moment (B, N, 3) of the lines and channels (B, L, 5) at ``kin``; raises
+        :class:`SimulationError` when a line solve does not converge."""
+        from floatwind._kernels import catenary as kc
+
+        weight, contact = self.line_constants(env)
+        fn = kc.catenary_lines if _kernels.enabled() else kc.catenary_lines.py_func
+        f64_ = _kernels.f64
+        force, moment, ch, status = fn(
+            f64_(kin.r_G_g), f64_(kin.R_b2g), f64_(kin.v_G_g), f64_(kin.w_b_g), f64_(kin.cm_b),
+            self.body, f64_(self.fairlead_b), f64_(self.anchor_g), f64_(self.length),
+            f64_(weight), f64_(self.inv_ea), f64_(self.friction), np.ascontiguousarray(contact),
+        )  # fmt: skip
+        if status:
+            raise SimulationError(
+                "a catenary mooring line did not converge (Newton, 100 iterations)", time=kin.t
+            )
+        return force, moment, ch
+
+    def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
+        """Line loads on the body at the fairleads (inertial axes, about the body CM)."""
+        force, moment, ch = self.solve(kin, env)
+        out = Wrench(force, moment)
+        b = self.body
+        arm = matvec(kin.R_b2g[:, b], kin.cm_b[b])  # body CM from the body reference point
+        moment_ref = moment[:, b] + cross(arm, force[:, b])
+        for c, names in enumerate(self._names):
+            for i, nm in enumerate(names):
+                out.channels[nm] = ch[:, i, c].copy()
+        p = self.channel_prefix
+        for k, ax in enumerate("xyz"):
+            out.channels[f"{p}MoorF{ax}i"] = force[:, b, k].copy()
+            out.channels[f"{p}MoorM{ax}i"] = moment_ref[:, k]
+        return out
+
+    class Params(NamedTuple):
+        body: int
+        fairlead_b: np.ndarray  # (L, 3) body frame
+        anchor_g: np.ndarray  # (L, 3) inertial
+        length: np.ndarray  # (L,) unstretched
+        weight: np.ndarray  # (L,) wet weight per length
+        inv_ea: np.ndarray  # (L,) 1/EA (0: inextensible)
+        friction: np.ndarray  # (L,) seabed friction coefficient
+        contact: np.ndarray  # (L,) bool, anchor on the seabed
+        scratch: np.ndarray  # (B, L, 5) channels of the last call
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import catenary as kc
+
+        weight, contact = self.line_constants(env)
+        p = self.Params(
+            int(self.body), f64(self.fairlead_b), f64(self.anchor_g), f64(self.length),
+            f64(weight), f64(self.inv_ea), f64(self.friction), np.ascontiguousarray(contact),
+            np.zeros((int(batch), len(self.lines), 5)),
+        )  # fmt: skip
+        return CompiledLoad(kc.catenary_kernel, p)
+
+    def channel_info(self) -> dict[str, tuple[str, str]]:
+        info: dict[str, tuple[str, str]] = {}
+        what = {
+            "FAIRTEN": ("N", "fairlead tension of mooring line {}"),
+            "ANCHTEN": ("N", "anchor tension of mooring line {}"),
+            "FAIRH": ("N", "horizontal fairlead tension of mooring line {}"),
+            "FAIRV": ("N", "vertical fairlead tension of mooring line {} (downward pull)"),
+            "LAYLEN": ("m", "length of mooring line {} resting on the seabed"),
+        }
+        for c, names in zip(_CHANNELS, self._names):
+            units, long = what[c]
+            for i, nm in enumerate(names):
+                info[nm] = (units, long.format(i + 1))
+        p = self.channel_prefix
+        for ax in "xyz":
+            info[f"{p}MoorF{ax}i"] = ("N", f"total mooring force, inertial {ax}")
+            info[f"{p}MoorM{ax}i"] = (
+                "N m",
+                f"total mooring moment about the body reference point, inertial {ax}",
+            )
+        return info
+
+
+_CHANNELS = ("FAIRTEN", "ANCHTEN", "FAIRH", "FAIRV", "LAYLEN")
+
+
+def _f(prefix: str, key: str) -> str:
+    return f"{prefix}.{key}" if prefix else key

@@ -1,0 +1,72 @@
+"""Mooring statics: OC3 linearised stiffness at equilibrium (ref01 README / OC3 definition),
+static equilibrium with catenary lines (ref06 README), the ``floatwind mooring`` command."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+import yaml
+from test_loads_catenary import _decay_case, _model
+
+# OC3 definition (Jonkman 2010), quoted in ref01's README: F = -K q about the PRP
+K_OC3 = {(0, 0): 41180.0, (1, 1): 41180.0, (0, 4): -2.821e6, (1, 3): 2.821e6, (2, 2): 11940.0,
+         (3, 3): 3.111e8, (4, 4): 3.111e8, (5, 5): 1.156e7}  # fmt: skip
+
+
+def _single():
+    case = _decay_case()
+    case["initial"] = {"displacement": [0.0, 0.0, 0.0], "angles": [0.0, 0.0, 0.0]}
+    return case
+
+
+def test_static_equilibrium_and_oc3_stiffness_within_2_percent():
+    from floatwind.simulate import mooring as sm
+    from floatwind.simulate.equilibrium import static_equilibrium
+    from floatwind.simulate.system import System
+
+    model = _model(_single())
+    eq = static_equilibrium(model)
+    # ref06 README: the static solution with MAP++'s 4-decimal lines 2 and 3 (net Fx -0.46 N at
+    # rest: 1.1e-5 m of surge); these lines are exact
+    assert eq["PtfmSurge"] == pytest.approx(-0.073616, abs=2e-5)
+    assert eq["PtfmHeave"] == pytest.approx(0.017492, abs=2e-6)
+    assert np.degrees(eq["PtfmPitch"]) == pytest.approx(-0.061687, abs=2e-5)
+    system = System(model)
+    y = system.initial_state()[:1].copy()
+    y[0, :6] = eq["q"]
+    y[:, 6:] = 0.0
+    origin, R = sm.pose_of_state(model, system, y, 0)
+    K = sm.mooring_stiffness(model, origin, R)
+    for (i, j), ref in K_OC3.items():
+        assert K[i, j] == pytest.approx(ref, rel=0.02), (i, j, K[i, j])
+    # invariant: the translational block of a conservative system is symmetric
+    np.testing.assert_allclose(K[:3, :3], K[:3, :3].T, atol=1e-4 * K[0, 0])
+
+
+def test_stiffness_matches_the_slope_of_the_offset_curve():
+    from floatwind.simulate import mooring as sm
+
+    model = _model(_single())
+    origin, R = sm.rest_pose(model, 0)
+    K = sm.mooring_stiffness(model, origin, R)
+    c = sm.offset_curve(model, origin, R, np.array([-0.01, 0.01]))
+    assert -(c["Fx"][1] - c["Fx"][0]) / 0.02 == pytest.approx(K[0, 0], rel=1e-5)
+
+
+def test_mooring_command(tmp_path, capsys):
+    from floatwind.cli import main
+
+    case = tmp_path / "cat.yaml"
+    data = _single()
+    case.write_text(yaml.safe_dump(copy.deepcopy(data)))
+    fig = tmp_path / "out" / "curve.png"
+    assert main(["mooring", str(case), "--figure", str(fig), "--mkdir"]) == 0
+    out = capsys.readouterr().out
+    assert "linearised mooring stiffness" in out and "FAIRTEN1" in out and fig.is_file()
+    # a case without mooring: one-line error, exit 2
+    data["loads"] = data["loads"][:2]
+    case.write_text(yaml.safe_dump(data))
+    assert main(["mooring", str(case), "--figure", str(tmp_path / "x.png")]) == 2
+    assert "no mooring_catenary" in capsys.readouterr().err
