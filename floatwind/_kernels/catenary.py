@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from floatwind._kernels.loads import _add_point_force, _point
-from floatwind.mooring.catenary import SOLVED, _residual, solve_line
+from floatwind.mooring.catenary import SOLVED, _residual, solve_line, solve_line_from
 
 __all__ = ["CATENARY_STATUS", "catenary_add", "catenary_kernel", "catenary_lines", "line_ends"]
 
@@ -36,7 +36,7 @@ _NODE_XTOL = 1e-10  # Newton step (m), relative to the longest line
 
 
 @njit(cache=True, fastmath=False)
-def line_ends(pa, pb, L, w, inv_ea, cb, contact, fa, fb, ch, K, want_k, sol):
+def line_ends(pa, pb, L, w, inv_ea, cb, contact, fa, fb, ch, K, want_k, sol, guess):
     """Forces of one line on its ends A (``pa``, the anchor end) and B (``pb``, the fairlead
     end), whichever of the two is higher.
 
@@ -45,8 +45,10 @@ def line_ends(pa, pb, L, w, inv_ea, cb, contact, fa, fb, ch, K, want_k, sol):
     (3, 3) the end stiffness dF_B/dp_B (= dF_A/dp_A = -dF_B/dp_A = -dF_A/dp_B when the line is
     not on the seabed) from the inverse of the catenary Jacobian d(l, h)/d(H, V) (Jonkman 2007
     eqs. 2-58..2-61) and the rotation of the line's vertical plane. Seabed contact only where
-    ``contact`` (end A is an anchor on the seabed) and end A is the lower end. Returns the
-    status of :func:`solve_line`."""
+    ``contact`` (end A is an anchor on the seabed) and end A is the lower end. ``guess`` (3,)
+    holds the upper end's (H, V) and the orientation (+1: B upper, -1: A upper) of an earlier
+    solve of this line, used as Newton's start when the orientation is the same (H = 0: none;
+    the Peyrot-Goulois start when it does not converge from there), and receives this solve's. Returns the status of :func:`solve_line`."""
     dx = pb[0] - pa[0]
     dy = pb[1] - pa[1]
     dz = pb[2] - pa[2]
@@ -63,10 +65,15 @@ def line_ends(pa, pb, L, w, inv_ea, cb, contact, fa, fb, ch, K, want_k, sol):
         s = -1.0
         hh = -dz
         use_contact = False
-    st = solve_line(lh, hh, L, w, inv_ea, cb, use_contact, sol)
+    st = 1
+    if guess[2] == s:
+        st = solve_line_from(lh, hh, L, w, inv_ea, cb, use_contact, guess[0], guess[1], sol)
+    if st != SOLVED:  # no earlier solve, or it led Newton astray
+        st = solve_line(lh, hh, L, w, inv_ea, cb, use_contact, sol)
     if st != SOLVED:
         return st
     H, V, Ha, Va = sol[0], sol[1], sol[2], sol[3]
+    guess[0], guess[1], guess[2] = H, V, s
     if s > 0.0:  # the line pulls B towards A and down, A towards B and up
         fb[0], fb[1], fb[2] = -H * ux, -H * uy, -V
         fa[0], fa[1], fa[2] = Ha * ux, Ha * uy, Va
@@ -125,10 +132,11 @@ def _end_pos(k, node, fixed, x, out):
 
 @njit(cache=True, fastmath=False)
 def _node_residual(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, inv_ea, cb,
-                   contact, R, J, want_j):  # fmt: skip
+                   contact, R, J, want_j, guess):  # fmt: skip
     """Force balance ``R`` (3K,) of the connect nodes at ``x`` (sum of the line end forces and
     ``node_f``) and, when ``want_j``, its Jacobian ``J`` (3K, 3K) assembled from the lines' end
-    stiffnesses. Returns the status of the line solves."""
+    stiffnesses; ``guess`` (L, 3): the lines' last solutions (:func:`line_ends`). Returns the
+    status of the line solves."""
     nk = x.shape[0]
     pa = np.empty(3)
     pb = np.empty(3)
@@ -149,7 +157,7 @@ def _node_residual(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight
         _end_pos(i, a_node, pa_fixed, x, pa)
         _end_pos(i, b_node, pb_fixed, x, pb)
         st = line_ends(pa, pb, length[i], weight[i], inv_ea[i], cb[i], contact[i] and ia < 0,
-                       fa, fb, ch, K, want_j, sol)  # fmt: skip
+                       fa, fb, ch, K, want_j, sol, guess[i])  # fmt: skip
         if st != SOLVED:
             return st
         for r in range(3):
@@ -172,91 +180,140 @@ def _node_residual(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight
 
 
 @njit(cache=True, fastmath=False)
+def _lu(A, piv):
+    """LU factorisation of A (n, n) in place with partial pivoting (``piv`` (n,) row swaps).
+    Returns False when a pivot is zero."""
+    n = A.shape[0]
+    for k in range(n):
+        p = k
+        for i in range(k + 1, n):
+            if abs(A[i, k]) > abs(A[p, k]):
+                p = i
+        piv[k] = p
+        if A[p, k] == 0.0:
+            return False
+        if p != k:
+            for j in range(n):
+                A[k, j], A[p, j] = A[p, j], A[k, j]
+        for i in range(k + 1, n):
+            A[i, k] /= A[k, k]
+            f = A[i, k]
+            for j in range(k + 1, n):
+                A[i, j] -= f * A[k, j]
+    return True
+
+
+@njit(cache=True, fastmath=False)
+def _lu_solve(A, piv, b, out):
+    """``out`` = A^-1 ``b`` from :func:`_lu`'s factors."""
+    n = A.shape[0]
+    for i in range(n):
+        out[i] = b[i]
+    for k in range(n):
+        p = piv[k]
+        if p != k:
+            out[k], out[p] = out[p], out[k]
+    for i in range(n):
+        for j in range(i):
+            out[i] -= A[i, j] * out[j]
+    for i in range(n - 1, -1, -1):
+        for j in range(i + 1, n):
+            out[i] -= A[i, j] * out[j]
+        out[i] /= A[i, i]
+
+
+@njit(cache=True, fastmath=False)
 def solve_nodes(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, inv_ea, cb,
                 contact, force_scale, length_scale):  # fmt: skip
     """Static equilibrium of the connect nodes ``x`` (K, 3), in place, from the positions it
     holds: sum of the line end forces + ``node_f`` (weight, buoyancy, applied force) = 0 at every
-    node. Newton's method with the assembled end stiffnesses of :func:`line_ends`, the step of a
-    node limited to a quarter of its shortest line and to a trust radius, and halved until the
-    force residual decreases (a slack line's near-zero stiffness and a taut line's EA/L make
-    the residual strongly nonlinear); the trust radius is what the last halving accepted,
-    doubled after a full step. Converged (after one more Newton step) when the force residual is below ``1e-10 force_scale`` or the
-    Newton step below ``1e-10 length_scale`` (a taut line's EA/L turns round-off of the position
-    into forces above the first). ``pa_fixed``/``pb_fixed`` (L, 3) hold the positions of the ends that
-    are not nodes (anchors, displaced fairleads). Returns 0 or :data:`CATENARY_STATUS`."""
+    node. Newton's method with the assembled end stiffnesses of :func:`line_ends` (a weak spring
+    of 1e-6 force_scale/length_scale on the diagonal: a slack line has ~no stiffness), the step
+    of a node limited to a quarter of its shortest line, and halved until Deuflhard's natural
+    monotonicity test holds (the Newton correction at the trial point, with the same Jacobian,
+    is shorter than the step's: near a taut line the force residual is a poor merit function,
+    EA/L dwarfs the rest) or the force residual decreases (what moves a node hanging on slack
+    lines, whose Jacobian is nearly singular). Converged (after one more Newton step)
+    when the force residual is below ``1e-10 force_scale`` or the Newton step below
+    ``1e-10 length_scale`` (EA/L turns round-off of the position into forces above the first).
+    ``pa_fixed``/``pb_fixed`` (L, 3) hold the positions of the ends that are not nodes (anchors,
+    displaced fairleads). Returns 0 or :data:`CATENARY_STATUS`."""
     nk = x.shape[0]
     n3 = 3 * nk
     R = np.empty(n3)
     Rt = np.empty(n3)
     J = np.empty((n3, n3))
+    piv = np.empty(n3, dtype=np.int64)
+    dxs = np.empty(n3)
+    dxt = np.empty(n3)
     xt = np.empty((nk, 3))
-    step = np.empty(n3)
+    guess = np.zeros((length.shape[0], 3))  # each line's last (H, V), this solve only
     cap = np.full(nk, np.inf)
     for i in range(length.shape[0]):
         for j in (a_node[i], b_node[i]):
             if j >= 0 and 0.25 * length[i] < cap[j]:
                 cap[j] = 0.25 * length[i]
-    st = _node_residual(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, inv_ea,
-                        cb, contact, R, J, True)  # fmt: skip
-    if st != SOLVED:
-        return CATENARY_STATUS
     reg = 1e-6 * force_scale / length_scale
-    trust = np.inf  # largest node step: shrinks to what the last line search accepted
     for _ in range(_NODE_MAX_ITER):
-        r0 = 0.0
-        rmax = 0.0
-        for q in range(n3):
-            r0 += R[q] * R[q]
-            rmax = max(rmax, abs(R[q]))
-        done = rmax <= _NODE_FTOL * force_scale
-        for q in range(n3):  # a weak spring on the Newton step only: slack lines have ~no
-            J[q, q] -= reg  # stiffness (the equilibrium itself is not changed)
-        dxs = np.linalg.solve(J, -R)
-        smax = 0.0
-        newton = 0.0
-        for k in range(nk):
-            n = math.sqrt(dxs[3 * k] ** 2 + dxs[3 * k + 1] ** 2 + dxs[3 * k + 2] ** 2)
-            newton = max(newton, n)
-            lim = min(cap[k], trust)
-            f = 1.0 if n <= lim else lim / n
-            for c in range(3):
-                step[3 * k + c] = f * dxs[3 * k + c]
-            smax = max(smax, f * n)
-        if not math.isfinite(smax):
+        st = _node_residual(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight,
+                            inv_ea, cb, contact, R, J, True, guess)  # fmt: skip
+        if st != SOLVED:
             return CATENARY_STATUS
-        if done or newton <= _NODE_XTOL * length_scale:
+        rmax = 0.0
+        r0 = 0.0
+        for q in range(n3):
+            rmax = max(rmax, abs(R[q]))
+            r0 += R[q] * R[q]
+            J[q, q] -= reg
+        if not _lu(J, piv):
+            return CATENARY_STATUS
+        _lu_solve(J, piv, R, dxs)
+        newton = 0.0  # largest node correction
+        scale = 1.0  # so that no node moves more than its cap
+        nrm0 = 0.0
+        for k in range(nk):
+            n = 0.0
+            for c in range(3):
+                dxs[3 * k + c] = -dxs[3 * k + c]
+                n += dxs[3 * k + c] ** 2
+            nrm0 += n
+            n = math.sqrt(n)
+            newton = max(newton, n)
+            if n > cap[k]:
+                scale = min(scale, cap[k] / n)
+        if not math.isfinite(newton):
+            return CATENARY_STATUS
+        if rmax <= _NODE_FTOL * force_scale or newton <= _NODE_XTOL * length_scale:
             # converged: one last (small) Newton step takes the error to its square
             for k in range(nk):
                 for c in range(3):
                     x[k, c] += dxs[3 * k + c]
             return 0
-        alpha = 1.0
-        for _half in range(40):  # backtracking on |R|^2
+        alpha = scale
+        for _half in range(40):
             for k in range(nk):
                 for c in range(3):
-                    xt[k, c] = x[k, c] + alpha * step[3 * k + c]
+                    xt[k, c] = x[k, c] + alpha * dxs[3 * k + c]
             st = _node_residual(pa_fixed, pb_fixed, a_node, b_node, xt, node_f, length, weight,
-                                inv_ea, cb, contact, Rt, J, False)  # fmt: skip
+                                inv_ea, cb, contact, Rt, J, False, guess)  # fmt: skip
             if st == SOLVED:
-                rt = 0.0
+                _lu_solve(J, piv, Rt, dxt)
+                nrm = 0.0
+                rr = 0.0
                 for q in range(n3):
-                    rt += Rt[q] * Rt[q]
-                if rt < r0:
+                    nrm += dxt[q] * dxt[q]
+                    rr += Rt[q] * Rt[q]
+                if math.sqrt(nrm) <= (1.0 - 0.25 * alpha) * math.sqrt(nrm0) or rr < r0:
                     break
             alpha *= 0.5
-        trust = alpha * smax if alpha < 1.0 else 2.0 * trust
         x[:, :] = xt
-        st = _node_residual(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, inv_ea,
-                            cb, contact, R, J, True)  # fmt: skip
-        if st != SOLVED:
-            return CATENARY_STATUS
     return CATENARY_STATUS
 
 
 @njit(cache=True, fastmath=False)
 def catenary_add(
     r_G, R_b2g, v_G, w_b, cm_b, body, fair_b, anchor, length, weight, inv_ea, cb, contact,
-    a_node, b_node, node0, node_f, force_scale, length_scale, force, moment, ch, node_x,
+    a_node, b_node, node0, node_phi, node_f, force_scale, length_scale, force, moment, ch, node_x,
 ):  # fmt: skip
     """Adds the lines' loads to ``force``/``moment`` (B, N, 3), writes ``ch`` (B, L, 5):
     tension at end B (fairlead) and end A (anchor), horizontal and vertical tension at end B,
@@ -276,6 +333,7 @@ def catenary_add(
     K = np.empty((3, 3))
     sol = np.empty(6)
     x = np.empty((nk, 3))
+    guess = np.zeros(3)
     for b in range(B):
         for i in range(nl):
             if b_node[i] < 0:
@@ -285,7 +343,13 @@ def catenary_add(
                 )  # fmt: skip
                 pb_fixed[i, 0], pb_fixed[i, 1], pb_fixed[i, 2] = pos[0], pos[1], pos[2]
         if nk > 0:
-            x[:, :] = node0
+            for k in range(nk):  # start: the rest position carried by the body's motion in part
+                _point(
+                    r_G[b, body], R_b2g[b, body], v_G[b, body], w_b[b, body], cm_b[body],
+                    node0[k], pos, vel,
+                )  # fmt: skip
+                for c in range(3):
+                    x[k, c] = node0[k, c] + node_phi[k] * (pos[c] - node0[k, c])
             st = solve_nodes(anchor, pb_fixed, a_node, b_node, x,
                              node_f, length, weight, inv_ea, cb, contact, force_scale,
                              length_scale)  # fmt: skip
@@ -295,8 +359,10 @@ def catenary_add(
         for i in range(nl):
             _end_pos(i, a_node, anchor, x, pa)
             _end_pos(i, b_node, pb_fixed, x, pb)
+            guess[2] = 0.0  # from the Peyrot-Goulois guess
             st = line_ends(pa, pb, length[i], weight[i], inv_ea[i], cb[i],
-                           contact[i] and a_node[i] < 0, fa, fb, ch[b, i], K, False, sol)  # fmt: skip
+                           contact[i] and a_node[i] < 0, fa, fb, ch[b, i], K, False, sol,
+                           guess)  # fmt: skip
             if st != SOLVED:
                 return CATENARY_STATUS
             if b_node[i] < 0:
@@ -307,7 +373,7 @@ def catenary_add(
 @njit(cache=True, fastmath=False)
 def catenary_lines(
     r_G, R_b2g, v_G, w_b, cm_b, body, fair_b, anchor, length, weight, inv_ea, cb, contact,
-    a_node, b_node, node0, node_f, force_scale, length_scale,
+    a_node, b_node, node0, node_phi, node_f, force_scale, length_scale,
 ):  # fmt: skip
     """:func:`catenary_add` on zero arrays: force, moment (B, N, 3), channels (B, L, 5), node
     positions (B, K, 3), status."""
@@ -318,7 +384,8 @@ def catenary_lines(
     node_x = np.zeros((B, node0.shape[0], 3))
     st = catenary_add(
         r_G, R_b2g, v_G, w_b, cm_b, body, fair_b, anchor, length, weight, inv_ea, cb, contact,
-        a_node, b_node, node0, node_f, force_scale, length_scale, force, moment, ch, node_x,
+        a_node, b_node, node0, node_phi, node_f, force_scale, length_scale, force, moment, ch,
+        node_x,
     )  # fmt: skip
     return force, moment, ch, node_x, st
 
@@ -330,5 +397,5 @@ def catenary_kernel(p, t, kin, y, dy, force, moment, added):
     return catenary_add(
         kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b, p.body, p.fairlead_b, p.anchor_g,
         p.length, p.weight, p.inv_ea, p.friction, p.contact, p.a_node, p.b_node, p.node0,
-        p.node_force, p.force_scale, p.length_scale, force, moment, p.scratch, p.node_scratch,
+        p.node_phi, p.node_force, p.force_scale, p.length_scale, force, moment, p.scratch, p.node_scratch,
     )  # fmt: skip

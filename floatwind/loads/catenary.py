@@ -219,6 +219,7 @@ class CatenaryMooring(Load):
         else:
             self.node0 = np.zeros((0, 3))
         self.length = np.array([ln.length for ln in self.lines], dtype=float)
+        self.node_phi = _node_fractions(self.a_node, self.b_node, self.length, len(self.connects))
         self.inv_ea = np.array([0.0 if math.isinf(ln.ea) else 1.0 / ln.ea for ln in self.lines])
         self.friction = np.array([ln.seabed_friction for ln in self.lines], dtype=float)
         p = self.channel_prefix
@@ -383,7 +384,7 @@ class CatenaryMooring(Load):
             int(self.body), f64(self.fairlead_b), f64(self.anchor_g), f64(self.length),
             f64(weight), f64(self.inv_ea), f64(self.friction), np.ascontiguousarray(contact),
             np.ascontiguousarray(self.a_node), np.ascontiguousarray(self.b_node),
-            f64(self.node0), f64(node_f), fscale, lscale,
+            f64(self.node0), f64(self.node_phi), f64(node_f), fscale, lscale,
         )  # fmt: skip
 
     # -------------------------------------------------------------------------------- wrench
@@ -441,7 +442,8 @@ class CatenaryMooring(Load):
         contact: np.ndarray  # (L,) bool, anchor on the seabed
         a_node: np.ndarray  # (L,) int, connect node of the A end or -1
         b_node: np.ndarray  # (L,) int, connect node of the B end or -1
-        node0: np.ndarray  # (K, 3) connect node positions at rest (start of each solve)
+        node0: np.ndarray  # (K, 3) connect node positions at rest
+        node_phi: np.ndarray  # (K,) share of the body's motion in the start of each node solve
         node_force: np.ndarray  # (K, 3) weight + buoyancy + applied force on each node
         force_scale: float  # of the node solve's tolerance (N)
         length_scale: float  # of the node solve's tolerance (m)
@@ -485,6 +487,33 @@ class CatenaryMooring(Load):
 
 
 _CHANNELS = ("FAIRTEN", "ANCHTEN", "FAIRH", "FAIRV", "LAYLEN")
+
+
+def _node_fractions(a_node, b_node, length, n_nodes: int) -> np.ndarray:
+    """For each connect node, the share of the body's motion it follows at the start of its
+    solve: ``d_A / (d_A + d_B)`` with ``d_A``, ``d_B`` the shortest unstretched length along the
+    lines to a fixed anchor and to a body fairlead (a node of a line cut in two starts on the
+    chord between the anchor and the displaced fairlead)."""
+
+    def dist(fixed_end):
+        d = np.full(n_nodes, np.inf)
+        for i in range(len(length)):  # lines from a fixed end (anchor or fairlead) to a node
+            end, other = (a_node, b_node) if fixed_end == "A" else (b_node, a_node)
+            if end[i] < 0 and other[i] >= 0:
+                d[other[i]] = min(d[other[i]], length[i])
+        for _ in range(n_nodes):  # Bellman-Ford over node-node lines
+            for i in range(len(length)):
+                j, k = a_node[i], b_node[i]
+                if j >= 0 and k >= 0:
+                    d[j] = min(d[j], d[k] + length[i])
+                    d[k] = min(d[k], d[j] + length[i])
+        return d
+
+    da, db = dist("A"), dist("B")
+    phi = np.empty(n_nodes)
+    for k in range(n_nodes):
+        phi[k] = 0.0 if math.isinf(db[k]) else 1.0 if math.isinf(da[k]) else da[k] / (da[k] + db[k])
+    return phi
 
 
 def _env_constants(env) -> tuple[float, float, float]:
