@@ -11,7 +11,9 @@ OC3 catenary lines, thrust, JONSWAP sea, steady wind) it times
 
 and prints both per batch member and their ratio (issue 18's target: <= 0.20). The kinematics
 are taken along a surge sweep of +-30 m so that the line solves see touchdown, slack and taut
-lines, not only the rest position.
+lines, not only the rest position. ``--bridle`` also times the case with its 180-deg line
+replaced by the two-leg bridle of docs/loads.md (one connect node solved for equilibrium at every
+evaluation).
 """
 
 from __future__ import annotations
@@ -29,25 +31,49 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 @njit(cache=False)
-def _repeat(n, r_G, R, v, w, cm, body, fb, an, L, wt, iea, cb, ct, force, moment, ch):
+def _repeat(n, r_G, R, v, w, cm, body, fb, an, L, wt, iea, cb, ct, an_, bn_, x0, phi, nf, fs,
+            ls, force, moment, ch, nx):  # fmt: skip
     st = 0
     for _ in range(n):
-        st |= catenary_add(r_G, R, v, w, cm, body, fb, an, L, wt, iea, cb, ct, force, moment, ch)
+        st |= catenary_add(r_G, R, v, w, cm, body, fb, an, L, wt, iea, cb, ct, an_, bn_, x0, phi,
+                           nf, fs, ls, force, moment, ch, nx)  # fmt: skip
     return st
+
+
+def _bridle(d: dict) -> dict:
+    """The case dict with its 180-deg line replaced by the bridle of docs/loads.md."""
+    for ld in d["loads"]:
+        if ld["type"] == "mooring_catenary":
+            l0 = ld["lines"][0]
+            props = {k: l0[k] for k in ("mass_per_length", "diameter", "ea")}
+            ld["lines"][0:1] = [
+                {"fairlead": [-2.6, 4.5, -70.0], "anchor": "yoke", "length": 60.0, **props},
+                {"fairlead": [-2.6, -4.5, -70.0], "anchor": "yoke", "length": 60.0, **props},
+                {"fairlead": "yoke", "anchor": l0["anchor"], "length": 845.0, **props,
+                 "seabed_friction": 0.001},
+            ]  # fmt: skip
+            ld["connects"] = [{"name": "yoke", "position": [-60.0, 0.0, -100.0]}]
+    return d
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--batch", default="1,16")
     p.add_argument("--steps", type=int, default=400)
+    p.add_argument("--bridle", action="store_true", help="also the bridle variant")
     args = p.parse_args()
-    from floatwind.case import load_case
+    import yaml
+
+    from floatwind.case import model_from_dict
     from floatwind.loads.catenary import CatenaryMooring
     from floatwind.simulate import fused as fz
     from floatwind.simulate.system import System
 
-    for b in [int(x) for x in args.batch.split(",")]:
-        model = load_case(ROOT / "cases" / "oc3_hywind_catenary.yaml")
+    path = ROOT / "cases" / "oc3_hywind_catenary.yaml"
+    variants = [("3 lines", lambda d: d)] + ([("bridle + 5 lines", _bridle)] if args.bridle else [])
+    for (what, edit), b in [(v, int(x)) for v in variants for x in args.batch.split(",")]:
+        d = edit(yaml.safe_load(path.read_text()))
+        model = model_from_dict(d, base_dir=path.parent, name="bench")
         model.initial.displacement = np.stack(
             [np.linspace(-30.0, 30.0, b), np.zeros(b), np.zeros(b)], axis=1
         )
@@ -67,15 +93,14 @@ def main() -> int:
         load = next(ld for ld in model.loads if isinstance(ld, CatenaryMooring))
         ev = system.evaluate(0.0, y)
         k = ev.kin
-        weight, contact = load.line_constants(model.env)
         force = np.zeros((b, k.n_bodies, 3))
         moment = np.zeros_like(force)
         ch = np.zeros((b, len(load.lines), 5))
+        nx = np.zeros((b, len(load.connects), 3))
         argv = (
             np.ascontiguousarray(k.r_G_g), np.ascontiguousarray(k.R_b2g),
             np.ascontiguousarray(k.v_G_g), np.ascontiguousarray(k.w_b_g),
-            np.ascontiguousarray(k.cm_b), load.body, load.fairlead_b, load.anchor_g,
-            load.length, weight, load.inv_ea, load.friction, contact, force, moment, ch,
+            np.ascontiguousarray(k.cm_b), *load._kernel_args(model.env), force, moment, ch, nx,
         )  # fmt: skip
         _repeat(2, *argv)
         n = 20000 // b + 1
@@ -83,7 +108,7 @@ def main() -> int:
         _repeat(n, *argv)
         t_cat = (time.perf_counter() - t0) / n / b
         print(
-            f"B = {b:3d}: one RHS {t_rhs * 1e6:8.2f} us/member, catenary load (3 lines) "
+            f"{what}, B = {b:3d}: one RHS {t_rhs * 1e6:8.2f} us/member, catenary load "
             f"{t_cat * 1e6:6.2f} us/member, ratio {t_cat / t_rhs:.3f} (target <= 0.20); "
             f"stepping status {status}"
         )

@@ -416,6 +416,10 @@ def cmd_mooring(args) -> int:
         if name.startswith(("FAIRTEN", "ANCHTEN", "LAYLEN")) or "FAIRTEN" in name:
             unit = "m" if "LAYLEN" in name else "N"
             print(f"  {name:<12s} {float(ch[name][0]):14.6g} {unit}")
+    nodes = sorted({n[: n.rindex("P")] for n in ch if n.startswith("Point") and n[-2:-1] == "P"})
+    for node in nodes:  # connect nodes: equilibrium positions (inertial)
+        xyz = " ".join(f"{float(ch[f'{node}P{ax}'][0]):.6g}" for ax in "xyz")
+        print(f"  {node:<12s} at {xyz} m")
     surge = np.linspace(0.0, float(args.surge_max), 81)
     curve = sm.offset_curve(model, origin, R, surge)
     tens = sorted(

@@ -56,20 +56,20 @@ def _check_oc3(lines, cb):
 def test_map_file_with_repeat(tmp_path):
     f = tmp_path / "map.dat"
     f.write_text(MAP_TEXT)
-    lines, notes = read_map(f, depth=320.0)
+    lines, _, notes = read_map(f, depth=320.0)
     _check_oc3(lines, 0.001)
     assert notes == []
 
 
 @needs_ref06
 def test_map_file_of_ref06():
-    lines, _ = read_map(REF06 / "MAP.dat", depth=320.0)  # CRLF, non-ASCII unit
+    lines, _, _ = read_map(REF06 / "MAP.dat", depth=320.0)  # CRLF, non-ASCII unit
     _check_oc3(lines, 0.001)
 
 
 @pytest.mark.parametrize("name", ["oc3_moordyn_v1.dat", "oc3_moordyn_v2.dat"])
 def test_moordyn_files_v1_v2(name):
-    lines, notes = read_moordyn(DATA / name, depth=320.0)
+    lines, _, notes = read_moordyn(DATA / name, depth=320.0)
     _check_oc3(lines, 0.0)
     assert len(notes) == 1 and "quasi-static" in notes[0] and "\n" not in notes[0]
 
@@ -99,7 +99,15 @@ BAD = [
         "EA",
     ),  # fmt: skip
     ("map", "0.09      77.7066", "0.09      seventy", "mass"),
-    ("map", "1    fix     853.87", "1    connect 853.87", "Attachment"),
+    ("map", "1    fix     853.87", "1    vessel  853.87", "LINE PROPERTIES line"),
+    ("map", "1    fix     853.87   0    depth   0 ", "1    connect 853.87   0    depth   # ", "(M)"),
+    (
+        "map",
+        "1    fix     853.87   0    depth   0     0     #     #     #",
+        "1    connect 853.87   0    depth   -5    0     0     0     0",
+        "(mass)",
+    ),  # fmt: skip
+    ("map", "2    Vessel    5.2", "1    Vessel    5.2", "(ID)"),
     ("map", "1    fix     853.87", "1    anchor  853.87", "Attachment"),
     ("map", "902.2        1         2", "902.2        7         2", "NodeAnch"),
     ("map", "1    fix     853.87   0    depth", "1    fix     853.87   0    -400", "Z"),
@@ -111,7 +119,7 @@ BAD = [
     ),  # fmt: skip
     ("map", "0.001   1.0E8", "-0.5   1.0E8", "CB"),
     ("md", "main       0.09    77.7066    384.243E6", "main       0.09    77.7066    ea.txt", "EA"),
-    ("md", "4    Vessel      5.2", "4    Free        5.2", "Attachment"),
+    ("md", "4    Vessel      5.2", "4    Body2       5.2", "Attachment"),
     (
         "md",
         "3    main      3        6        902.2",

@@ -70,3 +70,54 @@ def test_mooring_command(tmp_path, capsys):
     case.write_text(yaml.safe_dump(data))
     assert main(["mooring", str(case), "--figure", str(tmp_path / "x.png")]) == 2
     assert "no mooring_catenary" in capsys.readouterr().err
+
+
+def test_equilibrium_of_the_shipped_catenary_case_under_its_wind():
+    """cases/oc3_hywind_catenary.yaml (3 bodies, 17 m/s thrust, catenary lines): the static
+    solve converges (MINPACK's hybrid method stalled here, 'not making good progress', so
+    `floatwind mooring` failed on the shipped case) and every base acceleration vanishes."""
+    import pathlib
+
+    from floatwind.case import load_case
+    from floatwind.simulate.equilibrium import static_equilibrium
+    from floatwind.simulate.system import System
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "cases" / "oc3_hywind_catenary.yaml"
+    model = load_case(path)
+    eq = static_equilibrium(model)
+    assert 15.0 < eq["PtfmSurge"] < 30.0 and 0.03 < eq["PtfmPitch"] < 0.1  # pushed downwind
+    system = System(model)
+    y = system.initial_state()[:1].copy()
+    y[:, 6:12] = 0.0
+    y[0, :6] = eq["q"]
+    qdd = system.evaluate(0.0, y).acc.qdd[0, :6]
+    assert np.max(np.abs(qdd[:3])) < 1e-9 and np.max(np.abs(qdd[3:])) < 1e-11, qdd
+
+
+def test_bridle_adds_yaw_stiffness():
+    """Replacing the 180-deg line's upper 60 m by a two-leg bridle (9 m apart) on a connect
+    node: the equilibrium node sits where both legs pull, and the mooring's yaw stiffness at rest
+    grows (a bridle's yaw arm: what the OC3 yaw spring represents), surge stiffness barely."""
+    from floatwind.simulate import mooring as sm
+    from floatwind.simulate.equilibrium import static_equilibrium
+
+    plain = _single()
+    bri = _single()
+    lines = bri["loads"][2]["lines"]
+    l0 = lines[0]
+    props = {k: l0[k] for k in ("mass_per_length", "diameter", "ea")}
+    lines[0:1] = [
+        {"fairlead": [-2.6, 4.5, -70.0], "anchor": "yoke", "length": 60.0, **props},
+        {"fairlead": [-2.6, -4.5, -70.0], "anchor": "yoke", "length": 60.0, **props},
+        {"fairlead": "yoke", "anchor": l0["anchor"], "length": 845.0, **props,
+         "seabed_friction": 0.001},
+    ]  # fmt: skip
+    bri["loads"][2]["connects"] = [{"name": "yoke", "position": [-60.0, 0.0, -100.0]}]
+    k = {}
+    for name, case in (("plain", plain), ("bridle", bri)):
+        model = _model(case)
+        static_equilibrium(model)
+        origin, R = sm.rest_pose(model, 0)
+        k[name] = sm.mooring_stiffness(model, origin, R)
+    assert k["bridle"][5, 5] > 3.0 * k["plain"][5, 5]
+    assert k["bridle"][0, 0] == pytest.approx(k["plain"][0, 0], rel=0.25)

@@ -1,11 +1,15 @@
 """Compiled kernel of :class:`floatwind.loads.catenary.CatenaryMooring` (quasi-static catenary
-lines, :mod:`floatwind.mooring.catenary`).
+lines, :mod:`floatwind.mooring.catenary`), with free connect nodes.
 
-Per batch member and line: the fairlead position from the body pose, the anchor-fairlead
-geometry in the line's vertical plane, :func:`floatwind.mooring.catenary.solve_line` (a fresh
-solve from the same initial guess at every call: no state, the same operations whatever B), and
-the line's pull at the fairlead added to the body's force and moment (MAP++ ``map.f90``: the load
-on the vessel is minus the line's fairlead force, at the displaced fairlead).
+Per batch member: the fairlead positions from the body pose; when the mooring has connect
+nodes (multi-segment lines, clump weights, buoys, bridles: MAP++ ``connect`` nodes, MoorDyn free
+points), their positions are solved for static equilibrium (Newton's method on the nodes' force
+balance with the lines' analytic 3x3 end stiffnesses, MAP++'s outer loop); then every line is
+solved by :func:`floatwind.mooring.catenary.solve_line` in the vertical plane of its two ends and
+the pull of the lines that end on the body is added to the body's force and moment (MAP++
+``map.f90``: the load on the vessel is minus the line's fairlead force, at the displaced
+fairlead). Each solve starts from the same initial guess at every call (no state): the same
+operations whatever B.
 """
 
 from __future__ import annotations
@@ -16,92 +20,382 @@ import numpy as np
 from numba import njit
 
 from floatwind._kernels.loads import _add_point_force, _point
-from floatwind.mooring.catenary import SOLVED, solve_line
+from floatwind.mooring.catenary import SOLVED, _residual, solve_line, solve_line_from
 
-__all__ = ["CATENARY_STATUS", "catenary_add", "catenary_kernel", "catenary_lines"]
+__all__ = ["CATENARY_STATUS", "catenary_add", "catenary_kernel", "catenary_lines", "line_ends"]
 
-#: status bit of a line solve that did not converge (floatwind._kernels.fused.NEEDS_PYTHON)
+#: status bit of a line or node solve that did not converge (floatwind._kernels.fused.NEEDS_PYTHON)
 CATENARY_STATUS = 32
 
 #: output columns of ``ch`` (B, L, 5)
 CHANNELS = ("FAIRTEN", "ANCHTEN", "FAIRH", "FAIRV", "LAYLEN")
 
+_NODE_MAX_ITER = 100
+_NODE_FTOL = 1e-10  # node force residual, relative to the mooring's force scale
+_NODE_XTOL = 1e-10  # Newton step (m), relative to the longest line
+
+
+@njit(cache=True, fastmath=False)
+def line_ends(pa, pb, L, w, inv_ea, cb, contact, fa, fb, ch, K, want_k, sol, guess):
+    """Forces of one line on its ends A (``pa``, the anchor end) and B (``pb``, the fairlead
+    end), whichever of the two is higher.
+
+    ``fa``, ``fb`` (3,) receive the forces the line exerts on its ends (inertial axes), ``ch``
+    (5,) FAIRTEN, ANCHTEN, FAIRH, FAIRV, LAYLEN of end B / end A, and, when ``want_k``, ``K``
+    (3, 3) the end stiffness dF_B/dp_B (= dF_A/dp_A = -dF_B/dp_A = -dF_A/dp_B when the line is
+    not on the seabed) from the inverse of the catenary Jacobian d(l, h)/d(H, V) (Jonkman 2007
+    eqs. 2-58..2-61) and the rotation of the line's vertical plane. Seabed contact only where
+    ``contact`` (end A is an anchor on the seabed) and end A is the lower end. ``guess`` (3,)
+    holds the upper end's (H, V) and the orientation (+1: B upper, -1: A upper) of an earlier
+    solve of this line, used as Newton's start when the orientation is the same (H = 0: none;
+    the Peyrot-Goulois start when it does not converge from there), and receives this solve's. Returns the status of :func:`solve_line`."""
+    dx = pb[0] - pa[0]
+    dy = pb[1] - pa[1]
+    dz = pb[2] - pa[2]
+    lh = math.sqrt(dx * dx + dy * dy)
+    if lh > 0.0:
+        ux, uy = dx / lh, dy / lh  # horizontal unit vector, A -> B
+    else:
+        ux, uy = 0.0, 0.0
+    if dz >= 0.0:  # B is the upper end
+        s = 1.0
+        hh = dz
+        use_contact = contact
+    else:  # A is the upper end: no seabed contact
+        s = -1.0
+        hh = -dz
+        use_contact = False
+    st = 1
+    if guess[2] == s:
+        st = solve_line_from(lh, hh, L, w, inv_ea, cb, use_contact, guess[0], guess[1], sol)
+    if st != SOLVED:  # no earlier solve, or it led Newton astray
+        st = solve_line(lh, hh, L, w, inv_ea, cb, use_contact, sol)
+    if st != SOLVED:
+        return st
+    H, V, Ha, Va = sol[0], sol[1], sol[2], sol[3]
+    guess[0], guess[1], guess[2] = H, V, s
+    if s > 0.0:  # the line pulls B towards A and down, A towards B and up
+        fb[0], fb[1], fb[2] = -H * ux, -H * uy, -V
+        fa[0], fa[1], fa[2] = Ha * ux, Ha * uy, Va
+        ch[0] = math.sqrt(H * H + V * V)
+        ch[1] = math.sqrt(Ha * Ha + Va * Va)
+        ch[2] = H
+        ch[3] = V
+        ch[4] = sol[4]
+    else:  # B is the lower end: pulled towards A by Ha, upwards by Va
+        fb[0], fb[1], fb[2] = -Ha * ux, -Ha * uy, Va
+        fa[0], fa[1], fa[2] = H * ux, H * uy, -V
+        ch[0] = math.sqrt(Ha * Ha + Va * Va)
+        ch[1] = math.sqrt(H * H + V * V)
+        ch[2] = Ha
+        ch[3] = -Va
+        ch[4] = 0.0
+    if not want_k:
+        return SOLVED
+    # d(H, V)/d(l, h) = [d(l, h)/d(H, V)]^-1 at the solution
+    if H > 0.0:
+        r = np.empty(6)
+        _residual(H, V, lh, hh, L, w, inv_ea, cb, use_contact, r)
+        det = r[2] * r[5] - r[3] * r[4]
+        Hl, Hh = r[5] / det, -r[3] / det
+        Vl, Vh = -r[4] / det, r[2] / det
+        g = H / lh
+    else:  # closed forms (vertical or slack line): V from h by a difference, pendulum sideways
+        d = 1e-6 * max(hh, 1.0)
+        sol2 = np.empty(6)
+        solve_line(lh, hh + d, L, w, inv_ea, cb, use_contact, sol2)
+        Hl, Hh, Vl = 0.0, 0.0, 0.0
+        Vh = (sol2[1] - V) / d
+        g = V / max(hh, 1e-3 * L)
+        Hl = g
+    # F_B = (-H u, -V) for s = +1 and (-H u, V - w L) for s = -1, u = (dx, dy)/lh, h = s dz
+    K[0, 0] = -(Hl * ux * ux + g * (1.0 - ux * ux))
+    K[0, 1] = -(Hl * ux * uy - g * ux * uy)
+    K[1, 0] = K[0, 1]
+    K[1, 1] = -(Hl * uy * uy + g * (1.0 - uy * uy))
+    K[0, 2] = -s * Hh * ux
+    K[1, 2] = -s * Hh * uy
+    K[2, 0] = -s * Vl * ux
+    K[2, 1] = -s * Vl * uy
+    K[2, 2] = -Vh
+    return SOLVED
+
+
+@njit(cache=True, fastmath=False)
+def _end_pos(k, node, fixed, x, out):
+    if node[k] >= 0:
+        j = node[k]
+        out[0], out[1], out[2] = x[j, 0], x[j, 1], x[j, 2]
+    else:
+        out[0], out[1], out[2] = fixed[k, 0], fixed[k, 1], fixed[k, 2]
+
+
+@njit(cache=True, fastmath=False)
+def _node_residual(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, inv_ea, cb,
+                   contact, R, J, want_j, guess):  # fmt: skip
+    """Force balance ``R`` (3K,) of the connect nodes at ``x`` (sum of the line end forces and
+    ``node_f``) and, when ``want_j``, its Jacobian ``J`` (3K, 3K) assembled from the lines' end
+    stiffnesses; ``guess`` (L, 3): the lines' last solutions (:func:`line_ends`). Returns the
+    status of the line solves."""
+    nk = x.shape[0]
+    pa = np.empty(3)
+    pb = np.empty(3)
+    fa = np.empty(3)
+    fb = np.empty(3)
+    ch = np.empty(5)
+    K = np.empty((3, 3))
+    sol = np.empty(6)
+    for k in range(nk):
+        for c in range(3):
+            R[3 * k + c] = node_f[k, c]
+    if want_j:
+        J[:, :] = 0.0
+    for i in range(length.shape[0]):
+        ia, ib = a_node[i], b_node[i]
+        if ia < 0 and ib < 0:
+            continue
+        _end_pos(i, a_node, pa_fixed, x, pa)
+        _end_pos(i, b_node, pb_fixed, x, pb)
+        st = line_ends(pa, pb, length[i], weight[i], inv_ea[i], cb[i], contact[i] and ia < 0,
+                       fa, fb, ch, K, want_j, sol, guess[i])  # fmt: skip
+        if st != SOLVED:
+            return st
+        for r in range(3):
+            if ia >= 0:
+                R[3 * ia + r] += fa[r]
+            if ib >= 0:
+                R[3 * ib + r] += fb[r]
+            if not want_j:
+                continue
+            for c in range(3):
+                kv = K[r, c]
+                if ia >= 0:
+                    J[3 * ia + r, 3 * ia + c] += kv
+                if ib >= 0:
+                    J[3 * ib + r, 3 * ib + c] += kv
+                if ia >= 0 and ib >= 0:
+                    J[3 * ia + r, 3 * ib + c] -= kv
+                    J[3 * ib + r, 3 * ia + c] -= kv
+    return SOLVED
+
+
+@njit(cache=True, fastmath=False)
+def _lu(A, piv):
+    """LU factorisation of A (n, n) in place with partial pivoting (``piv`` (n,) row swaps).
+    Returns False when a pivot is zero."""
+    n = A.shape[0]
+    for k in range(n):
+        p = k
+        for i in range(k + 1, n):
+            if abs(A[i, k]) > abs(A[p, k]):
+                p = i
+        piv[k] = p
+        if A[p, k] == 0.0:
+            return False
+        if p != k:
+            for j in range(n):
+                A[k, j], A[p, j] = A[p, j], A[k, j]
+        for i in range(k + 1, n):
+            A[i, k] /= A[k, k]
+            f = A[i, k]
+            for j in range(k + 1, n):
+                A[i, j] -= f * A[k, j]
+    return True
+
+
+@njit(cache=True, fastmath=False)
+def _lu_solve(A, piv, b, out):
+    """``out`` = A^-1 ``b`` from :func:`_lu`'s factors."""
+    n = A.shape[0]
+    for i in range(n):
+        out[i] = b[i]
+    for k in range(n):
+        p = piv[k]
+        if p != k:
+            out[k], out[p] = out[p], out[k]
+    for i in range(n):
+        for j in range(i):
+            out[i] -= A[i, j] * out[j]
+    for i in range(n - 1, -1, -1):
+        for j in range(i + 1, n):
+            out[i] -= A[i, j] * out[j]
+        out[i] /= A[i, i]
+
+
+@njit(cache=True, fastmath=False)
+def solve_nodes(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, inv_ea, cb,
+                contact, force_scale, length_scale):  # fmt: skip
+    """Static equilibrium of the connect nodes ``x`` (K, 3), in place, from the positions it
+    holds: sum of the line end forces + ``node_f`` (weight, buoyancy, applied force) = 0 at every
+    node. Newton's method with the assembled end stiffnesses of :func:`line_ends` (a weak spring
+    of 1e-6 force_scale/length_scale on the diagonal: a slack line has ~no stiffness), the step
+    of a node limited to a quarter of its shortest line, and halved until Deuflhard's natural
+    monotonicity test holds (the Newton correction at the trial point, with the same Jacobian,
+    is shorter than the step's: near a taut line the force residual is a poor merit function,
+    EA/L dwarfs the rest) or the force residual decreases (what moves a node hanging on slack
+    lines, whose Jacobian is nearly singular). Converged (after one more Newton step)
+    when the force residual is below ``1e-10 force_scale`` or the Newton step below
+    ``1e-10 length_scale`` (EA/L turns round-off of the position into forces above the first).
+    ``pa_fixed``/``pb_fixed`` (L, 3) hold the positions of the ends that are not nodes (anchors,
+    displaced fairleads). Returns 0 or :data:`CATENARY_STATUS`."""
+    nk = x.shape[0]
+    n3 = 3 * nk
+    R = np.empty(n3)
+    Rt = np.empty(n3)
+    J = np.empty((n3, n3))
+    piv = np.empty(n3, dtype=np.int64)
+    dxs = np.empty(n3)
+    dxt = np.empty(n3)
+    xt = np.empty((nk, 3))
+    guess = np.zeros((length.shape[0], 3))  # each line's last (H, V), this solve only
+    cap = np.full(nk, np.inf)
+    for i in range(length.shape[0]):
+        for j in (a_node[i], b_node[i]):
+            if j >= 0 and 0.25 * length[i] < cap[j]:
+                cap[j] = 0.25 * length[i]
+    reg = 1e-6 * force_scale / length_scale
+    for _ in range(_NODE_MAX_ITER):
+        st = _node_residual(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight,
+                            inv_ea, cb, contact, R, J, True, guess)  # fmt: skip
+        if st != SOLVED:
+            return CATENARY_STATUS
+        rmax = 0.0
+        r0 = 0.0
+        for q in range(n3):
+            rmax = max(rmax, abs(R[q]))
+            r0 += R[q] * R[q]
+            J[q, q] -= reg
+        if not _lu(J, piv):
+            return CATENARY_STATUS
+        _lu_solve(J, piv, R, dxs)
+        newton = 0.0  # largest node correction
+        scale = 1.0  # so that no node moves more than its cap
+        nrm0 = 0.0
+        for k in range(nk):
+            n = 0.0
+            for c in range(3):
+                dxs[3 * k + c] = -dxs[3 * k + c]
+                n += dxs[3 * k + c] ** 2
+            nrm0 += n
+            n = math.sqrt(n)
+            newton = max(newton, n)
+            if n > cap[k]:
+                scale = min(scale, cap[k] / n)
+        if not math.isfinite(newton):
+            return CATENARY_STATUS
+        if rmax <= _NODE_FTOL * force_scale or newton <= _NODE_XTOL * length_scale:
+            # converged: one last (small) Newton step takes the error to its square
+            for k in range(nk):
+                for c in range(3):
+                    x[k, c] += dxs[3 * k + c]
+            return 0
+        alpha = scale
+        for _half in range(40):
+            for k in range(nk):
+                for c in range(3):
+                    xt[k, c] = x[k, c] + alpha * dxs[3 * k + c]
+            st = _node_residual(pa_fixed, pb_fixed, a_node, b_node, xt, node_f, length, weight,
+                                inv_ea, cb, contact, Rt, J, False, guess)  # fmt: skip
+            if st == SOLVED:
+                _lu_solve(J, piv, Rt, dxt)
+                nrm = 0.0
+                rr = 0.0
+                for q in range(n3):
+                    nrm += dxt[q] * dxt[q]
+                    rr += Rt[q] * Rt[q]
+                if math.sqrt(nrm) <= (1.0 - 0.25 * alpha) * math.sqrt(nrm0) or rr < r0:
+                    break
+            alpha *= 0.5
+        x[:, :] = xt
+    return CATENARY_STATUS
+
 
 @njit(cache=True, fastmath=False)
 def catenary_add(
     r_G, R_b2g, v_G, w_b, cm_b, body, fair_b, anchor, length, weight, inv_ea, cb, contact,
-    force, moment, ch,
+    a_node, b_node, node0, node_phi, node_f, force_scale, length_scale, force, moment, ch, node_x,
 ):  # fmt: skip
-    """Adds the lines' loads to ``force``/``moment`` (B, N, 3) and writes ``ch`` (B, L, 5):
-    fairlead tension, anchor tension, horizontal and vertical fairlead tension, laid length.
-    Returns :data:`CATENARY_STATUS` if a line solve did not converge, else 0."""
+    """Adds the lines' loads to ``force``/``moment`` (B, N, 3), writes ``ch`` (B, L, 5):
+    tension at end B (fairlead) and end A (anchor), horizontal and vertical tension at end B,
+    laid length, and ``node_x`` (B, K, 3) the connect nodes' equilibrium positions. Lines end at
+    a body fairlead (``b_node < 0``) or a node (B end), at a fixed anchor (``a_node < 0``) or a
+    node (A end). Returns :data:`CATENARY_STATUS` if a solve did not converge, else 0."""
     B = r_G.shape[0]
     nl = fair_b.shape[0]
+    nk = node0.shape[0]
+    pb_fixed = np.zeros((nl, 3))
     pos = np.empty(3)
     vel = np.empty(3)
-    f = np.empty(3)
+    pa = np.empty(3)
+    pb = np.empty(3)
+    fa = np.empty(3)
+    fb = np.empty(3)
+    K = np.empty((3, 3))
     sol = np.empty(6)
+    x = np.empty((nk, 3))
+    guess = np.zeros(3)
     for b in range(B):
         for i in range(nl):
-            _point(
-                r_G[b, body], R_b2g[b, body], v_G[b, body], w_b[b, body], cm_b[body], fair_b[i],
-                pos, vel,
-            )  # fmt: skip
-            dx = pos[0] - anchor[i, 0]
-            dy = pos[1] - anchor[i, 1]
-            dz = pos[2] - anchor[i, 2]
-            lh = math.sqrt(dx * dx + dy * dy)
-            if lh > 0.0:
-                ux, uy = dx / lh, dy / lh  # horizontal unit vector, anchor -> fairlead
-            else:
-                ux, uy = 0.0, 0.0
-            if dz >= 0.0:  # fairlead above the anchor: the fairlead is the upper end
-                st = solve_line(lh, dz, length[i], weight[i], inv_ea[i], cb[i], contact[i], sol)
-                if st != SOLVED:
-                    return 32
-                hf, vf = sol[0], sol[1]  # the line pulls the fairlead towards the anchor, down
-                f[0], f[1], f[2] = -hf * ux, -hf * uy, -vf
-                ch[b, i, 0] = math.sqrt(hf * hf + vf * vf)
-                ch[b, i, 1] = math.sqrt(sol[2] * sol[2] + sol[3] * sol[3])
-                ch[b, i, 2] = hf
-                ch[b, i, 3] = vf
-                ch[b, i, 4] = sol[4]
-            else:  # fairlead below its "anchor": the anchor is the upper end, no seabed contact
-                st = solve_line(lh, -dz, length[i], weight[i], inv_ea[i], cb[i], False, sol)
-                if st != SOLVED:
-                    return 32
-                ha, va = sol[2], sol[3]  # lower-end tensions: towards the upper end, up
-                f[0], f[1], f[2] = -ha * ux, -ha * uy, va
-                ch[b, i, 0] = math.sqrt(ha * ha + va * va)
-                ch[b, i, 1] = math.sqrt(sol[0] * sol[0] + sol[1] * sol[1])
-                ch[b, i, 2] = ha
-                ch[b, i, 3] = -va
-                ch[b, i, 4] = 0.0
-            _add_point_force(r_G[b, body], pos, f, force[b, body], moment[b, body])
+            if b_node[i] < 0:
+                _point(
+                    r_G[b, body], R_b2g[b, body], v_G[b, body], w_b[b, body], cm_b[body],
+                    fair_b[i], pos, vel,
+                )  # fmt: skip
+                pb_fixed[i, 0], pb_fixed[i, 1], pb_fixed[i, 2] = pos[0], pos[1], pos[2]
+        if nk > 0:
+            for k in range(nk):  # start: the rest position carried by the body's motion in part
+                _point(
+                    r_G[b, body], R_b2g[b, body], v_G[b, body], w_b[b, body], cm_b[body],
+                    node0[k], pos, vel,
+                )  # fmt: skip
+                for c in range(3):
+                    x[k, c] = node0[k, c] + node_phi[k] * (pos[c] - node0[k, c])
+            st = solve_nodes(anchor, pb_fixed, a_node, b_node, x,
+                             node_f, length, weight, inv_ea, cb, contact, force_scale,
+                             length_scale)  # fmt: skip
+            if st:
+                return CATENARY_STATUS
+            node_x[b, :, :] = x
+        for i in range(nl):
+            _end_pos(i, a_node, anchor, x, pa)
+            _end_pos(i, b_node, pb_fixed, x, pb)
+            guess[2] = 0.0  # from the Peyrot-Goulois guess
+            st = line_ends(pa, pb, length[i], weight[i], inv_ea[i], cb[i],
+                           contact[i] and a_node[i] < 0, fa, fb, ch[b, i], K, False, sol,
+                           guess)  # fmt: skip
+            if st != SOLVED:
+                return CATENARY_STATUS
+            if b_node[i] < 0:
+                _add_point_force(r_G[b, body], pb, fb, force[b, body], moment[b, body])
     return 0
 
 
 @njit(cache=True, fastmath=False)
 def catenary_lines(
-    r_G, R_b2g, v_G, w_b, cm_b, body, fair_b, anchor, length, weight, inv_ea, cb, contact
-):
-    """:func:`catenary_add` on zero arrays: force, moment (B, N, 3), channels (B, L, 5), status."""
+    r_G, R_b2g, v_G, w_b, cm_b, body, fair_b, anchor, length, weight, inv_ea, cb, contact,
+    a_node, b_node, node0, node_phi, node_f, force_scale, length_scale,
+):  # fmt: skip
+    """:func:`catenary_add` on zero arrays: force, moment (B, N, 3), channels (B, L, 5), node
+    positions (B, K, 3), status."""
     B, N = r_G.shape[0], r_G.shape[1]
     force = np.zeros((B, N, 3))
     moment = np.zeros((B, N, 3))
     ch = np.zeros((B, fair_b.shape[0], 5))
+    node_x = np.zeros((B, node0.shape[0], 3))
     st = catenary_add(
         r_G, R_b2g, v_G, w_b, cm_b, body, fair_b, anchor, length, weight, inv_ea, cb, contact,
-        force, moment, ch,
+        a_node, b_node, node0, node_phi, node_f, force_scale, length_scale, force, moment, ch,
+        node_x,
     )  # fmt: skip
-    return force, moment, ch, st
+    return force, moment, ch, node_x, st
 
 
 @njit(cache=True, fastmath=False)
 def catenary_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.catenary.CatenaryMooring` (the load contract's signature);
-    32 if a line solve did not converge (the NumPy path raises the error)."""
+    32 if a line or node solve did not converge (the NumPy path raises the error)."""
     return catenary_add(
         kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b, p.body, p.fairlead_b, p.anchor_g,
-        p.length, p.weight, p.inv_ea, p.friction, p.contact, force, moment, p.scratch,
+        p.length, p.weight, p.inv_ea, p.friction, p.contact, p.a_node, p.b_node, p.node0,
+        p.node_phi, p.node_force, p.force_scale, p.length_scale, force, moment, p.scratch, p.node_scratch,
     )  # fmt: skip

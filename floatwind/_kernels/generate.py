@@ -50,14 +50,19 @@ def _kernel_dir() -> pathlib.Path:
 
 
 def _sources_digest() -> str:
-    """Hash of every kernel source the generated modules compile against."""
-    from floatwind import _kernels, integrate
+    """Hash of every source the generated modules compile against: each module of floatwind
+    that defines numba functions (the kernels call compiled functions of other packages too,
+    e.g. the catenary line solver of ``floatwind.mooring``; a module left out would leave a
+    stale generated module in the cache after it changes)."""
+    import floatwind
 
+    root = pathlib.Path(floatwind.__file__).parent
     h = hashlib.sha1()
-    for folder in (pathlib.Path(_kernels.__file__).parent, pathlib.Path(integrate.__file__).parent):
-        for f in sorted(folder.glob("*.py")):
-            h.update(f.name.encode())
-            h.update(f.read_bytes())
+    for f in sorted(root.rglob("*.py")):
+        text = f.read_bytes()
+        if b"njit" in text or f.parent.name in ("_kernels", "integrate"):
+            h.update(str(f.relative_to(root)).encode())
+            h.update(text)
     return h.hexdigest()
 
 

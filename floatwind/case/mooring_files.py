@@ -13,22 +13,39 @@
   dynamics (line inertia, drag, internal damping) are not represented, and the importer says so
   in one line (a note). Seabed friction: MoorDyn has none in the quasi-static sense (0).
 
-Each line must run from a fixed point (anchor) to a vessel point (fairlead); free "connect"
-points (multi-segment lines, clump weights, bridles) are refused in one line. Every error is a
-:class:`floatwind.errors.CaseError` naming the file and the field (``section row column``).
+A line runs between two of: a fixed point (anchor), a vessel point (fairlead) and a free point
+(MAP++ ``connect`` node, MoorDyn ``Free``/``Connect`` point): free points become the load's
+connect nodes (multi-segment lines, clump weights with their mass, buoys with their displaced
+volume, bridles, delta connections), solved for static equilibrium at every evaluation; their
+given position is the start of that solve. A line between two fixed or two vessel points is
+refused in one line, as is a free point whose mass or buoyancy MAP++ would solve for (``#`` on
+M or B). Every error is a :class:`floatwind.errors.CaseError` naming the file and the field
+(``section row column``).
 """
 
 from __future__ import annotations
 
 import math
 import pathlib
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from floatwind.errors import CaseError
 
-__all__ = ["read_map", "read_moordyn", "read_mooring_file"]
+__all__ = ["MooringInput", "read_map", "read_moordyn", "read_mooring_file"]
+
+
+class MooringInput(NamedTuple):
+    """What a MAP++ or MoorDyn file holds for the ``mooring_catenary`` load."""
+
+    lines: list[dict]  # the load's ``lines`` (fairleads in the vessel frame, anchors inertial)
+    connects: list[dict]  # the load's ``connects`` (free points; may be empty)
+    notes: list[str]  # one-line notes on what was not needed or is approximated
+
+
+#: attachment kinds in the order of a line's ends: the lower-ranked end is the A (anchor) end
+_RANK = {"fix": 0, "connect": 1, "vessel": 2}
 
 
 def _read_text(path: pathlib.Path) -> list[str]:
@@ -106,14 +123,44 @@ def _is_number(tok: str) -> bool:
         return tok.lower() == "depth"
 
 
+def _end(node: tuple[str, str, np.ndarray]):
+    kind, name, xyz = node
+    return name if kind == "connect" else [float(v) for v in xyz]
+
+
+def _line_ends(a, b, file: str, field: str, what: str):
+    """(anchor, fairlead) of a line between the nodes ``a`` and ``b`` ((kind, name, xyz))."""
+    if a[0] == b[0] and a[0] != "connect":
+        raise CaseError(
+            f"a line must not join two {a[0]} {what}s ({a[1]} and {b[1]})", field=field, file=file
+        )
+    if a[1] == b[1]:
+        raise CaseError(f"both ends of the line are {what} {a[1]}", field=field, file=file)
+    lo, hi = (a, b) if _RANK[a[0]] <= _RANK[b[0]] else (b, a)
+    return _end(lo), _end(hi)
+
+
+def _connect(name: str, xyz, mass: float, volume: float, force, file: str, field: str) -> dict:
+    for v, what in ((mass, "mass"), (volume, "volume")):
+        if v < 0.0:
+            raise CaseError(f"{what} must be >= 0, got {v:g}", field=f"{field} ({what})", file=file)
+    return {
+        "name": name,
+        "position": [float(v) for v in xyz],
+        "mass": float(mass),
+        "volume": float(volume),
+        "force": [float(v) for v in force],
+    }
+
+
 def _line_config(
     lt: dict, length: float, anchor, fairlead, file: str, field: str
 ) -> dict[str, Any]:
     if length <= 0.0:
         raise CaseError(f"unstretched length must be > 0, got {length:g} m", field=field, file=file)
     return {
-        "fairlead": [float(v) for v in fairlead],
-        "anchor": [float(v) for v in anchor],
+        "fairlead": fairlead,
+        "anchor": anchor,
         "length": float(length),
         "mass_per_length": lt["mass"],
         "diameter": lt["diam"],
@@ -149,18 +196,13 @@ def _line_type(toks, n, file, section, cols: dict[str, int], cb_col: int | None)
     return name, lt
 
 
-def read_map(path: str | pathlib.Path, *, depth: float) -> tuple[list[dict], list[str]]:
-    """Lines of a MAP++ input file as ``mooring_catenary`` line mappings, and notes.
+def read_map(path: str | pathlib.Path, *, depth: float) -> MooringInput:
+    """Lines and connect nodes of a MAP++ input file as ``mooring_catenary`` mappings, and notes.
 
     Parameters
     ----------
     path : MAP++ input file.
     depth : water depth (m), for ``Z = depth`` nodes.
-
-    Returns
-    -------
-    (lines, notes) : the load's ``lines`` (fairleads in the vessel frame, anchors inertial) and
-        one-line notes on what was not needed.
     """
     path = pathlib.Path(path)
     file = str(path)
@@ -172,37 +214,47 @@ def read_map(path: str | pathlib.Path, *, depth: float) -> tuple[list[dict], lis
             toks, n, file, "LINE DICTIONARY", {"diam": 1, "mass": 2, "ea": 3}, cb_col=4
         )
         types[name] = lt
-    nodes: dict[str, tuple[str, np.ndarray]] = {}
+    nodes: dict[str, tuple[str, str, np.ndarray]] = {}
+    connects: list[dict] = []
     for n, toks in _data_rows(_find(secs, ("NODE PROPERTIES",), file), 2):
+        fld = f"NODE PROPERTIES line {n}"
         if len(toks) < 5:
-            raise CaseError(
-                "a node needs ID, Attachment, X, Y, Z", field=f"NODE PROPERTIES line {n}", file=file
-            )
+            raise CaseError("a node needs ID, Attachment, X, Y, Z", field=fld, file=file)
         kind = toks[1].lower()
         if kind not in ("fix", "vessel", "connect"):
             raise CaseError(
                 f"unknown node attachment {toks[1]!r} (fix, vessel or connect)",
-                field=f"NODE PROPERTIES line {n} (Attachment)",
+                field=f"{fld} (Attachment)",
                 file=file,
             )
+        # '#' marks a value MAP++ iterates on: for a connect node's X, Y, Z the given value is
+        # the start of the node's equilibrium solve, as in floatwind
         xyz = np.array(
-            [_num(t, file, f"NODE PROPERTIES line {n} ({c})", depth=depth)
+            [_num(t.lstrip("#") if kind == "connect" else t, file, f"{fld} ({c})", depth=depth)
              for t, c in zip(toks[2:5], "XYZ")]
         )  # fmt: skip
-        if kind == "connect":
-            raise CaseError(
-                "connect nodes (multi-segment lines, clump weights, bridles) are not supported "
-                "by floatwind's catenary mooring yet",
-                field=f"NODE PROPERTIES line {n} (Attachment)",
-                file=file,
-            )
         if kind == "fix" and xyz[2] < -depth - 1e-3:
             raise CaseError(
                 f"fix node z = {xyz[2]:g} m lies below the seabed (depth {depth:g} m)",
-                field=f"NODE PROPERTIES line {n} (Z)",
+                field=f"{fld} (Z)",
                 file=file,
             )
-        nodes[toks[0]] = (kind, xyz)
+        if toks[0] in nodes:
+            raise CaseError(f"node {toks[0]!r} is defined twice", field=f"{fld} (ID)", file=file)
+        nodes[toks[0]] = (kind, toks[0], xyz)
+        if kind == "connect":
+            vals = []
+            for col, c in zip(range(5, 10), ("M", "B", "FX", "FY", "FZ")):
+                tok = toks[col] if len(toks) > col else "0"
+                if tok.startswith("#"):
+                    raise CaseError(
+                        f"{c} = {tok!r} asks MAP++ to solve for it; floatwind solves a connect "
+                        "node's position for given mass, buoyancy and force",
+                        field=f"{fld} ({c})",
+                        file=file,
+                    )
+                vals.append(_num(tok, file, f"{fld} ({c})"))
+            connects.append(_connect(toks[0], xyz, vals[0], vals[1], vals[2:], file, fld))
     lines: list[dict] = []
     for n, toks in _data_rows(_find(secs, ("LINE PROPERTIES",), file), 2):
         fld = f"LINE PROPERTIES line {n}"
@@ -222,14 +274,7 @@ def read_map(path: str | pathlib.Path, *, depth: float) -> tuple[list[dict], lis
             if tok not in nodes:
                 raise CaseError(f"node {tok!r} is not defined", field=f"{fld} ({what})", file=file)
             ends.append(nodes[tok])
-        (ka, pa), (kf, pf) = ends
-        if {ka, kf} != {"fix", "vessel"}:
-            raise CaseError(
-                f"a line must join a fix node and a vessel node, got {ka} and {kf}",
-                field=fld,
-                file=file,
-            )
-        anchor, fair = (pa, pf) if ka == "fix" else (pf, pa)
+        anchor, fair = _line_ends(ends[0], ends[1], file, fld, "node")
         lines.append(_line_config(types[toks[1]], length, anchor, fair, file, f"{fld} (UnstrLen)"))
     if not lines:
         raise CaseError("no lines defined", field="LINE PROPERTIES", file=file)
@@ -240,28 +285,44 @@ def read_map(path: str | pathlib.Path, *, depth: float) -> tuple[list[dict], lis
         if key == "repeat":
             angles = [_num(t, file, f"SOLVER OPTIONS line {n} (repeat)") for t in toks[1:]]
             base = list(lines)
-            for ang in angles:
+            base_nodes = list(connects)
+            for r, ang in enumerate(angles, start=1):
                 # MAP++ mapinit.c: the copy is rotated by -angle about z and its node
                 # coordinates are kept to 4 decimals (ref06 README: repeat 240 puts line 2 at
-                # (-426.9350, 739.4731))
+                # (-426.9350, 739.4731)); copied connect nodes get new names
                 c, s = math.cos(math.radians(ang)), math.sin(math.radians(ang))
+
+                def rot(xyz, c=c, s=s):
+                    x, y, z = xyz
+                    return [round(c * x + s * y, 4), round(-s * x + c * y, 4), z]
+
+                def rename(end, r=r):
+                    return f"{end}.r{r}" if isinstance(end, str) else end
+
                 for ln in base:
                     new = dict(ln)
                     for k in ("fairlead", "anchor"):
-                        x, y, z = ln[k]
-                        new[k] = [round(c * x + s * y, 4), round(-s * x + c * y, 4), z]
+                        new[k] = rename(ln[k]) if isinstance(ln[k], str) else rot(ln[k])
                     lines.append(new)
+                for nd in base_nodes:
+                    new = dict(nd)
+                    new["name"] = rename(nd["name"])
+                    new["position"] = rot(nd["position"])
+                    new["force"] = rot(nd["force"])
+                    connects.append(new)
         else:
             notes.append(
                 f"{path.name}: MAP++ solver option {toks[0]!r} not needed by floatwind's line "
                 "solver (ignored)"
             )
-    return lines, notes
+    return MooringInput(lines, connects, notes)
 
 
-def read_moordyn(path: str | pathlib.Path, *, depth: float) -> tuple[list[dict], list[str]]:
-    """Lines of a MoorDyn v1 or v2 input file as ``mooring_catenary`` line mappings, and notes
-    (the first note says that MoorDyn's dynamics are replaced by the quasi-static catenary)."""
+def read_moordyn(path: str | pathlib.Path, *, depth: float) -> MooringInput:
+    """Lines and free points of a MoorDyn v1 or v2 input file as ``mooring_catenary`` mappings,
+    and notes (the first says that MoorDyn's dynamics are replaced by the quasi-static
+    catenary). Free points (v2 ``Free``, v1 ``Connect``) become connect nodes with their mass
+    and volume (v1: and the applied force FX FY FZ)."""
     path = pathlib.Path(path)
     file = str(path)
     secs = _sections(_read_text(path))
@@ -282,7 +343,8 @@ def read_moordyn(path: str | pathlib.Path, *, depth: float) -> tuple[list[dict],
         types[name] = lt
     v2 = any("POINTS" in t for t in secs)
     pts_rows = _find(secs, ("POINTS", "CONNECTION PROPERTIES", "NODE PROPERTIES"), file)
-    points: dict[str, tuple[str, np.ndarray]] = {}
+    points: dict[str, tuple[str, str, np.ndarray]] = {}
+    connects: list[dict] = []
     for n, toks in _data_rows(pts_rows, 2):
         fld = f"{'POINTS' if v2 else 'CONNECTION PROPERTIES'} line {n}"
         if len(toks) < 5:
@@ -292,17 +354,29 @@ def read_moordyn(path: str | pathlib.Path, *, depth: float) -> tuple[list[dict],
             kind = "fix"
         elif kind in ("vessel", "body1", "coupled"):
             kind = "vessel"
+        elif kind in ("free", "connect"):
+            kind = "connect"
         else:
             raise CaseError(
-                f"point attachment {toks[1]!r}: only fixed and vessel points are supported by "
-                "floatwind's catenary mooring (no free/connect points yet)",
+                f"point attachment {toks[1]!r}: floatwind's catenary mooring takes fixed, "
+                "vessel and free (connect) points",
                 field=f"{fld} (Attachment)",
                 file=file,
             )
         xyz = np.array(
             [_num(t, file, f"{fld} ({c})", depth=depth) for t, c in zip(toks[2:5], "XYZ")]
         )
-        points[toks[0]] = (kind, xyz)
+        if toks[0] in points:
+            raise CaseError(f"point {toks[0]!r} is defined twice", field=f"{fld} (ID)", file=file)
+        points[toks[0]] = (kind, toks[0], xyz)
+        if kind == "connect":
+            cols = ("Mass", "Volume") if v2 else ("M", "V", "FX", "FY", "FZ")
+            vals = [
+                _num(toks[5 + j], file, f"{fld} ({c})") if len(toks) > 5 + j else 0.0
+                for j, c in enumerate(cols)
+            ]
+            force = vals[2:5] if not v2 else [0.0, 0.0, 0.0]
+            connects.append(_connect(toks[0], xyz, vals[0], vals[1], force, file, fld))
     lines: list[dict] = []
     line_rows = _find(secs, ("LINES", "LINE PROPERTIES"), file)
     for n, toks in _data_rows(line_rows, 4 if v2 else 2):  # the UnstrLen column
@@ -327,21 +401,14 @@ def read_moordyn(path: str | pathlib.Path, *, depth: float) -> tuple[list[dict],
             if tok not in points:
                 raise CaseError(f"point {tok!r} is not defined", field=fld, file=file)
             ends.append(points[tok])
-        (ka, pa), (kb, pb) = ends
-        if {ka, kb} != {"fix", "vessel"}:
-            raise CaseError(
-                f"a line must join a fixed point and a vessel point, got {ka} and {kb}",
-                field=fld,
-                file=file,
-            )
-        anchor, fair = (pa, pb) if ka == "fix" else (pb, pa)
+        anchor, fair = _line_ends(ends[0], ends[1], file, fld, "point")
         lines.append(_line_config(types[ltype], length, anchor, fair, file, f"{fld} (UnstrLen)"))
     if not lines:
         raise CaseError("no lines defined", field="LINES", file=file)
-    return lines, notes
+    return MooringInput(lines, connects, notes)
 
 
-def read_mooring_file(path, *, kind: str, depth: float) -> tuple[list[dict], list[str]]:
+def read_mooring_file(path, *, kind: str, depth: float) -> MooringInput:
     """``kind`` = "map" or "moordyn": :func:`read_map` / :func:`read_moordyn`."""
     if kind == "map":
         return read_map(path, depth=depth)

@@ -347,11 +347,15 @@ def case_from_deck(
         from floatwind.case.mooring_files import read_mooring_file
 
         depth = float(env["water_depth"] or 320.0)
-        mlines, mnotes = read_mooring_file(moor["file"], kind=moor["kind"], depth=depth)
-        for ln in mlines:  # MAP++/MoorDyn vessel points are relative to the platform reference
-            ln["fairlead"] = _vec(np.asarray(ln["fairlead"], float) + ref)
-        loads.append({"type": "mooring_catenary", "body": "platform", "lines": mlines})
-        notes.extend(mnotes)
+        mfile = read_mooring_file(moor["file"], kind=moor["kind"], depth=depth)
+        for ln in mfile.lines:  # MAP++/MoorDyn vessel points are relative to the platform ref.
+            if not isinstance(ln["fairlead"], str):
+                ln["fairlead"] = _vec(np.asarray(ln["fairlead"], float) + ref)
+        mload = {"type": "mooring_catenary", "body": "platform", "lines": mfile.lines}
+        if mfile.connects:
+            mload["connects"] = mfile.connects
+        loads.append(mload)
+        notes.extend(mfile.notes)
     sea: dict[str, Any] = {"kind": "still"}
     if ss is not None and ss["WaveMod"] == 2:
         sea = {

@@ -18,7 +18,9 @@ seabed contact (``V < w L``, anchor on the seabed), laid length ``Lb = L - V/w``
     h = (H/w) [sqrt(1 + (V/H)^2) - 1] + V^2/(2 w EA)
 
 Newton's method with the analytic Jacobian, from the initial guess of Peyrot & Goulois (1979)
-(the one of FAST v7, MAP++ and MoorPy), the step limited so that ``H`` stays positive. Closed
+(the one of FAST v7, MAP++ and MoorPy) or, for a taut elastic line (chord >= L), from the
+tension of the straight line stretched to the chord; the step limited so that ``H`` stays
+positive. Closed
 forms cover the regimes where the equations degenerate: a vertical line (``l = 0``, ``H = 0``)
 and a slack line whose seabed part is longer than the horizontal span (``H = 0``: the vertical
 hanging part is ``Ls`` with ``h = Ls + w Ls^2/(2 EA)``). Taut straight lines are the limit
@@ -43,6 +45,7 @@ __all__ = [
     "SOLVED",
     "line_shape",
     "solve_line",
+    "solve_line_from",
     "solve_lines",
     "STATUS_NOT_CONVERGED",
 ]
@@ -53,6 +56,7 @@ STATUS_NOT_CONVERGED = 1
 
 _MAX_ITER = 100
 _RTOL = 1e-12  # on the Newton step, relative to the tension plus the line's weight
+_RTOL_FLOOR = 1e-9  # a step below this that stops shrinking is round-off: converged
 
 
 @njit(cache=True, fastmath=False)
@@ -105,7 +109,16 @@ def _hanging_length(h, w, inv_ea):
 
 @njit(cache=True, fastmath=False)
 def solve_line(l, h, L, w, inv_ea, cb, contact, out):
-    """Fairlead and anchor forces of one line.
+    """Fairlead and anchor forces of one line: :func:`solve_line_from` from the initial guess
+    of Peyrot & Goulois (1979)."""
+    return solve_line_from(l, h, L, w, inv_ea, cb, contact, 0.0, 0.0, out)
+
+
+@njit(cache=True, fastmath=False)
+def solve_line_from(l, h, L, w, inv_ea, cb, contact, H0, V0, out):
+    """Fairlead and anchor forces of one line, Newton's method from ``(H0, V0)`` when
+    ``H0 > 0`` (a nearby solution: the connect-node iterations), else from the initial guess of
+    Peyrot & Goulois (1979).
 
     Parameters
     ----------
@@ -139,17 +152,27 @@ def solve_line(l, h, L, w, inv_ea, cb, contact, out):
         if Ls <= L and l <= L - Ls:
             out[0], out[1], out[2], out[3], out[4], out[5] = 0.0, w * Ls, 0.0, 0.0, L - Ls, 0.0
             return SOLVED
-    # initial guess, Peyrot & Goulois (1979)
     chord = math.sqrt(l * l + h * h)
-    if L <= chord:
-        lam = 0.2
-    else:
-        lam = math.sqrt(3.0 * ((L * L - h * h) / (l * l) - 1.0))
-    H = max(abs(0.5 * w * l / lam), 1e-6 * wl)
-    V = 0.5 * w * (h / math.tanh(lam) + L)
+    if H0 > 0.0:
+        H, V = H0, V0
+    elif L <= chord and inv_ea > 0.0:
+        # taut: the tension of the straight line stretched to the chord, along the chord, plus
+        # half the weight (Peyrot & Goulois' lam = 0.2 can leave Newton far from a short, stiff
+        # taut line: a 60 m chain stretched by 0.03 % did not converge in 100 iterations)
+        T = (chord / L - 1.0) / inv_ea
+        H = max(T * l / chord, 1e-6 * wl)
+        V = T * h / chord + 0.5 * wl
+    else:  # initial guess, Peyrot & Goulois (1979)
+        if L <= chord:
+            lam = 0.2
+        else:
+            lam = math.sqrt(3.0 * ((L * L - h * h) / (l * l) - 1.0))
+        H = max(abs(0.5 * w * l / lam), 1e-6 * wl)
+        V = 0.5 * w * (h / math.tanh(lam) + L)
     r = np.empty(6)
     status = STATUS_NOT_CONVERGED
     it = 0
+    last = math.inf
     while it < _MAX_ITER:
         it += 1
         _residual(H, V, l, h, L, w, inv_ea, cb, contact, r)
@@ -164,9 +187,17 @@ def solve_line(l, h, L, w, inv_ea, cb, contact, out):
             dV *= s
         H += dH
         V += dV
-        if abs(dH) <= _RTOL * (H + wl) and abs(dV) <= _RTOL * (abs(V) + wl):
+        step = max(abs(dH) / (H + wl), abs(dV) / (abs(V) + wl))
+        if step <= _RTOL:
             status = SOLVED
             break
+        if step <= _RTOL_FLOOR and step >= last:
+            # a step that no longer shrinks at 1e-9 is round-off: a short, stiff, taut line's
+            # span equation subtracts two asinh terms scaled by H/w, its noise times EA/L
+            # reaches 1e-12 of the tension
+            status = SOLVED
+            break
+        last = step
     if status != SOLVED:
         out[0], out[1], out[2], out[3], out[4], out[5] = H, V, math.nan, math.nan, math.nan, it
         return status

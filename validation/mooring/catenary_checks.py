@@ -1,4 +1,5 @@
-"""Catenary mooring checks: closed forms, MoorPy on the OC3 lines, OC3 linearised stiffness.
+"""Catenary mooring checks: closed forms, MoorPy on the OC3 lines and on a bridle with a connect
+node, OC3 linearised stiffness.
 
     python validation/mooring/catenary_checks.py OUT_DIR
 
@@ -12,7 +13,11 @@ grid) and ``catenary_line_shapes.png`` (line 1 at surge -40..40 m). Checks (issu
    -40..40 m, sway -40..40 m, heave -10..10 m: fairlead tensions <= 1e-6 relative;
 3. the OC3 linearised stiffness at the static equilibrium of the ref06 model against the OC3
    definition (ref01 README: K11 = K22 = 41,180 N/m, K15 = -K24 = -2.821e6 N, K33 = 11,940 N/m,
-   K44 = K55 = 3.111e8 N m/rad, K66 = 1.156e7 N m/rad): within 2 %.
+   K44 = K55 = 3.111e8 N m/rad, K66 = 1.156e7 N m/rad): within 2 %;
+4. connect nodes: a bridle (two 60 m legs from fairleads 6 m apart) on a node carrying a 2 t
+   clump and a 0.5 m^3 buoy, with an 850 m line to an anchor on the seabed, against MoorPy's
+   equilibrium of the same system (free point) over body offsets surge -40..40 m, sway
+   -20..20 m: all fairlead and anchor tensions <= 1e-6 relative, node position <= 1e-6 m.
 
 Exit status 1 when a check fails. Nothing is written outside OUT_DIR.
 """
@@ -93,6 +98,55 @@ def moorpy_grid():
     return surge, sway, heave, err
 
 
+def moorpy_bridle():
+    """Max relative tension and absolute node-position differences to MoorPy (check 4)."""
+    import moorpy as mp
+
+    from floatwind.environment import Environment
+    from floatwind.loads.base import Kinematics
+    from floatwind.loads.catenary import CatenaryMooring
+
+    g, rho, d, mu, ea = 9.80665, 1025.0, 0.09, 77.7066, 384.243e6
+    chain = {"mass_per_length": mu, "diameter": d, "ea": ea}
+    fa, fb, anchor = [5.0, 3.0, -70.0], [5.0, -3.0, -70.0], [853.87, 0.0, -320.0]
+    load = CatenaryMooring(
+        body=0,
+        lines=[{"fairlead": fa, "anchor": "yoke", "length": 60.0, **chain},
+               {"fairlead": fb, "anchor": "yoke", "length": 60.0, **chain},
+               {"fairlead": "yoke", "anchor": anchor, "length": 850.0, **chain}],
+        connects=[{"name": "yoke", "position": [60.0, 0.0, -100.0], "mass": 2000.0,
+                   "volume": 0.5}],
+    )  # fmt: skip
+    env = Environment(gravity=g, rho_water=rho, water_depth=320.0)
+    worst_t, worst_x = 0.0, 0.0
+    for sx in np.linspace(-40.0, 40.0, 9):
+        for sy in (-20.0, 0.0, 20.0):
+            off = np.array([sx, sy, 0.0])
+            z = np.zeros((1, 1, 3))
+            kin = Kinematics(t=0.0, r_G_g=off[None, None], R_b2g=np.eye(3)[None, None],
+                             v_G_g=z, w_b_g=z.copy(), cm_b=np.zeros((1, 3)))  # fmt: skip
+            w = load.wrench(0.0, kin, env)
+            ms = mp.System(depth=320.0, rho=rho, g=g)
+            ms.lineTypes["c"] = {"name": "c", "d_vol": d, "m": mu, "EA": ea, "MBL": 0,
+                                 "w": (mu - rho * math.pi * d * d / 4) * g, "cost": 0,
+                                 "material": "chain", "input_d": d, "input_type": {}}  # fmt: skip
+            ms.addPoint(1, np.array(fa) + off)
+            ms.addPoint(1, np.array(fb) + off)
+            ms.addPoint(1, np.array(anchor))
+            ms.addPoint(0, np.array([60.0, 0.0, -100.0]), m=2000.0, v=0.5)
+            ms.addLine(60.0, "c", pointA=4, pointB=1)
+            ms.addLine(60.0, "c", pointA=4, pointB=2)
+            ms.addLine(850.0, "c", pointA=3, pointB=4)
+            ms.initialize()
+            ms.solveEquilibrium(tol=1e-10, maxIter=2000)
+            for i, ml in enumerate(ms.lineList):
+                worst_t = max(worst_t, abs(w.channels[f"FAIRTEN{i + 1}"][0] / ml.TB - 1),
+                              abs(w.channels[f"ANCHTEN{i + 1}"][0] / ml.TA - 1))  # fmt: skip
+            node = np.array([w.channels[f"Point1P{ax}"][0] for ax in "xyz"])
+            worst_x = max(worst_x, float(np.max(np.abs(node - ms.pointList[3].r))))
+    return worst_t, worst_x
+
+
 def oc3_stiffness():
     from floatwind.case.loader import model_from_dict
     from floatwind.simulate import mooring as sm
@@ -129,6 +183,10 @@ def main(argv=None) -> int:
     K, eq, model, origin, R = oc3_stiffness()
     for (i, j), ref in K_OC3.items():
         rows.append((f"K{i + 1}{j + 1} at equilibrium / OC3 - 1", abs(K[i, j] / ref - 1), 0.02))
+    bt, bx = moorpy_bridle()
+    rows.append(("MoorPy bridle + clump + buoy (connect node), max rel. tension difference", bt,
+                 1e-6))  # fmt: skip
+    rows.append(("MoorPy bridle + clump + buoy, max node position difference (m)", bx, 1e-6))
 
     fig, ax = plt.subplots(figsize=(6, 4))
     im = ax.pcolormesh(surge, sway, err.max(axis=2).T, shading="auto")
