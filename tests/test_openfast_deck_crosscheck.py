@@ -227,14 +227,44 @@ MOORING_DECKS = [p for p in DECKS if "CompMooring" in p.read_text(encoding="lati
 @pytest.mark.skipif(not MOORING_DECKS, reason="no reference deck with MAP++ (CompMooring = 1)")
 @pytest.mark.parametrize("fst", MOORING_DECKS, ids=lambda p: p.stem)
 def test_map_settings_equal_openfast_io(fst):
+    """The MAP++ file a deck names, as floatwind's reader turns it into catenary lines (before
+    MAP++'s 'repeat' copies), equals openfast_io's read of it: line type (Diam, MassDenInAir,
+    EA, CB), node coordinates (Z = depth: the seabed), UnstrLen and the anchor/fairlead nodes
+    of every line."""
+    from floatwind.case.mooring_files import read_map
+
     deck, vt = _read_both(fst)
-    mooring = deck.get("MAP")
-    if mooring is None:
-        pytest.skip(
-            "floatwind's deck parser reads no MAP++ file (CompMooring = 1 is refused by "
-            "unsupported_settings): no MAP++ setting of floatwind's to compare"
-        )
-    assert not _differences(mooring, vt["MAP"])
+    moor = deck.get("Mooring")
+    assert moor is not None and moor["kind"] == "map"
+    depth = float(vt["Fst"]["WtrDpth"])  # SeaState's is "default": the .fst's
+    ours = read_map(moor["file"], depth=depth)
+    m = vt["MAP"]
+    types = dict(zip(m["LineType"], range(len(m["LineType"]))))
+    nodes = {int(n): i for i, n in enumerate(m["Node"])}
+
+    def xyz(i):
+        out = []
+        for c in ("X", "Y", "Z"):
+            v = m[c][i]
+            out.append(-depth if isinstance(v, str) and v.lower() == "depth" else float(v))
+        return out
+
+    checked = 0
+    for k in range(len(m["Line"])):
+        ln = ours.lines[k]
+        t = types[m["LineType"][k]]
+        assert ln["diameter"] == pytest.approx(float(m["Diam"][t]), rel=1e-15)
+        assert ln["mass_per_length"] == pytest.approx(float(m["MassDenInAir"][t]), rel=1e-15)
+        assert ln["ea"] == pytest.approx(float(m["EA"][t]), rel=1e-15)
+        assert ln["seabed_friction"] == pytest.approx(float(m["CB"][t]), rel=1e-15)
+        assert ln["length"] == pytest.approx(float(m["UnstrLen"][k]), rel=1e-15)
+        anch = nodes[int(m["NodeAnch"][k])]
+        fair = nodes[int(m["NodeFair"][k])]
+        assert m["Type"][anch].lower() == "fix" and m["Type"][fair].lower() == "vessel"
+        np.testing.assert_allclose(ln["anchor"], xyz(anch), rtol=0, atol=1e-12)
+        np.testing.assert_allclose(ln["fairlead"], xyz(fair), rtol=0, atol=1e-12)
+        checked += 1
+    assert checked == len(m["Line"]) >= 1
 
 
 def test_the_comparison_sees_a_changed_setting():
