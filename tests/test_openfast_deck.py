@@ -458,8 +458,9 @@ def test_unsupported_settings_on_modified_deck(tmp_path):
     _set(folder / "ElastoDyn.dat", "GenDOF", "True")
     _set(fst, "CompAero", "2")
     _set(fst, "CompMooring", "2")  # FEAMooring (MAP++ = 1 and MoorDyn = 3 are read)
-    _set(folder / "HydroDyn.dat", "PtfmVol0", "8029.21")
-    (folder / "NullWAMIT" / "null.hst").write_text("1 1 0.0\n3 3 0.2503E+01\n")
+    # a WAMIT body is imported since issue 26; its state-space forms and large-yaw model are not
+    _set(folder / "HydroDyn.dat", "RdtnMod", "2")
+    _set(folder / "HydroDyn.dat", "PtfmYMod", "1")
     _set(folder / "SeaState.dat", "WaveMod", "3")
     lines = unsupported_settings(read_fst(fst))
     expected = [
@@ -468,8 +469,8 @@ def test_unsupported_settings_on_modified_deck(tmp_path):
         "GenDOF",
         "CompAero = 2",
         "CompMooring = 2",
-        "PtfmVol0",
-        "null.hst",
+        "RdtnMod = 2",
+        "PtfmYMod = 1",
         "WaveMod = 3",
     ]
     assert len(lines) == len(expected), lines

@@ -367,6 +367,8 @@ def _load_classes() -> dict[str, Any]:
         "mooring_taut": ("floatwind.loads.mooring", "TautMooring"),
         "mooring_catenary": ("floatwind.loads.catenary", "CatenaryMooring"),
         "thrust_ct": ("floatwind.loads.thrust", "RotorThrust"),
+        "potential_radiation": ("floatwind.loads.potential", "PotentialRadiation"),
+        "potential_excitation": ("floatwind.loads.potential", "PotentialExcitation"),
     }
     out = {}
     for kind, (mod, cls) in table.items():

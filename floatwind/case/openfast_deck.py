@@ -105,6 +105,8 @@ class _Token:
             self.kind, self.value = "bool", False
         elif low == "default":
             self.kind, self.value = "default", DEFAULT
+        elif re.fullmatch(r"1p[-+]?\d+(\.\d*)?", low):  # SeaState WaveMod = 1P# (phase, deg)
+            self.kind, self.value = "quoted", text.upper()
         elif _KEY_RE.match(text):
             self.kind, self.value = "word", text
         else:
@@ -675,6 +677,17 @@ def _per_body(f: dict, key: str, nbody: int, default: float = 0.0) -> list[float
     return out
 
 
+def regular_phase(wave_mod) -> float | None:
+    """The phase (deg) of SeaState's ``WaveMod = 1P#`` (regular wave with a given phase), else
+    None."""
+    if isinstance(wave_mod, str) and wave_mod.upper().startswith("1P"):
+        try:
+            return float(wave_mod[2:])
+        except ValueError:
+            return None
+    return None
+
+
 def hydrodyn_model(deck: dict) -> dict[str, Any] | None:
     """HydroDyn settings, SI; ``None`` when HydroDyn is off.
 
@@ -728,6 +741,15 @@ def hydrodyn_model(deck: dict) -> dict[str, Any] | None:
         "PtfmRefzt": _per_body(hd, "PtfmRefzt", nbody),
         "PtfmRefztRot": [a * _DEG for a in _per_body(hd, "PtfmRefztRot", nbody)],
         "PtfmVol0": _per_body(hd, "PtfmVol0", nbody),
+        "PtfmCOBxt": _per_body(hd, "PtfmCOBxt", nbody) if "PtfmCOBxt" in hd["values"] else [0.0],
+        "PtfmCOByt": _per_body(hd, "PtfmCOByt", nbody) if "PtfmCOByt" in hd["values"] else [0.0],
+        "WAMITULEN": _per_body(hd, "WAMITULEN", nbody) if "WAMITULEN" in hd["values"] else [1.0],
+        "NAddDOF": _int(hd, "NAddDOF", 0),
+        "NBodyMod": _int(hd, "NBodyMod", 1),
+        "ExctnDisp": _int(hd, "ExctnDisp", 0),
+        "PtfmYMod": _int(hd, "PtfmYMod", 0),
+        "RdtnTMax": _float(hd, "RdtnTMax", 60.0),
+        "RdtnDT": _raw(hd, "RdtnDT", DEFAULT),
         "AddF0": matrix_or_zero("AddF0", (n_add,)),
         "AddCLin": matrix_or_zero("AddCLin", (n_add, n_add)),
         "AddBLin": matrix_or_zero("AddBLin", (n_add, n_add)),
@@ -996,38 +1018,39 @@ def unsupported_settings(deck: dict) -> list[str]:
             out.append(f"{hd_name}: PotMod = 2 (fluid-impulse theory) is not supported")
         if pot_mod == 1:
             model = hydrodyn_model(deck)
-            for b, vol in enumerate(model["PtfmVol0"]):
-                if vol != 0.0:
-                    out.append(
-                        f"{hd_name}: PotMod = 1 with PtfmVol0 = {vol:g} m^3 (WAMIT potential-flow "
-                        "body) is not supported; floatwind accepts only a null WAMIT body "
-                        "(PtfmVol0 = 0, all-zero .hst/.1/.3) used to switch on AddF0/AddCLin/AddBLin"
-                        + (f" (body {b + 1})" if model["NBody"] > 1 else "")
-                    )
             for root in model["PotFile"]:
                 base = Path(hd["file"]).parent / root
-                hst = _wamit_nonzero(base.with_name(base.name + ".hst"), 2)
-                if hst is None:
+                if _wamit_nonzero(base.with_name(base.name + ".hst"), 2) is None:
                     raise CaseError(
                         f"PotMod = 1 but the WAMIT file {base}.hst does not exist",
                         field="PotFile",
                         file=hd["file"],
                     )
-                if hst:
-                    out.append(
-                        f"{hd_name}: PotMod = 1 with non-zero WAMIT hydrostatics ({root}.hst) is "
-                        "not supported; put the hydrostatic stiffness in AddCLin"
-                    )
-                if _wamit_nonzero(base.with_name(base.name + ".1"), 3):
-                    out.append(
-                        f"{hd_name}: PotMod = 1 with non-zero WAMIT added mass/damping ({root}.1) "
-                        "is not supported"
-                    )
-                if model["ExctnMod"] != 0 and _wamit_nonzero(base.with_name(base.name + ".3"), 3):
-                    out.append(
-                        f"{hd_name}: ExctnMod = {model['ExctnMod']} with non-zero WAMIT wave "
-                        f"excitation ({root}.3) is not supported"
-                    )
+            if model["NBody"] != 1:
+                out.append(f"{hd_name}: NBody = {model['NBody']} (several WAMIT bodies) is not "
+                           "supported")  # fmt: skip
+            if model["NAddDOF"] != 0:
+                out.append(f"{hd_name}: NAddDOF = {model['NAddDOF']} (generalised WAMIT modes) "
+                           "is not supported")  # fmt: skip
+            if model["ExctnMod"] not in (0, 1):
+                out.append(f"{hd_name}: ExctnMod = {model['ExctnMod']} (state-space wave "
+                           "excitation) is not supported; use 1 (DFT)")  # fmt: skip
+            if model["RdtnMod"] not in (0, 1):
+                out.append(f"{hd_name}: RdtnMod = {model['RdtnMod']} (state-space radiation) is "
+                           "not supported yet; use 1 (convolution)")  # fmt: skip
+            if model["ExctnMod"] == 1 and model["ExctnDisp"] != 0:
+                out.append(f"{hd_name}: ExctnDisp = {model['ExctnDisp']} (excitation at the "
+                           "displaced position) is not supported; use 0")  # fmt: skip
+            if model["PtfmYMod"] != 0:
+                out.append(f"{hd_name}: PtfmYMod = {model['PtfmYMod']} (large yaw offset) is not "
+                           "supported")  # fmt: skip
+            if any(a != 0.0 for a in model["PtfmRefztRot"]):
+                out.append(f"{hd_name}: PtfmRefztRot != 0 (rotated WAMIT body) is not supported")
+            dt_r = model["RdtnDT"]
+            dt = _float(deck["fst"], "DT")
+            if model["RdtnMod"] == 1 and dt_r != DEFAULT and abs(float(dt_r) - dt) > 1e-9 * dt:
+                out.append(f"{hd_name}: RdtnDT = {float(dt_r):g} s differs from DT = {dt:g} s: "
+                           "floatwind samples the radiation memory at every step")  # fmt: skip
             for key in ("MnDrift", "NewmanApp", "DiffQTF", "SumQTF"):
                 if _int(hd, key, 0) != 0:
                     out.append(
@@ -1039,10 +1062,15 @@ def unsupported_settings(deck: dict) -> list[str]:
     if ss is not None:
         ss_name = Path(ss["file"]).name
         wave_mod = _raw(ss, "WaveMod")
-        if wave_mod not in (0, 2):
+        if wave_mod == 1:
             out.append(
-                f"{ss_name}: WaveMod = {wave_mod}: only still water (0) and JONSWAP/"
-                "Pierson-Moskowitz spectra (2) are imported"
+                f"{ss_name}: WaveMod = 1 (regular wave, phase from SeaState's seeds) is not "
+                "supported; give the phase as 1P# (e.g. 1P0)"
+            )
+        elif wave_mod not in (0, 2) and regular_phase(wave_mod) is None:
+            out.append(
+                f"{ss_name}: WaveMod = {wave_mod}: only still water (0), regular waves with a "
+                "phase (1P#) and JONSWAP/Pierson-Moskowitz spectra (2) are imported"
             )
         if wave_mod == 2 and _int(ss, "WaveDirMod", 0) != 0:
             out.append(

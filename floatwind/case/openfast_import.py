@@ -338,6 +338,8 @@ def case_from_deck(
                     "damping": _mat(Bl),
                 }
             )
+        if hd["PotMod"] == 1:
+            loads.extend(_wamit_loads(hd, deck, p_hd, env, ss, notes))
         if decisions.get("morison"):
             loads.extend(_morison_loads(hd, deck, morison_axis, notes))
     # every load after gravity is HydroDyn's: their sum is HydroDyn's HydroF*i/HydroM*i
@@ -357,6 +359,15 @@ def case_from_deck(
         loads.append(mload)
         notes.extend(mfile.notes)
     sea: dict[str, Any] = {"kind": "still"}
+    phase = od.regular_phase(ss["WaveMod"]) if ss is not None else None
+    if phase is not None:
+        sea = {
+            "kind": "regular",
+            "height": float(ss["WaveHs"]),
+            "period": float(ss["WaveTp"]),
+            "phase_deg": phase,
+            "heading_deg": math.degrees(ss["WaveDir"]),
+        }
     if ss is not None and ss["WaveMod"] == 2:
         sea = {
             "kind": "jonswap",
@@ -790,3 +801,49 @@ def write_case_yaml(result: ImportResult, path: str | pathlib.Path) -> pathlib.P
     path = pathlib.Path(path)
     path.write_text(case_yaml(result["case"], result["notes"]))
     return path
+
+
+def _wamit_loads(hd: dict, deck: dict, p_hd, env: dict, ss, notes: list[str]) -> list[dict]:
+    """HydroDyn's WAMIT body (PotMod = 1) as floatwind loads: ``linear`` hydrostatics (rho g
+    PtfmVol0 at the centre of buoyancy's x, y, and the ``.hst`` stiffness, at the reference
+    point, as HydroDyn), ``potential_radiation`` (infinite-frequency added mass + memory when
+    RdtnMod = 1) and ``potential_excitation`` (ExctnMod = 1 with waves). A null body (PtfmVol0
+    = 0 and all-zero files, the usual switch for AddF0/AddCLin) gives none."""
+    from floatwind.loads.wamit import read_wamit
+
+    hd_file = deck["HydroDyn"]["file"]
+    root = pathlib.Path(hd_file).parent / hd["PotFile"][0]
+    ulen = float(hd["WAMITULEN"][0])
+    data = read_wamit(root, rho=1.0, gravity=1.0, ulen=ulen,
+                      excitation=hd["ExctnMod"] == 1)  # fmt: skip
+    vol = float(hd["PtfmVol0"][0])
+    null = (vol == 0.0 and not np.any(data.hydrostatic) and not np.any(data.added_mass_inf)
+            and not np.any(data.damping)
+            and (data.excitation is None or not np.any(data.excitation)))  # fmt: skip
+    if null:
+        return []
+    rho = float(env["water_density"] or 1025.0)
+    g = float(env["gravity"])
+    buoy = rho * g * vol
+    f0 = [0.0, 0.0, buoy, buoy * float(hd["PtfmCOByt"][0]), -buoy * float(hd["PtfmCOBxt"][0]),
+          0.0]  # fmt: skip
+    wamit = str(root)
+    out: list[dict] = [
+        {"type": "linear", "name": "hydrodyn_wamit_hydrostatics", "body": "platform",
+         "point": _vec(p_hd), "point0": _vec(p_hd), "f0": f0,
+         "stiffness": _mat(rho * g * data.hydrostatic)},
+        {"type": "potential_radiation", "name": "hydrodyn_wamit_radiation", "body": "platform",
+         "wamit": wamit, "ulen": ulen, "point": _vec(p_hd), "rdtn_tmax": float(hd["RdtnTMax"]),
+         "memory": hd["RdtnMod"] == 1},
+    ]  # fmt: skip
+    waves = ss is not None and ss["WaveMod"] not in (0, "0")
+    if hd["ExctnMod"] == 1 and waves:
+        out.append({"type": "potential_excitation", "name": "hydrodyn_wamit_excitation",
+                    "body": "platform", "wamit": wamit, "ulen": ulen, "point": _vec(p_hd)})  # fmt: skip
+    notes.append(
+        f"{pathlib.Path(hd_file).name}: WAMIT body {hd['PotFile'][0]} (PotMod = 1) as potential_radiation"
+        f" (infinite-frequency added mass{', radiation memory' if hd['RdtnMod'] == 1 else ''})"
+        f"{', potential_excitation' if len(out) > 2 else ''} and linear hydrostatics (rho g "
+        "PtfmVol0 + .hst)"
+    )
+    return out

@@ -56,6 +56,15 @@ _WAVES = {
         "kinematics": "auto",
         "seed": None,
     },
+    "regular": {
+        "kind": "regular",
+        "height": _REQ,
+        "period": _REQ,
+        "phase_deg": 0.0,
+        "heading_deg": 0.0,
+        "stretching": "wheeler",
+        "kinematics": "auto",
+    },
     "elevation": {
         "kind": "elevation",
         "file": _REQ,
@@ -250,6 +259,24 @@ def _build_sea(kind, c, *, g, depth, n, seeds, duration, base_dir, file, stretch
             )
         except ValueError as exc:
             raise CaseError(str(exc), field=f"{where}.file", file=file) from exc
+    if kind == "regular":
+        # one component: eta(0, t) = H/2 cos(omega t + phase) (OpenFAST's WaveMod = 1P#)
+        from floatwind.environment.waves import LinearSea
+
+        height = _num(c, "height", where, file, positive=True)
+        period = _num(c, "period", where, file, positive=True)
+        phase = math.radians(_num(c, "phase_deg", where, file))
+        w = 2.0 * math.pi / period
+        return LinearSea(
+            omega=np.array([w]),
+            amplitude=np.array([[0.5 * height * complex(math.cos(phase), -math.sin(phase))]]),
+            heading=np.array([[heading]]),
+            depth=depth,
+            gravity=g,
+            stretching=stretching,
+            info={"waves": "regular", "height_m": height, "period_s": period,
+                  "phase_deg": math.degrees(phase)},
+        )  # fmt: skip
     hs = _num(c, "hs", where, file, positive=True)
     tp = _num(c, "tp", where, file, positive=True)
     try:

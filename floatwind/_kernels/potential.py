@@ -1,0 +1,136 @@
+"""Compiled kernels of the linear potential-flow loads (:mod:`floatwind.loads.potential`).
+
+* ``radiation_kernel``: the infinite-frequency added mass at the WAMIT reference point, moved to
+  the body CM (``added += S^T A_inf S`` with ``[a_ref; alpha] = S [a_G; alpha]``), and the memory
+  force of the last accepted step (``memory.F``), applied at the displaced reference point;
+* ``radiation_after_step``: records the reference point's velocity at the accepted step and
+  evaluates HydroDyn's trapezoidal convolution there (Conv_Radiation: the first and last
+  samples of the window halved), once per step and member;
+* ``excitation_kernel``: ``Re sum_k c_k e^{i omega_k t}`` (first-order excitation of the sea's
+  components), applied at the displaced reference point.
+
+Every member goes through the same operations whatever B.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from floatwind._kernels.loads import _add_point_force, _point
+
+__all__ = ["convolve", "excitation_kernel", "radiation_after_step", "radiation_kernel"]
+
+
+@njit(cache=True, fastmath=False)
+def _ref_point(kin, b, body, ref_b, pos, vel):
+    _point(kin.r_G[b, body], kin.R_b2g[b, body], kin.v_G[b, body], kin.w_b[b, body],
+           kin.cm_b[body], ref_b, pos, vel)  # fmt: skip
+
+
+@njit(cache=True, fastmath=False)
+def _add_wrench_at(kin, b, body, pos, f6, force, moment):
+    """Force f6[:3] at ``pos`` and moment f6[3:] (inertial axes), added about the body CM."""
+    f = np.empty(3)
+    for k in range(3):
+        f[k] = f6[k]
+        moment[b, body, k] += f6[3 + k]
+    _add_point_force(kin.r_G[b, body], pos, f, force[b, body], moment[b, body])
+
+
+@njit(cache=True, fastmath=False)
+def convolve(K, pairs, v, k, b, out):
+    """HydroDyn's radiation memory force at step ``k`` (Conv_Rdtn_CalcOutput) into ``out`` (6,):
+    ``-dt [K(m) v_{k-m}/2 + K(0) v_k/2 + sum_{j=1}^{m-1} K(m-j) v_{k-m+j}]`` with
+    ``m = min(k, NK - 1)``, without the factor dt (the caller's); ``pairs`` (P, 2) the entries
+    (i, j) of K that are not zero."""
+    nk = K.shape[0]
+    m = min(k, nk - 1)
+    s = k - m  # the oldest sample of the window
+    for i in range(6):
+        out[i] = 0.0
+    for p in range(pairs.shape[0]):
+        i, j = pairs[p, 0], pairs[p, 1]
+        acc = -0.5 * K[m, i, j] * v[s, b, j] - 0.5 * K[0, i, j] * v[k, b, j]
+        for q in range(1, m):
+            acc -= K[m - q, i, j] * v[s + q, b, j]
+        out[i] += acc
+
+
+@njit(cache=True, fastmath=False)
+def radiation_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.potential.PotentialRadiation` (the load contract's signature)."""
+    m = p.memory
+    pos = np.empty(3)
+    vel = np.empty(3)
+    f6 = np.empty(6)
+    n = -1
+    if m.last[0] >= 0:
+        n = min(int(math.floor((t - m.t0) / m.dt + 1e-9)), m.last[0])
+    for b in range(force.shape[0]):
+        _ref_point(kin, b, p.body, p.ref_b, pos, vel)
+        for k in range(6):
+            f6[k] = m.F[n, b, k] if n >= 0 else 0.0
+        _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
+        # added mass: S = [[I, -[r]x], [0, I]] with r = ref - CM; S^T A S about the CM
+        r0 = pos[0] - kin.r_G[b, p.body, 0]
+        r1 = pos[1] - kin.r_G[b, p.body, 1]
+        r2 = pos[2] - kin.r_G[b, p.body, 2]
+        S = np.eye(6)
+        S[0, 4], S[0, 5] = r2, -r1
+        S[1, 3], S[1, 5] = -r2, r0
+        S[2, 3], S[2, 4] = r1, -r0
+        AS = p.a_inf @ S
+        for i in range(6):
+            for j in range(6):
+                acc = 0.0
+                for q in range(6):
+                    acc += S[q, i] * AS[q, j]
+                added[b, p.body, i, j] += acc
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def radiation_after_step(p, t, kin, y):
+    """Records the reference point's velocity at the accepted step and its memory force."""
+    m = p.memory
+    k = int(round((t - m.t0) / m.dt))
+    pos = np.empty(3)
+    vel = np.empty(3)
+    out = np.empty(6)
+    for b in range(y.shape[0]):
+        _ref_point(kin, b, p.body, p.ref_b, pos, vel)
+        for c in range(3):
+            m.v[k, b, c] = vel[c]
+            m.v[k, b, 3 + c] = kin.w_b[b, p.body, c]
+        convolve(m.K, m.pairs, m.v, k, b, out)
+        for c in range(6):
+            m.F[k, b, c] = p.rho * m.dt * out[c]
+    m.last[0] = k
+
+
+@njit(cache=True, fastmath=False)
+def excitation_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.potential.PotentialExcitation` (the load contract's signature)."""
+    pos = np.empty(3)
+    vel = np.empty(3)
+    f6 = np.empty(6)
+    nc = p.omega.shape[0]
+    cs = np.empty(nc)
+    sn = np.empty(nc)
+    for c in range(nc):
+        cs[c] = math.cos(p.omega[c] * t)
+        sn[c] = math.sin(p.omega[c] * t)
+    R = p.c_re.shape[0]
+    for b in range(force.shape[0]):
+        r = b if R > 1 else 0
+        for k in range(6):
+            acc = 0.0
+            for c in range(nc):
+                acc += p.c_re[r, c, k] * cs[c] - p.c_im[r, c, k] * sn[c]
+            f6[k] = acc
+        _ref_point(kin, b, p.body, p.ref_b, pos, vel)
+        _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
+    return 0

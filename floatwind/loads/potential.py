@@ -1,0 +1,350 @@
+"""Linear potential flow from WAMIT coefficients (one body): radiation and first-order wave
+excitation, as HydroDyn v5 applies them with ``PotMod = 1`` (the OpenFAST HydroDyn theory
+manual; ``ref07_potential_decay`` / ``ref08_potential_regular`` READMEs).
+
+Two loads, each acting at the WAMIT reference point fixed in a body (``point``, body frame;
+moments about it, inertial axes):
+
+* :class:`PotentialRadiation`: Cummins' equation without the restoring part,
+
+      F_r(t) = -A_inf a_ref(t) - int_0^t K(t - tau) v_ref(tau) d tau,
+      K(t) = (2/pi) int_0^inf B(omega) cos(omega t) d omega,
+
+  ``a_ref``, ``v_ref`` = [translational; rotational] acceleration and velocity of the reference
+  point (inertial). ``A_inf`` joins the generalised mass (``Wrench.added_mass``, moved to the
+  body CM), never a lagged acceleration. The kernel is HydroDyn's: ``B`` linear between the
+  ``.1`` frequencies, zero at omega = 0 and above the last frequency, sampled on
+  ``omega_i = i pi / T`` (``T`` = RdtnTMax rounded up so that ``T/dt`` is even with small prime
+  factors, ``i = 0..N-1``) and transformed by a type-I discrete cosine transform,
+  ``K(t_k) = DCT1(B)_k / ((N-1) dt)``. The convolution is HydroDyn's discrete one
+  (Conv_Radiation.f90): the velocity is sampled at every accepted step (the load's step memory)
+  and ``F_k = -dt [K(m) v_{k-m}/2 + K(0) v_k/2 + sum_{j=1}^{m-1} K(m-j) v_{k-m+j}]``,
+  ``m = min(k, N - 1)``, evaluated once per step; within a step the force of the last accepted
+  step holds (HydroDyn's discrete state).
+* :class:`PotentialExcitation`: ``F_e(t) = Re sum_k X(omega_k, beta_k) A_k e^{i omega_k t}``
+  over the sea's components (WAMIT's convention: elevation ``Re{A e^{i omega t}}`` at the
+  origin), ``X`` linear in frequency and heading between the ``.3`` entries and zero outside
+  their frequency range; the undisplaced position (HydroDyn ``ExctnDisp = 0``).
+
+Hydrostatics (``rho g V0`` plus the ``.hst`` stiffness at the reference point, as HydroDyn) is
+a ``linear`` load (:class:`floatwind.loads.simple.LinearMatrices`), or floatwind's exact
+``hydrostatics``: docs/loads.md.
+"""
+
+from __future__ import annotations
+
+import math
+import pathlib
+from typing import NamedTuple
+
+import numpy as np
+
+from floatwind import _kernels
+from floatwind._kernels.contract import BodyKinematics, CompiledLoad, NoCompiledForm, f64
+from floatwind.errors import CaseError
+from floatwind.loads._config import Section, check_body
+from floatwind.loads.base import Kinematics, Load, Wrench
+from floatwind.loads.wamit import WamitData, read_wamit
+
+__all__ = ["PotentialExcitation", "PotentialRadiation", "radiation_kernel_table"]
+
+
+def _psf(n: int, nprimes: int = 9) -> int:
+    """Smallest integer >= n whose prime factors are among the first ``nprimes`` primes (the
+    NWTC library's PSF, which HydroDyn uses to size its cosine transform)."""
+    primes = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31][:nprimes]
+    m = max(int(n), 1)
+    while True:
+        r = m
+        for p in primes:
+            while r % p == 0:
+                r //= p
+        if r == 1:
+            return m
+        m += 1
+
+
+def radiation_kernel_table(omega, damping, t_max: float, dt: float) -> np.ndarray:
+    """HydroDyn's radiation kernel ``K(k dt)`` (N, 6, 6) from ``B(omega)`` (F, 6, 6) (module
+    docstring; Conv_Radiation.f90 Conv_Rdtn_Init)."""
+    from scipy.fft import dct
+
+    n = math.ceil(t_max / dt - 1e-9)
+    if n % 2 == 0:
+        n += 1
+    n = 2 * _psf(max((n - 1) // 2, 1)) + 1
+    w = np.arange(n) * (math.pi / ((n - 1) * dt))
+    om = np.concatenate([[0.0], np.asarray(omega, float)])
+    Bw = np.zeros((n, 6, 6))
+    for i in range(6):
+        for j in range(6):
+            col = np.concatenate([[0.0], damping[:, i, j]])
+            Bw[:, i, j] = np.interp(w, om, col, right=0.0)
+    return dct(Bw, type=1, axis=0) / ((n - 1) * dt)
+
+
+def _wamit_root(sec: Section, base_dir) -> pathlib.Path:
+    raw = sec.raw("wamit")
+    if not isinstance(raw, str) or not raw.strip():
+        raise CaseError("expected the WAMIT file root (path without .1/.3/.hst)",
+                        field=sec.path("wamit"))  # fmt: skip
+    root = pathlib.Path(raw)
+    if not root.is_absolute() and base_dir is not None:
+        root = pathlib.Path(base_dir) / root
+    return root
+
+
+class RadiationMemory(NamedTuple):
+    """Step memory of :class:`PotentialRadiation` (one run)."""
+
+    v: np.ndarray  # (n + 1, B, 6) reference-point velocity at the step times
+    F: np.ndarray  # (n + 1, B, 6) memory force at the step times (N, N m)
+    t0: float
+    dt: float
+    last: np.ndarray  # (1,) index of the last recorded step
+    K: np.ndarray  # (NK, 6, 6) kernel at k dt for rho = 1 (the params carry rho)
+    pairs: np.ndarray  # (P, 2) entries of K that are not zero
+
+
+class PotentialRadiation(Load):
+    """Radiation of a WAMIT body: infinite-frequency added mass + memory convolution (module
+    docstring).
+
+    Parameters
+    ----------
+    body : int
+    wamit : WamitData (nondimensional rho = g = 1 scaling, see :func:`read_wamit`) or the file
+        root
+    point_b : (3,) WAMIT reference point in the body frame (m)
+    t_max : kernel length RdtnTMax (s)
+    dt : kernel step RdtnDT (s) or None (the run's step); it must equal the run's step
+    memory_effect : False for the added mass alone (HydroDyn ``RdtnMod = 0``)
+    """
+
+    name = "potential_radiation"
+    time_independent = True
+
+    def __init__(self, *, body: int, wamit, point_b=(0.0, 0.0, 0.0), ulen: float = 1.0,
+                 t_max: float = 60.0, dt: float | None = None, memory_effect: bool = True,
+                 name: str | None = None, field: str = ""):  # fmt: skip
+        self.body = check_body(body, f"{field}.body" if field else "body")
+        self.data = wamit if isinstance(wamit, WamitData) else read_wamit(
+            wamit, rho=1.0, gravity=1.0, ulen=ulen, excitation=False
+        )  # fmt: skip
+        self.point_b = np.asarray(point_b, dtype=float)
+        self.t_max = float(t_max)
+        self.kernel_dt = None if dt is None else float(dt)
+        self.memory_effect = bool(memory_effect)
+        if name:
+            self.name = str(name)
+        self._field = field
+        self._tables: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+
+    @classmethod
+    def from_config(cls, cfg, *, body_index, field, base_dir=None):
+        sec = Section(cfg, field, ("type", "body", "wamit", "ulen", "point", "rdtn_tmax",
+                                   "rdtn_dt", "memory", "name"))  # fmt: skip
+        root = _wamit_root(sec, base_dir)
+        return cls(
+            body=sec.body(body_index),
+            wamit=read_wamit(root, rho=1.0, gravity=1.0, ulen=sec.number("ulen", 1.0,
+                             kind="positive"), excitation=False),
+            point_b=sec.vector("point", [0.0, 0.0, 0.0]),
+            t_max=sec.number("rdtn_tmax", 60.0, kind="positive"),
+            dt=sec.number("rdtn_dt", None, kind="positive"),
+            memory_effect=bool(sec.raw("memory", True)),
+            name=sec.raw("name", None),
+            field=field,
+        )  # fmt: skip
+
+    # -- step memory ---------------------------------------------------------------------
+    def _table(self, dt: float):
+        key = round(dt, 15)
+        if key not in self._tables:
+            if self.memory_effect:
+                K = radiation_kernel_table(self.data.omega, self.data.damping, self.t_max, dt)
+                big = np.max(np.abs(K), axis=0)
+                pairs = np.argwhere(big > 1e-12 * max(float(big.max()), 1e-300))
+            else:
+                K = np.zeros((1, 6, 6))
+                pairs = np.zeros((0, 2), dtype=np.int64)
+            self._tables[key] = (K, np.ascontiguousarray(pairs, dtype=np.int64))
+        return self._tables[key]
+
+    def memory(self, batch: int, t0: float, dt: float, n_steps: int):
+        if dt <= 0.0:
+            raise CaseError(
+                "the radiation memory needs a fixed time step (integrator rk4)",
+                field=f"{self._field}.rdtn_dt" if self._field else "rdtn_dt",
+            )
+        if self.kernel_dt is not None and abs(self.kernel_dt - dt) > 1e-9 * dt:
+            raise CaseError(
+                f"rdtn_dt = {self.kernel_dt:g} s differs from the run's step {dt:g} s: floatwind "
+                "samples the velocity history at every step (use the same step)",
+                field=f"{self._field}.rdtn_dt" if self._field else "rdtn_dt",
+            )
+        K, pairs = self._table(dt)
+        n = int(n_steps) + 1
+        return RadiationMemory(np.zeros((n, batch, 6)), np.zeros((n, batch, 6)), float(t0),
+                               float(dt), np.full(1, -1, dtype=np.int64), K, pairs)  # fmt: skip
+
+    class Params(NamedTuple):
+        body: int
+        ref_b: np.ndarray  # (3,) WAMIT reference point, body frame
+        a_inf: np.ndarray  # (6, 6) infinite-frequency added mass, inertial axes at the point
+        rho: float  # water density (the memory's kernel is for rho = 1)
+        memory: object
+
+    def _params(self, env, memory):
+        rho = float(getattr(env, "rho_water", 1025.0))
+        return self.Params(int(self.body), f64(self.point_b), f64(rho * self.data.added_mass_inf),
+                           rho, memory)  # fmt: skip
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import potential as kp
+
+        return CompiledLoad(kp.radiation_kernel, self._params(env, None),
+                            after_step=kp.radiation_after_step, adds_mass=True)  # fmt: skip
+
+    def after_step(self, t, kin, env, memory, s):
+        from floatwind._kernels import potential as kp
+
+        fn = kp.radiation_after_step if _kernels.enabled() else kp.radiation_after_step.py_func
+        fn(self._params(env, memory), float(t), _body_kin(kin), np.empty((kin.batch, 0)))
+
+    def wrench(self, t, kin, env):  # pragma: no cover - a load with a memory answers wrench_state
+        return self.wrench_state(t, kin, env, None, None)[0]
+
+    def wrench_state(self, t, kin, env, s, memory):
+        from floatwind._kernels import potential as kp
+
+        if memory is None:  # statics and start-up checks: no history
+            memory = RadiationMemory(np.zeros((1, kin.batch, 6)), np.zeros((1, kin.batch, 6)),
+                                     0.0, 1.0, np.full(1, -1, dtype=np.int64),
+                                     np.zeros((1, 6, 6)), np.zeros((0, 2), dtype=np.int64))  # fmt: skip
+        B, N = kin.batch, kin.n_bodies
+        force, moment = np.zeros((B, N, 3)), np.zeros((B, N, 3))
+        added = np.zeros((B, N, 6, 6))
+        fn = kp.radiation_kernel if _kernels.enabled() else kp.radiation_kernel.py_func
+        fn(self._params(env, memory), float(t), _body_kin(kin), np.empty((B, 0)),
+           np.empty((B, 0)), force, moment, added)  # fmt: skip
+        return Wrench(force, moment, added_mass=added), None
+
+
+class PotentialExcitation(Load):
+    """First-order wave excitation of a WAMIT body from the sea's components (module docstring).
+
+    Parameters
+    ----------
+    body : int
+    wamit : WamitData (rho = g = 1 scaling) or the file root
+    point_b : (3,) WAMIT reference point in the body frame (m)
+    """
+
+    name = "potential_excitation"
+
+    def __init__(self, *, body: int, wamit, point_b=(0.0, 0.0, 0.0), ulen: float = 1.0,
+                 name: str | None = None, field: str = ""):  # fmt: skip
+        self.body = check_body(body, f"{field}.body" if field else "body")
+        self.data = wamit if isinstance(wamit, WamitData) else read_wamit(
+            wamit, rho=1.0, gravity=1.0, ulen=ulen
+        )  # fmt: skip
+        if self.data.excitation is None:
+            raise CaseError("the WAMIT data has no excitation (.3)", field=field or None)
+        self.point_b = np.asarray(point_b, dtype=float)
+        if name:
+            self.name = str(name)
+        self._field = field
+        self._cache: dict = {}
+
+    @classmethod
+    def from_config(cls, cfg, *, body_index, field, base_dir=None):
+        sec = Section(cfg, field, ("type", "body", "wamit", "ulen", "point", "name"))
+        root = _wamit_root(sec, base_dir)
+        return cls(
+            body=sec.body(body_index),
+            wamit=read_wamit(root, rho=1.0, gravity=1.0,
+                             ulen=sec.number("ulen", 1.0, kind="positive")),
+            point_b=sec.vector("point", [0.0, 0.0, 0.0]),
+            name=sec.raw("name", None),
+            field=field,
+        )  # fmt: skip
+
+    def coefficients(self, env) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(omega (M,), Re c (R, M, 6), Im c (R, M, 6)) of ``F = Re sum c e^{i omega t}``."""
+        sea = env.sea
+        key = id(sea)
+        if key in self._cache:
+            return self._cache[key]
+        if not hasattr(sea, "amplitude"):  # still water
+            out = (np.zeros(0), np.zeros((1, 0, 6)), np.zeros((1, 0, 6)))
+            self._cache[key] = out
+            return out
+        if not all(hasattr(sea, a) for a in ("omega", "cos_th", "sin_th")):
+            raise NoCompiledForm(f"the sea {type(sea).__name__} gives no wave components")
+        d = self.data
+        rg = float(env.rho_water) * float(env.gravity)
+        omega = np.asarray(sea.omega, float)
+        A = np.atleast_2d(sea.amplitude)  # (R, M): eta = Re A e^{i(k.x - omega t)}
+        beta = np.arctan2(np.atleast_2d(sea.sin_th), np.atleast_2d(sea.cos_th))  # (R|1, M)
+        hmin, hmax = float(d.exc_heading[0]), float(d.exc_heading[-1])
+        if np.any(beta < hmin - 1e-9) or np.any(beta > hmax + 1e-9):
+            bad = float(np.degrees(beta.ravel()[np.argmax((beta < hmin - 1e-9)
+                                                          | (beta > hmax + 1e-9))]))  # fmt: skip
+            raise CaseError(
+                f"wave heading {bad:g} deg lies outside the WAMIT .3 headings "
+                f"{math.degrees(hmin):g}..{math.degrees(hmax):g} deg (HydroDyn interpolates "
+                "within the file's headings only)",
+                field=f"{self._field}.wamit" if self._field else "wamit",
+            )
+        R = A.shape[0]
+        X = np.zeros((max(R, beta.shape[0]), omega.size, 6), dtype=complex)
+        for r in range(X.shape[0]):
+            bt = beta[min(r, beta.shape[0] - 1)]
+            for i in range(6):
+                for part in (0, 1):
+                    tab = d.excitation[:, :, i].real if part == 0 else d.excitation[:, :, i].imag
+                    # frequency first (zero outside the file's range), then heading
+                    per_h = np.array([np.interp(omega, d.exc_omega, tab[:, h], left=0.0,
+                                                right=0.0) for h in range(tab.shape[1])])  # fmt: skip
+                    if per_h.shape[0] == 1:
+                        val = per_h[0]
+                    else:
+                        val = np.array([np.interp(bt[m], d.exc_heading, per_h[:, m])
+                                        for m in range(omega.size)])  # fmt: skip
+                    X[r, :, i] += val if part == 0 else 1j * val
+        c = rg * X * np.conj(A[:, :, None] if R == X.shape[0] else A[:1, :, None])
+        out = (f64(omega), f64(c.real), f64(c.imag))
+        self._cache[key] = out
+        return out
+
+    class Params(NamedTuple):
+        body: int
+        ref_b: np.ndarray
+        omega: np.ndarray  # (M,)
+        c_re: np.ndarray  # (R, M, 6)
+        c_im: np.ndarray  # (R, M, 6)
+
+    def _params(self, env):
+        w, cr, ci = self.coefficients(env)
+        return self.Params(int(self.body), f64(self.point_b), w, cr, ci)
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import potential as kp
+
+        return CompiledLoad(kp.excitation_kernel, self._params(env))
+
+    def wrench(self, t, kin, env):
+        from floatwind._kernels import potential as kp
+
+        B, N = kin.batch, kin.n_bodies
+        force, moment = np.zeros((B, N, 3)), np.zeros((B, N, 3))
+        fn = kp.excitation_kernel if _kernels.enabled() else kp.excitation_kernel.py_func
+        fn(self._params(env), float(t), _body_kin(kin), np.empty((B, 0)), np.empty((B, 0)),
+           force, moment, np.zeros((B, N, 6, 6)))  # fmt: skip
+        return Wrench(force, moment)
+
+
+def _body_kin(kin: Kinematics) -> BodyKinematics:
+    return BodyKinematics(f64(kin.r_G_g), f64(kin.R_b2g), f64(kin.v_G_g), f64(kin.w_b_g),
+                          f64(kin.cm_b))  # fmt: skip

@@ -1,0 +1,170 @@
+"""WAMIT output files (``.1`` added mass and damping, ``.3`` wave excitation, ``.hst`` hydrostatic
+stiffness) read into dimensional arrays for the ``potential_flow`` load.
+
+WAMIT's nondimensional form (WAMIT User Manual, sec. 4; the reference READMEs of
+``ref07_potential_decay``): with ``L`` = ULEN, ``rho`` the water density and ``g`` gravity,
+
+* ``.1``: ``PER I J Abar [Bbar]``; ``A_ij = rho L^k Abar``, ``B_ij = rho omega L^k Bbar`` with
+  ``k`` = 3 (both translations), 4 (one rotation), 5 (both rotations). ``PER = -1`` is the zero-
+  and ``PER = 0`` the infinite-frequency limit (added mass only); other rows have the period
+  ``PER`` (s), ``omega = 2 pi / PER``.
+* ``.3``: ``PER BETA I |X| phase Re Im``; ``X_i = rho g L^m Xbar`` per unit wave amplitude,
+  ``m`` = 2 (force) or 3 (moment), BETA the wave heading (deg), WAMIT's phase convention: for
+  an elevation ``eta = Re{A e^{i omega t}}`` at the origin the force is ``Re{X A e^{i omega t}}``.
+* ``.hst``: ``I J Cbar``; ``C_ij = rho g L^m Cbar``, ``m`` = 2 (both translations), 3 (one
+  rotation), 4 (both rotations).
+
+One body with six modes (indices 1..6); generalised modes and several bodies are refused in one
+line. Every error is a :class:`floatwind.errors.CaseError` naming the file and the line.
+"""
+
+from __future__ import annotations
+
+import math
+import pathlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from floatwind.errors import CaseError
+
+__all__ = ["WamitData", "read_wamit"]
+
+
+@dataclass(frozen=True)
+class WamitData:
+    """Dimensional potential-flow coefficients of one body about its WAMIT reference point
+    (inertial axes of the undisplaced body), SI units.
+
+    omega : (F,) frequencies of the ``.1`` file (rad/s, ascending, > 0)
+    added_mass : (F, 6, 6) A(omega); ``damping`` (F, 6, 6) B(omega)
+    added_mass_zero, added_mass_inf : (6, 6) the omega = 0 and omega = inf limits
+    exc_omega : (E,) frequencies of the ``.3`` file (rad/s, ascending); ``exc_heading`` (H,)
+        headings (rad, ascending); ``excitation`` (E, H, 6) complex X per unit amplitude (N/m,
+        N m/m), WAMIT's phase convention; None without a ``.3`` file
+    hydrostatic : (6, 6) C of the ``.hst`` file (N/m, N/rad, N m/rad)
+    """
+
+    omega: np.ndarray
+    added_mass: np.ndarray
+    damping: np.ndarray
+    added_mass_zero: np.ndarray | None
+    added_mass_inf: np.ndarray
+    exc_omega: np.ndarray | None
+    exc_heading: np.ndarray | None
+    excitation: np.ndarray | None
+    hydrostatic: np.ndarray
+
+
+def _exponent(i: int, j: int, trans: int) -> int:
+    """L exponent of entry (i, j) (1-based): ``trans`` for two translations, +1 per rotation."""
+    return trans + (i > 3) + (j > 3)
+
+
+def _rows(path: pathlib.Path, ncols: int, what: str):
+    if not path.is_file():
+        raise CaseError(f"WAMIT {what} file not found", file=str(path))
+    out = []
+    for n, line in enumerate(path.read_text(encoding="latin-1").splitlines(), start=1):
+        toks = line.split()
+        if not toks:
+            continue
+        if len(toks) < ncols:
+            raise CaseError(
+                f"expected at least {ncols} columns, got {len(toks)}", field=f"line {n}",
+                file=str(path),
+            )  # fmt: skip
+        vals = []
+        for t in toks:
+            try:
+                v = float(t.replace("D", "E").replace("d", "e"))
+            except ValueError:
+                raise CaseError(f"expected a number, got {t!r}", field=f"line {n}",
+                                file=str(path)) from None  # fmt: skip
+            if not math.isfinite(v):
+                raise CaseError(f"not a finite number: {t!r}", field=f"line {n}", file=str(path))
+            vals.append(v)
+        out.append((n, vals))
+    if not out:
+        raise CaseError(f"the WAMIT {what} file holds no data", file=str(path))
+    return out
+
+
+def _index(v: float, n: int, path: pathlib.Path, col: str) -> int:
+    i = int(round(v))
+    if i != v or not 1 <= i <= 6:
+        raise CaseError(
+            f"mode index {col} = {v:g}: floatwind reads one body with modes 1..6 (several "
+            "bodies or generalised modes are not supported)",
+            field=f"line {n}", file=str(path),
+        )  # fmt: skip
+    return i
+
+
+def read_wamit(root, *, rho: float, gravity: float, ulen: float = 1.0,
+               excitation: bool = True) -> WamitData:  # fmt: skip
+    """``root.1``, ``root.hst`` and (when ``excitation``) ``root.3``, dimensional (see the module
+    docstring)."""
+    root = pathlib.Path(root)
+    L = float(ulen)
+    p1 = root.with_name(root.name + ".1")
+    per_rows: dict[float, dict[tuple[int, int], tuple[float, float | None]]] = {}
+    for n, (per, i, j, *ab) in _rows(p1, 4, "added-mass (.1)"):
+        i, j = _index(i, n, p1, "I"), _index(j, n, p1, "J")
+        if per > 0.0 and len(ab) < 2:
+            raise CaseError("a finite-frequency row needs Abar and Bbar", field=f"line {n}",
+                            file=str(p1))  # fmt: skip
+        per_rows.setdefault(per, {})[(i, j)] = (ab[0], ab[1] if per > 0.0 else None)
+    if 0.0 not in per_rows:
+        raise CaseError(
+            "no infinite-frequency added mass (PER = 0 rows): HydroDyn and floatwind need it",
+            file=str(p1),
+        )
+    scale = np.array([[rho * L ** _exponent(i, j, 3) for j in range(1, 7)]
+                      for i in range(1, 7)])  # fmt: skip
+
+    def matrix(entries, col):
+        m = np.zeros((6, 6))
+        for (i, j), v in entries.items():
+            m[i - 1, j - 1] = v[col]
+        return m
+
+    a_inf = matrix(per_rows[0.0], 0) * scale
+    a_zero = matrix(per_rows[-1.0], 0) * scale if -1.0 in per_rows else None
+    periods = sorted((p for p in per_rows if p > 0.0), reverse=True)  # ascending frequency
+    if not periods:
+        raise CaseError("no finite-frequency rows (PER > 0)", file=str(p1))
+    omega = np.array([2.0 * math.pi / p for p in periods])
+    A = np.array([matrix(per_rows[p], 0) * scale for p in periods])
+    B = np.array([matrix(per_rows[p], 1) * scale * w for p, w in zip(periods, omega)])
+    # .hst
+    ph = root.with_name(root.name + ".hst")
+    C = np.zeros((6, 6))
+    for n, (i, j, c, *_) in _rows(ph, 3, "hydrostatic (.hst)"):
+        i, j = _index(i, n, ph, "I"), _index(j, n, ph, "J")
+        C[i - 1, j - 1] = rho * gravity * L ** (2 + (i > 3) + (j > 3)) * c
+    exc_omega = exc_heading = X = None
+    if excitation:
+        p3 = root.with_name(root.name + ".3")
+        rows3: dict[tuple[float, float], dict[int, complex]] = {}
+        for n, (per, beta, i, _mod, _ph, re, im, *_) in _rows(p3, 7, "excitation (.3)"):
+            i = _index(i, n, p3, "I")
+            if per <= 0.0:
+                raise CaseError(f"period {per:g} s: excitation needs PER > 0", field=f"line {n}",
+                                file=str(p3))  # fmt: skip
+            rows3.setdefault((per, beta), {})[i] = complex(re, im)
+        pers = sorted({k[0] for k in rows3}, reverse=True)
+        betas = sorted({k[1] for k in rows3})
+        X = np.zeros((len(pers), len(betas), 6), dtype=complex)
+        for a, per in enumerate(pers):
+            for b, beta in enumerate(betas):
+                if (per, beta) not in rows3:
+                    raise CaseError(
+                        f"no rows for period {per:g} s and heading {beta:g} deg (the .3 file must "
+                        "hold every heading at every period)", file=str(p3),
+                    )  # fmt: skip
+                for i, x in rows3[(per, beta)].items():
+                    X[a, b, i - 1] = rho * gravity * L ** (2 + (i > 3)) * x
+        exc_omega = np.array([2.0 * math.pi / p for p in pers])
+        exc_heading = np.radians(betas)
+    return WamitData(omega, A, B, a_zero, a_inf, exc_omega, exc_heading, X, C)
