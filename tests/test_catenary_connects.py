@@ -21,7 +21,6 @@ from floatwind.mooring.catenary import solve_lines
 G, RHO = 9.80665, 1025.0
 MU, D, EA = 77.7066, 0.09, 384.243e6
 W = G * (MU - RHO * math.pi * D * D / 4)
-CHAIN = {"mass_per_length": MU, "diameter": D, "ea": EA}
 
 
 def split_oc3(upper=300.0):
@@ -116,42 +115,28 @@ def test_clump_weight_between_two_lines_closed_form():
     assert w.force[0, 0, 2] == pytest.approx(-(m * G + 2 * L * w_), rel=1e-10)
 
 
-def bridle(mass=2000.0, volume=0.5):
-    """Two 60 m bridle legs from fairleads 6 m apart to a node carrying a clump (mass, buoy
-    volume), and an 850 m line from the node to an anchor on the seabed."""
-    lines = [
-        {"fairlead": [5.0, 3.0, -70.0], "anchor": "yoke", "length": 60.0, **CHAIN},
-        {"fairlead": [5.0, -3.0, -70.0], "anchor": "yoke", "length": 60.0, **CHAIN},
-        {"fairlead": "yoke", "anchor": [853.87, 0.0, -320.0], "length": 850.0, **CHAIN,
-         "seabed_friction": 0.0},
-    ]  # fmt: skip
-    node = {"name": "yoke", "position": [60.0, 0.0, -100.0], "mass": mass, "volume": volume}
-    return lines, [node]
+def bridle():
+    """The bridle of validation/mooring/_oc3.py: two 60 m legs to a node with a 2 t clump and a
+    0.5 m^3 buoy, an 850 m line to an anchor on the seabed."""
+    from validation.mooring._oc3 import bridle_lines
+
+    return bridle_lines()
 
 
 def test_bridle_with_clump_against_moorpy():
     """Fairlead and anchor tensions and the node position of a bridle with a clump weight and
     buoyancy vs MoorPy's equilibrium of the same system over body offsets (surge -40..40 m,
     sway, heave): 1e-6 relative."""
-    mp = pytest.importorskip("moorpy")
+    pytest.importorskip("moorpy")
+    from validation.mooring._oc3 import moorpy_bridle
+
     lines, nodes = bridle()
     load = CatenaryMooring(body=0, lines=lines, connects=nodes)
     worst = 0.0
     for off in ([0, 0, 0], [-40.0, 0, 0], [40.0, 0, 0], [20.0, 15.0, -5.0], [-10.0, -20.0, 5.0]):
         off = np.asarray(off, float)
         w = load.wrench(0.0, _kin([off], [[0, 0, 0]], cm_b=(0, 0, 0)), ENV)
-        ms = mp.System(depth=320.0, rho=RHO, g=G)
-        ms.lineTypes["c"] = {"name": "c", "d_vol": D, "m": MU, "EA": EA, "w": W, "MBL": 0,
-                             "cost": 0, "material": "chain", "input_d": D, "input_type": {}}  # fmt: skip
-        ms.addPoint(1, np.array([5.0, 3.0, -70.0]) + off)
-        ms.addPoint(1, np.array([5.0, -3.0, -70.0]) + off)
-        ms.addPoint(1, np.array([853.87, 0.0, -320.0]))
-        ms.addPoint(0, np.array([60.0, 0.0, -100.0]), m=2000.0, v=0.5)
-        ms.addLine(60.0, "c", pointA=4, pointB=1)
-        ms.addLine(60.0, "c", pointA=4, pointB=2)
-        ms.addLine(850.0, "c", pointA=3, pointB=4)
-        ms.initialize()
-        ms.solveEquilibrium(tol=1e-10, maxIter=2000)
+        ms = moorpy_bridle(off)
         for i, ml in enumerate(ms.lineList):
             worst = max(worst, abs(w.channels[f"FAIRTEN{i + 1}"][0] / ml.TB - 1))
             worst = max(worst, abs(w.channels[f"ANCHTEN{i + 1}"][0] / ml.TA - 1))

@@ -80,3 +80,46 @@ def oc3_case(mooring: str, *, displacement=(0.0, 0.0, 0.0), angles=(0.0, 0.0, 0.
         },  # fmt: skip
         "simulation": {"t_max": t_max, "dt": dt, "dt_out": dt_out, "integrator": "rk4"},
     }
+
+
+#: the connect-node check: two 60 m bridle legs from fairleads 6 m apart to a node carrying a
+#: 2 t clump and a 0.5 m^3 buoy, and an 850 m line from the node to an anchor on the seabed
+BRIDLE_FAIRLEADS = ([5.0, 3.0, -70.0], [5.0, -3.0, -70.0])
+BRIDLE_ANCHOR = [853.87, 0.0, -320.0]
+BRIDLE_NODE = {"name": "yoke", "position": [60.0, 0.0, -100.0], "mass": 2000.0, "volume": 0.5}
+
+
+def bridle_lines(mass: float = 2000.0, volume: float = 0.5):
+    """(lines, connects) of the bridle for ``mooring_catenary`` (OC3 chain properties)."""
+    chain = {"mass_per_length": 77.7066, "diameter": 0.09, "ea": EA}
+    fa, fb = BRIDLE_FAIRLEADS
+    lines = [
+        {"fairlead": list(fa), "anchor": "yoke", "length": 60.0, **chain},
+        {"fairlead": list(fb), "anchor": "yoke", "length": 60.0, **chain},
+        {"fairlead": "yoke", "anchor": list(BRIDLE_ANCHOR), "length": 850.0, **chain,
+         "seabed_friction": 0.0},
+    ]  # fmt: skip
+    return lines, [dict(BRIDLE_NODE) | {"mass": mass, "volume": volume}]
+
+
+def moorpy_bridle(offset):
+    """MoorPy's equilibrium of the bridle with the fairleads moved by ``offset`` (m): the
+    system (lines in the order of :func:`bridle_lines`, the node is point 4)."""
+    import moorpy as mp
+
+    d, mu = 0.09, 77.7066
+    ms = mp.System(depth=320.0, rho=RHO, g=G)
+    ms.lineTypes["c"] = {"name": "c", "d_vol": d, "m": mu, "EA": EA, "w": WET, "MBL": 0,
+                         "cost": 0, "material": "chain", "input_d": d, "input_type": {}}  # fmt: skip
+    off = np.asarray(offset, dtype=float)
+    for fair in BRIDLE_FAIRLEADS:
+        ms.addPoint(1, np.array(fair) + off)
+    ms.addPoint(1, np.array(BRIDLE_ANCHOR))
+    ms.addPoint(0, np.array(BRIDLE_NODE["position"]), m=BRIDLE_NODE["mass"],
+                v=BRIDLE_NODE["volume"])  # fmt: skip
+    ms.addLine(60.0, "c", pointA=4, pointB=1)
+    ms.addLine(60.0, "c", pointA=4, pointB=2)
+    ms.addLine(850.0, "c", pointA=3, pointB=4)
+    ms.initialize()
+    ms.solveEquilibrium(tol=1e-10, maxIter=2000)
+    return ms

@@ -39,7 +39,11 @@ from validation.mooring._oc3 import (  # noqa: E402
     EA,
     K_OC3,
     LENGTH,
+    RHO,
     WET,
+    G,
+    bridle_lines,
+    moorpy_bridle,
     oc3_case,
     oc3_geometry,
 )
@@ -98,26 +102,15 @@ def moorpy_grid():
     return surge, sway, heave, err
 
 
-def moorpy_bridle():
+def bridle_vs_moorpy():
     """Max relative tension and absolute node-position differences to MoorPy (check 4)."""
-    import moorpy as mp
-
     from floatwind.environment import Environment
     from floatwind.loads.base import Kinematics
     from floatwind.loads.catenary import CatenaryMooring
 
-    g, rho, d, mu, ea = 9.80665, 1025.0, 0.09, 77.7066, 384.243e6
-    chain = {"mass_per_length": mu, "diameter": d, "ea": ea}
-    fa, fb, anchor = [5.0, 3.0, -70.0], [5.0, -3.0, -70.0], [853.87, 0.0, -320.0]
-    load = CatenaryMooring(
-        body=0,
-        lines=[{"fairlead": fa, "anchor": "yoke", "length": 60.0, **chain},
-               {"fairlead": fb, "anchor": "yoke", "length": 60.0, **chain},
-               {"fairlead": "yoke", "anchor": anchor, "length": 850.0, **chain}],
-        connects=[{"name": "yoke", "position": [60.0, 0.0, -100.0], "mass": 2000.0,
-                   "volume": 0.5}],
-    )  # fmt: skip
-    env = Environment(gravity=g, rho_water=rho, water_depth=320.0)
+    lines, connects = bridle_lines()
+    load = CatenaryMooring(body=0, lines=lines, connects=connects)
+    env = Environment(gravity=G, rho_water=RHO, water_depth=320.0)
     worst_t, worst_x = 0.0, 0.0
     for sx in np.linspace(-40.0, 40.0, 9):
         for sy in (-20.0, 0.0, 20.0):
@@ -126,19 +119,7 @@ def moorpy_bridle():
             kin = Kinematics(t=0.0, r_G_g=off[None, None], R_b2g=np.eye(3)[None, None],
                              v_G_g=z, w_b_g=z.copy(), cm_b=np.zeros((1, 3)))  # fmt: skip
             w = load.wrench(0.0, kin, env)
-            ms = mp.System(depth=320.0, rho=rho, g=g)
-            ms.lineTypes["c"] = {"name": "c", "d_vol": d, "m": mu, "EA": ea, "MBL": 0,
-                                 "w": (mu - rho * math.pi * d * d / 4) * g, "cost": 0,
-                                 "material": "chain", "input_d": d, "input_type": {}}  # fmt: skip
-            ms.addPoint(1, np.array(fa) + off)
-            ms.addPoint(1, np.array(fb) + off)
-            ms.addPoint(1, np.array(anchor))
-            ms.addPoint(0, np.array([60.0, 0.0, -100.0]), m=2000.0, v=0.5)
-            ms.addLine(60.0, "c", pointA=4, pointB=1)
-            ms.addLine(60.0, "c", pointA=4, pointB=2)
-            ms.addLine(850.0, "c", pointA=3, pointB=4)
-            ms.initialize()
-            ms.solveEquilibrium(tol=1e-10, maxIter=2000)
+            ms = moorpy_bridle(off)
             for i, ml in enumerate(ms.lineList):
                 worst_t = max(worst_t, abs(w.channels[f"FAIRTEN{i + 1}"][0] / ml.TB - 1),
                               abs(w.channels[f"ANCHTEN{i + 1}"][0] / ml.TA - 1))  # fmt: skip
@@ -183,7 +164,7 @@ def main(argv=None) -> int:
     K, eq, model, origin, R = oc3_stiffness()
     for (i, j), ref in K_OC3.items():
         rows.append((f"K{i + 1}{j + 1} at equilibrium / OC3 - 1", abs(K[i, j] / ref - 1), 0.02))
-    bt, bx = moorpy_bridle()
+    bt, bx = bridle_vs_moorpy()
     rows.append(("MoorPy bridle + clump + buoy (connect node), max rel. tension difference", bt,
                  1e-6))  # fmt: skip
     rows.append(("MoorPy bridle + clump + buoy, max node position difference (m)", bx, 1e-6))
