@@ -127,3 +127,30 @@ def test_hydrodyn_loads_recorded():
     assert [res01["case"]["loads"][i]["type"] for i in res01["info"]["hydrodyn_loads"]] == [
         "linear"
     ]
+
+
+def test_sea_state_stretching_and_amplitudes_carried_over(tmp_path):
+    """SeaState's WaveStMod and WaveNDAmp become the sea's ``stretching`` and
+    ``random_amplitude`` (ref05: 0 = none, True), never floatwind's Wheeler default; an
+    extrapolation stretching (WaveStMod = 2) is refused in one line."""
+    import re
+
+    fst = REF / "ref05_morison_jonswap" / "ref05_morison_jonswap.fst"
+    if not fst.is_file():
+        pytest.skip("reference ref05 not available")
+    waves = import_openfast(fst)["case"]["environment"]["waves"]
+    assert waves["stretching"] == "none" and waves["random_amplitude"] is True
+    folder = tmp_path / "deck"
+    shutil.copytree(fst.parent, folder, ignore=shutil.ignore_patterns("*.out", "*.outb"))
+    ss = folder / "SeaState.dat"
+    text = ss.read_text(encoding="latin-1")
+    for mode, expect in ((1, "vertical"), (3, "wheeler")):
+        ss.write_text(re.sub(r"^(\s*)0(\s+WaveStMod\s)", rf"\g<1>{mode}\g<2>", text, count=1,
+                             flags=re.M))  # fmt: skip
+        got = import_openfast(folder / fst.name)["case"]["environment"]["waves"]
+        assert got["stretching"] == expect
+    ss.write_text(re.sub(r"^(\s*)0(\s+WaveStMod\s)", r"\g<1>2\g<2>", text, count=1, flags=re.M))
+    with pytest.raises(UnsupportedDeckError) as exc:
+        import_openfast(folder / fst.name)
+    lines = [ln for ln in str(exc.value).splitlines() if "WaveStMod" in ln]
+    assert len(lines) == 1 and "extrapolation" in lines[0], str(exc.value)

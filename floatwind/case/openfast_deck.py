@@ -1072,6 +1072,11 @@ def unsupported_settings(deck: dict) -> list[str]:
                 f"{ss_name}: WaveMod = {wave_mod}: only still water (0), regular waves with a "
                 "phase (1P#) and JONSWAP/Pierson-Moskowitz spectra (2) are imported"
             )
+        if wave_mod not in (0, "0") and _int(ss, "WaveStMod", 0) not in (0, 1, 3):
+            out.append(
+                f"{ss_name}: WaveStMod = {_int(ss, 'WaveStMod')} (extrapolation stretching) is "
+                "not supported; floatwind has none (0), vertical (1) and Wheeler (3)"
+            )
         if wave_mod == 2 and _int(ss, "WaveDirMod", 0) != 0:
             out.append(
                 f"{ss_name}: WaveDirMod = {_int(ss, 'WaveDirMod')} (directional spreading) is not supported"

@@ -73,6 +73,10 @@ class UnsupportedDeckError(CaseError):
         return self if self.file else UnsupportedDeckError(self.lines, file=file)
 
 
+#: SeaState WaveStMod -> floatwind's ``stretching`` (2, extrapolation stretching, is refused)
+_STRETCHING = {0: "none", 1: "vertical", 3: "wheeler"}
+
+
 class ImportResult(dict):
     """``{"case": dict, "notes": [str], "deck": dict, "info": dict}`` (a dict, for YAML dumps)."""
 
@@ -360,6 +364,9 @@ def case_from_deck(
         notes.extend(mfile.notes)
     sea: dict[str, Any] = {"kind": "still"}
     phase = od.regular_phase(ss["WaveMod"]) if ss is not None else None
+    # SeaState's stretching of the incident-wave kinematics (unsupported modes are refused by
+    # unsupported_settings): 0 none, 1 vertical, 3 Wheeler
+    stretching = _STRETCHING.get(int(ss["WaveStMod"]), "none") if ss is not None else "none"
     if phase is not None:
         sea = {
             "kind": "regular",
@@ -367,6 +374,7 @@ def case_from_deck(
             "period": float(ss["WaveTp"]),
             "phase_deg": phase,
             "heading_deg": math.degrees(ss["WaveDir"]),
+            "stretching": stretching,
         }
     if ss is not None and ss["WaveMod"] == 2:
         sea = {
@@ -375,6 +383,8 @@ def case_from_deck(
             "tp": float(ss["WaveTp"]),
             "gamma": float(ss["WavePkShp"]),
             "heading_deg": math.degrees(ss["WaveDir"]),
+            "stretching": stretching,
+            "random_amplitude": bool(ss["WaveNDAmp"]),
         }
         notes.append(
             "SeaState JONSWAP imported by its parameters: floatwind's random phases differ from "
