@@ -188,7 +188,7 @@ def test_regular_wave_with_phase_and_refusals(tmp_path):
     case = import_openfast(REF08 / "ref08_potential_regular.fst")["case"]
     waves = case["environment"]["waves"]
     assert waves == {"kind": "regular", "height": 4.0, "period": 10.0, "phase_deg": 30.0,
-                     "heading_deg": 0.0}  # fmt: skip
+                     "heading_deg": 0.0, "stretching": "none"}  # fmt: skip
     from floatwind.environment.config import build_environment
 
     env = build_environment(case["environment"], duration=20.0)

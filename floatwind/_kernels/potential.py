@@ -40,23 +40,32 @@ def _add_wrench_at(kin, b, body, pos, f6, force, moment):
     _add_point_force(kin.r_G[b, body], pos, f, force[b, body], moment[b, body])
 
 
+@njit(cache=True, fastmath=True)
+def _window(kr, vr, k, m):
+    """sum_{d=1}^{m-1} kr[d] vr[k-d], vectorised (reassociated: the same order for a member alone
+    or in a batch, and on both paths, which call this compiled function)."""
+    acc = 0.0
+    for d in range(1, m):
+        acc += kr[d] * vr[k - d]
+    return acc
+
+
 @njit(cache=True, fastmath=False)
-def convolve(K, pairs, v, k, b, out):
+def convolve(Kp, pairs, v, k, b, out):
     """HydroDyn's radiation memory force at step ``k`` (Conv_Rdtn_CalcOutput) into ``out`` (6,):
-    ``-dt [K(m) v_{k-m}/2 + K(0) v_k/2 + sum_{j=1}^{m-1} K(m-j) v_{k-m+j}]`` with
-    ``m = min(k, NK - 1)``, without the factor dt (the caller's); ``pairs`` (P, 2) the entries
-    (i, j) of K that are not zero."""
-    nk = K.shape[0]
+    ``-[K(m) v_{k-m}/2 + K(0) v_k/2 + sum_{d=1}^{m-1} K(d) v_{k-d}]`` with ``m = min(k, NK - 1)``,
+    without the factor rho dt (the caller's). ``Kp`` (P, NK): the kernel entries (i, j) =
+    ``pairs[p]`` that are not zero, each contiguous in time; ``v`` (B, 6, n + 1) the sampled
+    velocities, contiguous in time (the inner loop is a dot product of two contiguous rows)."""
+    nk = Kp.shape[1]
     m = min(k, nk - 1)
-    s = k - m  # the oldest sample of the window
     for i in range(6):
         out[i] = 0.0
     for p in range(pairs.shape[0]):
         i, j = pairs[p, 0], pairs[p, 1]
-        acc = -0.5 * K[m, i, j] * v[s, b, j] - 0.5 * K[0, i, j] * v[k, b, j]
-        for q in range(1, m):
-            acc -= K[m - q, i, j] * v[s + q, b, j]
-        out[i] += acc
+        kr = Kp[p]
+        vr = v[b, j]
+        out[i] -= 0.5 * kr[m] * vr[k - m] + 0.5 * kr[0] * vr[k] + _window(kr, vr, k, m)
 
 
 @njit(cache=True, fastmath=False)
@@ -66,6 +75,9 @@ def radiation_kernel(p, t, kin, y, dy, force, moment, added):
     pos = np.empty(3)
     vel = np.empty(3)
     f6 = np.empty(6)
+    S = np.eye(6)
+    AS = np.empty((6, 6))
+    A = p.a_inf
     n = -1
     if m.last[0] >= 0:
         n = min(int(math.floor((t - m.t0) / m.dt + 1e-9)), m.last[0])
@@ -78,11 +90,15 @@ def radiation_kernel(p, t, kin, y, dy, force, moment, added):
         r0 = pos[0] - kin.r_G[b, p.body, 0]
         r1 = pos[1] - kin.r_G[b, p.body, 1]
         r2 = pos[2] - kin.r_G[b, p.body, 2]
-        S = np.eye(6)
         S[0, 4], S[0, 5] = r2, -r1
         S[1, 3], S[1, 5] = -r2, r0
         S[2, 3], S[2, 4] = r1, -r0
-        AS = p.a_inf @ S
+        for i in range(6):
+            for j in range(6):
+                acc = 0.0
+                for q in range(6):
+                    acc += A[i, q] * S[q, j]
+                AS[i, j] = acc
         for i in range(6):
             for j in range(6):
                 acc = 0.0
@@ -103,8 +119,8 @@ def radiation_after_step(p, t, kin, y):
     for b in range(y.shape[0]):
         _ref_point(kin, b, p.body, p.ref_b, pos, vel)
         for c in range(3):
-            m.v[k, b, c] = vel[c]
-            m.v[k, b, 3 + c] = kin.w_b[b, p.body, c]
+            m.v[b, c, k] = vel[c]
+            m.v[b, 3 + c, k] = kin.w_b[b, p.body, c]
         convolve(m.K, m.pairs, m.v, k, b, out)
         for c in range(6):
             m.F[k, b, c] = p.rho * m.dt * out[c]

@@ -97,13 +97,13 @@ def _wamit_root(sec: Section, base_dir) -> pathlib.Path:
 class RadiationMemory(NamedTuple):
     """Step memory of :class:`PotentialRadiation` (one run)."""
 
-    v: np.ndarray  # (n + 1, B, 6) reference-point velocity at the step times
+    v: np.ndarray  # (B, 6, n + 1) reference-point velocity at the step times
     F: np.ndarray  # (n + 1, B, 6) memory force at the step times (N, N m)
     t0: float
     dt: float
     last: np.ndarray  # (1,) index of the last recorded step
-    K: np.ndarray  # (NK, 6, 6) kernel at k dt for rho = 1 (the params carry rho)
-    pairs: np.ndarray  # (P, 2) entries of K that are not zero
+    K: np.ndarray  # (P, NK) kernel entries that are not zero at k dt, rho = 1 (params: rho)
+    pairs: np.ndarray  # (P, 2) their (i, j)
 
 
 class PotentialRadiation(Load):
@@ -165,10 +165,12 @@ class PotentialRadiation(Load):
                 K = radiation_kernel_table(self.data.omega, self.data.damping, self.t_max, dt)
                 big = np.max(np.abs(K), axis=0)
                 pairs = np.argwhere(big > 1e-12 * max(float(big.max()), 1e-300))
+                Kp = np.ascontiguousarray(np.stack([K[:, i, j] for i, j in pairs])
+                                          if len(pairs) else np.zeros((0, K.shape[0])))  # fmt: skip
             else:
-                K = np.zeros((1, 6, 6))
+                Kp = np.zeros((0, 1))
                 pairs = np.zeros((0, 2), dtype=np.int64)
-            self._tables[key] = (K, np.ascontiguousarray(pairs, dtype=np.int64))
+            self._tables[key] = (Kp, np.ascontiguousarray(pairs, dtype=np.int64))
         return self._tables[key]
 
     def memory(self, batch: int, t0: float, dt: float, n_steps: int):
@@ -185,7 +187,7 @@ class PotentialRadiation(Load):
             )
         K, pairs = self._table(dt)
         n = int(n_steps) + 1
-        return RadiationMemory(np.zeros((n, batch, 6)), np.zeros((n, batch, 6)), float(t0),
+        return RadiationMemory(np.zeros((batch, 6, n)), np.zeros((n, batch, 6)), float(t0),
                                float(dt), np.full(1, -1, dtype=np.int64), K, pairs)  # fmt: skip
 
     class Params(NamedTuple):
@@ -219,9 +221,9 @@ class PotentialRadiation(Load):
         from floatwind._kernels import potential as kp
 
         if memory is None:  # statics and start-up checks: no history
-            memory = RadiationMemory(np.zeros((1, kin.batch, 6)), np.zeros((1, kin.batch, 6)),
+            memory = RadiationMemory(np.zeros((kin.batch, 6, 1)), np.zeros((1, kin.batch, 6)),
                                      0.0, 1.0, np.full(1, -1, dtype=np.int64),
-                                     np.zeros((1, 6, 6)), np.zeros((0, 2), dtype=np.int64))  # fmt: skip
+                                     np.zeros((0, 1)), np.zeros((0, 2), dtype=np.int64))  # fmt: skip
         B, N = kin.batch, kin.n_bodies
         force, moment = np.zeros((B, N, 3)), np.zeros((B, N, 3))
         added = np.zeros((B, N, 6, 6))
