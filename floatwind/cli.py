@@ -220,15 +220,21 @@ def _overrides(args) -> dict:
     return out
 
 
+def _clean(x: float, scale: float) -> float:
+    """``x`` with round-off noise (below 1e-12 of ``scale``) shown as 0 and no negative zero."""
+    return 0.0 if abs(x) <= 1e-12 * scale else float(x) + 0.0
+
+
 def _summary(ds) -> str:
     import numpy as np
 
     lines = [f"{'channel':<10s} {'units':<6s} {'min':>12s} {'max':>12s} {'final':>12s}"]
     for name in ("PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw"):
-        v = np.asarray(ds[name].values)
+        v = np.asarray(ds[name].values, dtype=float)
+        scale = max(float(np.nanmax(np.abs(v))), 1e-300) if v.size else 1.0
+        lo, hi, fin = (_clean(x, scale) for x in (np.nanmin(v), np.nanmax(v), np.ravel(v)[-1]))
         lines.append(
-            f"{name:<10s} {ds[name].attrs['units']:<6s} {np.nanmin(v):12.5g} {np.nanmax(v):12.5g} "
-            f"{np.ravel(v)[-1]:12.5g}"
+            f"{name:<10s} {ds[name].attrs['units']:<6s} {lo:12.5g} {hi:12.5g} {fin:12.5g}"
         )
     return "\n".join(lines)
 
@@ -309,9 +315,10 @@ def cmd_run(args) -> int:
         ]
         ds.attrs["openfast_approximations"] = "; ".join(notes) if notes else "none"
     _write(ds, out, fmt)
+    compiled_now = " including the one-time compilation" if getattr(model, "_compiled_now", False) else ""
     print(
         f"{model.name}: simulated {model.settings.t_max:g} s in {wall:.2f} s wall "
-        f"({model.settings.t_max / wall:.1f}x real time), batch {model.batch}"
+        f"({model.settings.t_max / wall:.1f}x real time{compiled_now}), batch {model.batch}"
     )
     if "realization" not in ds.dims:
         print(_summary(ds))
@@ -359,6 +366,7 @@ def _preflight(model, args) -> None:
     note = compile_notice(model)
     if note:
         print(f"floatwind: {note}", file=sys.stderr)
+        model._compiled_now = True  # the real-time factor printed after the run includes it
 
 
 def cmd_check(args) -> int:
@@ -470,7 +478,8 @@ def cmd_import_openfast(args) -> int:
     )
     atomic_write(out, lambda tmp: write_case_yaml(res, tmp))
     bodies = ", ".join(b["name"] for b in res["case"]["bodies"])
-    print(f"{args.deck}: imported ({len(res['case']['bodies'])} bodies: {bodies})")
+    nb = len(res["case"]["bodies"])
+    print(f"{args.deck}: imported ({nb} bod{'y' if nb == 1 else 'ies'}: {bodies})")
     for note in res["notes"]:
         print(f"  note: {note}")
     print(f"wrote {out}")

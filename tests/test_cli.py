@@ -45,3 +45,28 @@ def test_check_prints_model_summary(capsys):
 def test_help_and_no_command(capsys):
     assert main([]) == 2
     assert "run" in capsys.readouterr().out
+
+
+def test_summaries_print_clean_numbers():
+    """Issue 24 item 6: no '-0', round-off noise as 0, plurals right, joint rates with units."""
+    import numpy as np
+    import xarray as xr
+
+    from floatwind.cli import _summary
+    from floatwind.multibody.motion import ConstantRate, Locked, Ramp
+
+    t = np.arange(3.0)
+    ds = xr.Dataset(
+        {n: ("time", v, {"units": "m"}) for n, v in (
+            ("PtfmSurge", [0.0, -0.0, 2.5]), ("PtfmSway", [0.0, 3e-17, 1.0]),
+            ("PtfmHeave", [-0.0, -0.0, -0.0]), ("PtfmRoll", [0.0, 0.1, 0.2]),
+            ("PtfmPitch", [-0.0, 0.5, 0.25]), ("PtfmYaw", [1.0, 2.0, 3.0]))},
+        coords={"time": t},
+    )  # fmt: skip
+    text = _summary(ds)
+    assert "-0 " not in text + " " and "e-17" not in text, text
+    assert ConstantRate(rate=1.2671, q0=0.0).describe("rad") == (
+        "constant rate 1.2671 rad/s (12.1 rpm) from 0 rad"
+    )
+    assert Locked(value=-0.0).describe("rad") == "locked at 0 rad"
+    assert "rad/s" in Ramp(q0=0.0, rate=0.1, t_start=1.0, q_final=0.5).describe("rad")

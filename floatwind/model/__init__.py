@@ -75,19 +75,22 @@ class Model:
         """A short human-readable description of the model (for ``floatwind check``)."""
         lines = [f"model '{self.name}'" + (f": {self.description}" if self.description else "")]
         t = self.tree
-        lines.append(f"  bodies ({t.n_bodies}), total mass {t.total_mass:,.1f} kg:")
+        word = "body" if t.n_bodies == 1 else "bodies"
+        lines.append(f"  {t.n_bodies} {word}, total mass {t.total_mass:,.1f} kg:")
         for i, b in enumerate(t.bodies):
             I = np.diag(b.inertia_b)
+            # positions below 1e-9 m are round-off of the assembly: shown as 0
+            cm = [0.0 if abs(c) < 1e-9 else float(c) + 0.0 for c in b.cm_b]
             lines.append(
                 f"    [{i}] {b.name:<12s} m = {b.mass:>14,.1f} kg  CM = "
-                f"({b.cm_b[0]:.4g}, {b.cm_b[1]:.4g}, {b.cm_b[2]:.4g}) m  "
+                f"({cm[0]:.4g}, {cm[1]:.4g}, {cm[2]:.4g}) m  "
                 f"I_diag = ({I[0]:.4g}, {I[1]:.4g}, {I[2]:.4g}) kg m^2"
             )
         for c in t.order[1:]:
             j = t.joint_of[c]
             lines.append(
                 f"    joint {j.name}: {t.bodies[j.parent].name} -> {t.bodies[j.child].name}, "
-                f"rotation {j.rotation.describe()}"
+                f"rotation {j.rotation.describe('rad')}"
             )
         lines.append(f"  loads: {', '.join(ld.name for ld in self.loads) or 'none'}")
         lines.append(f"  sea: {self.env.sea.describe()}; wind: {self.env.wind.describe()}")

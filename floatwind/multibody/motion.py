@@ -8,6 +8,7 @@ and table (time series of the value, and optionally of its rate and acceleration
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +25,8 @@ class Motion:
         vals = np.array([self.evaluate(float(t)) for t in np.atleast_1d(times)], dtype=float)
         return vals[:, 0], vals[:, 1], vals[:, 2]
 
-    def describe(self) -> str:
+    def describe(self, unit: str = "") -> str:
+        """One line for summaries; ``unit`` of the joint coordinate ("rad" or "m")."""
         return type(self).__name__
 
     @property
@@ -52,8 +54,8 @@ class Locked(Motion):
         z = np.zeros(np.shape(np.atleast_1d(times)))
         return z + self.value, z, z.copy()
 
-    def describe(self):
-        return f"locked at {self.value:g}"
+    def describe(self, unit: str = ""):
+        return f"locked at {self.value + 0.0:g}{_u(unit)}"
 
 
 @dataclass(frozen=True)
@@ -70,8 +72,9 @@ class ConstantRate(Motion):
         t = np.atleast_1d(np.asarray(times, dtype=float))
         return self.q0 + self.rate * t, np.full_like(t, self.rate), np.zeros_like(t)
 
-    def describe(self):
-        return f"constant rate {self.rate:g} from {self.q0:g}"
+    def describe(self, unit: str = ""):
+        rpm = f" ({self.rate * 30.0 / math.pi:.4g} rpm)" if unit == "rad" else ""
+        return f"constant rate {self.rate:g}{_u(unit)}/s{rpm} from {self.q0 + 0.0:g}{_u(unit)}"
 
     @property
     def is_constant(self) -> bool:
@@ -104,8 +107,9 @@ class Ramp(Motion):
         r = np.copysign(speed, span)
         return self.q0 + r * (t - self.t_start), r, 0.0
 
-    def describe(self):
-        return f"ramp at {self.rate:g}/s from t = {self.t_start:g} s to {self.q_final}"
+    def describe(self, unit: str = ""):
+        end = "no end" if self.q_final is None else f"{self.q_final:g}{_u(unit)}"
+        return f"ramp at {self.rate:g}{_u(unit)}/s from t = {self.t_start:g} s to {end}"
 
     @property
     def is_constant(self) -> bool:
@@ -139,7 +143,7 @@ class Table(Motion):
         qdd = 0.0 if self.acc is None else float(np.interp(t, self.time, self.acc))
         return q, qd, qdd
 
-    def describe(self):
+    def describe(self, unit: str = ""):
         return f"table of {len(self.time)} points over [{self.time[0]:g}, {self.time[-1]:g}] s"
 
     @property
@@ -150,3 +154,7 @@ class Table(Motion):
             self.acc is None or not np.any(self.acc)
         )
         return bool(zero and np.all(self.value == self.value[0]))
+
+
+def _u(unit: str) -> str:
+    return f" {unit}" if unit else ""
