@@ -47,3 +47,48 @@ def fused_and_python(make_model, **simulate_kw):
     finally:
         fused.use_fused(old)
     return a, b
+
+
+# --- the source tree stays clean (issue 24): nothing the suite runs writes into it ------------
+
+#: what Python, pytest and the tools themselves leave (caches, the editable install)
+_TOOL_LEFTOVERS = ("__pycache__/", ".pytest_cache/", ".hypothesis/", ".ruff_cache/", ".egg-info/")
+
+
+def _tree_entries() -> set[str] | None:
+    """Untracked and ignored paths of the checkout (``git status --porcelain --ignored``), tool
+    caches left out; None outside a git checkout."""
+    import subprocess
+
+    try:
+        out = subprocess.run(
+            ["git", "status", "--porcelain", "--ignored", "--untracked-files=all"],
+            cwd=ROOT, capture_output=True, text=True, timeout=60, check=True,
+        ).stdout  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    entries = set()
+    for line in out.splitlines():
+        path = line[3:]
+        if line[:2] in ("??", "!!") and not any(t in path for t in _TOOL_LEFTOVERS):
+            entries.add(path)
+    return entries
+
+
+def pytest_sessionstart(session):
+    session.config._tree_before = _tree_entries()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    before = getattr(session.config, "_tree_before", None)
+    after = _tree_entries() if before is not None else None
+    if before is None or after is None:
+        return
+    new = sorted(after - before)
+    if new:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        msg = (f"the test suite wrote {len(new)} file(s) into the source tree, e.g. "
+               f"{', '.join(new[:5])}: tests write into temporary folders only")  # fmt: skip
+        if reporter is not None:
+            reporter.write_line(f"ERROR: {msg}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

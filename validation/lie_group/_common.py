@@ -17,10 +17,16 @@ HERE = pathlib.Path(__file__).resolve().parent
 def parse_args(description: str) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=description)
     p.add_argument(
-        "--out", type=pathlib.Path, default=HERE / "out", help="folder for the PNG figures"
-    )
+        "--out", type=pathlib.Path, default=None,
+        help="folder for the PNG figures (default: a new temporary folder, printed)",
+    )  # fmt: skip
     p.add_argument("--quick", action="store_true", help="fewer step sizes (smoke run)")
     args = p.parse_args()
+    if args.out is None:  # never into the source tree
+        import tempfile
+
+        args.out = pathlib.Path(tempfile.mkdtemp(prefix="floatwind-lie-"))
+        print(f"figures in {args.out}")
     args.out.mkdir(parents=True, exist_ok=True)
     return args
 

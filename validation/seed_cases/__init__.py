@@ -21,13 +21,16 @@ SCRIPTS = (
 
 def register_all(append) -> None:
     """Call ``append(name, fn)`` with ``fn(quick) -> ReportSection`` for every script."""
-    from validation.seed_cases._common import DEFAULT_OUT, section
+    import tempfile
+
+    from validation.seed_cases._common import section
 
     def make(mod_name: str):
         def fn(quick: bool):
             mod = importlib.import_module(f"validation.seed_cases.{mod_name}")
-            out = pathlib.Path(DEFAULT_OUT) / ("quick" if quick else "")
-            return section(mod.run(out, quick))
+            # the figures are embedded in the report: a temporary folder, not the source tree
+            with tempfile.TemporaryDirectory(prefix="floatwind-seed-") as tmp:
+                return section(mod.run(pathlib.Path(tmp), quick))
 
         return fn
 

@@ -18,7 +18,6 @@ import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CASES = ROOT / "cases"
-DEFAULT_OUT = ROOT / "validation" / "seed_cases" / "out"
 
 #: nacelle yaw following the 45 deg wind shift (Wang III.D.3 / IV.D.3): from -90 deg (rotor facing
 #: the wind along -Y) at 0.3 deg/s from 100 s until aligned with the new heading -135 deg (250 s)
@@ -143,17 +142,21 @@ def parser(doc: str) -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         description=doc.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("--out", default=str(DEFAULT_OUT), help="folder for the PNG figures")
+    ap.add_argument("--out", default=None,
+                    help="folder for the PNG figures (default: a new temporary folder)")  # fmt: skip
     ap.add_argument("--quick", action="store_true", help="short run on a coarse step (CI)")
     return ap
 
 
 def cli(run, doc: str, argv=None) -> int:
+    import tempfile
     import time
 
     args = parser(doc).parse_args(argv)
+    out = pathlib.Path(args.out) if args.out else pathlib.Path(tempfile.mkdtemp(prefix="floatwind-"))
+    print(f"figures in {out}")
     t0 = time.perf_counter()
-    res = run(pathlib.Path(args.out), args.quick)
+    res = run(out, args.quick)
     res.wall_s = time.perf_counter() - t0
     print(res.summary())
     return 0 if res.ok else 1
