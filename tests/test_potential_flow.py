@@ -117,10 +117,9 @@ def _reference(fst: pathlib.Path):
 @pytest.mark.parametrize("name", ["ref07_potential_decay", "ref08_potential_regular"])
 def test_plain_deck_run_matches_openfast(name):
     """`floatwind run DECK.fst` physics (nothing taken from OpenFAST's outputs) over the first
-    40 s: surge and pitch within NRMSE 2e-3 of OpenFAST (the issue asks 1e-3 over the whole run;
-    measured over 200 s / 600 s: ref07 surge 8.2e-4, pitch 1.5e-4, ref08 1.7e-4 / 1.2e-4; heave
-    1.5e-3 / 1.9e-3 and ref07's small sway/roll/yaw are open, docs/loads.md); the wave
-    excitation within 1e-6 (ref08), the radiation force within 1e-2 (ref07 0.56 %, 0.64 %)."""
+    40 s: platform motions within NRMSE 1e-4 of OpenFAST (the issue's goal; measured over the
+    whole runs <= 5.1e-5 on ref07 and ref08), the radiation force within 1e-3 (7.2e-5..1.4e-4),
+    the wave excitation within 1e-6 (ref08: 7e-8..1e-7)."""
     fst = (REF07 if "07" in name else REF08) / f"{name}.fst"
     ds = _run_deck(fst, 40.0)
     ref = _reference(fst)
@@ -132,14 +131,14 @@ def test_plain_deck_run_matches_openfast(name):
         return np.asarray(ds[ours].values).ravel(), np.radians(b) if deg else b
 
     got = {
-        "surge": _nrmse(*both("PtfmSurge", "PtfmSurge")),
-        "pitch": _nrmse(*both("PtfmPitch", "PtfmPitch", deg=True)),
-        "rdt_fx": _nrmse(*both("B1RdtFxi", "hydrodyn_wamit_radiation_Fxi")),
-        "rdt_my": _nrmse(*both("B1RdtMyi", "hydrodyn_wamit_radiation_Myi")),
+        name: _nrmse(*both(name, name, deg=name[4:] in ("Roll", "Pitch", "Yaw")))
+        for name in ("PtfmSurge", "PtfmHeave", "PtfmPitch")
+        + (("PtfmSway", "PtfmRoll", "PtfmYaw") if "07" in fst.name else ())
     }
-    print(name, got)
-    assert got["surge"] < 2e-3 and got["pitch"] < 2e-3, got
-    assert got["rdt_fx"] < 1e-2 and got["rdt_my"] < 1e-2, got
+    for of, ours in (("B1RdtFxi", "Fxi"), ("B1RdtFzi", "Fzi"), ("B1RdtMyi", "Myi")):
+        got[of] = _nrmse(*both(of, f"hydrodyn_wamit_radiation_{ours}"))
+    for key, val in got.items():
+        assert val < (1e-4 if key.startswith("Ptfm") else 1e-3), (key, got)
     if "08" in name:
         for of, ours in (("B1WvsFxi", "Fxi"), ("B1WvsFzi", "Fzi"), ("B1WvsMyi", "Myi")):
             assert _nrmse(*both(of, f"hydrodyn_wamit_excitation_{ours}")) < 1e-6, of

@@ -59,8 +59,10 @@ def _add_point_force(r_G, pos, f, force, moment):
 
 
 @njit(cache=True, fastmath=False)
-def linear_matrices(r_G, R_b2g, v_G, w_b, cm_b, body, point_b, point0_g, C, Bd, f0):
-    """:class:`floatwind.loads.simple.LinearMatrices` (HydroDyn AddCLin/AddBLin/AddF0)."""
+def linear_matrices(r_G, R_b2g, v_G, w_b, cm_b, body, point_b, point0_g, C, Bd, f0, yawed):
+    """:class:`floatwind.loads.simple.LinearMatrices` (HydroDyn AddCLin/AddBLin/AddF0; with
+    ``yawed`` the load ``f0 - C q`` acts in the frame yawed by the body's Z-Y-X yaw, as
+    HydroDyn v5 applies its WAMIT hydrostatics)."""
     B, N = r_G.shape[0], r_G.shape[1]
     force = np.zeros((B, N, 3))
     moment = np.zeros((B, N, 3))
@@ -93,10 +95,17 @@ def linear_matrices(r_G, R_b2g, v_G, w_b, cm_b, body, point_b, point0_g, C, Bd, 
             acc = 0.0
             for c in range(6):
                 acc += C[r, c] * qv[c]
+            F[r] = f0[r] - acc
+        if yawed:  # rotate (f0 - C q) by the yaw about z, forces and moments
+            cy, sy = math.cos(qv[5]), math.sin(qv[5])
+            for j in (0, 3):
+                a, b2 = F[j], F[j + 1]
+                F[j] = cy * a - sy * b2
+                F[j + 1] = sy * a + cy * b2
+        for r in range(6):
             j = 3 * (r // 3)
             k = r - j
-            fd = R[k, 0] * fdb[j] + R[k, 1] * fdb[j + 1] + R[k, 2] * fdb[j + 2]
-            F[r] = f0[r] - acc - fd
+            F[r] -= R[k, 0] * fdb[j] + R[k, 1] * fdb[j + 1] + R[k, 2] * fdb[j + 2]
         _add_point_force(r_G[b, body], pos, F, force[b, body], moment[b, body])
         for k in range(3):
             moment[b, body, k] += F[3 + k]
@@ -483,7 +492,7 @@ def linear_matrices_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.simple.LinearMatrices` (HydroDyn AddCLin/AddBLin/AddF0)."""
     f, m = linear_matrices(
         kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b, p.body, p.point_b, p.point0_g, p.C, p.Bd,
-        p.f0,
+        p.f0, p.yawed,
     )  # fmt: skip
     _accumulate(force, moment, f, m)
     return 0

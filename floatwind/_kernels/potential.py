@@ -1,8 +1,10 @@
 """Compiled kernels of the linear potential-flow loads (:mod:`floatwind.loads.potential`).
 
 * ``radiation_kernel``: the infinite-frequency added mass at the WAMIT reference point, moved to
-  the body CM (``added += S^T A_inf S`` with ``[a_ref; alpha] = S [a_G; alpha]``), and the memory
-  force of the last accepted step (``memory.F``), applied at the displaced reference point;
+  the body CM (``added += S^T A_inf S`` with ``[a_ref; alpha] = S [a_G; alpha]``) plus its
+  centripetal part ``-A_inf [w x (w x r); 0]`` (HydroDyn's ``-A_inf qdotdot`` takes the point's
+  whole acceleration), and the memory force of the last accepted step (``memory.F``), applied at
+  the displaced reference point;
 * ``radiation_after_step``: records the reference point's velocity at the accepted step and
   evaluates HydroDyn's trapezoidal convolution there (Conv_Radiation: the first and last
   samples of the window halved), once per step and member;
@@ -83,13 +85,19 @@ def radiation_kernel(p, t, kin, y, dy, force, moment, added):
         n = min(int(math.floor((t - m.t0) / m.dt + 1e-9)), m.last[0])
     for b in range(force.shape[0]):
         _ref_point(kin, b, p.body, p.ref_b, pos, vel)
-        for k in range(6):
-            f6[k] = m.F[n, b, k] if n >= 0 else 0.0
-        _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
-        # added mass: S = [[I, -[r]x], [0, I]] with r = ref - CM; S^T A S about the CM
         r0 = pos[0] - kin.r_G[b, p.body, 0]
         r1 = pos[1] - kin.r_G[b, p.body, 1]
         r2 = pos[2] - kin.r_G[b, p.body, 2]
+        # the reference point's acceleration is a_G + alpha x r + w x (w x r): the first two go
+        # to the inertia side below, the centripetal part is a force -A_inf [w x (w x r); 0]
+        w0, w1, w2 = kin.w_b[b, p.body, 0], kin.w_b[b, p.body, 1], kin.w_b[b, p.body, 2]
+        u0, u1, u2 = w1 * r2 - w2 * r1, w2 * r0 - w0 * r2, w0 * r1 - w1 * r0
+        c0, c1, c2 = w1 * u2 - w2 * u1, w2 * u0 - w0 * u2, w0 * u1 - w1 * u0
+        for k in range(6):
+            f6[k] = (m.F[n, b, k] if n >= 0 else 0.0) - (A[k, 0] * c0 + A[k, 1] * c1
+                                                          + A[k, 2] * c2)  # fmt: skip
+        _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
+        # added mass: S = [[I, -[r]x], [0, I]] with r = ref - CM; S^T A S about the CM
         S[0, 4], S[0, 5] = r2, -r1
         S[1, 3], S[1, 5] = -r2, r0
         S[2, 3], S[2, 4] = r1, -r0

@@ -301,7 +301,7 @@ def _simple_load(kind: str, data: dict, field: str, index: dict[str, int], tree:
             name=sec.raw("name", None),
         )
     if kind == "linear":
-        sec = Section(data, field, common | {"stiffness", "damping", "f0", "point0"})
+        sec = Section(data, field, common | {"stiffness", "damping", "f0", "point0", "yawed"})
         try:
             return LinearMatrices(
                 body=sec.body(index),
@@ -310,6 +310,7 @@ def _simple_load(kind: str, data: dict, field: str, index: dict[str, int], tree:
                 damping=sec.raw("damping", None),
                 f0=sec.raw("f0", None),
                 point0_g=sec.vector("point0", None),
+                yawed=bool(sec.raw("yawed", False)),
                 name=sec.raw("name", None),
             )
         except CaseError as exc:
