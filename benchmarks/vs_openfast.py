@@ -2,7 +2,7 @@
 
     python benchmarks/vs_openfast.py [REF_ROOT] [--cases ref01,ref05] [--tmax S] [--dt-scan]
 
-For every reference deck (ref01-ref06) two floatwind paths are timed as separate processes
+For every reference deck (ref01-ref08) two floatwind paths are timed as separate processes
 (start-up, imports, compiled-kernel loading, set-up, stepping and outputs included; user + system
 CPU of the child process, so the figure does not depend on how busy the machine is):
 
@@ -34,15 +34,20 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def openfast_run_table(readme: pathlib.Path) -> dict:
-    """TMax, DT, wall and user CPU (s) of the run table in a reference README."""
+    """TMax, DT, wall and user CPU (s) of the run table in a reference README, the columns found
+    by their headers (the READMEs do not all have the same columns: ref07/ref08 have no 'wall s
+    per simulated s')."""
+    header: list[str] | None = None
     for line in readme.read_text().splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 6 and all(re.fullmatch(r"[\d.]+", c or "x") for c in cells[:6]):
+        if any(c.startswith("TMax") for c in cells) and any("user CPU" in c for c in cells):
+            header = cells
+            continue
+        if header and len(cells) == len(header) and re.fullmatch(r"[\d.]+", cells[0] or "x"):
+            keys = {"tmax": "TMax", "dt": "DT (s)", "wall": "wall time", "cpu": "user CPU"}
             return {
-                "tmax": float(cells[0]),
-                "dt": float(cells[1]),
-                "wall": float(cells[3]),
-                "cpu": float(cells[5]),
+                k: float(cells[next(i for i, h in enumerate(header) if h.startswith(p))])
+                for k, p in keys.items()
             }
     return {}
 
@@ -68,12 +73,12 @@ def timed(cmd: list[str], env=None) -> tuple[float, float, int, str]:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("root", nargs="?", default=str(ROOT.parent / "shared" / "reference" / "openfast"))
-    p.add_argument("--cases", help="comma-separated prefixes (default: ref01..ref06)")
+    p.add_argument("--cases", help="comma-separated prefixes (default: ref01..ref08)")
     p.add_argument("--tmax", type=float, help="shorter runs (s) for a quick look (not the target)")
     p.add_argument("--dt-scan", action="store_true", help="largest DT that keeps compare passing")
     p.add_argument("--warm", action="store_true", help="one untimed run of each first")
     args = p.parse_args()
-    refs = sorted(pathlib.Path(args.root).glob("ref0[1-6]*"))
+    refs = sorted(pathlib.Path(args.root).glob("ref0[1-8]*"))
     if args.cases:
         keep = args.cases.split(",")
         refs = [d for d in refs if any(d.name.startswith(k) for k in keep)]

@@ -474,7 +474,8 @@ def compare_case(
     except CaseError as exc:
         raise CompareError(str(exc.with_file(str(files["fst"])))) from None
     case_name = files["fst"].stem
-    kind = "morison" if has_members else "rigid"
+    potential = any(ld.get("type") == "potential_radiation" for ld in res["case"]["loads"])
+    kind = "morison" if has_members else "potential" if potential else "rigid"
     result = CaseResult(case=case_name, ref_dir=str(ref_dir), window=(0.0, 0.0))
     result.checks.append(io_check)
     result.notes.extend(res["notes"])
@@ -533,8 +534,10 @@ def compare_case(
     elif dt is not None:
         case["simulation"]["dt"] = dt
 
-    # irregular waves: the reference's own elevation
-    if "waves" in case.get("environment", {}):
+    # irregular waves: the reference's own elevation (SeaState's random phases cannot be
+    # reproduced); a regular wave with its phase (WaveMod = 1P#) is deterministic and kept
+    waves_cfg = case.get("environment", {}).get("waves")
+    if waves_cfg is not None and waves_cfg.get("kind") != "regular":
         if "Wave1Elev" not in ref:
             raise CompareError(f"{ref_dir}: wave case without a Wave1Elev channel in the reference")
         src = files["out"] or files["outb"]
