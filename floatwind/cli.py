@@ -42,6 +42,49 @@ Case files are YAML; see docs/case_format.md. Results are netCDF (xarray) with S
 """
 
 
+#: examples of each subcommand's --help, runnable from the repository root (tests/test_cli.py
+#: parses them out of the help and runs the cheap ones)
+SUB_EXAMPLES = {
+    "check": [
+        ("floatwind check cases/oc3_platform_decay.yaml", "validate a case, print its model"),
+    ],
+    "import-openfast": [
+        ("floatwind import-openfast ../shared/reference/openfast/ref01_pitch_decay/"
+         "ref01_pitch_decay.fst -o ref01.yaml", "convert an OpenFAST deck to a case file"),
+        ("floatwind import-openfast DECK.fst --split -o CASE.yaml",
+         "keep tower, nacelle, rotor and blade as bodies (load channels)"),
+    ],
+    "mooring": [
+        ("floatwind mooring cases/oc3_hywind_catenary.yaml --figure mooring.png",
+         "equilibrium, 6x6 stiffness, line tensions, offset-tension figure"),
+    ],
+    "study": [
+        ("floatwind study cases/studies/fig25_spar_family.yaml -o fig25 --list",
+         "list the run ids of a study (runs nothing)"),
+        ("floatwind study cases/studies/fig25_spar_family.yaml -o fig25",
+         "run it (minutes; Ctrl-C keeps the finished batches)"),
+        ("floatwind study cases/studies/fig25_spar_family.yaml -o fig25 --resume",
+         "finish an interrupted study"),
+    ],
+    "plot": [
+        ("floatwind plot cases/studies/fig25_spar_family.yaml -o fig25",
+         "the study's standard figures (after 'floatwind study')"),
+    ],
+    "report": [
+        ("floatwind report validation -o report.html --quick",
+         "run the validations on short windows, write the HTML report"),
+    ],
+}  # fmt: skip
+
+
+def _examples(cmd: str) -> str:
+    lines = ["examples:"]
+    for example, what in SUB_EXAMPLES[cmd]:
+        lines.append(f"  {example}")
+        lines.append(f"      {what}")
+    return "\n".join(lines) + "\n"
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="floatwind",
@@ -84,7 +127,13 @@ def _parser() -> argparse.ArgumentParser:
         help="(.fst) replace unsupported OpenFAST settings by documented approximations",
     )
 
-    i = sub.add_parser("import-openfast", help="convert an OpenFAST deck (.fst) to a case file")
+    raw = argparse.RawDescriptionHelpFormatter
+    i = sub.add_parser(
+        "import-openfast",
+        help="convert an OpenFAST deck (.fst) to a case file",
+        epilog=_examples("import-openfast"),
+        formatter_class=raw,
+    )
     i.add_argument("deck", help="OpenFAST main input file (.fst)")
     i.add_argument("-o", "--output", help="case file to write (default: DECK name + .yaml)")
     i.add_argument(
@@ -105,7 +154,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     _output_options(i)
 
-    rp = sub.add_parser("report", help="build a report (validation: run every validation)")
+    rp = sub.add_parser(
+        "report",
+        help="build a report (validation: run every validation)",
+        epilog=_examples("report"),
+        formatter_class=raw,
+    )
     rp.add_argument("kind", choices=("validation",), help="report kind")
     rp.add_argument("-o", "--output", default="report.html", help="HTML file (default report.html)")
     rp.add_argument("--quick", action="store_true", help="short windows, for CI")
@@ -121,7 +175,10 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--id", dest="run_id", metavar="RUN_ID", help="the run id (with --from-study)")
 
     st = sub.add_parser(
-        "study", help="run a statistical / design-load-case study (docs/studies.md)"
+        "study",
+        help="run a statistical / design-load-case study (docs/studies.md)",
+        epilog=_examples("study"),
+        formatter_class=raw,
     )
     st.add_argument("study", help="study file (.yaml)")
     st.add_argument("-o", "--output", help="output folder (default: the study name)")
@@ -142,7 +199,12 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--list", action="store_true", help="list the run ids and exit")
     st.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
-    pl = sub.add_parser("plot", help="standard figures of a finished study")
+    pl = sub.add_parser(
+        "plot",
+        help="standard figures of a finished study",
+        epilog=_examples("plot"),
+        formatter_class=raw,
+    )
     pl.add_argument("study", help="study file (.yaml)")
     pl.add_argument("-o", "--output", help="the study's output folder (default: the study name)")
     pl.add_argument("--figures", help="folder for the figures (default: DIR/figures)")
@@ -150,13 +212,20 @@ def _parser() -> argparse.ArgumentParser:
         "--overwrite", action="store_true", help="replace figures that are already there"
     )
 
-    c = sub.add_parser("check", help="validate a case file and print the model summary")
+    c = sub.add_parser(
+        "check",
+        help="validate a case file and print the model summary",
+        epilog=_examples("check"),
+        formatter_class=raw,
+    )
     c.add_argument("case", help="case file (.yaml)")
 
     m = sub.add_parser(
         "mooring",
         help="mooring statics: equilibrium, linearised 6x6 stiffness, line tensions, "
         "offset-tension curve",
+        epilog=_examples("mooring"),
+        formatter_class=raw,
     )
     m.add_argument("case", help="case file (.yaml) or OpenFAST deck (.fst)")
     m.add_argument(
