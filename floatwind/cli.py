@@ -34,6 +34,8 @@ examples:
   floatwind run CASE --tmax 60 --dt 0.01 -o out.nc   override the end time and the step
   floatwind run CASE --format out                    write an OpenFAST-style text .out (FAST units)
   floatwind run CASE --format outb                   write an OpenFAST binary .outb (FAST units)
+  floatwind run cases/oc3_hywind.yaml --env cases/environments/nielsen.yaml:U25
+                                                     the case in another environment
   floatwind run DECK.fst                             import an OpenFAST deck and run it
   floatwind import-openfast DECK.fst -o CASE.yaml    convert an OpenFAST deck to a case file
   floatwind report validation -o report.html --quick run the validations, write the HTML report
@@ -47,6 +49,8 @@ Case files are YAML; see docs/case_format.md. Results are netCDF (xarray) with S
 SUB_EXAMPLES = {
     "check": [
         ("floatwind check cases/oc3_platform_decay.yaml", "validate a case, print its model"),
+        ("floatwind check cases/oc3_hywind.yaml --env cases/environments/nielsen.yaml:U08",
+         "the same case in Nielsen's 8 m/s condition"),
     ],
     "import-openfast": [
         ("floatwind import-openfast ../shared/reference/openfast/ref01_pitch_decay/"
@@ -119,6 +123,12 @@ def _parser() -> argparse.ArgumentParser:
         "else FileID 4, int16; docs/openfast_output_format.md)",
     )
     r.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    r.add_argument(
+        "--env",
+        metavar="FILE[:NAME]",
+        help="replace the case's sea and wind by an environment file's (one of its named "
+        "conditions, e.g. cases/environments/nielsen.yaml:U17)",
+    )
     _output_options(r)
     r.add_argument("--strict", action="store_true", help="treat sanity warnings as errors (exit 2)")
     r.add_argument(
@@ -219,6 +229,7 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=raw,
     )
     c.add_argument("case", help="case file (.yaml)")
+    c.add_argument("--env", metavar="FILE[:NAME]", help="as 'floatwind run --env'")
 
     m = sub.add_parser(
         "mooring",
@@ -281,12 +292,56 @@ def _load(path: str, overrides: dict | None = None, approximate: bool = False):
 
 def _overrides(args) -> dict:
     out = {}
-    for key, val in (("t_max", args.tmax), ("dt", args.dt)):
+    for key, val in (("t_max", getattr(args, "tmax", None)), ("dt", getattr(args, "dt", None))):
         if val is not None:
             if not val > 0:
                 raise CaseError(f"must be positive, got {val:g}", field=f"--{key.replace('_', '')}")
             out[f"simulation.{key}"] = val
+    if getattr(args, "env", None):
+        out.update(_environment_overrides(args.env))
     return out
+
+
+def _environment_overrides(spec: str) -> dict:
+    """``--env FILE[:NAME]``: the ``environment:`` of an environment file (one of its named
+    ``conditions:`` when it has them, cases/environments/*.yaml) replacing the case's sea and
+    wind (and whatever else it sets); the case keeps the rest of its environment."""
+    import difflib
+
+    import yaml
+
+    path, _, name = spec.partition(":") if not pathlib.Path(spec).is_file() else (spec, "", "")
+    file = pathlib.Path(path)
+    if not file.is_file():
+        raise CaseError(f"environment file not found: {path}", field="--env")
+    try:
+        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise CaseError(f"not valid YAML: {exc}", field="--env", file=str(file)) from None
+    if not isinstance(data, dict):
+        raise CaseError("expected a mapping with 'environment' or 'conditions'", field="--env",
+                        file=str(file))  # fmt: skip
+    if "conditions" in data:
+        conds = {str(c.get("name")): c for c in data["conditions"] if isinstance(c, dict)}
+        if not name:
+            raise CaseError(
+                f"the file holds {len(conds)} conditions: add ':NAME', one of {sorted(conds)}",
+                field="--env", file=str(file),
+            )  # fmt: skip
+        if name not in conds:
+            close = difflib.get_close_matches(name, list(conds), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise CaseError(f"no condition {name!r}{hint}; conditions are {sorted(conds)}",
+                            field="--env", file=str(file))  # fmt: skip
+        env = conds[name].get("environment")
+    else:
+        if name:
+            raise CaseError(f"the file has no 'conditions' to pick {name!r} from", field="--env",
+                            file=str(file))  # fmt: skip
+        env = data.get("environment")
+    if not isinstance(env, dict):
+        raise CaseError("no 'environment' mapping to apply", field="--env", file=str(file))
+    return {f"environment.{k}": v for k, v in env.items()}
 
 
 def _clean(x: float, scale: float) -> float:
@@ -375,6 +430,8 @@ def cmd_run(args) -> int:
     if isinstance(ds, int):
         return ds
     wall = time.perf_counter() - t0
+    if getattr(args, "env", None):  # the case text alone would not say which sea and wind ran
+        ds.attrs["environment_override"] = f"--env {args.env}"
     if _is_deck(args.case):
         ds.attrs["openfast_deck"] = str(args.case)
         notes = [
@@ -439,7 +496,7 @@ def _preflight(model, args) -> None:
 
 
 def cmd_check(args) -> int:
-    model = _load(args.case, approximate=False)
+    model = _load(args.case, _overrides(args), approximate=False)
     print(f"{args.case}: OK")
     print(model.summary())
     return 0

@@ -107,3 +107,23 @@ def test_every_subcommand_help_has_runnable_examples(cmd, tmp_path, monkeypatch,
         if any(a.startswith(("cases/", "../shared/")) and not (root / a).exists() for a in argv):
             continue  # the shared reference data is not beside the checkout
         assert main(paths) == 0, ex
+
+
+def test_run_and_check_with_an_environment_file(tmp_path, capsys):
+    """Issue 24 item 3: cases/environments/*.yaml are usable directly, `--env FILE:NAME`; a
+    file with conditions needs the name (listed), an unknown one gets a did-you-mean, one line."""
+    env = ROOT / "cases" / "environments" / "nielsen.yaml"
+    case = str(ROOT / "cases" / "oc3_hywind.yaml")
+    assert main(["check", case, "--env", f"{env}:U08"]) == 0
+    out = capsys.readouterr().out
+    assert "Hs=3 m" in out and "uhub=8 m/s" in out, out
+    for spec, needle in ((f"{env}:U8", "did you mean 'U08'"), (str(env), "add ':NAME'"),
+                         (f"{tmp_path}/none.yaml", "not found")):  # fmt: skip
+        assert main(["check", case, "--env", spec]) == 2
+        err = capsys.readouterr().err
+        assert "--env" in err and needle in err and err.count("\n") == 1, err
+    out_nc = tmp_path / "u25.nc"
+    assert main(["run", case, "--env", f"{env}:U25", "--tmax", "1", "-o", str(out_nc)]) == 0
+    ds = xr.open_dataset(out_nc)
+    assert "Hs=14 m" in ds.attrs["env_sea"] and "uhub=25 m/s" in ds.attrs["env_wind"]
+    assert ds.attrs["environment_override"] == f"--env {env}:U25"
