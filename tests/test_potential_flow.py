@@ -210,3 +210,39 @@ def test_regular_wave_with_phase_and_refusals(tmp_path):
         with pytest.raises(Exception) as exc:
             import_openfast(d / "ref08_potential_regular.fst")
         assert needle in str(exc.value), str(exc.value)
+
+
+@needs_refs
+def test_proppot_members_carry_only_drag(tmp_path):
+    """Issue 26 item 3: a HydroDyn member with PropPot = True is part of the WAMIT body: the
+    import keeps its drag (cd) and drops its wave inertia and added mass (cm = ca = 0) and its
+    member hydrostatics; the other members keep everything."""
+    import shutil
+
+    from floatwind.case.openfast_import import import_openfast
+
+    src = REF / "ref04_morison_decay"
+    if not src.is_dir():
+        pytest.skip("reference ref04 not available")
+    d = tmp_path / "deck"
+    shutil.copytree(src, d, ignore=shutil.ignore_patterns("*.out", "*.outb"))
+    full = import_openfast(d / "ref04_morison_decay.fst")["case"]
+    hd = d / "HydroDyn.dat"
+    lines = hd.read_text(encoding="latin-1").splitlines()
+    start = next(i for i, ln in enumerate(lines) if "MemberID" in ln and "PropPot" in ln)
+    row = start + 2  # header, units, first member
+    toks = lines[row].split()
+    assert toks[-1].lower() in ("false", "f")
+    lines[row] = lines[row][: lines[row].rfind(toks[-1])] + "True"
+    hd.write_text("\n".join(lines) + "\n", encoding="latin-1")
+    res = import_openfast(d / "ref04_morison_decay.fst")
+    mor = next(ld for ld in res["case"]["loads"] if ld["type"] == "morison")
+    mor_full = next(ld for ld in full["loads"] if ld["type"] == "morison")
+    assert mor["members"][0]["cm"] == 0.0 and mor["members"][0]["ca"] == 0.0
+    assert mor["members"][0]["cd"] == mor_full["members"][0]["cd"] > 0.0
+    assert mor["members"][1:] == mor_full["members"][1:]
+    assert any("PropPot" in n for n in res["notes"])
+    hst = [ld for ld in res["case"]["loads"] if ld["type"] == "hydrostatics"]
+    hst_full = [ld for ld in full["loads"] if ld["type"] == "hydrostatics"]
+    n_full = len(hst_full[0]["members"]) if hst_full else 0
+    assert (len(hst[0]["members"]) if hst else 0) == n_full - 1

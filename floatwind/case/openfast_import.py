@@ -689,6 +689,7 @@ def _morison_loads(hd: dict, deck: dict, axis: str, notes: list[str]) -> list[di
     hd_name = pathlib.Path(deck["HydroDyn"]["file"]).name
     members = []
     hst_members = []
+    n_pot = n_full = 0
     for mb in hd["members"]:
         if mb.get("MCoefMod", 1) != 1:
             raise UnsupportedDeckError(
@@ -700,6 +701,9 @@ def _morison_loads(hd: dict, deck: dict, axis: str, notes: list[str]) -> list[di
         da, db = props[mb["MPropSetID1"]], props[mb["MPropSetID2"]]
         ca = float(coef.get("SimplCa", 1.0))
         cp = float(coef.get("SimplCp", 1.0))
+        # PropPot = True: the member is part of the WAMIT body, whose potential flow carries its
+        # wave inertia, added mass and hydrostatics; HydroDyn keeps only its viscous drag
+        pot = bool(mb.get("PropPot", False))
         members.append(
             {
                 "end_a": _vec(a),
@@ -707,11 +711,15 @@ def _morison_loads(hd: dict, deck: dict, axis: str, notes: list[str]) -> list[di
                 "diameter_a": da,
                 "diameter_b": db,
                 "cd": float(coef.get("SimplCd", 0.6)),
-                "ca": ca,
-                "cm": ca + cp,
+                "ca": 0.0 if pot else ca,
+                "cm": 0.0 if pot else ca + cp,
                 "strip_length": float(mb.get("MDivSize", 1.0)),
             }
         )
+        if pot:
+            n_pot += 1
+            continue
+        n_full += 1
         if abs(a[0] - b[0]) < 1e-9 and abs(a[1] - b[1]) < 1e-9:
             lo, hi = (a, b) if a[2] < b[2] else (b, a)
             dlo, dhi = (da, db) if a[2] < b[2] else (db, da)
@@ -744,7 +752,12 @@ def _morison_loads(hd: dict, deck: dict, axis: str, notes: list[str]) -> list[di
             "members": members,
         }
     ]
-    if _hydrostatics_available() and len(hst_members) == len(members):
+    if n_pot:
+        notes.append(
+            f"{hd_name}: {n_pot} member(s) with PropPot = True carry only viscous drag (cm = ca "
+            "= 0, no member hydrostatics): the WAMIT body gives their inertia and buoyancy"
+        )
+    if _hydrostatics_available() and hst_members and len(hst_members) == n_full:
         out.append({"type": "hydrostatics", "body": "platform", "members": hst_members})
         notes.append(
             "HydroDyn member hydrostatics (MHstLMod) imported as floatwind's exact nonlinear "
