@@ -71,6 +71,44 @@ def convolve(Kp, pairs, v, k, b, out):
 
 
 @njit(cache=True, fastmath=False)
+def _centripetal(kin, b, body, pos, A, f6):
+    """``f6`` = -A_inf [w x (w x r); 0]: the centripetal part of the reference point's
+    acceleration (``r`` = point - CM); the rest, a_G + alpha x r, goes to :func:`_added_mass`."""
+    r0 = pos[0] - kin.r_G[b, body, 0]
+    r1 = pos[1] - kin.r_G[b, body, 1]
+    r2 = pos[2] - kin.r_G[b, body, 2]
+    w0, w1, w2 = kin.w_b[b, body, 0], kin.w_b[b, body, 1], kin.w_b[b, body, 2]
+    u0, u1, u2 = w1 * r2 - w2 * r1, w2 * r0 - w0 * r2, w0 * r1 - w1 * r0
+    c0, c1, c2 = w1 * u2 - w2 * u1, w2 * u0 - w0 * u2, w0 * u1 - w1 * u0
+    for k in range(6):
+        f6[k] = -(A[k, 0] * c0 + A[k, 1] * c1 + A[k, 2] * c2)
+
+
+@njit(cache=True, fastmath=False)
+def _added_mass(kin, b, body, pos, A, S, AS, added):
+    """``added[b, body] += S^T A S``, ``S = [[I, -[r]x], [0, I]]``, ``r`` = point - CM:
+    the added mass at the point moved to the body CM (``S``, ``AS`` scratch (6, 6))."""
+    r0 = pos[0] - kin.r_G[b, body, 0]
+    r1 = pos[1] - kin.r_G[b, body, 1]
+    r2 = pos[2] - kin.r_G[b, body, 2]
+    S[0, 4], S[0, 5] = r2, -r1
+    S[1, 3], S[1, 5] = -r2, r0
+    S[2, 3], S[2, 4] = r1, -r0
+    for i in range(6):
+        for j in range(6):
+            acc = 0.0
+            for q in range(6):
+                acc += A[i, q] * S[q, j]
+            AS[i, j] = acc
+    for i in range(6):
+        for j in range(6):
+            acc = 0.0
+            for q in range(6):
+                acc += S[q, i] * AS[q, j]
+            added[b, body, i, j] += acc
+
+
+@njit(cache=True, fastmath=False)
 def radiation_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.potential.PotentialRadiation` (the load contract's signature)."""
     m = p.memory
@@ -85,34 +123,11 @@ def radiation_kernel(p, t, kin, y, dy, force, moment, added):
         n = min(int(math.floor((t - m.t0) / m.dt + 1e-9)), m.last[0])
     for b in range(force.shape[0]):
         _ref_point(kin, b, p.body, p.ref_b, pos, vel)
-        r0 = pos[0] - kin.r_G[b, p.body, 0]
-        r1 = pos[1] - kin.r_G[b, p.body, 1]
-        r2 = pos[2] - kin.r_G[b, p.body, 2]
-        # the reference point's acceleration is a_G + alpha x r + w x (w x r): the first two go
-        # to the inertia side below, the centripetal part is a force -A_inf [w x (w x r); 0]
-        w0, w1, w2 = kin.w_b[b, p.body, 0], kin.w_b[b, p.body, 1], kin.w_b[b, p.body, 2]
-        u0, u1, u2 = w1 * r2 - w2 * r1, w2 * r0 - w0 * r2, w0 * r1 - w1 * r0
-        c0, c1, c2 = w1 * u2 - w2 * u1, w2 * u0 - w0 * u2, w0 * u1 - w1 * u0
+        _centripetal(kin, b, p.body, pos, A, f6)
         for k in range(6):
-            f6[k] = (m.F[n, b, k] if n >= 0 else 0.0) - (A[k, 0] * c0 + A[k, 1] * c1
-                                                          + A[k, 2] * c2)  # fmt: skip
+            f6[k] += m.F[n, b, k] if n >= 0 else 0.0
         _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
-        # added mass: S = [[I, -[r]x], [0, I]] with r = ref - CM; S^T A S about the CM
-        S[0, 4], S[0, 5] = r2, -r1
-        S[1, 3], S[1, 5] = -r2, r0
-        S[2, 3], S[2, 4] = r1, -r0
-        for i in range(6):
-            for j in range(6):
-                acc = 0.0
-                for q in range(6):
-                    acc += A[i, q] * S[q, j]
-                AS[i, j] = acc
-        for i in range(6):
-            for j in range(6):
-                acc = 0.0
-                for q in range(6):
-                    acc += S[q, i] * AS[q, j]
-                added[b, p.body, i, j] += acc
+        _added_mass(kin, b, p.body, pos, A, S, AS, added)
     return 0
 
 
@@ -157,4 +172,40 @@ def excitation_kernel(p, t, kin, y, dy, force, moment, added):
             f6[k] = acc
         _ref_point(kin, b, p.body, p.ref_b, pos, vel)
         _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def radiation_ss_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.potential.PotentialRadiationSS`: the infinite-frequency added mass
+    and its centripetal part as :func:`radiation_kernel`, and the memory force of the fitted
+    state-space models, one per non-zero kernel entry (i, j): ``dx/dt = A x + b v_j``,
+    ``F_i -= c . x`` (states ``y[:, state0:]``, blocks padded to ``A.shape[1]``)."""
+    pos = np.empty(3)
+    vel = np.empty(3)
+    f6 = np.empty(6)
+    v6 = np.empty(6)
+    S = np.eye(6)
+    AS = np.empty((6, 6))
+    A = p.a_inf
+    for b in range(force.shape[0]):
+        _ref_point(kin, b, p.body, p.ref_b, pos, vel)
+        _centripetal(kin, b, p.body, pos, A, f6)
+        for k in range(3):
+            v6[k] = vel[k]
+            v6[3 + k] = kin.w_b[b, p.body, k]
+        for q in range(p.pairs.shape[0]):
+            i, j = p.pairs[q, 0], p.pairs[q, 1]
+            off = p.state0 + p.offsets[q]
+            n = p.orders[q]
+            acc = 0.0
+            for r in range(n):
+                acc += p.c[q, r] * y[b, off + r]
+                d = p.b[q, r] * v6[j]
+                for k in range(n):
+                    d += p.a[q, r, k] * y[b, off + k]
+                dy[b, off + r] = d
+            f6[i] -= p.rho * acc
+        _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
+        _added_mass(kin, b, p.body, pos, A, S, AS, added)
     return 0
