@@ -144,37 +144,49 @@ def test_plain_deck_run_matches_openfast(name):
             assert _nrmse(*both(of, f"hydrodyn_wamit_excitation_{ours}")) < 1e-6, of
 
 
+def _compiled_python_and_alone(case, fst, first, names):
+    """A 2-member batch (member 0 at ``first`` = (displacement, angles), member 1 displaced 2 m,
+    heaved 0.5 m, pitched 0.02 rad) steps compiled like the Python path (1e-9 on ``names``) and
+    member 1 equals the same run alone bit for bit."""
+    from conftest import fused_and_python
+
+    from floatwind.case import model_from_dict
+    from floatwind.simulate import simulate
+
+    base = case["initial"]
+    second = ([2.0, 0.0, 0.5], [0.0, 0.02, 0.0])
+
+    def batch():
+        c = dict(case)
+        c["initial"] = dict(base) | {"displacement": [first[0], second[0]],
+                                     "angles": [first[1], second[1]]}  # fmt: skip
+        return model_from_dict(c, base_dir=fst.parent, name="b")
+
+    a, p = fused_and_python(batch)
+    for name in names:
+        x, y = a[name].values, p[name].values
+        assert np.max(np.abs(x - y)) <= 1e-9 * np.max(np.abs(y)), name
+    c = dict(case)
+    c["initial"] = dict(base) | {"displacement": second[0], "angles": second[1]}
+    alone = simulate(model_from_dict(c, base_dir=fst.parent, name="a"), progress=False)
+    for name in names:
+        assert np.array_equal(a[name].values[1], alone[name].values.reshape(-1)), name
+
+
 @needs_refs
 def test_compiled_equals_python_and_batch_bitwise(compiled_on):
     """The radiation memory and excitation step compiled as on the Python path (1e-9) and a
     batch member equals the same run alone bit for bit."""
-    from conftest import fused_and_python
 
-    from floatwind.case import model_from_dict
     from floatwind.case.openfast_import import import_openfast
-    from floatwind.simulate import simulate
 
     fst = REF08 / "ref08_potential_regular.fst"
     case = import_openfast(fst)["case"]
     case["simulation"]["t_max"] = 6.0
-    base = case["initial"]
-
-    def batch():
-        c = dict(case)
-        c["initial"] = dict(base) | {"displacement": [[0.0, 0.0, 0.0], [2.0, 0.0, 0.5]],
-                                     "angles": [[0.0, 0.0, 0.0], [0.0, 0.02, 0.0]]}  # fmt: skip
-        return model_from_dict(c, base_dir=fst.parent, name="b")
-
-    a, b = fused_and_python(batch)
-    for name in ("PtfmSurge", "PtfmPitch", "hydrodyn_wamit_radiation_Fxi",
-                 "hydrodyn_wamit_excitation_Myi"):  # fmt: skip
-        x, y = a[name].values, b[name].values
-        assert np.max(np.abs(x - y)) <= 1e-9 * np.max(np.abs(y)), name
-    c = dict(case)
-    c["initial"] = dict(base) | {"displacement": [2.0, 0.0, 0.5], "angles": [0.0, 0.02, 0.0]}
-    alone = simulate(model_from_dict(c, base_dir=fst.parent, name="a"), progress=False)
-    for name in ("PtfmSurge", "PtfmPitch", "hydrodyn_wamit_radiation_Fxi"):
-        assert np.array_equal(a[name].values[1], alone[name].values.reshape(-1)), name
+    _compiled_python_and_alone(
+        case, fst, ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+        ("PtfmSurge", "PtfmPitch", "hydrodyn_wamit_radiation_Fxi", "hydrodyn_wamit_excitation_Myi"),
+    )  # fmt: skip
 
 
 @needs_refs
@@ -255,7 +267,6 @@ def test_state_space_radiation_fit_and_run(compiled_on):
     frequencies within 1 % RMS of the peak (B = Re c (i omega - A)^-1 b); ref07 run with it
     stays within 1e-3 of OpenFAST's convolution (NRMSE, motions), steps compiled like the
     Python path (1e-9) and a batch member equals the run alone bit for bit."""
-    from conftest import fused_and_python
 
     from floatwind.case import model_from_dict
     from floatwind.case.openfast_import import import_openfast
@@ -295,24 +306,11 @@ def test_state_space_radiation_fit_and_run(compiled_on):
             b = np.radians(b)
         assert _nrmse(np.asarray(ds[name].values).ravel(), b) < 1e-3, name
 
-    base = case["initial"]
     case["simulation"]["t_max"] = 5.0
-
-    def batch():
-        c = dict(case)
-        c["initial"] = dict(base) | {"displacement": [[6.0, 0.0, 1.0], [2.0, 0.0, 0.5]],
-                                     "angles": [[0.0, 0.06, 0.03], [0.0, 0.02, 0.0]]}  # fmt: skip
-        return model_from_dict(c, base_dir=fst.parent, name="b")
-
-    a, p = fused_and_python(batch)
-    for name in ("PtfmSurge", "PtfmPitch", "hydrodyn_wamit_radiation_Fxi"):
-        x, y = a[name].values, p[name].values
-        assert np.max(np.abs(x - y)) <= 1e-9 * np.max(np.abs(y)), name
-    c = dict(case)
-    c["initial"] = dict(base) | {"displacement": [2.0, 0.0, 0.5], "angles": [0.0, 0.02, 0.0]}
-    alone = simulate(model_from_dict(c, base_dir=fst.parent, name="a"), progress=False)
-    for name in ("PtfmSurge", "PtfmPitch", "hydrodyn_wamit_radiation_Fxi"):
-        assert np.array_equal(a[name].values[1], alone[name].values.reshape(-1)), name
+    _compiled_python_and_alone(
+        case, fst, ([6.0, 0.0, 1.0], [0.0, 0.06, 0.03]),
+        ("PtfmSurge", "PtfmPitch", "hydrodyn_wamit_radiation_Fxi"),
+    )
 
 
 @needs_refs
