@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import sys
@@ -122,6 +123,7 @@ def test_diverging_runs_are_recorded_and_do_not_stop_the_others(tmp_path):
     assert (tmp_path / "out" / "failures.csv").read_text().count("huge") == 2
     # the survivors equal the same runs alone
     ds = open_study_dataset(tmp_path / "out")
+    assert ds.attrs["title"] == f"floatwind study: {s.name}"  # not its first run's name
     rid = "spar1__U08__variable__r001"
     alone = run_one(s, rid)
     xr.testing.assert_allclose(ds.sel(run=rid).PtfmPitch, alone.PtfmPitch, rtol=0, atol=1e-15)
@@ -217,6 +219,13 @@ def test_cli_study_plot_and_run_from_study(tmp_path, capsys):
     assert main(["plot", str(STUDY), "-o", str(out)]) == 0
     assert (out / "figures" / "fig25_pitch.png").is_file()
     assert (out / "figures" / "fig26_weight_per_power.png").is_file()
+    import pandas as pd
+
+    from floatwind.studies import load_study
+    from floatwind.studies.plots import _sample_note
+
+    note = _sample_note(load_study(STUDY), pd.read_csv(out / "results.csv"), out)
+    assert re.fullmatch(r"\d+ realizations? of [\d.]+ s per point(, statistics after .* s)?", note), note
     rid = "spar1__U17__fixed__r002"
     one = tmp_path / "one.nc"
     assert (

@@ -301,6 +301,9 @@ def to_run_dataset(
         realization=("run", np.array([r.realization for r in runs])),
     )
     out.attrs.pop("case_text", None)
+    # the batch holds many runs: titled by the study, not by its first run's model name
+    out.attrs["title"] = f"floatwind study: {study.name}"
+    out.attrs.pop("case_name", None)
     out.attrs["study"] = study.name
     out.attrs["study_fingerprint"] = study.fingerprint()
     return out

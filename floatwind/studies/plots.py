@@ -97,6 +97,23 @@ def power_table(study: Study, results: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _sample_note(study: Study, results: pd.DataFrame, out_dir: pathlib.Path) -> str:
+    """'N realizations of T s per point' (statistics after the transient): what a reader needs
+    to judge the scatter of the figure."""
+    n = int(results["n"].max()) if "n" in results and len(results) else study.realizations
+    t = study.duration
+    if t is None:  # the cases' own length: read it off a finished batch
+        files = sorted((out_dir / "batches").glob("*.nc"))
+        if files:
+            import xarray as xr
+
+            with xr.open_dataset(files[0], engine="netcdf4") as ds:
+                t = float(ds["time"].values[-1])
+    length = f"{t:g} s" if t is not None else "case-length"
+    skip = f", statistics after {study.transient:g} s" if study.transient else ""
+    return f"{n} realization{'s' if n != 1 else ''} of {length} per point{skip}"
+
+
 def standard_figures(
     study: Study, out_dir: str | pathlib.Path, fig_dir: str | pathlib.Path | None = None
 ) -> list[pathlib.Path]:
@@ -133,7 +150,8 @@ def standard_figures(
             ax.grid(alpha=0.3)
         axes[0][0].set_ylabel("platform pitch (deg)")
         axes[0][-1].legend(fontsize=7)
-        fig.suptitle(f"{study.name}: platform pitch (Wang Fig. 25)", fontsize=10)
+        fig.suptitle(f"{study.name}: platform pitch (Wang Fig. 25); {_sample_note(study, results, out_dir)}",
+                     fontsize=9)  # fmt: skip
         fig.tight_layout()
         fig.savefig(fig_dir / "fig25_pitch.png", dpi=120)
         plt.close(fig)
