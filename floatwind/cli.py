@@ -173,6 +173,7 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("kind", choices=("validation",), help="report kind")
     rp.add_argument("-o", "--output", default="report.html", help="HTML file (default report.html)")
     rp.add_argument("--quick", action="store_true", help="short windows, for CI")
+    rp.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     rp.add_argument(
         "--only",
         action="append",
@@ -631,7 +632,9 @@ def cmd_report(args) -> int:
     result = {}
 
     def build(tmp):
-        result["ok"] = registry.build_report(tmp, quick=args.quick, only=args.only)
+        result["ok"] = registry.build_report(
+            tmp, quick=args.quick, only=args.only, progress=False if args.no_progress else None
+        )
 
     atomic_write(pathlib.Path(args.output), build)
     ok = result["ok"]

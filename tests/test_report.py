@@ -151,3 +151,46 @@ def test_ctrl_c_keeps_the_finished_validations(tmp_path, monkeypatch, capsys):
     page = out.read_text()
     assert "interrupted by the user at stopped_here" in page and "never_run" not in page
     assert "interrupted at stopped_here" in capsys.readouterr().err
+
+
+def test_progress_bar_on_a_terminal_not_in_a_pipe(tmp_path):
+    """Issue 24 item 1: `floatwind report validation` shows a tqdm bar (one step per validation)
+    on a terminal and nothing of it in a pipe; --no-progress hides it on a terminal."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    def run(use_pty: bool, *extra: str) -> str:
+        cmd = [sys.executable, "-m", "floatwind", "report", "validation", "--quick", "--only",
+               "mass_properties", "-o", str(tmp_path / "r.html"), "--overwrite", *extra]  # fmt: skip
+        if not use_pty:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+            return p.stdout + p.stderr
+        import fcntl
+        import struct
+        import termios
+
+        master, slave = pty.openpty()
+        # a terminal 100 columns wide (a bare pty has none, and tqdm draws nothing in 0 columns)
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+        p = subprocess.Popen(cmd, stdout=slave, stderr=slave, cwd=tmp_path)
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                data = os.read(master, 4096)
+            except OSError:
+                break
+            if not data:
+                break
+            chunks.append(data)
+        p.wait(timeout=300)
+        os.close(master)
+        return b"".join(chunks).decode(errors="replace")
+
+    on_tty = run(True)
+    assert "validations:" in on_tty and "1/1" in on_tty, on_tty
+    piped = run(False)
+    assert "validations:" not in piped and "wrote" in piped, piped
+    assert "validations:" not in run(True, "--no-progress")

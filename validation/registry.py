@@ -303,13 +303,21 @@ INTERRUPTED: list[str] = []
 
 
 def run_all(
-    quick: bool = True, only: list[str] | None = None
+    quick: bool = True, only: list[str] | None = None, progress: bool | None = None
 ) -> tuple[list[dict], list[ReportSection]]:
+    """Run the validations (those whose name contains one of ``only``); a tqdm bar, one step per
+    validation, on a terminal (``progress=None``) or as asked."""
+    import sys
+
+    from tqdm import tqdm
+
     summary: list[dict] = []
     sections: list[ReportSection] = []
-    for v in VALIDATIONS:
-        if only and not any(o in v.name for o in only):
-            continue
+    todo = [v for v in VALIDATIONS if not only or any(o in v.name for o in only)]
+    show = sys.stderr.isatty() if progress is None else bool(progress)
+    bar = tqdm(todo, desc="validations", unit="validation", disable=not show, file=sys.stderr)
+    for v in bar:
+        bar.set_postfix_str(v.name)
         t0 = time.perf_counter()
         log.info("validation %s ...", v.name)
         try:
@@ -350,10 +358,11 @@ def run_all(
     return summary, sections
 
 
-def build_report(path: pathlib.Path, *, quick: bool = True, only: list[str] | None = None) -> bool:
+def build_report(path: pathlib.Path, *, quick: bool = True, only: list[str] | None = None,
+                 progress: bool | None = None) -> bool:  # fmt: skip
     """Run the validations, write the HTML page; True when every check passed."""
     INTERRUPTED.clear()
-    summary, sections = run_all(quick=quick, only=only)
+    summary, sections = run_all(quick=quick, only=only, progress=progress)
     for s in sections:  # the per-section rows are in the summary; keep sections short
         s.table = []
     mode = "quick (CI)" if quick else "full"
