@@ -74,6 +74,11 @@ SUB_EXAMPLES = {
         ("floatwind plot cases/studies/fig25_spar_family.yaml -o fig25",
          "the study's standard figures (after 'floatwind study')"),
     ],
+    "warmup": [
+        ("floatwind warmup cases/oc3_platform_decay.yaml",
+         "compile what this case needs (once per installation)"),
+        ("floatwind warmup", "compile for every case under cases/ (a few minutes, once)"),
+    ],
     "report": [
         ("floatwind report validation -o report.html --quick",
          "run the validations on short windows, write the HTML report"),
@@ -222,6 +227,14 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument(
         "--overwrite", action="store_true", help="replace figures that are already there"
     )
+
+    wu = sub.add_parser(
+        "warmup",
+        help="compile the kernels ahead of time for the shipped cases (or the given ones)",
+        epilog=_examples("warmup"),
+        formatter_class=raw,
+    )
+    wu.add_argument("cases", nargs="*", help="case files (default: every case under cases/)")
 
     c = sub.add_parser(
         "check",
@@ -494,6 +507,32 @@ def _preflight(model, args) -> None:
     if note:
         print(f"floatwind: {note}", file=sys.stderr)
         model._compiled_now = True  # the real-time factor printed after the run includes it
+
+
+def cmd_warmup(args) -> int:
+    """``floatwind warmup [CASE ...]``: compile the stepping of each case's load combination
+    (a 1-s run whose result is thrown away), so that the first real run starts at once; prints
+    one line per case and what it cost."""
+    import time
+
+    from floatwind.simulate import simulate
+    from floatwind.simulate.sanity import compile_notice
+
+    paths = [pathlib.Path(c) for c in args.cases]
+    if not paths:
+        root = pathlib.Path(__file__).resolve().parents[1] / "cases"
+        paths = sorted(p for p in root.rglob("*.yaml") if "studies" not in p.parts
+                       and "environments" not in p.parts)  # fmt: skip
+        if not paths:
+            raise CaseError("no cases found beside the package: give case files", field="cases")
+    for path in paths:
+        model = _load(str(path), {"simulation.t_max": 1.0})  # a short run: the sea and wind too
+        needed = compile_notice(model) is not None
+        t0 = time.perf_counter()
+        simulate(model, progress=False)
+        what = f"compiled in {time.perf_counter() - t0:.1f} s" if needed else "already compiled"
+        print(f"{path}: {what}")
+    return 0
 
 
 def cmd_check(args) -> int:
@@ -877,6 +916,7 @@ def main(argv: list[str] | None = None) -> int:
         "study": cmd_study,
         "plot": cmd_plot,
         "mooring": cmd_mooring,
+        "warmup": cmd_warmup,
     }
     try:
         return handlers[args.command](args)

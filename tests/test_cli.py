@@ -77,7 +77,7 @@ CHEAP = {"check", "import-openfast", "mooring"}  # and 'study ... --list'
 
 
 @pytest.mark.parametrize(
-    "cmd", ["check", "import-openfast", "mooring", "study", "plot", "report"]
+    "cmd", ["check", "import-openfast", "mooring", "study", "plot", "report", "warmup"]
 )
 def test_every_subcommand_help_has_runnable_examples(cmd, tmp_path, monkeypatch, capsys):
     """Issue 24 item 4: each subcommand's --help shows examples; the cheap ones run from the
@@ -127,3 +127,12 @@ def test_run_and_check_with_an_environment_file(tmp_path, capsys):
     ds = xr.open_dataset(out_nc)
     assert "Hs=14 m" in ds.attrs["env_sea"] and "uhub=25 m/s" in ds.attrs["env_wind"]
     assert ds.attrs["environment_override"] == f"--env {env}:U25"
+
+
+def test_warmup_compiles_ahead_and_says_so(capsys):
+    """Issue 24 item 2: `floatwind warmup CASE` runs what compiles the case's stepping, one
+    line per case ('compiled in .. s' or 'already compiled'); a second call finds it compiled."""
+    assert main(["warmup", CASE]) == 0
+    assert main(["warmup", CASE]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2 and lines[1] == f"{CASE}: already compiled", lines
