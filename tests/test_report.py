@@ -48,7 +48,8 @@ def test_report_is_self_contained():
         "data:image/png;base64," in page
         and "http" not in page.split("<body>")[1].split("Software")[0]
     )
-    assert page.count('<tr class="pass">') == 1 and page.count('<tr class="fail">') == 1
+    checks = page.split('<table id="summary">')[1].split("</table>")[0]
+    assert checks.count('<tr class="pass">') == 1 and checks.count('<tr class="fail">') == 1
     assert "numpy" in page and "1 failed" in page
 
 
@@ -194,3 +195,17 @@ def test_progress_bar_on_a_terminal_not_in_a_pipe(tmp_path):
     piped = run(False)
     assert "validations:" not in piped and "wrote" in piped, piped
     assert "validations:" not in run(True, "--no-progress")
+
+
+def test_report_opens_with_one_row_per_case():
+    """Issue 24 item 8: the page opens with one row per case (what it validates, the check
+    closest to its criterion, the margin, the verdict, a link to its section), a table of
+    contents, then the checks and the collapsible sections."""
+    page = _page()
+    head = page.split('<table id="summary">')[0]
+    assert head.count('<table id="cases">') == 1 and "<h2>Contents</h2>" in head
+    row = head.split('<table id="cases">')[1].split("</table>")[0]
+    # the closest check is ch1 (2e-2 against 1e-3: margin 20), and the case fails
+    assert row.count("<tr class=") == 1 and "NRMSE ch1" in row and "2.000e+01" in row
+    assert "FAIL" in row and 'href="#sec0"' in row and "a note" in row
+    assert '<section id="sec0">' in page and "<details><summary>" in page

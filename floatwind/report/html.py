@@ -11,6 +11,7 @@ import html
 import io
 import math
 import platform
+import re
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
@@ -131,6 +132,54 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
+def _cases(summary: list[dict[str, Any]]) -> list[str]:
+    seen: dict[str, None] = {}
+    for r in summary:
+        seen.setdefault(str(r.get("case", "")), None)
+    return list(seen)
+
+
+def _criterion_number(c: Any) -> float | None:
+    """The number in a criterion such as ``1e-3`` or ``'<= 1e-3'`` (None if there is none)."""
+    if isinstance(c, (int, float)) and not isinstance(c, bool):
+        return float(c)
+    m = re.search(r"[-+]?\d*\.?\d+(?:[eE][-+]?\d+)?", str(c or ""))
+    return float(m.group(0)) if m else None
+
+
+def _case_table(summary, sections, anchors) -> list[str]:
+    """One row per case: what it validates (its section's first note), the check closest to its
+    criterion (value / criterion), the margin, the verdict and a link to the section."""
+    e = html.escape
+    out = ['<h2>Cases</h2><table id="cases"><thead><tr><th>case</th><th>validates</th>'
+           "<th>closest check</th><th>value</th><th>criterion</th><th>margin (value / "
+           "criterion)</th><th>verdict</th></tr></thead><tbody>"]  # fmt: skip
+    for case in _cases(summary):
+        rows = [r for r in summary if str(r.get("case", "")) == case]
+        sec = next((s for s in sections if case and case in s.title), None)
+        what = sec.notes[0] if sec is not None and sec.notes else ""
+        ratios = []
+        for r in rows:
+            c = _criterion_number(r.get("criterion"))
+            v = r.get("value")
+            if c and isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+                ratios.append((abs(v) / abs(c), r))
+        worst = max(ratios, key=lambda x: x[0]) if ratios else (float("nan"), rows[0])
+        failed = any(r.get("passed") is False for r in rows)
+        judged = any(r.get("passed") is not None for r in rows)
+        verdict = "FAIL" if failed else ("pass" if judged else "")
+        cls = ' class="fail"' if failed else (' class="pass"' if judged else "")
+        link = f'<a href="#{anchors[id(sec)]}">{e(case)}</a>' if sec is not None else e(case)
+        r = worst[1]
+        out.append(
+            f"<tr{cls}><td>{link}</td><td>{e(what[:120])}</td><td>{e(str(r.get('metric', '')))}"
+            f"</td><td>{e(_fmt(r.get('value')))}</td><td>{e(_fmt(r.get('criterion')))}</td>"
+            f"<td>{e(_fmt(worst[0]))}</td><td>{verdict}</td></tr>"
+        )
+    out.append("</tbody></table>")
+    return out
+
+
 def render_report(
     title: str,
     summary: list[dict[str, Any]],
@@ -161,9 +210,16 @@ def render_report(
         ".pass{background:#d8f5d8}.fail{background:#f8d0d0}figure{display:inline-block;margin:0.4em}"
         "figcaption{font-size:0.8em}</style></head><body>",
         f"<h1>{e(title)}</h1>",
-        f"<p>Mode: {e(mode)}. {len(summary)} checks, "
+        f"<p>Mode: {e(mode)}. {len(summary)} checks in {len(_cases(summary))} cases, "
         f"<b>{'all passed' if n_fail == 0 else f'{n_fail} failed'}</b>.</p>",
-        '<h2>Summary</h2><table id="summary"><thead><tr><th>case</th><th>metric</th><th>value</th>'
+    ]
+    anchors = {id(sec): f"sec{k}" for k, sec in enumerate(sections)}
+    parts += _case_table(summary, sections, anchors)
+    parts.append("<h2>Contents</h2><ol>" + "".join(
+        f'<li><a href="#{anchors[id(sec)]}">{e(sec.title)}</a></li>' for sec in sections
+    ) + "</ol>")  # fmt: skip
+    parts += [
+        '<h2>All checks</h2><table id="summary"><thead><tr><th>case</th><th>metric</th><th>value</th>'
         "<th>criterion</th><th>pass/fail</th></tr></thead><tbody>",
     ]
     for r in summary:
@@ -177,9 +233,13 @@ def render_report(
         )
     parts.append("</tbody></table>")
     for sec in sections:
-        parts.append(f"<section><h2>{e(sec.title)}</h2>")
+        parts.append(f'<section id="{anchors[id(sec)]}"><h2>{e(sec.title)}</h2>')
         if sec.notes:
             parts.append("<ul>" + "".join(f"<li>{e(n)}</li>" for n in sec.notes) + "</ul>")
+        if sec.table or sec.figures:
+            parts.append(
+                f"<details><summary>{len(sec.table)} rows, {len(sec.figures)} figures</summary>"
+            )
         if sec.table:
             cols = list(sec.table[0])
             parts.append(
@@ -198,6 +258,8 @@ def render_report(
                 f'<figure><img class="overlay" alt="{e(fig.caption)}" src="data:image/png;base64,{data}">'
                 f"<figcaption>{e(fig.caption)}</figcaption></figure>"
             )
+        if sec.table or sec.figures:
+            parts.append("</details>")
         parts.append("</section>")
     parts.append('<h2>Software versions</h2><table id="versions">')
     parts.extend(f"<tr><td>{e(k)}</td><td>{e(v)}</td></tr>" for k, v in versions.items())
