@@ -851,7 +851,10 @@ def _run_study_command(study, out: pathlib.Path, args) -> int:
         f"{study.name}: {ok} of {len(res.runs)} runs ok, {len(failed)} failed, {res.n_run_now} run now in "
         f"{res.wall_s:.1f} s wall"
     )
-    table = res.results
+    from floatwind.studies.execute import _channel_units
+    from floatwind.studies.stats import humanize_results
+
+    table = humanize_results(res.results, _channel_units(out)) if len(res.results) else res.results
     if len(table):
         pick = table[table["quantity"].str.endswith((".mean", ".std"))]
         pick = pick[pick["quantity"].str.startswith(tuple(study.channels[:1] + ["PtfmPitch"]))]

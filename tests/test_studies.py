@@ -224,7 +224,19 @@ def test_cli_study_plot_and_run_from_study(tmp_path, capsys):
     from floatwind.studies import load_study
     from floatwind.studies.plots import _sample_note
 
-    note = _sample_note(load_study(STUDY), pd.read_csv(out / "results.csv"), out)
+    # issue 24: the tables a user reads carry units, angles in degrees (the netCDF stays SI)
+    res_csv = pd.read_csv(out / "results.csv")
+    pitch = res_csv[res_csv.quantity == "PtfmPitch.mean"]
+    assert set(pitch.units) == {"deg"} and set(res_csv[res_csv.quantity == "PtfmSurge.mean"].units) == {"m"}
+    ds = open_study_dataset(out)
+    assert ds.PtfmPitch.attrs["units"] == "rad"
+    runs_csv = pd.read_csv(out / "runs_summary.csv")
+    assert "PtfmPitch.mean [deg]" in runs_csv.columns and "PtfmSurge.upcross [1/s]" in runs_csv.columns
+    r0 = runs_csv.iloc[0]
+    x = ds.PtfmPitch.sel(run=r0["id"])
+    x = x.sel(time=x.time >= load_study(STUDY).transient)
+    assert r0["PtfmPitch.mean [deg]"] == pytest.approx(np.degrees(float(x.mean())), rel=1e-9)
+    note = _sample_note(load_study(STUDY), res_csv, out)
     assert re.fullmatch(r"\d+ realizations? of [\d.]+ s per point(, statistics after .* s)?", note), note
     rid = "spar1__U17__fixed__r002"
     one = tmp_path / "one.nc"

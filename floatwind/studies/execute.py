@@ -789,7 +789,7 @@ def _run_dask(study, batches, out_dir, address, workers, finished) -> None:
 def collect(study: Study, out_dir: pathlib.Path, *, wall_s=0.0, n_run_now=0) -> StudyResult:
     """Read what ``out_dir`` holds: the per-run table (status, error, statistics), the results
     table over realizations; write ``runs_summary.csv``, ``results.csv`` and ``failures.csv``."""
-    from floatwind.studies.stats import results_table
+    from floatwind.studies.stats import humanize_results, humanize_runs, results_table
 
     out_dir = pathlib.Path(out_dir)
     table = pd.DataFrame(study.table())
@@ -800,11 +800,23 @@ def collect(study: Study, out_dir: pathlib.Path, *, wall_s=0.0, n_run_now=0) -> 
     stats = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["run"])
     wide = table.merge(stats.rename(columns={"run": "id"}), on="id", how="left")
     wide = wide.sort_values("id").reset_index(drop=True)
-    wide.to_csv(out_dir / "runs_summary.csv", index=False)
     res = results_table(wide)
-    res.to_csv(out_dir / "results.csv", index=False)
+    # the files a user reads carry units, angles in degrees; the tables returned stay SI
+    units = _channel_units(out_dir)
+    humanize_runs(wide, units).to_csv(out_dir / "runs_summary.csv", index=False)
+    humanize_results(res, units).to_csv(out_dir / "results.csv", index=False)
     wide[wide["status"] == "failed"][["id", "error"]].to_csv(out_dir / "failures.csv", index=False)
     return StudyResult(out_dir, wide, res, wall_s, n_run_now)
+
+
+def _channel_units(out_dir: pathlib.Path) -> dict[str, str]:
+    """Units of the study's channels, from the first finished batch file."""
+    files = sorted((pathlib.Path(out_dir) / "batches").glob("*.nc"))
+    files = [f for f in files if not f.name.endswith(".tmp.nc")]
+    if not files:
+        return {}
+    with xr.open_dataset(files[0], engine="netcdf4") as ds:
+        return {str(k): str(v.attrs.get("units", "")) for k, v in ds.data_vars.items()}
 
 
 def open_study_dataset(out_dir: str | pathlib.Path) -> xr.Dataset:

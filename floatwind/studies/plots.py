@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from floatwind.studies.spec import Study
+from floatwind.studies.stats import si_from_human
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,8 @@ def _value(res: pd.DataFrame, d, c, v, q) -> tuple[float, float, float]:
     if row.empty:
         return (np.nan, np.nan, np.nan)
     r = row.iloc[0]
-    return float(r["mean"]), float(r["ci_low"]), float(r["ci_high"])
+    k = si_from_human(r)  # results.csv gives angles in degrees: back to SI here
+    return float(r["mean"]) * k, float(r["ci_low"]) * k, float(r["ci_high"]) * k
 
 
 def pitch_table(study: Study, results: pd.DataFrame) -> pd.DataFrame:

@@ -275,3 +275,52 @@ def results_table(runs: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
             "ci_high",
         ],
     )
+
+
+#: the human-facing tables (results.csv, runs_summary.csv, the console) give angles in degrees;
+#: the netCDF series stay SI (docs/studies.md)
+HUMAN_ANGLE = {"rad": ("deg", 180.0 / math.pi), "rad/s": ("deg/s", 180.0 / math.pi),
+               "rad/s^2": ("deg/s^2", 180.0 / math.pi)}  # fmt: skip
+
+
+def quantity_units(quantity: str, units: dict[str, str]) -> tuple[str, float]:
+    """(units, factor from SI) of ``<channel>.<statistic>`` in the human-facing tables."""
+    channel, _, stat = quantity.rpartition(".")
+    if stat == "upcross":
+        return "1/s", 1.0
+    u = units.get(channel, "")
+    return HUMAN_ANGLE.get(u, (u, 1.0))
+
+
+def humanize_results(res: pd.DataFrame, units: dict[str, str]) -> pd.DataFrame:
+    """:func:`results_table` with a ``units`` column and angles in degrees."""
+    out = res.copy()
+    pairs = [quantity_units(q, units) for q in out["quantity"]]
+    factor = np.array([f for _, f in pairs], dtype=float)
+    for col in ("mean", "std", "ci_low", "ci_high"):
+        out[col] = out[col].to_numpy(dtype=float) * factor
+    out.insert(out.columns.get_loc("quantity") + 1, "units", [u for u, _ in pairs])
+    return out
+
+
+def humanize_runs(runs: pd.DataFrame, units: dict[str, str]) -> pd.DataFrame:
+    """The per-run table with statistic columns named ``<channel>.<stat> [units]``, angles in
+    degrees."""
+    out = runs.copy()
+    rename = {}
+    for col in out.columns:
+        if "." not in col or col in ("id",):
+            continue
+        u, f = quantity_units(col, units)
+        if f != 1.0:
+            out[col] = pd.to_numeric(out[col], errors="coerce") * f
+        rename[col] = f"{col} [{u}]" if u else col
+    return out.rename(columns=rename)
+
+
+def si_from_human(row) -> float:
+    """Factor that takes a ``results.csv`` row's values back to SI."""
+    for u, f in HUMAN_ANGLE.values():
+        if row.get("units") == u:
+            return 1.0 / f
+    return 1.0
