@@ -140,3 +140,23 @@ def test_results_table_mean_and_confidence_interval():
     assert row["n"] == 3 and row["mean"] == 2.0 and row["std"] == 1.0
     # t_{0.975, 2} = 4.302653
     assert row["ci_high"] - 2.0 == pytest.approx(4.302653 / math.sqrt(3), rel=1e-6)
+
+
+def test_std_interval_is_never_negative_and_covers():
+    """Issue 24: the interval of a standard deviation (pooled sigma, Student-t on log s_r^2) is
+    never below zero, where the Student-t interval of the mean of few s_r went negative, and it
+    covers the true sigma about 95 % of the time (Monte Carlo: 600 ensembles of 5 realizations
+    of 200 independent Gaussian samples; measured 94.7-95.2 % for 3-10 realizations)."""
+    from floatwind.studies.stats import mean_ci, std_ci
+
+    rng = np.random.default_rng(7)
+    hits, negative_t = 0, 0
+    for _ in range(600):
+        s = rng.normal(0.0, 2.0, size=(5, 200)).std(axis=1, ddof=1)
+        sigma, _, lo, hi, n = std_ci(s)
+        assert n == 5 and 0.0 < lo <= sigma <= hi
+        hits += lo <= 2.0 <= hi
+    assert 0.91 <= hits / 600 <= 0.99, hits / 600
+    few = np.array([0.05, 1.9, 0.1])  # a scattered ensemble: the t-interval of the mean < 0
+    negative_t = mean_ci(few)[2] < 0
+    assert negative_t and std_ci(few)[2] > 0.0
