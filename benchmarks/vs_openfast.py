@@ -70,6 +70,45 @@ def timed(cmd: list[str], env=None) -> tuple[float, float, int, str]:
     return cpu, wall, proc.returncode, tail
 
 
+BEGIN = "<!-- vs_openfast table: begin (benchmarks/vs_openfast.py --docs writes it) -->"
+END = "<!-- vs_openfast table: end -->"
+
+
+def docs_table(rows) -> str:
+    """The markdown table of docs/performance.md from the measured rows: one line per deck with
+    both paths (``rows``: (deck, kind, t_sim, cpu, wall, openfast_cpu, rc, tail))."""
+    import datetime
+
+    by = {}
+    for name, kind, t_sim, cpu, _w, of_cpu, rc, _ in rows:
+        by.setdefault(name, {"t": t_sim, "of": of_cpu})[kind] = (cpu, rc)
+    lines = [
+        "| deck | TMax | `floatwind run` CPU | `compare.py` CPU | OpenFAST CPU | "
+        "speed-up run / compare |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for name, d in by.items():
+        cells, ups = [], []
+        for kind in ("run", "compare"):
+            cpu, rc = d.get(kind, (float("nan"), 1))
+            cells.append(f"{cpu:.2f} s" + ("" if rc == 0 else " (failed)"))
+            ups.append(f"{d['of'] / cpu:.1f}x")
+        lines.append(f"| {name} | {d['t']:g} s | {cells[0]} | {cells[1]} | {d['of']:.1f} s | "
+                     f"{ups[0]} / {ups[1]} |")  # fmt: skip
+    lines.append("")
+    lines.append(f"(measured {datetime.date.today().isoformat()}, whole processes, CPU time)")
+    return "\n".join(lines)
+
+
+def replace_between(text: str, table: str) -> str:
+    """``text`` with what lies between the BEGIN and END lines replaced by ``table``."""
+    if BEGIN not in text or END not in text:
+        raise SystemExit(f"the docs file has no '{BEGIN}' ... '{END}' block")
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    return f"{head}{BEGIN}\n{table}\n{END}{tail}"
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("root", nargs="?", default=str(ROOT.parent / "shared" / "reference" / "openfast"))
@@ -77,6 +116,12 @@ def main() -> int:
     p.add_argument("--tmax", type=float, help="shorter runs (s) for a quick look (not the target)")
     p.add_argument("--dt-scan", action="store_true", help="largest DT that keeps compare passing")
     p.add_argument("--warm", action="store_true", help="one untimed run of each first")
+    p.add_argument(
+        "--docs",
+        type=pathlib.Path,
+        help="write the measured table into this markdown file between its "
+        f"'{BEGIN}' and '{END}' lines (docs/performance.md), so the docs cannot drift",
+    )
     args = p.parse_args()
     refs = sorted(pathlib.Path(args.root).glob("ref0[1-8]*"))
     if args.cases:
@@ -125,6 +170,13 @@ def main() -> int:
                     )
                 else:
                     print(f"{d.name:<26s} compare fails already at 2x DT", flush=True)
+    if args.docs is not None:
+        text = args.docs.read_text()
+        new = replace_between(text, docs_table(rows))
+        tmp = args.docs.with_name(args.docs.name + ".tmp")
+        tmp.write_text(new)
+        os.replace(tmp, args.docs)
+        print(f"wrote the table into {args.docs}")
     print("\n| deck | path | floatwind CPU (s) | OpenFAST CPU (s) | speed-up |")
     print("|---|---|---:|---:|---:|")
     for name, kind, _t, cpu, _w, of_cpu, rc, _ in rows:
