@@ -136,12 +136,14 @@ def test_study_killed_midway_resumes_to_the_uninterrupted_result(tmp_path):
     cmd += ["--workers", "1", "--batch-size", "1", "--no-progress"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 300  # the first batch may include JIT compilation
-    while time.time() < deadline and len(list((out / "batches").glob("*.json"))) < 3:
-        time.sleep(0.05)
+    # kill as soon as a batch is written: with warm kernels the 12 one-run batches take well
+    # under a second in all, and waiting for 3 let all 12 finish before the kill (flaky)
+    while time.time() < deadline and not list((out / "batches").glob("*.json")):
+        time.sleep(0.005)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     n_done = len(list((out / "batches").glob("*.json")))
-    assert 3 <= n_done < 12, n_done
+    assert 1 <= n_done < 12, n_done
     with pytest.raises(CaseError, match="--resume"):
         run_study(load_study(STUDY), out, workers=1, progress=False)
     res = run_study(load_study(STUDY), out, resume=True, workers=2, progress=False)
