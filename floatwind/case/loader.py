@@ -301,7 +301,8 @@ def _simple_load(kind: str, data: dict, field: str, index: dict[str, int], tree:
             name=sec.raw("name", None),
         )
     if kind == "linear":
-        sec = Section(data, field, common | {"stiffness", "damping", "f0", "point0", "yawed"})
+        sec = Section(data, field, common | {"stiffness", "damping", "f0", "point0", "yawed", "openfast_channels"}
+        )
         try:
             return LinearMatrices(
                 body=sec.body(index),
@@ -312,6 +313,7 @@ def _simple_load(kind: str, data: dict, field: str, index: dict[str, int], tree:
                 point0_g=sec.vector("point0", None),
                 yawed=bool(sec.raw("yawed", False)),
                 name=sec.raw("name", None),
+                openfast_channels=sec.raw("openfast_channels", None),
             )
         except CaseError as exc:
             raise CaseError(exc.reason, field=f"{field}.{exc.field}") from None

@@ -854,7 +854,8 @@ def _wamit_loads(hd: dict, deck: dict, p_hd, env: dict, ss, notes: list[str]) ->
     out: list[dict] = [
         {"type": "linear", "name": "hydrodyn_wamit_hydrostatics", "body": "platform",
          "point": _vec(p_hd), "point0": _vec(p_hd), "f0": f0,
-         "stiffness": _mat(rho * g * data.hydrostatic), "yawed": True},
+         "stiffness": _mat(rho * g * data.hydrostatic), "yawed": True,
+         "openfast_channels": "B1HdS"},
         {"type": "potential_radiation", "name": "hydrodyn_wamit_radiation", "body": "platform",
          "wamit": wamit, "ulen": ulen, "point": _vec(p_hd), "rdtn_tmax": float(hd["RdtnTMax"]),
          "memory": hd["RdtnMod"] == 1},

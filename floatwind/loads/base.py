@@ -133,6 +133,11 @@ class Load(abc.ABC):
     def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
         """Force and moment on every body at time ``t`` for kinematics ``kin`` and environment ``env``."""
 
+    #: OpenFAST channel prefix of this load's wrench at its own point ``point_b`` (e.g. HydroDyn's
+    #: ``B1Rdt`` gives ``B1RdtFxi..B1RdtMzi``: force and moment about the displaced point,
+    #: inertial axes), written besides ``{name}_F*i``; None: no such channels
+    openfast_wrench: str | None = None
+
     #: whether :meth:`wrench` ignores ``t`` (set by loads without time dependence)
     time_independent: bool = False
 

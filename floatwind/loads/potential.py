@@ -133,6 +133,8 @@ class PotentialRadiation(Load):
     name = "potential_radiation"
     time_independent = True
 
+    openfast_wrench = "B1Rdt"  # HydroDyn B1RdtF*i / B1RdtM*i (WAMIT body 1)
+
     def __init__(self, *, body: int, wamit, point_b=(0.0, 0.0, 0.0), ulen: float = 1.0,
                  t_max: float = 60.0, dt: float | None = None, memory_effect: bool = True,
                  name: str | None = None, field: str = ""):  # fmt: skip
@@ -274,6 +276,8 @@ class PotentialExcitation(Load):
     """
 
     name = "potential_excitation"
+
+    openfast_wrench = "B1Wvs"  # HydroDyn B1WvsF*i / B1WvsM*i (WAMIT body 1)
 
     def __init__(self, *, body: int, wamit, point_b=(0.0, 0.0, 0.0), ulen: float = 1.0,
                  name: str | None = None, field: str = ""):  # fmt: skip

@@ -151,8 +151,16 @@ class LinearMatrices(Load):
         point0_g=None,
         yawed: bool = False,
         name: str | None = None,
+        openfast_channels: str | None = None,
     ):
         self.body = int(body)
+        if openfast_channels is not None:
+            if not (isinstance(openfast_channels, str) and openfast_channels.isalnum()):
+                raise CaseError(
+                    f"must be a channel prefix of letters and digits such as B1HdS, got "
+                    f"{openfast_channels!r}", field="openfast_channels",
+                )  # fmt: skip
+            self.openfast_wrench = openfast_channels
         self.point_b = check_vector(point_b, "point", 3)
         self.yawed = bool(yawed)
         self.C = np.zeros((6, 6)) if stiffness is None else _mat6(stiffness, "stiffness")

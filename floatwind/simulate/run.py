@@ -231,6 +231,8 @@ def known_channels(model: Model) -> set[str]:
         if getattr(load, "n_states", 0):
             names |= set(load.state_names())
         names |= {f"{load.name}_{q}{ax}i" for q in "FM" for ax in "xyz"}
+        if load.openfast_wrench:
+            names |= {f"{load.openfast_wrench}{q}{ax}i" for q in "FM" for ax in "xyz"}
     return names
 
 
@@ -303,12 +305,28 @@ def evaluate_outputs(model: Model, system: System, ev: Evaluation) -> dict[str, 
             for k, ax in enumerate("xyz"):
                 out[f"{load.name}_F{ax}i"] = Fl[:, k]
                 out[f"{load.name}_M{ax}i"] = Ml[:, k]
+            prefix = load.openfast_wrench
+            if prefix and [ld.openfast_wrench for ld in model.loads].count(prefix) == 1:
+                # OpenFAST's name (HydroDyn B1Rdt/B1Wvs/B1HdS): moment about the load's own point
+                b = load.body
+                r_p = kin.r_G_g[:, b] + matvec(kin.R_b2g[:, b], load.point_b - kin.cm_b[b])
+                Mp = (m + cross(kin.r_G_g - r_p[:, None], f)).sum(axis=1)
+                for k, ax in enumerate("xyz"):
+                    out[f"{prefix}F{ax}i"] = Fl[:, k]
+                    out[f"{prefix}M{ax}i"] = Mp[:, k]
     return out
 
 
 def _per_load_attrs(name: str, model: Model) -> dict[str, str] | None:
     for load in model.loads:
         for ax in "xyz":
+            if load.openfast_wrench and name == f"{load.openfast_wrench}F{ax}i":
+                return {"units": "N", "long_name": f"force of load '{load.name}', inertial {ax}"}
+            if load.openfast_wrench and name == f"{load.openfast_wrench}M{ax}i":
+                return {
+                    "units": "N m",
+                    "long_name": f"moment of load '{load.name}' about its displaced point, inertial {ax}",
+                }
             if name == f"{load.name}_F{ax}i":
                 return {"units": "N", "long_name": f"force of load '{load.name}', inertial {ax}"}
             if name == f"{load.name}_M{ax}i":
