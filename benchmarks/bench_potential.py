@@ -11,9 +11,7 @@ Cd 0.6, Cm 2, Ca 1). A load's cost is its run's median wall time minus the base 
 (one step = four RHS evaluations for rk4; the outputs are state channels only, so the
 output pass evaluates no load); the ratios to the Morison cost are printed. The sea is
 JONSWAP Hs 5 m, Tp 12 s (default; the excitation and the Morison wave kinematics sum over its
-components) or the deck's regular wave (``--sea regular``: the Morison variant then steps on the
-Python path, because the compiled Morison kernel takes wave kinematics from the expansion table
-that a regular sea does not build; the script prints that line). Needs ``../shared/reference``.
+components) or the deck's regular wave (``--sea regular``). Needs ``../shared/reference``.
 """
 
 from __future__ import annotations

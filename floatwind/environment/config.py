@@ -274,6 +274,7 @@ def _build_sea(kind, c, *, g, depth, n, seeds, duration, base_dir, file, stretch
             depth=depth,
             gravity=g,
             stretching=stretching,
+            period=period,  # one harmonic of its own period: the compiled expansion applies
             info={"waves": "regular", "height_m": height, "period_s": period,
                   "phase_deg": math.degrees(phase)},
         )  # fmt: skip
