@@ -301,8 +301,8 @@ def _simple_load(kind: str, data: dict, field: str, index: dict[str, int], tree:
             name=sec.raw("name", None),
         )
     if kind == "linear":
-        sec = Section(data, field, common | {"stiffness", "damping", "f0", "point0", "yawed", "openfast_channels"}
-        )
+        keys = {"stiffness", "damping", "f0", "point0", "yawed", "openfast_channels"}
+        sec = Section(data, field, common | keys)
         try:
             return LinearMatrices(
                 body=sec.body(index),

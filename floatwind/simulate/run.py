@@ -231,9 +231,17 @@ def known_channels(model: Model) -> set[str]:
         if getattr(load, "n_states", 0):
             names |= set(load.state_names())
         names |= {f"{load.name}_{q}{ax}i" for q in "FM" for ax in "xyz"}
-        if load.openfast_wrench:
-            names |= {f"{load.openfast_wrench}{q}{ax}i" for q in "FM" for ax in "xyz"}
+    for prefix in _openfast_wrench_loads(model):
+        names |= {f"{prefix}{q}{ax}i" for q in "FM" for ax in "xyz"}
     return names
+
+
+def _openfast_wrench_loads(model: Model) -> dict[str, object]:
+    """``{prefix: load}`` of the loads whose wrench is also written under an OpenFAST name
+    (``Load.openfast_wrench``, e.g. HydroDyn's ``B1Rdt``); a prefix that two loads claim is
+    left out (their ``{name}_F*i`` channels remain)."""
+    prefixes = [ld.openfast_wrench for ld in model.loads]
+    return {p: ld for p, ld in zip(prefixes, model.loads) if p and prefixes.count(p) == 1}
 
 
 def check_channel_names(model: Model, channels) -> None:
@@ -298,6 +306,7 @@ def evaluate_outputs(model: Model, system: System, ev: Evaluation) -> dict[str, 
         # each load's force and moment about the displaced reference point (PRP), inertial axes,
         # added-mass reaction included: HydroDyn's HydroF*/HydroM* is the sum of the hydro loads
         r_ref = kin.r_G_g[:, 0] + arm
+        aliased = _openfast_wrench_loads(model)
         for load, lw in zip(model.loads, ev.per_load):
             f, m = ev.wrench_with_reaction(lw)
             Fl = f.sum(axis=1)
@@ -306,7 +315,7 @@ def evaluate_outputs(model: Model, system: System, ev: Evaluation) -> dict[str, 
                 out[f"{load.name}_F{ax}i"] = Fl[:, k]
                 out[f"{load.name}_M{ax}i"] = Ml[:, k]
             prefix = load.openfast_wrench
-            if prefix and [ld.openfast_wrench for ld in model.loads].count(prefix) == 1:
+            if aliased.get(prefix) is load:
                 # OpenFAST's name (HydroDyn B1Rdt/B1Wvs/B1HdS): moment about the load's own point
                 b = load.body
                 r_p = kin.r_G_g[:, b] + matvec(kin.R_b2g[:, b], load.point_b - kin.cm_b[b])
@@ -318,15 +327,17 @@ def evaluate_outputs(model: Model, system: System, ev: Evaluation) -> dict[str, 
 
 
 def _per_load_attrs(name: str, model: Model) -> dict[str, str] | None:
-    for load in model.loads:
+    for prefix, load in _openfast_wrench_loads(model).items():
         for ax in "xyz":
-            if load.openfast_wrench and name == f"{load.openfast_wrench}F{ax}i":
+            if name == f"{prefix}F{ax}i":
                 return {"units": "N", "long_name": f"force of load '{load.name}', inertial {ax}"}
-            if load.openfast_wrench and name == f"{load.openfast_wrench}M{ax}i":
+            if name == f"{prefix}M{ax}i":
                 return {
                     "units": "N m",
                     "long_name": f"moment of load '{load.name}' about its displaced point, inertial {ax}",
                 }
+    for load in model.loads:
+        for ax in "xyz":
             if name == f"{load.name}_F{ax}i":
                 return {"units": "N", "long_name": f"force of load '{load.name}', inertial {ax}"}
             if name == f"{load.name}_M{ax}i":
