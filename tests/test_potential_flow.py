@@ -107,6 +107,21 @@ def _run_deck(fst: pathlib.Path, t_max: float, **over):
     return simulate(model_from_dict(case, base_dir=fst.parent, name="pot"), progress=False)
 
 
+def _ref07_case(radiation: str = "convolution") -> dict:
+    """ref07 imported as a case, its radiation by ``convolution`` (the deck's), ``state_space``
+    or ``added_mass_only`` (memory off)."""
+    from floatwind.case.openfast_import import import_openfast
+
+    case = import_openfast(REF07 / "ref07_potential_decay.fst")["case"]
+    rad = next(ld for ld in case["loads"] if ld["type"] == "potential_radiation")
+    if radiation == "state_space":
+        rad.pop("memory")
+        rad["model"] = "state_space"
+    elif radiation == "added_mass_only":
+        rad["memory"] = False
+    return case
+
+
 def _reference(fst: pathlib.Path):
     from floatwind.io.openfast import read_out
 
@@ -271,7 +286,6 @@ def test_state_space_radiation_fit_and_run(compiled_on):
     Python path (1e-9) and a batch member equals the run alone bit for bit."""
 
     from floatwind.case import model_from_dict
-    from floatwind.case.openfast_import import import_openfast
     from floatwind.loads.potential import PotentialRadiationSS
     from floatwind.simulate import simulate
 
@@ -293,11 +307,7 @@ def test_state_space_radiation_fit_and_run(compiled_on):
     assert ld.fit_error <= 3e-4 and f"{ld.n_states} states" in ld.fit_report
 
     fst = REF07 / "ref07_potential_decay.fst"
-    case = import_openfast(fst)["case"]
-    for load in case["loads"]:
-        if load["type"] == "potential_radiation":
-            load.pop("memory")
-            load["model"] = "state_space"
+    case = _ref07_case("state_space")
     case["simulation"]["t_max"] = 60.0
     ds = simulate(model_from_dict(case, base_dir=fst.parent, name="ss"), progress=False)
     ref = _reference(fst)
@@ -387,15 +397,11 @@ def test_radiation_is_passive(model, compiled_on):
     F . v + M . omega at the WAMIT reference point. Measured: up to 63 kJ dissipated (both models
     within 0.4 %), W_mem's largest positive value 1.3e-3 J (round-off of the sampled power, 2e-8 of the dissipation)."""
     from floatwind.case import model_from_dict
-    from floatwind.case.openfast_import import import_openfast
     from floatwind.simulate import simulate
 
     fst = REF07 / "ref07_potential_decay.fst"
-    case = import_openfast(fst)["case"]
+    case = _ref07_case(model)
     rad = next(ld for ld in case["loads"] if ld["type"] == "potential_radiation")
-    if model == "state_space":
-        rad.pop("memory")
-        rad["model"] = "state_space"
     case["simulation"].update({"t_max": 100.0, "dt_out": case["simulation"]["dt"]})
     ds = simulate(model_from_dict(case, base_dir=fst.parent, name="passive"), progress=False)
     t = ds["time"].values
@@ -427,19 +433,12 @@ def test_heave_decay_loses_energy_monotonically(model, rate_tol, compiled_on):
     With the memory off (added mass only) nothing is lost: amplitudes constant to 1e-8 and the
     frequency is sqrt(C33 / (m + A33_inf)) to 1e-6."""
     from floatwind.case import model_from_dict
-    from floatwind.case.openfast_import import import_openfast
     from floatwind.simulate import simulate
 
     fst = REF07 / "ref07_potential_decay.fst"
-    case = import_openfast(fst)["case"]
+    case = _ref07_case(model)
     extra = next(ld for ld in case["loads"] if ld.get("name") == "hydrodyn_additional")
-    extra.pop("stiffness"), extra.pop("damping")  # keep only its constant force
-    rad = next(ld for ld in case["loads"] if ld["type"] == "potential_radiation")
-    if model == "state_space":
-        rad.pop("memory")
-        rad["model"] = "state_space"
-    elif model == "added_mass_only":
-        rad["memory"] = False
+    del extra["stiffness"], extra["damping"]  # keep only its constant force
     body = case["bodies"][0]
     body["cm"][0], body["inertia"]["xz"] = 0.0, 0.0
     case["initial"] = {"displacement": [0.0, 0.0, 2.0], "angles": [0.0, 0.0, 0.0]}
