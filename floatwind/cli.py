@@ -5,8 +5,10 @@
     floatwind study STUDY.yaml -o DIR [--resume] [--workers N] [--dask ADDRESS|local]
     floatwind run --from-study STUDY.yaml --id RUN_ID [-o OUT]
     floatwind plot STUDY.yaml -o DIR
+    floatwind dlc DLC.yaml -o DIR [--list] [--report HTML] [--resume] [--seeds N]
     floatwind import-openfast DECK.fst -o CASE.yaml [--approximate] [--split]
     floatwind report validation -o report.html [--quick]
+    floatwind report dlc DIR -o report.html
 
 CASE is a YAML case file or an OpenFAST deck (.fst), imported on the fly.
 
@@ -39,6 +41,7 @@ examples:
   floatwind run DECK.fst                             import an OpenFAST deck and run it
   floatwind import-openfast DECK.fst -o CASE.yaml    convert an OpenFAST deck to a case file
   floatwind report validation -o report.html --quick run the validations, write the HTML report
+  floatwind dlc cases/dlc/oc3_hywind_iec.yaml --list  the expanded design-load-case table (CSV)
 
 Case files are YAML; see docs/case_format.md. Results are netCDF (xarray) with SI units.
 """
@@ -82,6 +85,16 @@ SUB_EXAMPLES = {
     "report": [
         ("floatwind report validation -o report.html --quick",
          "run the validations on short windows, write the HTML report"),
+        ("floatwind report dlc iec -o iec/report.html",
+         "the load report of a finished 'floatwind dlc' folder"),
+    ],
+    "dlc": [
+        ("floatwind dlc cases/dlc/oc3_hywind_iec.yaml --list",
+         "print the expanded run table as CSV (runs nothing)"),
+        ("floatwind dlc cases/dlc/oc3_hywind_iec.yaml -o iec --report iec/report.html",
+         "run DLC 1.2, 1.6, 6.1 (432 runs, minutes), fatigue, extremes, load report"),
+        ("floatwind dlc cases/dlc/oc3_hywind_iec.yaml -o iec --resume",
+         "finish an interrupted DLC set"),
     ],
 }  # fmt: skip
 
@@ -175,7 +188,8 @@ def _parser() -> argparse.ArgumentParser:
         epilog=_examples("report"),
         formatter_class=raw,
     )
-    rp.add_argument("kind", choices=("validation",), help="report kind")
+    rp.add_argument("kind", choices=("validation", "dlc"), help="report kind")
+    rp.add_argument("folder", nargs="?", help="dlc: the folder 'floatwind dlc' wrote")
     rp.add_argument("-o", "--output", default="report.html", help="HTML file (default report.html)")
     rp.add_argument("--quick", action="store_true", help="short windows, for CI")
     rp.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -214,6 +228,26 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--realizations", type=int, help="override the number of realizations")
     st.add_argument("--list", action="store_true", help="list the run ids and exit")
     st.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+    dl = sub.add_parser(
+        "dlc",
+        help="IEC 61400-3-1 design-load cases: runs, fatigue, extremes, load report (docs/dlc.md)",
+        epilog=_examples("dlc"),
+        formatter_class=raw,
+    )
+    dl.add_argument("dlc", help="DLC file (.yaml)")
+    dl.add_argument("-o", "--output", help="output folder (default: the DLC set's name)")
+    dl.add_argument("--list", action="store_true", help="print the expanded run table (CSV), run nothing")
+    dl.add_argument("--report", metavar="HTML", help="also write the load report")
+    dl.add_argument("--resume", action="store_true", help="run only what the folder lacks")
+    dl.add_argument("--accept-changes", action="store_true",
+                    help="with --resume: re-run batches made with inputs that changed since")
+    dl.add_argument("--seeds", type=int, help="override the number of seeds of every load case")
+    dl.add_argument("--analysis", type=float, metavar="S", help="override the analysis window (s)")
+    dl.add_argument("--workers", type=int, help="local worker processes (default: one per core)")
+    dl.add_argument("--dask", metavar="ADDRESS", help="Dask scheduler address, or 'local'")
+    dl.add_argument("--batch-size", type=int, help="members per batch (default: from memory)")
+    dl.add_argument("--no-progress", action="store_true", help="hide the progress bars")
 
     pl = sub.add_parser(
         "plot",
@@ -657,6 +691,11 @@ def cmd_report(args) -> int:
 
     from floatwind.io.safe import atomic_write
 
+    if args.kind == "dlc":
+        return _report_dlc(args)
+    if args.folder:
+        raise CaseError(f"the validation report takes no folder (got {args.folder!r})", field="kind")
+
     repo = pathlib.Path(__file__).resolve().parents[1]  # validation/ lives beside floatwind/
     _check_output(args, pathlib.Path(args.output), [])
     for root in (str(repo), str(pathlib.Path.cwd())):
@@ -866,6 +905,89 @@ def _run_study_command(study, out: pathlib.Path, args) -> int:
     return 0 if len(failed) == 0 else 1
 
 
+def _report_dlc(args) -> int:
+    from floatwind.dlc.report import write_report
+
+    if not args.folder:
+        raise CaseError("the folder 'floatwind dlc' wrote is required", field="folder")
+    out = pathlib.Path(args.output)
+    _check_output(args, out, [])
+    write_report(pathlib.Path(args.folder), out)
+    print(f"wrote {out}")
+    return 0
+
+
+def cmd_dlc(args) -> int:
+    import pandas as pd
+
+    from floatwind.dlc.run import print_summary, run_dlc
+    from floatwind.dlc.spec import load_dlc
+    from floatwind.io.safe import check_text_inputs, input_files
+
+    check_text_inputs(input_files(args.dlc))
+    over = {}
+    if args.seeds is not None:
+        over["seeds"] = args.seeds
+    if args.analysis is not None:
+        over["analysis_s"] = args.analysis
+    try:
+        dset = load_dlc(args.dlc, over)
+    except CaseError as exc:  # an override is named as the option
+        if exc.field in ("seeds", "analysis_s"):
+            raise CaseError(exc.reason, field="--seeds" if exc.field == "seeds" else "--analysis") from None
+        raise
+    table = dset.table()
+    if args.list:
+        with pd.option_context("display.float_format", lambda v: f"{v:.6g}"):
+            print(table.to_csv(index=False, float_format="%.6g"), end="")
+        return 0
+    for key in ("workers", "batch_size"):
+        val = getattr(args, key)
+        if val is not None and val < 1:
+            raise CaseError(f"must be a positive integer, got {val}", field=f"--{key.replace('_', '-')}")
+    if args.accept_changes and not args.resume:
+        raise CaseError("goes with --resume", field="--accept-changes")
+    out = pathlib.Path(args.output or dset.name)
+    _check_study_folder(out, args.dlc)
+    if args.report:
+        _check_output(args, pathlib.Path(args.report), input_files(args.dlc))
+    from floatwind.studies.lock import StudyLock
+
+    lock = StudyLock(out).acquire()
+    if lock.message:
+        print(f"floatwind: {lock.message}", file=sys.stderr)
+    try:
+        print(f"{dset.name}: {len(table)} runs in {len(dset.load_cases)} load case(s) "
+              f"({', '.join(f'DLC {lc.dlc}' for lc in dset.load_cases)}) -> {out}")
+        try:
+            res = run_dlc(dset, out, resume=args.resume, accept_changes=args.accept_changes,
+                          workers=args.workers, dask=args.dask, batch_size=args.batch_size,
+                          progress=False if args.no_progress else None)
+        except KeyboardInterrupt:
+            print(f"floatwind: interrupted; finished batches are in {out}: rerun with --resume",
+                  file=sys.stderr)
+            return 130
+    finally:
+        lock.release()
+    ok = int(res.runs["status"].eq("ok").sum())
+    failed = res.runs[res.runs["status"] == "failed"]
+    print(f"{dset.name}: {ok} of {len(res.runs)} runs ok, {len(failed)} failed, {res.n_run_now} run now "
+          f"in {res.wall_s:.1f} s wall ({res.n_run_now / max(res.wall_s, 1e-9) * 3600:.0f} runs/h)")
+    with pd.option_context("display.width", 160, "display.max_rows", 200):
+        print_summary(res)
+    for _, row in failed.iterrows():
+        print(f"FAILED {row['run']}: {row['error']}")
+    written = ["dlc_table.csv", "runs.csv", "fatigue.csv", "fatigue_bins.csv", "extremes.csv",
+               "governing.csv"]
+    print(f"wrote {', '.join(f'{out}/{w}' for w in written)}")
+    if args.report:
+        from floatwind.dlc.report import write_report
+
+        write_report(out, pathlib.Path(args.report))
+        print(f"wrote {args.report}")
+    return 0 if len(failed) == 0 else 1
+
+
 def cmd_plot(args) -> int:
     from floatwind.io.safe import check_output, input_files
     from floatwind.studies import load_study
@@ -917,6 +1039,7 @@ def main(argv: list[str] | None = None) -> int:
         "import-openfast": cmd_import_openfast,
         "report": cmd_report,
         "study": cmd_study,
+        "dlc": cmd_dlc,
         "plot": cmd_plot,
         "mooring": cmd_mooring,
         "warmup": cmd_warmup,

@@ -75,6 +75,7 @@ _TOP_KEYS = (
     "ct_mode",
     "mean_wind_speed",
     "ct_fixed",
+    "ct_parked",
     "rated_power",
     "rotor_speed",
     "rotor_speed_rpm",
@@ -320,7 +321,9 @@ class RotorThrust(Load):
             tab = Section(sec.raw("ct_table"), sec.path("ct_table"), ("wind_speed", "ct"))
             curve = CTCurve(tab.raw("wind_speed"), tab.raw("ct"), field=sec.path("ct_table"))
         spin = sec.raw("spin_direction", 1)
-        return cls(
+        # the parked-rotor C_T is read by the parked DLCs (floatwind.dlc: 6.1, 6.3), not in operation
+        ct_parked = sec.number("ct_parked", None, kind="nonnegative")
+        load = cls(
             body=sec.body(body_index),
             rotor_centre=sec.vector("rotor_centre"),
             shaft_axis=sec.vector("shaft_axis", (1.0, 0.0, 0.0)),
@@ -336,6 +339,8 @@ class RotorThrust(Load):
             channel_prefix=sec.raw("channel_prefix", ""),
             field=field,
         )
+        load.ct_parked = ct_parked
+        return load
 
     def relative_wind(self, t: float, kin: Kinematics, env):
         """Rotor centre, shaft axis and wind speeds along it.

@@ -39,12 +39,13 @@ ENV_CONSTANTS = ("gravity", "rho_water", "rho_air", "water_depth")
 
 def batch_key(study: Study, run: RunSpec) -> tuple:
     """Runs with equal keys may share a batch: same design and condition, and the same variant
-    where the variant changes the environment (otherwise variants differ in loads only)."""
+    where the variant changes the environment or the topology (otherwise variants differ in
+    loads only)."""
     v = study.variants[run.variant_index]
     return (
         run.design_index,
         run.condition_index,
-        run.variant_index if v.get("environment") else -1,
+        run.variant_index if v.get("environment") or v.get("topology") else -1,
     )
 
 

@@ -64,7 +64,7 @@ CONDITION_KEYS = {
     "environment",
     "params",
 }
-VARIANT_KEYS = {"name", "ct_mode", "loads", "environment", "params"}
+VARIANT_KEYS = {"name", "ct_mode", "loads", "environment", "topology", "params"}
 DEFAULT_CHANNELS = [
     "PtfmSurge",
     "PtfmSway",
@@ -218,6 +218,8 @@ class Study:
         _merge(env, cond.get("environment") or {})
         _merge(env, var.get("environment") or {})
         data["environment"] = env
+        if var.get("topology"):
+            data["topology"] = _merge(copy.deepcopy(data.get("topology") or {}), var["topology"])
         loads = copy.deepcopy(data.get("loads") or [])
         for ld in loads:
             if not isinstance(ld, dict):
