@@ -436,3 +436,16 @@ def test_bad_input_raises_naming_the_argument():
         fat.damage_table({"r": {"c": x}})
     with pytest.raises(ValueError, match="probability has no entry"):
         fat.bin_weights(["A", "B"], {"A": 1.0})
+
+
+def test_design_value_takes_the_unfavourable_direction_of_each_side():
+    """IEC 61400-1 ed.3 Table 3: 1.35 (normal) where it pushes the extreme away from the safe
+    side, the favourable 0.9 where 1.35 would move it toward it (a positive minimum tension)."""
+    from floatwind.dlc.extremes import design_value
+
+    assert design_value(2.0, 1.35, "max") == (2.0 * 1.35, 1.35)
+    assert design_value(-2.0, 1.35, "min") == (-2.0 * 1.35, 1.35)
+    assert design_value(2.0, 1.35, "min") == (2.0 * 0.9, 0.9)  # slack-line side of a tension
+    assert design_value(-2.0, 1.35, "max") == (-2.0 * 0.9, 0.9)
+    d, g = design_value(2.0, float("nan"), "max")
+    assert np.isnan(d) and np.isnan(g)

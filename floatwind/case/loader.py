@@ -48,6 +48,8 @@ SCHEMA: dict[str, tuple[str, Any, str]] = {
         "initial reference-point displacement/angles/rates",
     ),
     "simulation": ("s", "t_max 600, dt 0.0125, dt_out 0.05, rk4", "run settings"),
+    "formulation": ("-", "mcm", "equations of motion: mcm | euler313 (Wang ch. II, 2-body)"),
+    "euler313": ("-", {}, "settings of formulation euler313 (docs/multibody.md)"),
 }
 
 BODY_KEYS = {"name", "mass", "cm", "inertia", "description"}
@@ -64,7 +66,8 @@ JOINT_KEYS = {
     "slide",
 }
 MOTION_KINDS = ("locked", "constant_rate", "ramp", "table")
-SIM_KEYS = {"t_max", "dt", "dt_out", "integrator", "rtol", "atol", "rho_inf", "bound"}
+SIM_KEYS = {"t_max", "dt", "dt_out", "integrator", "rtol", "atol", "rho_inf", "bound", "bossak"}
+BOSSAK_KEYS = {"alpha", "beta", "rotations", "aitken", "max_iter"}
 INITIAL_KEYS = {
     "displacement",
     "angles",
@@ -73,7 +76,7 @@ INITIAL_KEYS = {
     "rates",
     "rates_deg",
 }
-INTEGRATORS = ("rk4", "dop853", "rk45", "lie_generalized_alpha")
+INTEGRATORS = ("rk4", "dop853", "rk45", "lie_generalized_alpha", "bossak_newmark")
 
 
 def _inertia(value: Any, field: str) -> np.ndarray:
@@ -117,6 +120,15 @@ def _body(data: Any, field: str) -> Body:
     return Body(name=name, mass=mass, cm_b=cm, inertia_b=I)
 
 
+#: the keys each motion kind reads (without the _deg / _rpm unit suffixes)
+_MOTION_KIND_KEYS = {
+    "locked": {"value"},
+    "constant_rate": {"q0", "rate"},
+    "ramp": {"q0", "rate", "t_start", "final"},
+    "table": {"file", "time", "values", "rates", "accelerations", "scale", "value"},
+}
+
+
 def _motion(data: Any, field: str, base_dir, angular: bool) -> mo.Motion:
     if data is None:
         return mo.Locked()
@@ -129,6 +141,17 @@ def _motion(data: Any, field: str, base_dir, angular: bool) -> mo.Motion:
         keys |= {"value_deg", "q0_deg", "rate_deg", "rate_rpm", "final_deg"}
     sec = Section(data, field, keys)
     kind = sec.choice("kind", MOTION_KINDS)
+    # a key of another kind would be silently ignored (e.g. a locked joint with a rate_rpm left
+    # over from a merged constant_rate): refused, naming the keys this kind reads
+    base_keys = _MOTION_KIND_KEYS[kind]
+    for key in data:
+        if key != "kind" and key.removesuffix("_deg").removesuffix("_rpm") not in base_keys:
+            allowed = sorted(k for k in keys if k.removesuffix("_deg").removesuffix("_rpm") in base_keys)
+            raise CaseError(
+                f"key '{key}' does not apply to a motion of kind '{kind}' (its keys: "
+                f"{', '.join(['kind', *allowed])})",
+                field=f"{field}.{key}",
+            )
 
     def ang(key, default=...):
         if angular:
@@ -278,9 +301,25 @@ def _settings(data: Any) -> SimulationSettings:
     if s.rho_inf > 1:
         raise CaseError(f"must be in [0, 1], got {s.rho_inf:g}", field="simulation.rho_inf")
     s.bound = sec.number("bound", s.bound, kind="positive")
+    if sec.has("bossak"):
+        _bossak_settings(Section(sec.raw("bossak"), "simulation.bossak", BOSSAK_KEYS), s)
     if s.dt > s.t_max:
         raise CaseError(f"dt = {s.dt:g} s exceeds t_max = {s.t_max:g} s", field="simulation.dt")
     return s
+
+
+def _bossak_settings(sec: Section, s: SimulationSettings) -> None:
+    """``simulation.bossak``: alpha in [-0.1, 0], beta rule, rotations, Aitken (docs/bossak.md)."""
+    s.bossak_alpha = sec.number("alpha", s.bossak_alpha)
+    if not -0.1 <= s.bossak_alpha <= 0.0:
+        raise CaseError(f"must lie in [-0.1, 0], got {s.bossak_alpha:g}", field=sec.path("alpha"))
+    s.bossak_beta = sec.choice("beta", ("seafem", "textbook"), s.bossak_beta)
+    s.bossak_rotations = sec.choice("rotations", ("small", "large"), s.bossak_rotations)
+    s.bossak_aitken = sec.boolean("aitken", s.bossak_aitken)
+    n = sec.number("max_iter", s.bossak_max_iter, kind="positive")
+    if n != int(n):
+        raise CaseError(f"must be a positive integer, got {n!r}", field=sec.path("max_iter"))
+    s.bossak_max_iter = int(n)
 
 
 # ---------------------------------------------------------------- loads
@@ -479,7 +518,7 @@ def model_from_dict(
     )
     loads = _loads(top.raw("loads", []), index, tree, base_dir)
     desc = top.raw("description", "")
-    return Model(
+    model = Model(
         name=str(top.raw("name", name)),
         tree=tree,
         loads=loads,
@@ -492,6 +531,13 @@ def model_from_dict(
         source=source,
         source_text=text,
     )
+    from floatwind.case.euler313 import FORMULATIONS, build
+
+    if top.choice("formulation", FORMULATIONS, "mcm") == "euler313":
+        build(model, top.raw("euler313", None), base_dir)
+    elif top.has("euler313"):
+        raise CaseError("only read with 'formulation: euler313'", field="euler313")
+    return model
 
 
 def load_case(path: str | pathlib.Path, overrides: dict | None = None) -> Model:

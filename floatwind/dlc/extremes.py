@@ -76,8 +76,9 @@ GAMMA_F: dict[str, float] = {"N": 1.35, "A": 1.1, "T": 1.5}
 #: speeds between V_in and V_out
 GAMMA_F_DLC11_EXTRAPOLATED = 1.25
 
-#: Table 3, favourable loads, all design situations (not applied here: the extremes of this module
-#: are the unfavourable loads)
+#: Table 3, favourable loads, all design situations: applied by :func:`design_value` where the
+#: unfavourable factor would move an extreme toward the safe side (a positive minimum, e.g. the
+#: minimum of a line tension, or a negative maximum)
 GAMMA_F_FAVOURABLE = 0.9
 
 #: fatigue: gamma_f = 1.0 for loads (IEC 61400-1 ed.3 sec. 7.6.3); the fatigue DLCs have no
@@ -416,6 +417,7 @@ def extremes_table(
                 )
             except ValueError as e:
                 raise ValueError(f"dlc {dlc!r}, group {grp!r}, column {col!r}: {e}") from None
+            design, applied = design_value(est.value, gamma, side)
             rows.append(
                 {
                     "dlc": dlc,
@@ -430,11 +432,26 @@ def extremes_table(
                     "characteristic": est.value,
                     "ci_low": est.lo,
                     "ci_high": est.hi,
-                    "safety_factor": gamma,
-                    "design": gamma * est.value,
+                    "safety_factor": applied,
+                    "design": design,
                 }
             )
     return pd.DataFrame(rows, columns=TABLE_COLUMNS)
+
+
+def design_value(characteristic: float, gamma: float, side: str) -> tuple[float, float]:
+    """(design value, factor applied) of a characteristic extreme on ``side`` ("max"/"min").
+
+    The unfavourable direction of a maximum is up and of a minimum down. ``gamma`` (> 1) pushes
+    a positive maximum or a negative minimum further that way (IEC 61400-1 ed.3 Table 3,
+    unfavourable loads); for a negative maximum or a positive minimum (a slack-line check of a
+    tension minimum) it would move the value toward the safe side, so the favourable factor
+    0.9 of the same table is applied instead."""
+    if not np.isfinite(gamma):
+        return float("nan"), gamma
+    away = characteristic >= 0.0 if side == "max" else characteristic <= 0.0
+    g = gamma if away else GAMMA_F_FAVOURABLE
+    return g * characteristic, g
 
 
 def governing(table: pd.DataFrame, by: str = "abs") -> pd.DataFrame:

@@ -91,10 +91,25 @@ def _del_figure(bins: pd.DataFrame) -> str | None:
         ax.legend(fontsize=8)
     axes[-1, 0].set_xlabel("hub-height wind speed (m/s)")
     fig.suptitle("1 Hz short-term DEL per wind bin (DLC 1.2)")
+    fig.tight_layout(rect=(0, 0, 1, 0.98))
     return _png(fig)
 
 
-def _extremes_figure(ext: pd.DataFrame) -> str | None:
+def _label(table: pd.DataFrame, group: str) -> str:
+    """A short x label of a load condition: wind speed, wave direction, yaw misalignment."""
+    rows = table[table["group"] == group] if len(table) else table
+    if rows.empty:
+        return group.split("__", 1)[-1]
+    r = rows.iloc[0]
+    text = f"{r['wind_speed']:g} m/s, Hs {r['hs']:g}"
+    if r["wave_heading_deg"] != 0:
+        text += f", waves {r['wave_heading_deg']:+g}°"
+    if r["yaw_misalignment_deg"] != 0:
+        text += f", yaw {r['yaw_misalignment_deg']:+g}°"
+    return text
+
+
+def _extremes_figure(ext: pd.DataFrame, table: pd.DataFrame) -> str | None:
     if ext.empty:
         return None
     import matplotlib
@@ -106,7 +121,7 @@ def _extremes_figure(ext: pd.DataFrame) -> str | None:
     chans = list(dict.fromkeys(ext["channel"]))
     if not chans:
         return None
-    fig, axes = plt.subplots(len(chans), 1, figsize=(9, 2.6 * len(chans)), squeeze=False)
+    fig, axes = plt.subplots(len(chans), 1, figsize=(10, 3.4 * len(chans)), squeeze=False)
     for ax, ch in zip(axes[:, 0], chans, strict=True):
         part = ext[ext["channel"] == ch].reset_index(drop=True)
         x = np.arange(len(part))
@@ -117,11 +132,11 @@ def _extremes_figure(ext: pd.DataFrame) -> str | None:
             ax.errorbar(x[g.index], y, yerr=[lo, hi], fmt="o", capsize=3, label=f"DLC {dlc}")
         ax.set_ylabel(f"{ch} max [{part['units'].iloc[0]}]")
         ax.set_xticks(x)
-        ax.set_xticklabels([g.split("__", 1)[-1] for g in part["group"]], rotation=90, fontsize=6)
+        ax.set_xticklabels([_label(table, g) for g in part["group"]], rotation=90, fontsize=6)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-    fig.suptitle("characteristic maxima (mean of the seed maxima) with 95 % intervals over seeds")
-    fig.tight_layout()
+    fig.suptitle("characteristic maxima with 95 % intervals over seeds, per load condition")
+    fig.tight_layout(rect=(0, 0, 1, 0.98))
     return _png(fig)
 
 
@@ -238,7 +253,7 @@ def build_html(folder: pathlib.Path) -> str:
         parts.append("<p>Governing load case per channel and side (design value = partial "
                      "safety factor x characteristic extreme)</p>")  # fmt: skip
         parts.append(_table(gov))
-        img = _extremes_figure(ext)
+        img = _extremes_figure(ext, table)
         if img:
             parts.append(f"<img alt='extremes per DLC' src='{img}'>")
         parts.append("<details><summary>Every load condition</summary>" + _table(ext)

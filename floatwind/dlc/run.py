@@ -117,6 +117,9 @@ def run_dlc(
         "floatwind": __version__,
         "load_cases": [{"dlc": lc.dlc, "folder": lc.name, "seeds": lc.seeds} for lc in dset.load_cases],
     }
+    if (out_dir / RECORD).is_file():  # resumed: keep the last wall time until this one runs
+        old = json.loads((out_dir / RECORD).read_text())
+        record.update({k: old[k] for k in ("wall_s", "n_run_now") if k in old})
     _atomic_text(out_dir / RECORD, json.dumps(record, indent=2))
     _atomic_csv(dset.table(), out_dir / "dlc_table.csv")
     t0 = time.perf_counter()
@@ -132,8 +135,9 @@ def run_dlc(
     result = postprocess(dset, out_dir)
     result.wall_s = time.perf_counter() - t0
     result.n_run_now = n_now
-    record.update(wall_s=round(result.wall_s, 1), n_run_now=n_now)
-    _atomic_text(out_dir / RECORD, json.dumps(record, indent=2))
+    if n_now:  # the wall time of the last session that ran something (a no-op resume keeps it)
+        record.update(wall_s=round(result.wall_s, 1), n_run_now=n_now)
+        _atomic_text(out_dir / RECORD, json.dumps(record, indent=2))
     return result
 
 
@@ -311,8 +315,9 @@ def _human_runs(runs: pd.DataFrame, units: dict[str, str]) -> pd.DataFrame:
     return out.rename(columns=rename)
 
 
-def print_summary(res: DLCResult, file=sys.stdout) -> None:
+def print_summary(res: DLCResult, file=None) -> None:
     """The lifetime DELs and the governing extremes, in the units of the tables."""
+    file = sys.stdout if file is None else file
     if not res.fatigue.empty:
         print("lifetime damage-equivalent loads:", file=file)
         print(human(res.fatigue, res.units).to_string(index=False, float_format="%.5g"), file=file)

@@ -310,6 +310,28 @@ def to_run_dataset(
     return out
 
 
+def single_threaded_blas() -> None:
+    """Limit the BLAS/LAPACK thread pools of this process to one thread.
+
+    Study workers run one per core; OpenBLAS's own threads (two per process on a 2-core
+    machine) then oversubscribe the cores, and its busy-waiting threads made the Cholesky
+    factorizations of the Kaimal wind generation 10-15x slower in some batches (batches of the
+    OC3 DLC example: 37-64 s instead of 3.3-4.4 s, docs/dlc.md). Numpy is already imported in a
+    forked worker, so an environment variable is too late: threadpoolctl sets the limit at run
+    time."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - a dependency; a missing one costs speed only
+        return
+    threadpool_limits(limits=1, user_api="blas")
+
+
+def run_batch_in_worker(study: Study, run_ids: list[str], out_dir: str | None) -> BatchResult:
+    """:func:`run_batch` in a worker process (local pool or Dask): one BLAS thread."""
+    single_threaded_blas()
+    return run_batch(study, run_ids, out_dir)
+
+
 def run_batch(study: Study, run_ids: list[str], out_dir: str | None) -> BatchResult:
     """Run the given runs of ``study`` as one batch and (if ``out_dir``) write the batch files.
 
@@ -747,7 +769,8 @@ def _run_processes(study, batches, out_dir, workers, finished) -> None:
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
     ex = ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=ctx)
     try:
-        futs = [ex.submit(run_batch, study, [r.id for r in b], str(out_dir)) for b in batches]
+        futs = [ex.submit(run_batch_in_worker, study, [r.id for r in b], str(out_dir))
+                for b in batches]  # fmt: skip
         for f in as_completed(futs):
             finished(f.result())
     except BaseException:
@@ -773,7 +796,7 @@ def _run_dask(study, batches, out_dir, address, workers, finished) -> None:
         client = Client(address)
     try:
         futs = [
-            client.submit(run_batch, study, [r.id for r in b], str(out_dir), pure=False)
+            client.submit(run_batch_in_worker, study, [r.id for r in b], str(out_dir), pure=False)
             for b in batches
         ]
         for f in as_completed(futs):

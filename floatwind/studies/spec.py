@@ -219,7 +219,13 @@ class Study:
         _merge(env, var.get("environment") or {})
         data["environment"] = env
         if var.get("topology"):
-            data["topology"] = _merge(copy.deepcopy(data.get("topology") or {}), var["topology"])
+            topo = copy.deepcopy(data.get("topology") or {})
+            for key, val in var["topology"].items():
+                if key in ("yaw", "spin", "pitch"):  # a joint motion is replaced, not merged
+                    topo[key] = copy.deepcopy(val)
+                else:
+                    _merge(topo, {key: val})
+            data["topology"] = topo
         loads = copy.deepcopy(data.get("loads") or [])
         for ld in loads:
             if not isinstance(ld, dict):
