@@ -98,6 +98,19 @@ def test_expanded_table_equals_a_hand_computed_one():
     assert t.run.is_unique
 
 
+def test_dlc_6_3_and_1_6_expand_as_the_standard_says():
+    d = _small()
+    d["load_cases"] = [{"dlc": "6.3"}, {"dlc": "1.6", "seeds": 3}]
+    t = _load(d).table()
+    p = t[t.dlc == "6.3"]
+    # V_e1 = 0.8 x 1.4 x 50 m/s, yaw -20/+20 deg, the 1-year sea state, parked, 2 seeds each
+    assert np.allclose(p.wind_speed, 56.0, rtol=1e-14) and set(p.yaw_misalignment_deg) == {-20.0, 20.0}
+    assert set(p.hs) == {9.5} and set(p.tp) == {13.0} and len(p) == 4 and set(p.wind_model) == {"EWM1"}
+    s = t[t.dlc == "1.6"]
+    assert len(s) == 2 * 3 and set(s.hs) == {6.6, 8.6} and set(s.wind_model) == {"NTM"}
+    assert s.probability.isna().all()
+
+
 def test_example_has_at_least_300_runs_and_lists_as_csv(capsys):
     assert main(["dlc", str(EXAMPLE), "--list"]) == 0
     import io
@@ -228,6 +241,12 @@ def test_end_to_end_tables(small_run):
         r = runs[runs.dlc == 1.2]
         D = np.sum(r.probability * life_s / r.analysis_s * r[col])
         assert row["del"] == pytest.approx((D / 1e7) ** (1 / row.m), rel=1e-9)
+    # per-run 1 Hz DELs = fatigue.run_del of the damage sum over the 30 s window
+    for m in (3, 4):
+        dcol = f"YawBrMyp.dsum_m{m} [(N m)^{m}]"
+        r = runs[runs.dlc == 1.2]
+        assert r[f"YawBrMyp.del_m{m} [N m, 1 Hz]"].to_numpy() == pytest.approx(
+            (r[dcol].to_numpy() / 30.0) ** (1 / m), rel=1e-12)  # fmt: skip
     ext = pd.read_csv(out / "extremes.csv")
     gov = pd.read_csv(out / "governing.csv")
     assert set(ext.dlc) == {6.1} and len(gov) == 6  # 3 channels x (max, min)

@@ -6,7 +6,8 @@
 
 * ``DIR/dlc_table.csv``  the expanded run table (as ``floatwind dlc --list``);
 * ``DIR/runs.csv``       one row per run: its load condition, status, and per channel the
-  maximum and minimum of the analysis window and, for the fatigue DLCs, the damage sums;
+  maximum, minimum, mean and standard deviation of the analysis window and, for the fatigue
+  DLCs, the damage sums and the run's 1 Hz short-term DEL per Wöhler exponent;
 * ``DIR/fatigue_bins.csv``  per channel, Wöhler exponent and wind bin: the 1 Hz short-term DEL
   (runs of the bin weighted by their sea-state and direction probabilities) and the bin's
   probability;
@@ -183,7 +184,10 @@ def run_rows(dset: DLCSet, out_dir: pathlib.Path) -> pd.DataFrame:
                         if lc.dlc in FATIGUE_DLCS and ch in dset.fatigue["channels"]:
                             cyc = rainflow(x)
                             for m in wohler:
-                                row[f"{ch}.dsum_m{m:g}"] = fa.damage_from_cycles(cyc, m)
+                                d = fa.damage_from_cycles(cyc, m)
+                                row[f"{ch}.dsum_m{m:g}"] = d
+                                # the run's short-term 1 Hz DEL (fatigue.run_del)
+                                row[f"{ch}.del_m{m:g}"] = (d / lc.analysis_s) ** (1.0 / m)
                     values[f"{lc.name}/{rid}"] = row
     table["status"] = [status.get(r, ("missing", ""))[0] for r in table["run"]]
     table["error"] = [status.get(r, ("missing", ""))[1] for r in table["run"]]
@@ -310,6 +314,8 @@ def _human_runs(runs: pd.DataFrame, units: dict[str, str]) -> pd.DataFrame:
         if stat.startswith("dsum"):
             m = float(stat.split("_m")[1])
             f, u = f**m, f"({u})^{m:g}"
+        elif stat.startswith("del"):
+            u = f"{u}, 1 Hz"
         out[col] = out[col].to_numpy(dtype=float) * f
         rename[col] = f"{col} [{u}]"
     return out.rename(columns=rename)
