@@ -33,6 +33,7 @@ TOPOLOGY_KEYS = {
     "platform",
     "tower",
     "tower_top",
+    "tower_base",
     "nacelle",
     "rotor",
     "rna",
@@ -124,6 +125,11 @@ def topology_params(section: dict) -> dict:
             params[name] = _part(name, section[name])
     if "tower_top" in section:
         params["tower_top"] = _number(section["tower_top"], "topology.tower_top")
+    if section.get("tower_base") is not None:
+        if section.get("tower", True) is None:
+            raise CaseError("tower_base needs the tower's own mass properties (topology.tower)",
+                            field="topology.tower_base")  # fmt: skip
+        params["tower_base"] = _number(section["tower_base"], "topology.tower_base", True)
     if "small_inertia" in section:
         params["small_inertia"] = _number(section["small_inertia"], "topology.small_inertia", True)
     if "rna_on_axis" in section:

@@ -69,6 +69,7 @@ DEFAULT_YAW = {"6.1": [-8.0, 0.0, 8.0], "6.3": [-20.0, 20.0]}
 TOP_KEYS = {
     "name", "description", "case", "site", "load_cases", "seeds", "analysis_s", "transient_s",
     "master_seed", "lifetime_years", "channels", "fatigue", "extremes", "simulation", "max_batch",
+    "topology",
 }  # fmt: skip
 SITE_KEYS = {
     "turbine_class", "turbulence_class", "hub_height_m", "shear_exponent", "cut_in", "cut_out",
@@ -177,6 +178,7 @@ class DLCSet:
     extremes: dict
     simulation: dict
     max_batch: int
+    topology: dict = field(default_factory=dict)
     description: str = ""
     source: str = ""
     raw: dict = field(default_factory=dict)
@@ -329,10 +331,13 @@ class DLCSet:
                  "environment": {"wind": wind}}  # fmt: skip
             )
         variant: dict[str, Any] = {"name": _variant(lc)}
+        if self.topology:
+            variant["topology"] = copy.deepcopy(self.topology)
         if parked:
             variant["loads"] = {"thrust_ct": {"ct_mode": "fixed", "ct_fixed": self.parked_ct(),
                                               "rated_power": 0.0, "cp_over_ct": 0.0}}  # fmt: skip
-            variant["topology"] = {"spin": {"kind": "locked", "value_deg": 0.0}}
+            variant["topology"] = dict(variant.get("topology") or {},
+                                       spin={"kind": "locked", "value_deg": 0.0})  # fmt: skip
         # a seed stream of its own per load case: runs of two DLCs do not share wind and waves
         seed = int(np.random.SeedSequence(self.master_seed, spawn_key=(lc.index,)).generate_state(1)[0])
         return {
@@ -704,6 +709,10 @@ def dlc_from_dict(data: Any, *, base_dir: pathlib.Path, source: str = "", name: 
         if transient >= lc.analysis_s + transient and transient > 0:  # pragma: no cover - guard
             raise CaseError("transient too long", field="transient_s", file=source)
     master = _int(data, "master_seed", "master_seed", source, 0, minimum=0)
+    topology = data.get("topology") or {}
+    if not isinstance(topology, dict):
+        raise CaseError("expected a mapping (merged into the case's topology)", field="topology",
+                        file=source)  # fmt: skip
     return DLCSet(
         name=str(data.get("name", name)),
         description=str(data.get("description", "")),
@@ -719,6 +728,7 @@ def dlc_from_dict(data: Any, *, base_dir: pathlib.Path, source: str = "", name: 
         extremes=extremes,
         simulation=dict(sim),
         max_batch=_int(data, "max_batch", "max_batch", source, 64),
+        topology=dict(topology),
         source=source,
         raw=copy.deepcopy(data),
     )

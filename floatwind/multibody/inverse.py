@@ -45,6 +45,15 @@ for _ax in "xyz":
         "N m",
         f"load of the RNA on the tower top (yaw bearing), moment about it, platform {_ax} axis",
     )
+    CHANNELS[f"TwrBsF{_ax}t"] = (
+        "N",
+        f"load of the tower + RNA on the platform at the tower base, force, platform {_ax} axis",
+    )
+    CHANNELS[f"TwrBsM{_ax}t"] = (
+        "N m",
+        f"load of the tower + RNA on the platform at the tower base, moment about it, platform "
+        f"{_ax} axis",
+    )
     CHANNELS[f"RootF{_ax}b1"] = (
         "N",
         f"load of blade 1 on the hub at its root, force, pitched blade-1 {_ax} axis",
@@ -202,6 +211,7 @@ def channels_for(tree: Tree, spec: dict | None = None) -> Callable[[object], dic
     ``spec`` maps a channel prefix to a joint; the default picks the OpenFAST channels where the
     tree has the joints of :mod:`floatwind.multibody.topologies`:
 
+    * ``tower_base`` (or ``tower``) joint -> ``TwrBsFxt..TwrBsMzt`` (parent = platform axes);
     * ``yaw`` joint -> ``YawBrFxp..YawBrMzp`` (parent = tower axes) and, with a ``spin`` joint,
       the gyroscopic/RNA moments ``MgyroA..C``, ``MRNAA..C`` (Wang 3.27-3.28);
     * ``pitch1`` joint -> ``RootFxb1..RootMzb1`` (child = pitched blade-1 axes).
@@ -217,11 +227,18 @@ def channels_for(tree: Tree, spec: dict | None = None) -> Callable[[object], dic
         spec = {}
         if "yaw" in names:
             spec["YawBr"] = ("yaw", "parent")
+        # the tower on a joint of its own: topology tower_base, or an imported --split deck
+        for base in ("tower_base", "tower"):
+            if base in names:
+                spec["TwrBs"] = (base, "parent")
+                break
         if "pitch1" in names:
             spec["Root"] = ("pitch1", "child")
     for prefix, (joint, axes) in spec.items():
         if prefix == "YawBr":
             items.append((prefix, joint, axes, "{p}{q}{ax}p"))
+        elif prefix == "TwrBs":
+            items.append((prefix, joint, axes, "{p}{q}{ax}t"))
         elif prefix == "Root":
             items.append((prefix, joint, axes, "{p}{q}{ax}b1"))
         else:

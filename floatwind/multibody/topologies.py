@@ -218,11 +218,27 @@ def layout(kind: str, params: dict | None = None) -> tuple[list[BodySpec], list[
         raise ValueError(f"unknown topology {kind!r}; known: {KINDS}")
     p = _merge(OC3_DEFAULTS, params)
     top = np.array([0.0, 0.0, float(p["tower_top"])])
-    base = _base_body(p)
     geo = rotor_geometry(p)
     z = np.array([0.0, 0.0, 1.0])
     x = np.array([1.0, 0.0, 0.0])
-    yaw = JointSpec("yaw", "tower", "nacelle", top, np.zeros(3), z, motion="yaw")
+    split: list = []
+    if p.get("tower_base") is not None:
+        # the tower as a body of its own on a locked joint at the tower base, so that inverse
+        # dynamics gives the tower-base loads (TwrBs*t); the base body keeps the name "tower"
+        # (the hull loads of a case stay on it) and holds the platform alone
+        zb = float(p["tower_base"])
+        if not 0.0 < zb < top[2]:
+            raise ValueError(f"tower_base {zb:g} m must lie between 0 and the tower top {top[2]:g} m")
+        t = p["tower"]
+        base_pt = np.array([0.0, 0.0, zb])
+        shaft = BodySpec("tower_shaft", float(t["mass"]),
+                         np.asarray(t.get("cm", [0, 0, 0]), float) - base_pt, _inertia(t["inertia"]))
+        base = _base_body({"platform": p["platform"]})
+        split = [shaft, JointSpec("tower_base", "tower", "tower_shaft", base_pt, np.zeros(3), z)]
+        yaw = JointSpec("yaw", "tower_shaft", "nacelle", top - base_pt, np.zeros(3), z, motion="yaw")
+    else:
+        base = _base_body(p)
+        yaw = JointSpec("yaw", "tower", "nacelle", top, np.zeros(3), z, motion="yaw")
     if kind == "two_body":
         nac = _nacelle_body(p)
         if p.get("rna"):
@@ -237,9 +253,9 @@ def layout(kind: str, params: dict | None = None) -> tuple[list[BodySpec], list[
         if p.get("rna_on_axis", True):
             c = np.array([0.0, 0.0, c[2]])
         yaw.child = "rna"
-        return [base, BodySpec("rna", m, c, I)], [yaw]
-    bodies = [base, _nacelle_body(p)]
-    joints = [yaw]
+        return [base, *split[:1], BodySpec("rna", m, c, I)], [*split[1:], yaw]
+    bodies = [base, *split[:1], _nacelle_body(p)]
+    joints = [*split[1:], yaw]
     if kind == "three_body":
         bodies.append(BodySpec("rotor", geo["rotor_mass"], geo["rotor_cm_h"], geo["rotor_inertia"]))
         joints.append(
