@@ -9,6 +9,7 @@
     floatwind import-openfast DECK.fst -o CASE.yaml [--approximate] [--split]
     floatwind report validation -o report.html [--quick]
     floatwind report dlc DIR -o report.html
+    floatwind report study DIR -o report.html
 
 CASE is a YAML case file or an OpenFAST deck (.fst), imported on the fly.
 
@@ -87,6 +88,8 @@ SUB_EXAMPLES = {
          "run the validations on short windows, write the HTML report"),
         ("floatwind report dlc iec -o iec/report.html",
          "the load report of a finished 'floatwind dlc' folder"),
+        ("floatwind report study fig25 -o fig25/report.html",
+         "the report of a finished 'floatwind study' folder"),
     ],
     "dlc": [
         ("floatwind dlc cases/dlc/oc3_hywind_iec.yaml --list",
@@ -188,8 +191,9 @@ def _parser() -> argparse.ArgumentParser:
         epilog=_examples("report"),
         formatter_class=raw,
     )
-    rp.add_argument("kind", choices=("validation", "dlc"), help="report kind")
-    rp.add_argument("folder", nargs="?", help="dlc: the folder 'floatwind dlc' wrote")
+    rp.add_argument("kind", choices=("validation", "dlc", "study"), help="report kind")
+    rp.add_argument("folder", nargs="?", help="dlc / study: the folder 'floatwind dlc' or "
+                    "'floatwind study' wrote")
     rp.add_argument("-o", "--output", default="report.html", help="HTML file (default report.html)")
     rp.add_argument("--quick", action="store_true", help="short windows, for CI")
     rp.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -691,8 +695,8 @@ def cmd_report(args) -> int:
 
     from floatwind.io.safe import atomic_write
 
-    if args.kind == "dlc":
-        return _report_dlc(args)
+    if args.kind in ("dlc", "study"):
+        return _report_folder(args)
     if args.folder:
         raise CaseError(f"the validation report takes no folder (got {args.folder!r})", field="kind")
 
@@ -905,11 +909,14 @@ def _run_study_command(study, out: pathlib.Path, args) -> int:
     return 0 if len(failed) == 0 else 1
 
 
-def _report_dlc(args) -> int:
-    from floatwind.dlc.report import write_report
+def _report_folder(args) -> int:
+    if args.kind == "dlc":
+        from floatwind.report.dlc import write_report
+    else:
+        from floatwind.report.study import write_report
 
     if not args.folder:
-        raise CaseError("the folder 'floatwind dlc' wrote is required", field="folder")
+        raise CaseError(f"the folder 'floatwind {args.kind}' wrote is required", field="folder")
     out = pathlib.Path(args.output)
     _check_output(args, out, [])
     write_report(pathlib.Path(args.folder), out)
@@ -981,7 +988,7 @@ def cmd_dlc(args) -> int:
                "governing.csv"]
     print(f"wrote {', '.join(f'{out}/{w}' for w in written)}")
     if args.report:
-        from floatwind.dlc.report import write_report
+        from floatwind.report.dlc import write_report
 
         write_report(out, pathlib.Path(args.report))
         print(f"wrote {args.report}")

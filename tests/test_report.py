@@ -209,3 +209,51 @@ def test_report_opens_with_one_row_per_case():
     assert row.count("<tr class=") == 1 and "NRMSE ch1" in row and "2.000e+01" in row
     assert "FAIL" in row and 'href="#sec0"' in row and "a note" in row
     assert '<section id="sec0">' in page and "<details><summary>" in page
+
+
+# ---------------------------------------------------------------- the study report (issue 24)
+
+
+@pytest.fixture(scope="module")
+def study_folder(tmp_path_factory):
+    from floatwind.cli import main
+
+    out = tmp_path_factory.mktemp("study") / "small"
+    study = ROOT / "tests" / "data" / "studies" / "small_study.yaml"
+    assert main(["study", str(study), "-o", str(out), "--workers", "1", "--no-progress"]) == 0
+    return out
+
+
+def test_study_report_opens_with_a_summary_and_has_sections(study_folder, tmp_path):
+    from floatwind.cli import main
+
+    out = tmp_path / "study.html"
+    assert main(["report", "study", str(study_folder), "-o", str(out)]) == 0
+    page = out.read_text()
+    body = page.split("<body>", 1)[1]
+    # summary line, contents, one summary row per (design, condition, variant), sections
+    assert "<b>12 of 12 runs ok</b>, 0 failed; 1 design(s) x 2 condition(s) x 2 variant(s) x 3" in body
+    assert body.index("<nav>") < body.index("id='summary'") < body.index("id='conditions'")
+    summary = body.split("id='summary'", 1)[1].split("</table>", 1)[0]
+    assert summary.count("<tr>") == 1 + 4 and "PtfmPitch mean [deg]" in summary
+    assert body.count("<details>") == 4 and body.count("<img") == 6  # one figure per channel
+    assert "http" not in body and "data:image/png;base64," in body
+    # the folder is required, and a folder without a study is refused in one line
+    assert main(["report", "study", "-o", str(out)]) == 2
+    assert main(["report", "study", str(tmp_path), "-o", str(tmp_path / "x.html")]) == 2
+
+
+@pytest.mark.skipif(_chromium() is None, reason="chromium not installed (.ci/run installs it)")
+def test_study_report_renders_in_headless_chromium(study_folder, tmp_path):
+    from floatwind.report.study import build_html
+
+    probe = tmp_path / "probe.html"
+    probe.write_text(build_html(study_folder).replace(
+        "</body>",
+        "<script>window.onload=function(){var ok=0;for(const i of document.images){"
+        "if(i.complete&&i.naturalWidth>0)ok++;}document.title='IMAGES_OK='+ok;};</script></body>"))  # fmt: skip
+    out = subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+                          "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
+                         capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "IMAGES_OK=6" in out.stdout

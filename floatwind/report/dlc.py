@@ -11,9 +11,7 @@ the DLC file (``floatwind report dlc DIR``).
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 import json
 import pathlib
 
@@ -23,53 +21,8 @@ import xarray as xr
 
 from floatwind.errors import CaseError
 from floatwind.io.safe import atomic_write
-
-_CSS = """
-body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200px;color:#222}
-table{border-collapse:collapse;margin:0.5em 0 1em;font-size:0.85em}
-th,td{border:1px solid #ccc;padding:2px 6px;text-align:right}
-th{background:#eee} td.l,th.l{text-align:left}
-details{margin:0.5em 0} summary{cursor:pointer;font-weight:600}
-img{max-width:100%} .note{color:#555;font-size:0.9em}
-"""
-
-
-def _png(fig) -> str:
-    import matplotlib.pyplot as plt
-
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
-    plt.close(fig)
-    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
-
-
-def _table(df: pd.DataFrame, max_rows: int | None = None) -> str:
-    if df.empty:
-        return "<p class='note'>(none)</p>"
-    if max_rows is not None and len(df) > max_rows:
-        df = df.head(max_rows)
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
-    rows = []
-    for _, r in df.iterrows():
-        cells = []
-        for v in r:
-            if isinstance(v, float):
-                txt = "" if np.isnan(v) else f"{v:.5g}"
-                cells.append(f"<td>{txt}</td>")
-            else:
-                cells.append(f"<td class='l'>{html.escape(str(v))}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
-
-
-def _read(folder: pathlib.Path, name: str) -> pd.DataFrame:
-    p = folder / name
-    if not p.is_file() or p.stat().st_size == 0:
-        return pd.DataFrame()
-    try:
-        return pd.read_csv(p)
-    except pd.errors.EmptyDataError:
-        return pd.DataFrame()
+from floatwind.report.page import contents, head, png, read_csv
+from floatwind.report.page import table as html_table
 
 
 def _del_figure(bins: pd.DataFrame) -> str | None:
@@ -92,7 +45,7 @@ def _del_figure(bins: pd.DataFrame) -> str | None:
     axes[-1, 0].set_xlabel("hub-height wind speed (m/s)")
     fig.suptitle("1 Hz short-term DEL per wind bin (DLC 1.2)")
     fig.tight_layout(rect=(0, 0, 1, 0.98))
-    return _png(fig)
+    return png(fig)
 
 
 def _label(table: pd.DataFrame, group: str) -> str:
@@ -137,7 +90,7 @@ def _extremes_figure(ext: pd.DataFrame, table: pd.DataFrame) -> str | None:
         ax.legend(fontsize=8)
     fig.suptitle("characteristic maxima with 95 % intervals over seeds, per load condition")
     fig.tight_layout(rect=(0, 0, 1, 0.98))
-    return _png(fig)
+    return png(fig)
 
 
 def _governing_series(folder: pathlib.Path, runs: pd.DataFrame, row, transient: float):
@@ -178,7 +131,7 @@ def _series_figure(t, x, units, title, transient) -> str:
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
-    return _png(fig)
+    return png(fig)
 
 
 def build_html(folder: pathlib.Path) -> str:
@@ -188,17 +141,16 @@ def build_html(folder: pathlib.Path) -> str:
     if not rec_path.is_file():
         raise CaseError(f"no DLC results in {folder} (run 'floatwind dlc' first)", field="folder")
     rec = json.loads(rec_path.read_text())
-    table = _read(folder, "dlc_table.csv")
-    runs = _read(folder, "runs.csv")
-    life = _read(folder, "fatigue.csv")
-    bins = _read(folder, "fatigue_bins.csv")
-    ext = _read(folder, "extremes.csv")
-    gov = _read(folder, "governing.csv")
+    table = read_csv(folder, "dlc_table.csv")
+    runs = read_csv(folder, "runs.csv")
+    life = read_csv(folder, "fatigue.csv")
+    bins = read_csv(folder, "fatigue_bins.csv")
+    ext = read_csv(folder, "extremes.csv")
+    gov = read_csv(folder, "governing.csv")
     transient = float(table["transient_s"].iloc[0]) if len(table) else 0.0
     title = f"floatwind load report: {rec.get('name', folder.name)}"
     ok = int((runs["status"] == "ok").sum()) if len(runs) else 0
-    parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-             f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>"]  # fmt: skip
+    parts = [head(title)]
     parts.append(
         "<p>"
         + html.escape(rec.get("description", ""))
@@ -208,11 +160,8 @@ def build_html(folder: pathlib.Path) -> str:
            if "wall_s" in rec else "")  # fmt: skip
         + "</p>"
     )
-    parts.append(
-        "<nav><b>Contents</b><ol><li><a href='#dlcs'>Load cases</a></li>"
-        "<li><a href='#fatigue'>Fatigue</a></li><li><a href='#extremes'>Extremes</a></li>"
-        "<li><a href='#series'>Governing time series</a></li></ol></nav>"
-    )
+    parts.append(contents([("dlcs", "Load cases"), ("fatigue", "Fatigue"),
+                           ("extremes", "Extremes"), ("series", "Governing time series")]))  # fmt: skip
     # load cases
     parts.append("<h2 id='dlcs'>Load cases</h2>")
     if len(table):
@@ -227,11 +176,11 @@ def build_html(folder: pathlib.Path) -> str:
         if len(runs):
             summ["ok"] = [int(((runs["dlc"] == d) & (runs["status"] == "ok")).sum())
                           for d in summ["dlc"]]  # fmt: skip
-        parts.append(_table(summ))
+        parts.append(html_table(summ))
         parts.append(f"<p class='note'>transient discarded before each analysis window: "
                      f"{transient:g} s</p>")  # fmt: skip
         parts.append("<details><summary>Every run (expanded table)</summary>"
-                     + _table(table) + "</details>")  # fmt: skip
+                     + html_table(table) + "</details>")  # fmt: skip
     # fatigue
     parts.append("<h2 id='fatigue'>Fatigue</h2>")
     if life.empty:
@@ -240,11 +189,11 @@ def build_html(folder: pathlib.Path) -> str:
         parts.append("<p>Lifetime damage-equivalent loads (ranges of <i>n_eq</i> cycles over "
                      "the lifetime; <i>del_1hz</i>: the same damage at 1 Hz; <i>coverage</i>: the "
                      "share of the lifetime the runs stand for)</p>")  # fmt: skip
-        parts.append(_table(life))
+        parts.append(html_table(life))
         img = _del_figure(bins)
         if img:
             parts.append(f"<img alt='DEL vs wind speed' src='{img}'>")
-        parts.append("<details><summary>DELs per wind bin</summary>" + _table(bins) + "</details>")
+        parts.append("<details><summary>DELs per wind bin</summary>" + html_table(bins) + "</details>")
     # extremes
     parts.append("<h2 id='extremes'>Extremes</h2>")
     if gov.empty:
@@ -252,11 +201,11 @@ def build_html(folder: pathlib.Path) -> str:
     else:
         parts.append("<p>Governing load case per channel and side (design value = partial "
                      "safety factor x characteristic extreme)</p>")  # fmt: skip
-        parts.append(_table(gov))
+        parts.append(html_table(gov))
         img = _extremes_figure(ext, table)
         if img:
             parts.append(f"<img alt='extremes per DLC' src='{img}'>")
-        parts.append("<details><summary>Every load condition</summary>" + _table(ext)
+        parts.append("<details><summary>Every load condition</summary>" + html_table(ext)
                      + "</details>")  # fmt: skip
     # governing time series
     parts.append("<h2 id='series'>Governing time series</h2>")
