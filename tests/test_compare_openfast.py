@@ -112,3 +112,45 @@ def test_compare_fails_on_wrong_physics(tmp_path):
 
 def test_compare_bad_input_exit_2(tmp_path):
     assert main([str(tmp_path)]) == 2
+
+
+def test_docs_table_rows_are_written_by_the_script(tmp_path):
+    """Issue 24: docs/validation.md's measured table is compare.py's output (--docs): the rows of
+    the compared cases are replaced (same case and window), the others kept, sorted by case."""
+    from validation.openfast.compare import (
+        DOCS_BEGIN,
+        DOCS_END,
+        CaseResult,
+        ChannelResult,
+        update_docs,
+    )
+
+    def res(case, nrmse, window=(0.0, 300.0)):
+        r = CaseResult(case=case, ref_dir="x", window=window, wall_s=12.3)
+        r.channels = [
+            ChannelResult("PtfmPitch", "rad", 1e-3, nrmse, 1.0, 0.1, 1e-3, nrmse <= 1e-3),
+            ChannelResult("PtfmSurge", "m", 1e-3, nrmse / 2, 1.0, 1.0, None, None),
+            ChannelResult("TwrBsMyt", "N m", 1.0, 2 * nrmse, 1.0, 1e6, None, None),
+            ChannelResult("HydroFxi", "N", 1.0, 3 * nrmse, 1.0, 1e6, None, None),
+        ]
+        return r
+
+    doc = tmp_path / "v.md"
+    doc.write_text(f"# v\n\ntext\n\n{DOCS_BEGIN}\n| case | window |\n|---|---|\n"
+                   f"| zz_old | 0-10 s | kept |\n| ref01 | 0-300 s | stale |\n{DOCS_END}\n\nafter\n")  # fmt: skip
+    update_docs(doc, [res("ref01", 2e-4), res("ref02", 5e-3, (0.0, 40.0))])
+    text = doc.read_text()
+    table = text.split(DOCS_BEGIN)[1].split(DOCS_END)[0].strip().splitlines()
+    assert table[0].startswith("| case | window | motions") and len(table) == 2 + 3
+    assert [r.split("|")[1].strip() for r in table[2:]] == ["ref01", "ref02", "zz_old"]
+    assert "stale" not in text and "| zz_old | 0-10 s | kept |" in text and text.endswith("after\n")
+    row1 = table[2]
+    assert "| 2.0e-04 (PtfmPitch; PtfmSurge 1.0e-04) |" in row1 and "4.0e-04 (TwrBsMyt)" in row1
+    assert "6.0e-04 (HydroFxi)" in row1 and "pass; floatwind wall 12 s" in row1
+    assert "FAIL" in table[3] and "| 0-40 s |" in table[3]
+    # a file without the markers is refused, untouched
+    bare = tmp_path / "b.md"
+    bare.write_text("no table\n")
+    with pytest.raises(Exception, match="markers"):
+        update_docs(bare, [res("ref01", 1e-4)])
+    assert bare.read_text() == "no table\n"

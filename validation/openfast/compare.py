@@ -696,6 +696,62 @@ def format_result(res: CaseResult) -> str:
     return "\n".join(lines)
 
 
+DOCS_BEGIN = "<!-- compare table: begin (validation/openfast/compare.py --docs writes it) -->"
+DOCS_END = "<!-- compare table: end -->"
+DOCS_HEADER = (
+    "| case | window | motions (max of 6) | YawBr/TwrBs/Root (max) | HydroF/M (max) | other |\n"
+    "|---|---|---|---|---|---|"
+)
+
+
+def _worst(res: CaseResult, prefixes: tuple[str, ...]) -> str:
+    """'NRMSE (channel; next two)' of the channels starting with ``prefixes``."""
+    cs = sorted((c for c in res.channels if c.channel.startswith(prefixes) and np.isfinite(c.nrmse)),
+                key=lambda c: -c.nrmse)  # fmt: skip
+    if not cs:
+        return "-"
+    rest = ", ".join(f"{c.channel} {c.nrmse:.1e}" for c in cs[1:3])
+    return f"{cs[0].nrmse:.1e} ({cs[0].channel}{'; ' + rest if rest else ''})"
+
+
+def docs_row(res: CaseResult) -> str:
+    """One row of the measured table in docs/validation.md from a comparison's results."""
+    other = []
+    for ch, d in res.decay.items():
+        other.append(f"{ch} period {d['period_ref_s']:.5f} vs {d['period_floatwind_s']:.5f} s, "
+                     f"damping {d['damping_ref']:.6f} vs {d['damping_floatwind']:.6f}")  # fmt: skip
+    crit = [c for c in res.channels if c.criterion is not None]
+    if crit:
+        worst = max(crit, key=lambda c: c.nrmse / c.criterion)
+        other.append(f"closest to its criterion: {worst.channel} {worst.nrmse:.1e} <= {worst.criterion:g}")
+    other.append(f"{'pass' if res.passed else 'FAIL'}; floatwind wall {res.wall_s:.0f} s")
+    motions = _worst(res, ("PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw"))
+    return (f"| {res.case} | {res.window[0]:g}-{res.window[1]:g} s | {motions} | "
+            f"{_worst(res, ('YawBr', 'TwrBs', 'Root'))} | {_worst(res, ('Hydro',))} | "
+            f"{'; '.join(other)} |")  # fmt: skip
+
+
+def update_docs(path: pathlib.Path, results: list[CaseResult]) -> None:
+    """Replace the rows of ``results`` (same case and window) in the measured table of ``path``
+    (between :data:`DOCS_BEGIN` and :data:`DOCS_END`), keep the other rows, sort by case."""
+    text = path.read_text()
+    if DOCS_BEGIN not in text or DOCS_END not in text:
+        raise CompareError(f"{path} has no '{DOCS_BEGIN}' ... '{DOCS_END}' markers")
+    before, rest = text.split(DOCS_BEGIN, 1)
+    table, after = rest.split(DOCS_END, 1)
+    rows = {}
+    for line in table.strip().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and len(cells) >= 2 and not line.startswith("| case |"):
+            rows[(cells[0], cells[1])] = line.strip()
+    for r in results:
+        rows[(r.case, f"{r.window[0]:g}-{r.window[1]:g} s")] = docs_row(r)
+    body = "\n".join(rows[k] for k in sorted(rows))
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(f"{before}{DOCS_BEGIN}\n{DOCS_HEADER}\n{body}\n{DOCS_END}{after}")
+    tmp.replace(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("ref_dir", nargs="+", help="reference folder(s)")
@@ -706,6 +762,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--criteria", type=pathlib.Path, default=CRITERIA_FILE)
     p.add_argument("--json", type=pathlib.Path, help="write the results as JSON")
+    p.add_argument("--docs", type=pathlib.Path,
+                   help="replace these cases' rows of the measured table in this Markdown file "
+                        "(docs/validation.md)")  # fmt: skip
     p.add_argument(
         "--npz",
         type=pathlib.Path,
@@ -733,6 +792,9 @@ def main(argv: list[str] | None = None) -> int:
         save_series(results[-1], args.npz)
     if args.json:
         args.json.write_text(json.dumps([r.to_json() for r in results], indent=1, default=float))
+    if args.docs:
+        update_docs(args.docs, results)
+        print(f"wrote the rows of {len(results)} case(s) into {args.docs}")
     return 0 if all(r.passed for r in results) else 1
 
 
