@@ -110,6 +110,20 @@ def _examples(cmd: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _batch_options(p: argparse.ArgumentParser) -> None:
+    """The options of the commands that run batches of runs (study, dlc)."""
+    p.add_argument("--resume", action="store_true", help="run only what the folder lacks")
+    p.add_argument(
+        "--accept-changes",
+        action="store_true",
+        help="with --resume: re-run the batches made with inputs that changed since",
+    )
+    p.add_argument("--workers", type=int, help="local worker processes (default: one per core)")
+    p.add_argument("--dask", metavar="ADDRESS", help="Dask scheduler address, or 'local'")
+    p.add_argument("--batch-size", type=int, help="members per batch (default: from memory)")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="floatwind",
@@ -216,22 +230,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     st.add_argument("study", help="study file (.yaml)")
     st.add_argument("-o", "--output", help="output folder (default: the study name)")
-    st.add_argument("--resume", action="store_true", help="run only what the folder lacks")
-    st.add_argument(
-        "--accept-changes",
-        action="store_true",
-        help="with --resume: re-run the batches made with inputs that changed since",
-    )
+    _batch_options(st)
     st.add_argument(
         "--strict", action="store_true", help="treat sanity warnings as errors (exit 2)"
     )
-    st.add_argument("--workers", type=int, help="local worker processes (default: one per core)")
-    st.add_argument("--dask", metavar="ADDRESS", help="Dask scheduler address, or 'local'")
-    st.add_argument("--batch-size", type=int, help="members per batch (default: from memory)")
     st.add_argument("--duration", type=float, help="override the run length (s)")
     st.add_argument("--realizations", type=int, help="override the number of realizations")
     st.add_argument("--list", action="store_true", help="list the run ids and exit")
-    st.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
     dl = sub.add_parser(
         "dlc",
@@ -243,15 +248,9 @@ def _parser() -> argparse.ArgumentParser:
     dl.add_argument("-o", "--output", help="output folder (default: the DLC set's name)")
     dl.add_argument("--list", action="store_true", help="print the expanded run table (CSV), run nothing")
     dl.add_argument("--report", metavar="HTML", help="also write the load report")
-    dl.add_argument("--resume", action="store_true", help="run only what the folder lacks")
-    dl.add_argument("--accept-changes", action="store_true",
-                    help="with --resume: re-run batches made with inputs that changed since")
     dl.add_argument("--seeds", type=int, help="override the number of seeds of every load case")
     dl.add_argument("--analysis", type=float, metavar="S", help="override the analysis window (s)")
-    dl.add_argument("--workers", type=int, help="local worker processes (default: one per core)")
-    dl.add_argument("--dask", metavar="ADDRESS", help="Dask scheduler address, or 'local'")
-    dl.add_argument("--batch-size", type=int, help="members per batch (default: from memory)")
-    dl.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+    _batch_options(dl)
 
     pl = sub.add_parser(
         "plot",
@@ -832,6 +831,17 @@ def _study_preflight(study, args) -> None:
         )
 
 
+def _check_batch_options(args) -> None:
+    for key in ("workers", "batch_size"):
+        val = getattr(args, key)
+        if val is not None and val < 1:
+            raise CaseError(
+                f"must be a positive integer, got {val}", field=f"--{key.replace('_', '-')}"
+            )
+    if args.accept_changes and not args.resume:
+        raise CaseError("goes with --resume", field="--accept-changes")
+
+
 def cmd_study(args) -> int:
     from floatwind.io.safe import check_text_inputs, input_files
     from floatwind.studies import load_study
@@ -842,14 +852,7 @@ def cmd_study(args) -> int:
         for r in study.runs():
             print(r.id)
         return 0
-    for key in ("workers", "batch_size"):
-        val = getattr(args, key)
-        if val is not None and val < 1:
-            raise CaseError(
-                f"must be a positive integer, got {val}", field=f"--{key.replace('_', '-')}"
-            )
-    if args.accept_changes and not args.resume:
-        raise CaseError("goes with --resume", field="--accept-changes")
+    _check_batch_options(args)
     out = pathlib.Path(args.output or study.name)
     _check_study_folder(out, args.study)
     from floatwind.studies.execute import check_channels
@@ -948,12 +951,7 @@ def cmd_dlc(args) -> int:
         with pd.option_context("display.float_format", lambda v: f"{v:.6g}"):
             print(table.to_csv(index=False, float_format="%.6g"), end="")
         return 0
-    for key in ("workers", "batch_size"):
-        val = getattr(args, key)
-        if val is not None and val < 1:
-            raise CaseError(f"must be a positive integer, got {val}", field=f"--{key.replace('_', '-')}")
-    if args.accept_changes and not args.resume:
-        raise CaseError("goes with --resume", field="--accept-changes")
+    _check_batch_options(args)
     out = pathlib.Path(args.output or dset.name)
     _check_study_folder(out, args.dlc)
     if args.report:
