@@ -193,6 +193,16 @@ def _register_seed_cases() -> None:
 _register_seed_cases()
 
 
+def _register_euler313() -> None:
+    """Wang ch. II, the 3-1-3 Euler formulation against the momentum cloud core (issue 21)."""
+    from validation.euler313 import register_all
+
+    register_all(lambda name, fn: VALIDATIONS.append(Validation(name, fn)))
+
+
+_register_euler313()
+
+
 # ------------------------------------------------------------------ Morison axis (issue 9)
 
 #: channel shown in the instantaneous-vs-undisplaced overlay of each Morison case

@@ -105,13 +105,14 @@ def _emit(c, name: str, imports: list[str], defs: list[str]) -> None:
 
 def _source(loads: list) -> str:
     from floatwind._kernels import fused
-    from floatwind.integrate import base, compiled
+    from floatwind.integrate import base, compiled, compiled_bossak
 
     imports = [
         "import math",
         "import numpy as np",
         "from numba import njit",
         "from floatwind._kernels.fused import rhs_dynamics, rhs_kinematics, select_add",
+        "from floatwind.integrate.compiled_bossak import linked_body_loop, linked_state, make_kin",
     ]
     defs: list[str] = []
     names = []
@@ -147,6 +148,8 @@ def _source(loads: list) -> str:
     else:
         defs.append(jit + "def after(p, t, y, g):\n    return None")
     defs.append(jit + inspect.getsource(compiled.rk4_chunk))
+    defs.append(jit + inspect.getsource(compiled_bossak.bossak_linear_chunk))
+    defs.append(jit + inspect.getsource(compiled_bossak.bossak_linked_chunk))
     if not _DIGEST:
         _DIGEST.append(_sources_digest())
     head = (

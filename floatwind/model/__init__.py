@@ -39,11 +39,18 @@ class SimulationSettings:
     t_max: float = 600.0
     dt: float = 0.0125
     dt_out: float = 0.05
-    integrator: str = "rk4"  # rk4 | dop853 | rk45 | lie_generalized_alpha
+    integrator: str = "rk4"  # rk4 | dop853 | rk45 | lie_generalized_alpha | bossak_newmark
     rtol: float = 1e-8
     atol: float = 1e-10
     rho_inf: float = 0.8
     bound: float | None = 1e6
+    # bossak_newmark (docs/bossak.md): alpha in [-0.1, 0], beta rule seafem | textbook,
+    # rotations small | large, Aitken relaxation of the loads loop, its iteration limit
+    bossak_alpha: float = -0.1
+    bossak_beta: str = "seafem"
+    bossak_rotations: str = "large"
+    bossak_aitken: bool = True
+    bossak_max_iter: int = 50
 
 
 @dataclass
@@ -62,6 +69,12 @@ class Model:
     description: str = ""
     source: str = ""
     source_text: str = ""
+    #: equations of motion: "mcm" (momentum cloud core) or "euler313" (Wang ch. II,
+    #: floatwind.multibody.euler313; then ``euler313`` holds its Euler313Body and
+    #: ``euler313_initial`` the optional 3-1-3 initial (angles, rates))
+    formulation: str = "mcm"
+    euler313: object = None
+    euler313_initial: object = None
 
     @property
     def batch(self) -> int:
@@ -99,4 +112,6 @@ class Model:
             f"  run: t_max = {s.t_max:g} s, dt = {s.dt:g} s, dt_out = {s.dt_out:g} s, "
             f"integrator {s.integrator}, batch {self.batch}"
         )
+        if self.formulation != "mcm":
+            lines.append(f"  formulation: {self.formulation} (docs/multibody.md)")
         return "\n".join(lines)

@@ -117,6 +117,18 @@ def simulate(
             )
         channels = list(channels)
         check_channel_names(model, channels)
+    if model.formulation == "euler313":
+        from floatwind.simulate.euler313 import run_euler313
+
+        s = model.settings
+        if y0 is not None or channels is not None or s.integrator.lower() != "rk4":
+            raise CaseError(
+                "formulation euler313 runs its own RK4 from the case's initial conditions "
+                "(no y0, channels or other integrator)",
+                field="formulation",
+            )
+        t_out = output_times(s.t_max, s.dt_out)
+        return run_euler313(model, t_out, progress=_progress_bar(model, progress)[0])
     system = System(model)
     y0 = system.initial_state() if y0 is None else system.with_load_states(y0)
     if extra_channels is None and model.tree.n_bodies > 1:
@@ -138,6 +150,18 @@ def simulate(
                 field="simulation.integrator",
             )
         return run_lie_group(model, t_out, progress=progress)
+    if s.integrator.lower() == "bossak_newmark":
+        from floatwind.simulate.bossak import run_bossak
+
+        return run_bossak(
+            model,
+            t_out,
+            y0=y0,
+            progress=progress,
+            extra_channels=extra_channels,
+            channels=channels,
+            guard=PITCH_GUARD,
+        )
     integ = make_integrator(model)
     grid = integ.time_grid(t_out[0], t_out[-1]) if hasattr(integ, "time_grid") else None
     if grid is not None:

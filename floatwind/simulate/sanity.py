@@ -111,7 +111,7 @@ def sanity_warnings(model: Model, system=None) -> list[str]:
     """One line per setting that cannot be right (empty when all is well)."""
     s = model.settings
     out: list[str] = []
-    fixed = s.integrator.lower() in ("rk4", "lie_generalized_alpha")
+    fixed = s.integrator.lower() in ("rk4", "lie_generalized_alpha", "bossak_newmark")
     if fixed and s.dt < DT_MIN:
         out.append(
             f"simulation.dt = {s.dt:g} s is below {DT_MIN:g} s: "
@@ -189,7 +189,7 @@ def compile_notice(model=None) -> str | None:
         from floatwind.simulate import fused
         from floatwind.simulate.system import System
 
-        if not fused._ENABLED or model.settings.integrator.lower() != "rk4":
+        if not fused._ENABLED or model.settings.integrator.lower() not in ("rk4", "bossak_newmark"):
             return None
         try:
             loads = fused.compiled_loads(System(model))
