@@ -327,15 +327,18 @@ def _is_deck(path: str) -> bool:
     return pathlib.Path(path).suffix.lower() == ".fst"
 
 
-def _load(path: str, overrides: dict | None = None, approximate: bool = False):
+def _load(path: str, overrides: dict | None = None, approximate: bool = False, split=False):
     from floatwind.io.safe import check_text_inputs, input_files
 
     if not _is_deck(path):
         check_text_inputs(input_files(path))
     if _is_deck(path):
-        from floatwind.case.openfast_import import model_from_deck
+        from floatwind.case.openfast_import import import_openfast, model_from_deck
 
-        return model_from_deck(path, approximate=approximate, overrides=overrides)
+        res = import_openfast(path, approximate=approximate, split=split)
+        model = model_from_deck(path, approximate=approximate, overrides=overrides, result=res)
+        model.deck_import = res  # what the run needs to write the deck's OutList channels
+        return model
     from floatwind.case import load_case
 
     return load_case(path, overrides)
@@ -469,7 +472,8 @@ def cmd_run(args) -> int:
         return cmd_run_from_study(args)
     if not args.case:
         raise CaseError("give a case file, or --from-study STUDY --id RUN_ID", field="case")
-    model = _load(args.case, _overrides(args), approximate=getattr(args, "approximate", False))
+    model = _load(args.case, _overrides(args), approximate=getattr(args, "approximate", False),
+                  split="auto")  # fmt: skip
     fmt = _format(args)
     out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{model.name}.{fmt}")
     _check_output(args, out, input_files(args.case))
@@ -483,7 +487,15 @@ def cmd_run(args) -> int:
     wall = time.perf_counter() - t0
     if getattr(args, "env", None):  # the case text alone would not say which sea and wind ran
         ds.attrs["environment_override"] = f"--env {args.env}"
+    missing = []
     if _is_deck(args.case):
+        from floatwind.case.openfast_outputs import deck_channels, deck_outlist, not_computed
+
+        res = model.deck_import
+        for name, var in deck_channels(ds, model, res["info"]).items():
+            if name not in ds:
+                ds[name] = var
+        missing = not_computed(deck_outlist(res["deck"]), ds)
         ds.attrs["openfast_deck"] = str(args.case)
         notes = [
             ln[len("# NOTE: ") :]
@@ -499,6 +511,9 @@ def cmd_run(args) -> int:
     )
     if "realization" not in ds.dims:
         print(_summary(ds))
+    if missing:
+        print(f"{len(missing)} OutList channel(s) of the deck not computed by floatwind: "
+              f"{', '.join(missing)}")  # fmt: skip
     print(f"wrote {out}{_binary_note(out, fmt)}")
     return 0
 

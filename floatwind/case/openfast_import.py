@@ -441,6 +441,7 @@ def case_from_deck(
         "hub_radius": float(mp["geometry"]["hub_radius"]),
         "nac_yaw0": float(ic["NacYaw"]),
         "azimuth0": float(ic["Azimuth"] - ic["AzimB1Up"]),
+        "azim_b1_up": float(ic["AzimB1Up"]),
         "rot_speed": rot_speed,
         "blade_pitch0": float(ic["BlPitch"][0]),
         "pitch_maneuver": pitch,
@@ -770,11 +771,17 @@ def import_openfast(
     path: str | pathlib.Path,
     *,
     approximate: bool = False,
-    split: bool = False,
+    split: bool | str = False,
     morison_axis: str = "undisplaced",
 ) -> ImportResult:
-    """Read a deck and build the case (see :func:`case_from_deck`)."""
+    """Read a deck and build the case (see :func:`case_from_deck`). ``split="auto"`` splits the
+    bodies when the deck's OutLists ask for tower-base or blade-root loads
+    (:mod:`floatwind.case.openfast_outputs`)."""
     deck = od.read_fst(path)
+    if split == "auto":
+        from floatwind.case.openfast_outputs import deck_outlist, needs_split
+
+        split = needs_split(deck_outlist(deck))
     try:
         return case_from_deck(deck, approximate=approximate, split=split, morison_axis=morison_axis)
     except CaseError as exc:

@@ -1,0 +1,106 @@
+"""The channels of an OpenFAST deck's OutLists that ``floatwind run DECK.fst`` writes.
+
+OpenFAST writes the channels its modules' ``OutList`` sections name. floatwind computes, in
+OpenFAST's names and SI units (the ``.out``/``.outb`` writers convert to FAST units):
+
+* the platform motions, velocities and accelerations (``PtfmSurge`` ... ``PtfmRAzi``), always;
+* the internal loads ``YawBr*p``, ``TwrBs*t``, ``Root*b1`` by inverse dynamics at the ``yaw``,
+  ``tower`` and ``pitch1`` joints; the last two need the tower and blade 1 as bodies of their own,
+  so a deck whose OutLists ask for them is imported split (as ``import-openfast --split``);
+* ``HydroF*i``/``HydroM*i``: the sum of the loads the importer made from HydroDyn (force, and
+  moment about the displaced platform reference point, inertial axes);
+* the joint motions ``NacYaw``, ``NacYawV``, ``NacYawA`` (yaw joint), ``Azimuth``, ``RotSpeed``
+  (spin joint; the azimuth of blade 1 from ElastoDyn's ``AzimB1Up``, in [0, 2 pi)) and
+  ``BldPitch1`` (pitch joint of blade 1), from their motions at the output times;
+* every other channel a load writes under an OpenFAST name (``FAIRTEN1``, ``B1RdtFxi`` ...).
+
+OpenFAST channel names are case-insensitive; names floatwind does not compute (controller
+outputs, aerodynamics, flexible-body channels, other aliases) are listed in one line.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import xarray as xr
+
+#: joint motion channels: OpenFAST name -> (joint names, 0 angle | 1 rate | 2 acceleration,
+#: units, text); the importer names the rotor joint "shaft", the topologies "spin"
+JOINT_CHANNELS = {
+    "NacYaw": (("yaw",), 0, "rad", "nacelle yaw angle (yaw joint)"),
+    "NacYawV": (("yaw",), 1, "rad/s", "nacelle yaw rate (yaw joint)"),
+    "NacYawA": (("yaw",), 2, "rad/s^2", "nacelle yaw acceleration (yaw joint)"),
+    "Azimuth": (("shaft", "spin"), 0, "rad",
+                "rotor azimuth of blade 1, [0, 2 pi) (rotor joint angle + AzimB1Up)"),
+    "RotSpeed": (("shaft", "spin"), 1, "rad/s", "rotor speed (rotor joint)"),
+    "BldPitch1": (("pitch1",), 0, "rad", "blade 1 pitch angle (pitch joint of blade 1)"),
+}  # fmt: skip
+#: OutList channels that need the split topology (tower and blade 1 as bodies)
+SPLIT_PREFIXES = ("twrbs", "root")
+#: the modules whose OutLists a deck run honours
+MODULES = ("ElastoDyn", "HydroDyn", "SeaState", "ServoDyn", "Mooring")
+
+
+def deck_outlist(deck: dict) -> list[str]:
+    """The channel names of every module's OutList, in order, without repeats (case-insensitive)."""
+    seen: dict[str, str] = {}
+    for mod in MODULES:
+        sec = deck.get(mod)
+        if not isinstance(sec, dict):
+            continue
+        for lst in (sec.get("outlists") or {}).values():
+            for name in lst:
+                seen.setdefault(name.lower(), name)
+    return list(seen.values())
+
+
+def needs_split(names: list[str]) -> bool:
+    """True when an OutList asks for tower-base or blade-root loads."""
+    return any(n.lower().startswith(SPLIT_PREFIXES) for n in names)
+
+
+def _joint(model, names: tuple[str, ...]):
+    by_name = {j.name: j for j in model.tree.joint_of.values()}
+    return next((by_name[n] for n in names if n in by_name), None)
+
+
+def deck_channels(ds: xr.Dataset, model, info: dict) -> dict[str, xr.Variable]:
+    """The HydroDyn sums and the joint-motion channels of a deck run, as Dataset variables with
+    the dimensions of ``ds``'s channels ((realization,) time)."""
+    out: dict[str, xr.Variable] = {}
+    dims = ds["PtfmSurge"].dims
+    hydro = [model.loads[i].name for i in info.get("hydrodyn_loads", [])]
+    if hydro:
+        for q, unit, what in (("F", "N", "force"), ("M", "N m", "moment about the displaced PRP")):
+            for ax in "xyz":
+                keys = [f"{n}_{q}{ax}i" for n in hydro]
+                if all(k in ds for k in keys):
+                    tot = sum(ds[k].values for k in keys)
+                    out[f"Hydro{q}{ax}i"] = xr.Variable(dims, tot, {
+                        "units": unit,
+                        "long_name": f"HydroDyn total {what}, inertial {ax} (sum of "
+                                     f"{', '.join(hydro)})"})  # fmt: skip
+    t = ds["time"].values
+    b1up = float(info.get("azim_b1_up", 0.0))
+    for name, (joint, k, unit, text) in JOINT_CHANNELS.items():
+        j = _joint(model, joint)
+        if j is None:
+            continue
+        vals = np.asarray(j.rotation.evaluate_many(t)[k], dtype=float)
+        if name == "Azimuth":
+            vals = np.mod(vals + b1up, 2.0 * math.pi)
+        if name == "BldPitch1":
+            # pitch is a rotation about -i3 (ElastoDyn): the joint angle itself when the joint
+            # axis is -z of the blade frame (topologies), its negative for +z (the importer)
+            axis = np.asarray(j.axis, dtype=float)
+            vals = vals * (-float(np.sign(axis[2])))
+        arr = np.broadcast_to(vals, ds["PtfmSurge"].shape).copy()
+        out[name] = xr.Variable(dims, arr, {"units": unit, "long_name": text})
+    return out
+
+
+def not_computed(outlist: list[str], ds: xr.Dataset) -> list[str]:
+    """The OutList names (case-insensitive) that ``ds`` does not hold."""
+    have = {str(v).lower() for v in ds.data_vars}
+    return [n for n in outlist if n.lower() not in have]
