@@ -154,3 +154,20 @@ def test_docs_table_rows_are_written_by_the_script(tmp_path):
     with pytest.raises(Exception, match="markers"):
         update_docs(bare, [res("ref01", 1e-4)])
     assert bare.read_text() == "no table\n"
+
+
+@needs_ref
+def test_plain_mode_runs_the_deck_as_floatwind_run_does():
+    """Issue 17 item 3: --plain runs the imported deck with its own yaw motion (the imported
+    ServoDyn ramp). On ref03 the default mode (yaw from the reference) passes; the plain mode
+    shows the physical gap the yaw-drive degree of freedom closes (OpenFAST's nacelle overshoots
+    on its spring/damper): PtfmYaw and PtfmSway off by more than 1e-3 of range."""
+    from validation.openfast.compare import compare_case
+
+    default = compare_case(REF / "ref03_yaw_spin", t_end=60.0)
+    plain = compare_case(REF / "ref03_yaw_spin", t_end=60.0, plain=True)
+    nd = {c.channel: c.nrmse for c in default.channels}
+    npl = {c.channel: c.nrmse for c in plain.channels}
+    assert default.passed and not plain.passed
+    assert nd["PtfmYaw"] < 1e-6 and npl["PtfmYaw"] > 1e-3 and npl["PtfmSway"] > 1e-3
+    assert any(n.startswith("plain:") for n in plain.notes)

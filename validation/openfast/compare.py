@@ -440,8 +440,14 @@ def compare_case(
     morison_axis: str = "undisplaced",
     dt: float | None = None,
     keep_series: bool = True,
+    plain: bool = False,
 ) -> CaseResult:
     """Run floatwind on the deck of ``ref_dir`` and compare with the reference output.
+
+    ``plain=True`` runs the imported deck as ``floatwind run DECK.fst`` does (its own joint
+    motions; a yaw maneuver is the imported ramp), only the recorded wave elevation is taken
+    from the reference (SeaState's random phases cannot be reproduced); the default drives a
+    yaw maneuver with the reference's NacYaw/NacYawV/NacYawA.
 
     Parameters
     ----------
@@ -504,8 +510,16 @@ def compare_case(
     dt_out_ref = float(ref.time.values[1] - ref.time.values[0])
     case["simulation"]["dt_out"] = dt_out_ref
 
-    # yaw maneuver: drive the nacelle with the reference's own yaw motion
-    if res["info"]["decisions"].get("yaw") == "maneuver":
+    # yaw maneuver: drive the nacelle with the reference's own yaw motion (not in --plain mode,
+    # which runs the deck as `floatwind run DECK.fst` does: the imported ServoDyn ramp)
+    if plain and res["info"]["decisions"].get("yaw") == "maneuver":
+        result.notes.append(
+            "plain: the nacelle follows the imported ServoDyn yaw ramp, as `floatwind run DECK.fst` "
+            "runs it (OpenFAST's yaw is a degree of freedom on the yaw-drive spring/damper: issue 17)"
+        )
+        if dt is not None:
+            case["simulation"]["dt"] = dt
+    elif res["info"]["decisions"].get("yaw") == "maneuver":
         if not all(c in ref for c in ("NacYaw", "NacYawV", "NacYawA")):
             raise CompareError(
                 f"{ref_dir}: the yaw maneuver needs the NacYaw, NacYawV and NacYawA channels in the reference"
@@ -761,6 +775,9 @@ def main(argv: list[str] | None = None) -> int:
         "--morison-axis", choices=("undisplaced", "instantaneous"), default="undisplaced"
     )
     p.add_argument("--criteria", type=pathlib.Path, default=CRITERIA_FILE)
+    p.add_argument("--plain", action="store_true",
+                   help="also run each deck as 'floatwind run DECK.fst' does (its own yaw "
+                        "motion; only the recorded sea from the reference) and report both modes")  # fmt: skip
     p.add_argument("--json", type=pathlib.Path, help="write the results as JSON")
     p.add_argument("--docs", type=pathlib.Path,
                    help="replace these cases' rows of the measured table in this Markdown file "
@@ -785,6 +802,12 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(format_result(r), flush=True)
             results.append(r)
+            if args.plain:
+                rp = compare_case(d, t_end=args.tmax, criteria=criteria,
+                                  morison_axis=args.morison_axis, dt=args.dt, plain=True)  # fmt: skip
+                rp.case = f"{rp.case} (plain)"
+                print(format_result(rp), flush=True)
+                results.append(rp)
     except (CompareError, OSError) as exc:
         print(f"compare.py: error: {exc}", file=sys.stderr)
         return 2
