@@ -226,7 +226,14 @@ def test_momentum_and_energy_with_yaw_spin_pitch():
 
     model = model_from_dict(_free_case())
     tree = model.tree
-    ds = simulate(model, extra_channels=lambda ev: _momenta(tree, ev))
+    def extra(ev):
+        return _momenta(tree, ev)
+
+    # every channel has units and a description (an extra-channels function declares its own)
+    extra.channel_info = {f"P{k}": ("kg m/s", "linear momentum") for k in range(3)} | {
+        f"H{k}": ("kg m^2/s", "angular momentum about the system CM") for k in range(3)
+    } | {"T": ("J", "kinetic energy"), "Pdrive": ("W", "power of the joint drives")}
+    ds = simulate(model, extra_channels=extra)
     H = np.stack([ds[f"H{k}"].values for k in range(3)], -1)
     P = np.stack([ds[f"P{k}"].values for k in range(3)], -1)
     assert np.abs(H - H[0]).max() < 1e-9 * np.linalg.norm(H[0])

@@ -165,6 +165,12 @@ class Load(abc.ABC):
         """Names of the continuous states (output channels of the state vector)."""
         return [f"{self.name}_s{i + 1}" for i in range(self.n_states)]
 
+    def state_info(self) -> dict[str, tuple[str, str]]:
+        """Units and description of each state channel (:meth:`state_names`); a load whose
+        states have physical units says so by overriding this."""
+        return {n: ("1", f"continuous state {k + 1} of load '{self.name}'")
+                for k, n in enumerate(self.state_names())}  # fmt: skip
+
     def memory(self, batch: int, t0: float, dt: float, n_steps: int):
         """A new step memory for one run (a NamedTuple of arrays, batch axis first) or None (the
         default: no memory). ``t0``, ``dt`` and ``n_steps`` describe the run's steps

@@ -498,6 +498,11 @@ class PotentialRadiationSS(PotentialRadiation):
     def state_names(self):
         return [f"{self.name}_x{k + 1}" for k in range(self.n_states)]
 
+    def state_info(self):
+        return {n: ("1", f"state {k + 1} of the radiation state-space model of load "
+                         f"'{self.name}' (the units of its realisation; force = C x)")
+                for k, n in enumerate(self.state_names())}  # fmt: skip
+
     class SSParams(NamedTuple):
         body: int
         ref_b: np.ndarray

@@ -97,6 +97,9 @@ def simulate(
         ``fn(Evaluation) -> {name: (B,) array}`` adding output channels; by default, for a model
         with more than one body, the inverse-dynamics channels of
         :func:`floatwind.multibody.channels_for` (YawBr*, Root*b1, MgyroA..C, MRNAA..C).
+        Channels outside the channel table need units and a description: the function's
+        attribute ``channel_info = {name: (units, long_name)}``; a channel without them is an
+        error (never a silent unit "1").
     channels : list of str, optional
         Keep only these output channels (those the model has); when they need neither the
         accelerations nor other loads, the outputs skip them (:func:`to_dataset`). A name that
@@ -442,13 +445,22 @@ def to_dataset(
     info = {}
     for load in model.loads:
         info.update(load.channel_info())
+        if load.n_states:
+            info.update(load.state_info())
+    # an extra_channels function declares its channels in its attribute channel_info
+    info.update(getattr(extra_channels, "channel_info", None) or {})
     data_vars = {}
     for name, vals in cols.items():
         arr = np.ascontiguousarray(np.swapaxes(np.concatenate(vals, axis=0), 0, 1))  # (B, T, ...)
         try:
             attrs = channel_attrs(name, info)
         except KeyError:
-            attrs = _per_load_attrs(name, model) or {"units": "1", "long_name": name}
+            attrs = _per_load_attrs(name, model)
+            if attrs is None:  # never a silent "1": every channel has units and a description
+                raise ValueError(
+                    f"output channel {name!r} has no units and description: declare it in the "
+                    "channel table (floatwind.io.channels) or the load's channel_info()"
+                ) from None
         dims = ("realization", "time") + tuple(f"{name}_dim{d}" for d in range(arr.ndim - 2))
         data_vars[name] = xr.Variable(dims, arr, attrs)
     ds = xr.Dataset(
