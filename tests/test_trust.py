@@ -473,3 +473,26 @@ def test_non_utf8_ct_table_is_a_case_error_from_python_too(tmp_path):
         CTCurve.from_csv(f)
     msg = str(err.value)
     assert "ct.csv" in msg and "ct_curve" in msg and "0xe9" in msg and "line 1" in msg
+
+
+def test_a_channel_without_units_is_an_error_not_a_silent_unit():
+    """Issue 23 item 4: an output channel must have units and a description."""
+    import pathlib
+
+    import numpy as np
+    import pytest
+
+    from floatwind.case import load_case
+    from floatwind.simulate import simulate
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    model = load_case(root / "cases" / "oc3_platform_decay.yaml", {"simulation.t_max": 0.2})
+
+    def extra(ev):
+        return {"Mystery": np.zeros(ev.kin.r_G_g.shape[0])}
+
+    with pytest.raises(ValueError, match="'Mystery' has no units and description"):
+        simulate(model, extra_channels=extra, progress=False)
+    extra.channel_info = {"Mystery": ("N", "a declared channel")}
+    ds = simulate(model, extra_channels=extra, progress=False)
+    assert ds["Mystery"].attrs == {"units": "N", "long_name": "a declared channel"}
