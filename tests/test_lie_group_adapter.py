@@ -5,7 +5,7 @@ import types
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from floatwind.integrate.lie_group import FloatwindLoadsAdapter, simulate_lie_ga
+from floatwind.simulate.lie import FloatwindLoadsAdapter, simulate_lie_ga
 from floatwind.loads.base import Load, Wrench
 from floatwind.loads.spatial import NonFollowerForce, SpatialKinematics
 from floatwind.rotation import exp_so3, matrix_from_quaternion

@@ -31,7 +31,7 @@ Seas and wind fields expose their compiled tables the same way
 (:mod:`floatwind.environment.compiled`): ``SeaTable`` and ``WindParams``, NamedTuples of named
 arrays read by the Morison and thrust kernels.
 
-Kernels must be module-level numba functions: :mod:`floatwind._kernels.generate` imports them
+Kernels must be module-level numba functions: :mod:`floatwind.simulate.generate` imports them
 by name into the generated per-model module.
 """
 

@@ -40,19 +40,6 @@ class Params(NamedTuple):
     exact: bool  # rna_equations "exact" (else Wang's 2.27-2.29)
 
 
-def params(body) -> Params:
-    """:class:`Params` of an ``Euler313Body``."""
-    from floatwind.multibody import euler313 as e3
-
-    return Params(
-        float(body.m_rna), float(body.I_pivot), float(body.I_axial), float(body.I_A),
-        float(body.I_B), float(body.I_C), float(body.l_rna), float(body.d_tower),
-        np.asarray(body.spin_axis, dtype=float), float(body.rotor_torque),
-        np.asarray(body.pivot_g, dtype=float), float(e3.RNA_SINGULAR), np.ascontiguousarray(e3.R_REF),
-        body.rna_equations == "exact",
-    )  # fmt: skip
-
-
 @njit(cache=True, fastmath=False)
 def _frames(ang, chart, yaw, R_ref):
     """(x, y, z) frame, tower matrix, nacelle matrix of one member."""

@@ -3,7 +3,7 @@
 :func:`system_rhs` is the compiled ``System.rhs``: body kinematics (Wang 5.10), every load of the
 model through its own kernel (``floatwind._kernels.contract``: one signature for all loads),
 then the MCM forward dynamics (Wang 5.26). It is the *template* of the per-model right-hand side:
-:mod:`floatwind._kernels.generate` writes, for the model's list of load kernels, a small module
+:mod:`floatwind.simulate.generate` writes, for the model's list of load kernels, a small module
 where ``_loads`` calls each kernel in turn on its params (no type tests, no registry, any number
 of loads of a kind) and compiles this function and the RK4 stepping of
 :mod:`floatwind.integrate.compiled` against it (numba caches it on disk: once per installation
@@ -111,7 +111,7 @@ def system_rhs(p, t, y, g, out):
     """dy/dt (B, n) at (t, y) into ``out``; ``g`` the index of ``t`` in ``p.rel`` (ignored for a
     static tree). Returns 0, or the NEEDS_PYTHON bit of the first load that cannot do it.
 
-    Template (compiled per model by :mod:`floatwind._kernels.generate`): ``_loads`` is the
+    Template (compiled per model by :mod:`floatwind.simulate.generate`): ``_loads`` is the
     generated walk over the model's load kernels."""
     status, kin, i = rhs_kinematics(p.rel, p.static, p.euler_tol, t, y, g)
     if status != 0:

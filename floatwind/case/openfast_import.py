@@ -30,7 +30,6 @@ returned notes (the CLI stores them in the output attrs). See ``docs/validation.
 from __future__ import annotations
 
 import copy
-import importlib.util
 import math
 import pathlib
 from typing import Any
@@ -47,7 +46,6 @@ __all__ = [
     "case_from_deck",
     "import_openfast",
     "model_from_deck",
-    "morison_available",
     "write_case_yaml",
 ]
 
@@ -79,21 +77,6 @@ _STRETCHING = {0: "none", 1: "vertical", 3: "wheeler"}
 
 class ImportResult(dict):
     """``{"case": dict, "notes": [str], "deck": dict, "info": dict}`` (a dict, for YAML dumps)."""
-
-
-def morison_available() -> bool:
-    """True when the Morison load module with a ``from_config`` is installed."""
-    if importlib.util.find_spec("floatwind.loads.morison") is None:
-        return False
-    mod = importlib.import_module("floatwind.loads.morison")
-    return any(hasattr(getattr(mod, n, None), "from_config") for n in ("Morison", "MorisonMembers"))
-
-
-def _hydrostatics_available() -> bool:
-    if importlib.util.find_spec("floatwind.loads.hydrostatics") is None:
-        return False
-    mod = importlib.import_module("floatwind.loads.hydrostatics")
-    return hasattr(getattr(mod, "Hydrostatics", None), "from_config")
 
 
 # ---------------------------------------------------------------------------------- helpers
@@ -233,14 +216,7 @@ def _screen(deck: dict, approximate: bool) -> tuple[list[str], list[str], dict]:
             else:
                 lines.append(msg)
         if hd["members"]:
-            if not morison_available():
-                msg = f"{hd_name}: {len(hd['members'])} Morison member(s): floatwind.loads.morison is not available"
-                if approximate:
-                    notes.append(msg + "; approximated: members ignored")
-                else:
-                    lines.append(msg)
-            else:
-                decisions["morison"] = True
+            decisions["morison"] = True
     if approximate:
         # everything unsupported_settings refused becomes a note (the module is dropped)
         notes.extend(f"{ln}; approximated: ignored" for ln in od.unsupported_settings(deck))
@@ -758,7 +734,7 @@ def _morison_loads(hd: dict, deck: dict, axis: str, notes: list[str]) -> list[di
             f"{hd_name}: {n_pot} member(s) with PropPot = True carry only viscous drag (cm = ca "
             "= 0, no member hydrostatics): the WAMIT body gives their inertia and buoyancy"
         )
-    if _hydrostatics_available() and hst_members and len(hst_members) == n_full:
+    if hst_members and len(hst_members) == n_full:
         out.append({"type": "hydrostatics", "body": "platform", "members": hst_members})
         notes.append(
             "HydroDyn member hydrostatics (MHstLMod) imported as floatwind's exact nonlinear "

@@ -12,7 +12,7 @@
 
 (the loads' step memories take the accepted state (t, y): ``Load.after_step``; a function that
 does nothing for a model without memories). It is compiled
-together with a model's right-hand side by :mod:`floatwind._kernels.generate` (the callee is a
+together with a model's right-hand side by :mod:`floatwind.simulate.generate` (the callee is a
 global of the generated module, so numba's disk cache holds the pair). The stage times come
 from :func:`floatwind.integrate.base.rk4_stage_times`, the same function as the Python RK4 step.
 """

@@ -3,7 +3,7 @@ right-hand side: the inner loop of :class:`floatwind.integrate.bossak.BossakNewm
 linear model offers it (:meth:`floatwind.simulate.bossak.LinearizedSystem.bossak_chunk`).
 
 :func:`bossak_linear_chunk` is a template compiled, like ``rk4_chunk``
-(:mod:`floatwind.integrate.compiled`), in the module that :mod:`floatwind._kernels.generate`
+(:mod:`floatwind.integrate.compiled`), in the module that :mod:`floatwind.simulate.generate`
 writes for a model's loads, against its ``rhs(params, t, y, g, out)``. Equation numbers: the
 seed 002 chapter as numbered in docs/bossak.md.
 """

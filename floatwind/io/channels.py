@@ -6,7 +6,9 @@ channels through ``Load.channel_info``.
 
 from __future__ import annotations
 
-CHANNELS: dict[str, tuple[str, str]] = {
+from types import MappingProxyType
+
+_TABLE: dict[str, tuple[str, str]] = {
     # OpenFAST platform channels at the platform reference point (PRP), SI units
     "PtfmSurge": ("m", "platform surge displacement of the reference point, inertial x"),
     "PtfmSway": ("m", "platform sway displacement of the reference point, inertial y"),
@@ -53,6 +55,35 @@ CHANNELS: dict[str, tuple[str, str]] = {
     "HGsy": ("kg m^2/s", "angular momentum about G_s, C_s y (Wang 5.17)"),
     "HGsz": ("kg m^2/s", "angular momentum about G_s, C_s z (Wang 5.17)"),
 }
+
+
+# internal loads from inverse dynamics (floatwind.multibody.inverse), OpenFAST names
+for _ax in "xyz":
+    _TABLE[f"YawBrF{_ax}p"] = (
+        "N", f"load of the RNA on the tower top (yaw bearing), force, platform {_ax} axis")
+    _TABLE[f"YawBrM{_ax}p"] = (
+        "N m",
+        f"load of the RNA on the tower top (yaw bearing), moment about it, platform {_ax} axis")
+    _TABLE[f"TwrBsF{_ax}t"] = (
+        "N", f"load of the tower + RNA on the platform at the tower base, force, platform {_ax} axis")
+    _TABLE[f"TwrBsM{_ax}t"] = (
+        "N m", f"load of the tower + RNA on the platform at the tower base, moment about it, "
+        f"platform {_ax} axis")
+    _TABLE[f"RootF{_ax}b1"] = (
+        "N", f"load of blade 1 on the hub at its root, force, pitched blade-1 {_ax} axis")
+    _TABLE[f"RootM{_ax}b1"] = (
+        "N m",
+        f"load of blade 1 on the hub at its root, moment about the root, pitched blade-1 {_ax} axis")
+for _ax in "ABC":
+    _TABLE[f"Mgyro{_ax}"] = (
+        "N m", f"gyroscopic moment of the spinning rotor on the tower top, nacelle axis {_ax} "
+        "(Wang 3.28)")
+    _TABLE[f"MRNA{_ax}"] = ("N m", f"RNA inertial moment on the tower top, nacelle axis {_ax} (Wang 3.27)")
+del _ax
+
+#: the table, read-only (issue 23: no module changes it at import or run time; a load declares
+#: its own channels in ``channel_info()``, an extra-channels function in ``.channel_info``)
+CHANNELS = MappingProxyType(_TABLE)
 
 
 def channel_attrs(name: str, extra: dict[str, tuple[str, str]] | None = None) -> dict[str, str]:

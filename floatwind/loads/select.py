@@ -60,7 +60,7 @@ class SelectLoad(Load):
 
     def compiled(self, env, batch):
         """The candidates' compiled forms as children: each runs on the whole batch and member
-        ``b`` keeps candidate ``choice[b]`` (floatwind._kernels.generate)."""
+        ``b`` keeps candidate ``choice[b]`` (floatwind.simulate.generate)."""
         parts = []
         for ld in self.loads:
             c = ld.compiled(env, batch)

@@ -29,56 +29,21 @@ from collections.abc import Callable
 
 import numpy as np
 
+from floatwind.io.channels import CHANNELS as _IO_CHANNELS
 from floatwind.multibody.tree import Tree
 from floatwind.rotation.vec import cross, matvec
 
 log = logging.getLogger(__name__)
 
-#: channels written by :func:`channels_for` (SI units): name -> (units, long_name)
-CHANNELS: dict[str, tuple[str, str]] = {}
-for _ax in "xyz":
-    CHANNELS[f"YawBrF{_ax}p"] = (
-        "N",
-        f"load of the RNA on the tower top (yaw bearing), force, platform {_ax} axis",
-    )
-    CHANNELS[f"YawBrM{_ax}p"] = (
-        "N m",
-        f"load of the RNA on the tower top (yaw bearing), moment about it, platform {_ax} axis",
-    )
-    CHANNELS[f"TwrBsF{_ax}t"] = (
-        "N",
-        f"load of the tower + RNA on the platform at the tower base, force, platform {_ax} axis",
-    )
-    CHANNELS[f"TwrBsM{_ax}t"] = (
-        "N m",
-        f"load of the tower + RNA on the platform at the tower base, moment about it, platform "
-        f"{_ax} axis",
-    )
-    CHANNELS[f"RootF{_ax}b1"] = (
-        "N",
-        f"load of blade 1 on the hub at its root, force, pitched blade-1 {_ax} axis",
-    )
-    CHANNELS[f"RootM{_ax}b1"] = (
-        "N m",
-        f"load of blade 1 on the hub at its root, moment about the root, pitched blade-1 {_ax} axis",
-    )
-for _ax in "ABC":
-    CHANNELS[f"Mgyro{_ax}"] = (
-        "N m",
-        f"gyroscopic moment of the spinning rotor on the tower top, nacelle axis {_ax} (Wang 3.28)",
-    )
-    CHANNELS[f"MRNA{_ax}"] = (
-        "N m",
-        f"RNA inertial moment on the tower top, nacelle axis {_ax} (Wang 3.27)",
-    )
+#: channels written by :func:`channels_for` (SI units): name -> (units, long_name); they live in
+#: the read-only table of :mod:`floatwind.io.channels`
+CHANNELS: dict[str, tuple[str, str]] = {
+    k: v for k, v in _IO_CHANNELS.items() if k.startswith(("YawBr", "TwrBs", "Root", "Mgyro", "MRNA"))
+}
 
 
 def register_channels() -> None:
-    """Add :data:`CHANNELS` to ``floatwind.io.channels.CHANNELS`` (idempotent)."""
-    from floatwind.io import channels
-
-    for k, v in CHANNELS.items():
-        channels.CHANNELS.setdefault(k, v)
+    """Kept for old callers: the channels are in :mod:`floatwind.io.channels` already."""
 
 
 def _joint_index(tree: Tree, joint: str | int) -> int:
@@ -217,12 +182,13 @@ def channels_for(tree: Tree, spec: dict | None = None) -> Callable[[object], dic
     * ``pitch1`` joint -> ``RootFxb1..RootMzb1`` (child = pitched blade-1 axes).
 
     Extra entries ``{prefix: (joint, axes)}`` give channels ``{prefix}F{x,y,z}`` and
-    ``{prefix}M{x,y,z}`` (units registered on the fly).
+    ``{prefix}M{x,y,z}`` (their units in the returned function's ``channel_info``).
     """
     from floatwind.multibody import gyro
 
     names = {j.name for j in tree.joint_of.values()}
     items: list[tuple[str, str, str, str]] = []  # (kind, joint, axes, suffix-pattern)
+    info: dict[str, tuple[str, str]] = {}  # units of the channels outside the table
     if spec is None:
         spec = {}
         if "yaw" in names:
@@ -245,10 +211,7 @@ def channels_for(tree: Tree, spec: dict | None = None) -> Callable[[object], dic
             items.append((prefix, joint, axes, "{p}{q}{ax}"))
             for q, u in (("F", "N"), ("M", "N m")):
                 for ax in "xyz":
-                    CHANNELS.setdefault(
-                        f"{prefix}{q}{ax}", (u, f"load at joint {joint}, {axes} {ax} axis")
-                    )
-    register_channels()
+                    info[f"{prefix}{q}{ax}"] = (u, f"load at joint {joint}, {axes} {ax} axis")
     gyro_on = "yaw" in names and "spin" in names
 
     def extra(ev) -> dict[str, np.ndarray]:
@@ -262,4 +225,5 @@ def channels_for(tree: Tree, spec: dict | None = None) -> Callable[[object], dic
             out.update(gyro.gyro_channels(tree, ev))
         return out
 
+    extra.channel_info = info  # read by floatwind.simulate.run.to_dataset
     return extra

@@ -50,6 +50,21 @@ CHANNELS: dict[str, tuple[str, str]] = {
 }
 
 
+def kernel_params(body):
+    """:class:`floatwind._kernels.euler313.Params` of an ``Euler313Body`` (here, not in the
+    kernels module: the kernels import nothing above them)."""
+    from floatwind._kernels import euler313 as k3
+    from floatwind.multibody import euler313 as e3
+
+    return k3.Params(
+        float(body.m_rna), float(body.I_pivot), float(body.I_axial), float(body.I_A),
+        float(body.I_B), float(body.I_C), float(body.l_rna), float(body.d_tower),
+        np.asarray(body.spin_axis, dtype=float), float(body.rotor_torque),
+        np.asarray(body.pivot_g, dtype=float), float(e3.RNA_SINGULAR), np.ascontiguousarray(e3.R_REF),
+        body.rna_equations == "exact",
+    )  # fmt: skip
+
+
 class Euler313System:
     """``rhs(t, y, chart)`` of a model with ``model.euler313`` (an :class:`Euler313Body`)."""
 
@@ -107,7 +122,7 @@ class Euler313System:
         from floatwind.loads.base import Kinematics
 
         if self._p is None:
-            self._p = k3.params(self.body)
+            self._p = kernel_params(self.body)
         Bn = y.shape[0]
         ang = np.ascontiguousarray(y[:, 0:3])
         rates = np.ascontiguousarray(y[:, 3:6])

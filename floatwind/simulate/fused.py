@@ -88,7 +88,7 @@ class FusedRHS:
 
     def __init__(self, system, loads: list):
         from floatwind._kernels import fused as kf
-        from floatwind._kernels.generate import stepper
+        from floatwind.simulate.generate import stepper
         from floatwind.rotation.euler import EULER_SINGULARITY_TOL
 
         self.system = system

@@ -249,9 +249,7 @@ def known_channels(model: Model) -> set[str]:
     channels, the channel table (inverse-dynamics loads included), and this model's loads' own
     and per-load channels. A name outside it is a typo (:func:`check_channel_names`)."""
     from floatwind.io.channels import CHANNELS
-    from floatwind.multibody.inverse import register_channels
 
-    register_channels()
     names = set(STATE_CHANNELS) | set(DYNAMICS_CHANNELS) | set(CHANNELS)
     for load in model.loads:
         names |= set(load.channel_info())

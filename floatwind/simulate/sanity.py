@@ -176,7 +176,7 @@ def check_memory(model: Model) -> float:
 
 def compile_notice(model=None) -> str | None:
     """"compiling kernels, once per installation: ~1 min" when the compiled stepping of
-    ``model`` (its combination of load kinds, ``floatwind._kernels.generate``) is not in numba's
+    ``model`` (its combination of load kinds, ``floatwind.simulate.generate``) is not in numba's
     cache yet; None when it is, when the model steps on the Python path, or when the kernels are
     off."""
     try:
@@ -185,7 +185,7 @@ def compile_notice(model=None) -> str | None:
         if model is None or not _kernels.enabled():
             return None
         from floatwind._kernels.contract import NoCompiledForm
-        from floatwind._kernels.generate import is_compiled
+        from floatwind.simulate.generate import is_compiled
         from floatwind.simulate import fused
         from floatwind.simulate.system import System
 

@@ -30,7 +30,6 @@ Library use (the validation registry and the report call these)::
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import logging
 import math
@@ -380,8 +379,6 @@ def _load_channel_function(model):
     when that module exists: YawBr*p at the ``yaw`` joint (load of the RNA on the tower top, tower =
     platform axes), TwrBs*t at the ``tower`` joint (tower + RNA on the platform, platform axes),
     Root*b1 at the ``pitch1`` joint (blade 1 on the hub, pitched blade-1 axes)."""
-    if importlib.util.find_spec("floatwind.multibody.inverse") is None:
-        return None, "floatwind.multibody.inverse is not available: load channels not compared"
     from floatwind.multibody import inverse
 
     tree = model.tree
@@ -463,7 +460,7 @@ def compare_case(
         floatwind RK4 step (default: the deck's DT, or half DT_Out when the yaw is table-driven).
     """
     from floatwind.case import openfast_deck as od
-    from floatwind.case.openfast_import import case_from_deck, model_from_deck, morison_available
+    from floatwind.case.openfast_import import case_from_deck, model_from_deck
     from floatwind.errors import CaseError
     from floatwind.simulate import simulate
 
@@ -475,8 +472,7 @@ def compare_case(
         deck = od.read_fst(files["fst"])
         hd = od.hydrodyn_model(deck)
         has_members = bool(hd and hd["members"])
-        split = importlib.util.find_spec("floatwind.multibody.inverse") is not None
-        res = case_from_deck(deck, split=split, morison_axis=morison_axis)
+        res = case_from_deck(deck, split=True, morison_axis=morison_axis)
     except CaseError as exc:
         raise CompareError(str(exc.with_file(str(files["fst"])))) from None
     case_name = files["fst"].stem
@@ -485,18 +481,6 @@ def compare_case(
     result = CaseResult(case=case_name, ref_dir=str(ref_dir), window=(0.0, 0.0))
     result.checks.append(io_check)
     result.notes.extend(res["notes"])
-    if has_members and not morison_available():
-        result.notes.append("floatwind.loads.morison is not available: Morison case not run")
-        result.checks.append(
-            {
-                "metric": "Morison load module",
-                "value": float("nan"),
-                "criterion": "available",
-                "passed": False,
-            }
-        )
-        return result
-
     window = [0.0, float(ref.time.values[-1])]
     if files["case_definition"] is not None:
         cdef = json.loads(files["case_definition"].read_text())
