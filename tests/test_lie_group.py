@@ -125,3 +125,32 @@ def test_non_convergence_raises_simulation_error_with_partial_output():
     assert info.value.time == pytest.approx(0.05)
     assert info.value.members == [0]
     assert info.value.partial["t"].tolist() == [0.0]
+
+
+def test_returns_the_shared_recording_and_errors_carry_it():
+    """Issue 23 item 2: the Lie-group integrator honours the integrator contract: it returns the
+    shared Recording (t, y (T, B, 12), n) with the named fields, and its error carries one."""
+    from floatwind.integrate import Recording
+    from floatwind.integrate.lie_group import LIE_STATE, LieRecording
+
+    body = _spinner()
+    ga = LieGroupGeneralizedAlpha(rho_inf=1.0)
+    s0 = ga.initial_state(
+        body, 0.0, r_G_g=[0, 0, 0], R_b2g=np.eye(3), v_G_g=[0, 0, 0], w_b_g=[0, 0, 1.0]
+    )
+    t = np.linspace(0.0, 0.2, 5)
+    out = ga.integrate(body, s0, t, 0.05)
+    assert isinstance(out, Recording) and isinstance(out, LieRecording) and out.complete
+    assert out.y.shape == (5, 1, 12) and LIE_STATE == ("r_G_g", "psi", "v_G_g", "w_b_g")
+    np.testing.assert_array_equal(out.y[..., 3:6], out["psi"])
+    np.testing.assert_array_equal(out.y[..., 9:12], out["w_b_g"])
+    # a failing run: the error's partial is a Recording too, incomplete, with the first row
+    stiff = RigidBodySpatial(mass=1.0, J_b=3.0 * np.eye(3), loads=(FollowerTorque(torque=[0, 0, 30.0]),))
+    ga2 = LieGroupGeneralizedAlpha(rho_inf=0.9, tol=1e-15, max_iter=1)
+    s2 = ga2.initial_state(stiff, 0.0, r_G_g=[0, 0, 0], R_b2g=np.eye(3), v_G_g=[0, 0, 0],
+                           w_b_g=[10, 15, 20])  # fmt: skip
+    with pytest.raises(SimulationError) as info:
+        ga2.integrate(stiff, s2, np.linspace(0.0, 0.1, 11), 0.05)
+    part = info.value.partial
+    assert isinstance(part, Recording) and part.n == 1 and not part.complete
+    assert part.valid().y.shape == (1, 1, 12) and np.isfinite(part.valid().y).all()

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from floatwind.errors import CaseError, SimulationError
-from floatwind.integrate.base import Interrupted, hermite
+from floatwind.integrate.base import Interrupted, Recording, hermite
 from floatwind.integrate.spatial_loads import (
     InertialLoad,
     LoadSet,
@@ -62,6 +62,32 @@ def _mv(A, x):
 
 def _T(A):
     return np.swapaxes(A, -1, -2)
+
+
+#: the state columns of a :class:`LieRecording` (per batch member)
+LIE_STATE = ("r_G_g", "psi", "v_G_g", "w_b_g")
+
+
+@dataclass
+class LieRecording(Recording):
+    """What :meth:`LieGroupGeneralizedAlpha.integrate` returns (and a ``SimulationError`` or
+    ``Interrupted`` carries as ``partial``): the shared :class:`~floatwind.integrate.Recording`
+    of every integrator, ``t`` (T,) the output grid, ``y`` (T, B, 12) = [r_G_g, psi (continuous
+    rotation vector), v_G_g, w_b_g] per member (NaN after the ``n`` recorded rows), plus every
+    recorded field by name, sliced to the recorded rows: ``rec["R_b2g"]`` (n, B, 3, 3),
+    ``rec["psi_wrapped"]``, ``rec["a_G_g"]``, ``rec["dw_b_g"]``, ``rec["newton_iterations"]``
+    (per step), ``rec["t"]`` (n,)."""
+
+    fields: dict = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        return self.fields[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.fields
+
+    def keys(self):
+        return self.fields.keys()
 
 
 def generalized_alpha_parameters(rho_inf: float) -> tuple[float, float, float, float]:
@@ -446,7 +472,7 @@ class LieGroupGeneralizedAlpha:
         dt: float,
         *,
         progress: Callable[[float], None] | None = None,
-    ) -> dict[str, np.ndarray]:
+    ) -> LieRecording:
         """Integrate with fixed step ``dt`` from ``state0`` and record on ``t_out``.
 
         Output times that fall on steps are recorded exactly, the others by cubic Hermite
@@ -454,7 +480,8 @@ class LieGroupGeneralizedAlpha:
 
         Returns
         -------
-        dict of arrays, time first: ``t`` (T,), ``r_G_g`` (T, B, 3), ``R_b2g`` (T, B, 3, 3),
+        :class:`LieRecording`: the shared Recording (``t``, ``y``, ``n``) and, by name, the arrays
+        (time first): ``t`` (T,), ``r_G_g`` (T, B, 3), ``R_b2g`` (T, B, 3, 3),
         ``psi`` (T, B, 3) rotation vector kept continuous by adding 2 pi where the log map wraps
         (sec. 7.4.1), ``psi_wrapped`` (|psi| <= pi), ``v_G_g``, ``w_b_g``, ``a_G_g``, ``dw_b_g``
         (T, B, 3, inertial axes), and ``newton_iterations`` (n_steps,).
@@ -462,7 +489,8 @@ class LieGroupGeneralizedAlpha:
         Raises
         ------
         SimulationError
-            From :meth:`step`, with ``partial`` holding the outputs recorded so far.
+            From :meth:`step`, with ``partial`` the :class:`LieRecording` of the outputs recorded
+            so far (``Interrupted`` on Ctrl-C, likewise), as every integrator's error carries.
         """
         t_out = np.asarray(t_out, dtype=float)
         if not dt > 0.0:
@@ -501,10 +529,11 @@ class LieGroupGeneralizedAlpha:
             rec["v_G_g"][k], rec["w_b_g"][k] = v[:, :3], v[:, 3:]
             rec["a_G_g"][k], rec["dw_b_g"][k] = a[:, :3], a[:, 3:]
 
-        def partial():
+        def partial() -> LieRecording:
             out = {k: v[:n_rec].copy() for k, v in rec.items()}
             out["newton_iterations"] = np.asarray(iters)
-            return out
+            y = np.concatenate([rec[k] for k in LIE_STATE], axis=-1)
+            return LieRecording(t_out, y, n_rec, fields=out)
 
         tol_t = 1e-9 * dt
         st = state0

@@ -14,7 +14,7 @@ import numpy as np
 
 from floatwind.errors import CaseError, SimulationError
 from floatwind.integrate import Recording
-from floatwind.integrate.lie_group import LieGroupGeneralizedAlpha, RigidBodySpatial
+from floatwind.integrate.lie_group import LieGroupGeneralizedAlpha, LieRecording, RigidBodySpatial
 from floatwind.integrate.spatial_loads import SpatialKinematics, SpatialLoad, Tangents
 from floatwind.loads.base import Kinematics
 from floatwind.model import Model
@@ -69,7 +69,7 @@ def run_lie_group(model: Model, t_out: np.ndarray, *, progress=None):
         )
     except SimulationError as err:
         part = err.partial
-        if isinstance(part, dict) and len(part.get("r_G_g", [])):
+        if part is not None and "r_G_g" in part and len(part["r_G_g"]):
             n = len(part["r_G_g"])
             y = _to_mcm_state(part["r_G_g"], part["R_b2g"], part["v_G_g"], part["w_b_g"])
             err.dataset = to_dataset(model, system, Recording(t_out[:n], y, n), status=str(err))
@@ -192,7 +192,7 @@ def simulate_lie_ga(
     fd_step: float = 1e-6,
     extra_loads: Sequence[SpatialLoad] = (),
     progress: Callable[[float], None] | None = None,
-) -> dict[str, np.ndarray]:
+) -> LieRecording:
     """Run one floating rigid body with floatwind loads through the spatial Lie-group GA scheme.
 
     Parameters
@@ -225,7 +225,8 @@ def simulate_lie_ga(
 
     Returns
     -------
-    dict of arrays on ``t_out`` (time first, then batch): see
+    :class:`~floatwind.integrate.lie_group.LieRecording` on ``t_out`` (arrays by name, time
+    first, then batch): see
     :meth:`LieGroupGeneralizedAlpha.integrate` (``r_G_g``, ``R_b2g``, ``psi``, ``v_G_g``,
     ``w_b_g``, ...).
     """
