@@ -461,18 +461,8 @@ def _loads(items: list, index: dict[str, int], tree: Tree, base_dir) -> list:
 
 
 def _environment(data: Any, batch: int, duration: float, dt: float, base_dir, file) -> Environment:
-    try:
-        from floatwind.environment.config import build_environment
-    except ImportError:  # pragma: no cover - environment config not installed
-        build_environment = None
-    if build_environment is None:
-        sec = Section(data or {}, "environment", {"gravity", "rho_water", "rho_air", "water_depth"})
-        return Environment(
-            gravity=sec.number("gravity", 9.80665, kind="positive"),
-            rho_water=sec.number("rho_water", 1025.0, kind="positive"),
-            rho_air=sec.number("rho_air", 1.225, kind="positive"),
-            water_depth=sec.number("water_depth", 320.0, kind="positive"),
-        )
+    from floatwind.environment.config import build_environment
+
     return build_environment(
         data, n_realizations=batch, duration=duration, dt_hint=dt, base_dir=base_dir, file=file
     )

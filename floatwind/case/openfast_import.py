@@ -38,6 +38,7 @@ import numpy as np
 import yaml
 
 from floatwind.case import openfast_deck as od
+from floatwind.environment.base import DEFAULT_RHO_WATER, DEFAULT_WATER_DEPTH
 from floatwind.errors import CaseError
 
 __all__ = [
@@ -328,7 +329,7 @@ def case_from_deck(
     if moor is not None:
         from floatwind.case.mooring_files import read_mooring_file
 
-        depth = float(env["water_depth"] or 320.0)
+        depth = float(env["water_depth"] or DEFAULT_WATER_DEPTH)
         mfile = read_mooring_file(moor["file"], kind=moor["kind"], depth=depth)
         for ln in mfile.lines:  # MAP++/MoorDyn vessel points are relative to the platform ref.
             if not isinstance(ln["fairlead"], str):
@@ -368,8 +369,8 @@ def case_from_deck(
         )
     environment = {
         "gravity": float(env["gravity"]),
-        "rho_water": float(env["water_density"] or 1025.0),
-        "water_depth": float(env["water_depth"] or 320.0),
+        "rho_water": float(env["water_density"] or DEFAULT_RHO_WATER),
+        "water_depth": float(env["water_depth"] or DEFAULT_WATER_DEPTH),
     }
     if sea["kind"] != "still":
         environment["waves"] = sea
@@ -828,7 +829,7 @@ def _wamit_loads(hd: dict, deck: dict, p_hd, env: dict, ss, notes: list[str]) ->
             and (data.excitation is None or not np.any(data.excitation)))  # fmt: skip
     if null:
         return []
-    rho = float(env["water_density"] or 1025.0)
+    rho = float(env["water_density"] or DEFAULT_RHO_WATER)
     g = float(env["gravity"])
     buoy = rho * g * vol
     f0 = [0.0, 0.0, buoy, buoy * float(hd["PtfmCOByt"][0]), -buoy * float(hd["PtfmCOBxt"][0]),

@@ -81,14 +81,25 @@ class NoWind:
         return {}
 
 
+#: the default physical constants (SI), defined once here (issue 23 item 5): the environment
+#: section of a case (floatwind.environment.config), the Environment below and the wave
+#: functions' defaults read them
+DEFAULT_GRAVITY = 9.80665  # m/s^2, standard gravity
+DEFAULT_RHO_WATER = 1025.0  # kg/m^3, sea water
+DEFAULT_RHO_AIR = 1.225  # kg/m^3, ISA sea level
+DEFAULT_WATER_DEPTH = 320.0  # m, OC3-Hywind site
+CONSTANT_DEFAULTS = {"gravity": DEFAULT_GRAVITY, "rho_water": DEFAULT_RHO_WATER,
+                     "rho_air": DEFAULT_RHO_AIR, "water_depth": DEFAULT_WATER_DEPTH}  # fmt: skip
+
+
 @dataclass
 class Environment:
     """Physical constants (SI) plus a sea state and a wind field."""
 
-    gravity: float = 9.80665
-    rho_water: float = 1025.0
-    rho_air: float = 1.225
-    water_depth: float = 320.0
+    gravity: float = DEFAULT_GRAVITY
+    rho_water: float = DEFAULT_RHO_WATER
+    rho_air: float = DEFAULT_RHO_AIR
+    water_depth: float = DEFAULT_WATER_DEPTH
     sea: object = field(default_factory=StillWater)
     wind: object = field(default_factory=NoWind)
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 import turbsim_io
-from floatwind.environment.base import Environment, NoWind, StillWater
+from floatwind.environment.base import CONSTANT_DEFAULTS, Environment, NoWind, StillWater
 from floatwind.environment.spectra import JonswapSpectrum, PiersonMoskowitzSpectrum
 from floatwind.environment.waves import (
     read_elevation_file,
@@ -37,7 +37,7 @@ logger = logging.getLogger(__name__)
 
 _REQ = object()  # marks a required key in DEFAULTS-like tables
 
-_CONSTANTS = {"gravity": 9.80665, "rho_water": 1025.0, "rho_air": 1.225, "water_depth": 320.0}
+_CONSTANTS = dict(CONSTANT_DEFAULTS)
 
 _WAVES = {
     "still": {"kind": "still"},

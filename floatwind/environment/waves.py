@@ -38,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
+from floatwind.environment.base import DEFAULT_GRAVITY, DEFAULT_WATER_DEPTH
 from floatwind.errors import CaseError
 
 logger = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ KINEMATICS = ("auto", "direct", "gridded")
 _CHUNK = 256  # components per summation chunk; fixed so that results do not depend on B
 
 
-def wavenumber(omega: np.ndarray, depth: float, gravity: float = 9.80665) -> np.ndarray:
+def wavenumber(omega: np.ndarray, depth: float, gravity: float = DEFAULT_GRAVITY) -> np.ndarray:
     """Solve the linear dispersion relation ``omega^2 = g k tanh(k h)`` for k (rad/m).
 
     Parameters
@@ -123,7 +124,7 @@ class LinearSea:
         amplitude: np.ndarray,
         heading: np.ndarray,
         depth: float,
-        gravity: float = 9.80665,
+        gravity: float = DEFAULT_GRAVITY,
         stretching: str = "wheeler",
         period: float | None = None,
         info: dict | None = None,
@@ -629,8 +630,8 @@ def sea_from_spectrum(
     random_amplitude: bool = False,
     band: tuple[float, float] | None = None,
     period: float | None = None,
-    depth: float = 320.0,
-    gravity: float = 9.80665,
+    depth: float = DEFAULT_WATER_DEPTH,
+    gravity: float = DEFAULT_GRAVITY,
     stretching: str = "wheeler",
 ) -> LinearSea:
     """Random-phase realizations of a wave spectrum, one per seed.
@@ -703,8 +704,8 @@ def sea_from_elevation(
     heading: float = 0.0,
     location: tuple[float, float] = (0.0, 0.0),
     f_max: float | None = None,
-    depth: float = 320.0,
-    gravity: float = 9.80665,
+    depth: float = DEFAULT_WATER_DEPTH,
+    gravity: float = DEFAULT_GRAVITY,
     stretching: str = "wheeler",
     source: str = "",
 ) -> LinearSea:
