@@ -7,6 +7,7 @@
     floatwind plot STUDY.yaml -o DIR
     floatwind dlc DLC.yaml -o DIR [--list] [--report HTML] [--resume] [--seeds N]
     floatwind import-openfast DECK.fst -o CASE.yaml [--approximate] [--split]
+    floatwind bem CASE_OR_MESH -o DIR [--frequencies ...] [--headings ...] [--panels N] [--no-lid]
     floatwind report validation -o report.html [--quick]
     floatwind report dlc DIR -o report.html
     floatwind report study DIR -o report.html
@@ -61,6 +62,12 @@ SUB_EXAMPLES = {
          "ref01_pitch_decay.fst -o ref01.yaml", "convert an OpenFAST deck to a case file"),
         ("floatwind import-openfast DECK.fst --split -o CASE.yaml",
          "keep tower, nacelle, rotor and blade as bodies (load channels)"),
+    ],
+    "bem": [
+        ("floatwind bem cases/oc3_hywind.yaml -o oc3_bem",
+         "WAMIT .1/.3/.hst + netCDF of the OC3 hull with Capytaine (pip install -e '.[bem]')"),
+        ("floatwind bem cases/oc3_hywind.yaml -o oc3_coarse --panels 400 --frequencies 0.2:2.0:0.2",
+         "a coarse mesh and 10 frequencies (seconds; cached by the hull's fingerprint)"),
     ],
     "mooring": [
         ("floatwind mooring cases/oc3_hywind_catenary.yaml --figure mooring.png",
@@ -299,6 +306,23 @@ def _parser() -> argparse.ArgumentParser:
         "--at-rest", action="store_true", help="linearise at the initial pose, not at equilibrium"
     )
     _output_options(m)
+
+    bm = sub.add_parser(
+        "bem",
+        help="potential-flow coefficients of a hull with Capytaine: WAMIT .1/.3/.hst + netCDF",
+        epilog=_examples("bem"),
+        formatter_class=raw,
+    )
+    bm.add_argument("source", help="case file (.yaml: its hydrostatics members) or mesh file")
+    bm.add_argument("-o", "--output", required=True, help="output folder")
+    bm.add_argument("--frequencies", nargs="+", metavar="W", help="rad/s: values or "
+                    "START:STOP:STEP (default: the shared OC3 grid, 117 from 0.02 to 4.0)")
+    bm.add_argument("--headings", nargs="+", metavar="DEG", help="wave headings in deg: values "
+                    "or START:STOP:STEP (default 0 15 30 45)")
+    bm.add_argument("--panels", type=int, default=1600, help="hull panels of a profile (1600)")
+    bm.add_argument("--no-lid", action="store_true", help="no irregular-frequency lid")
+    bm.add_argument("--depth", default="inf", help="water depth: m, 'inf' (default) or 'case'")
+    bm.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return p
 
 
@@ -388,14 +412,32 @@ def _environment_overrides(spec: str) -> dict:
             raise CaseError(f"no condition {name!r}{hint}; conditions are {sorted(conds)}",
                             field="--env", file=str(file))  # fmt: skip
         env = conds[name].get("environment")
+        index = [str(c.get("name")) for c in data["conditions"] if isinstance(c, dict)].index(name)
+        prefix = f"conditions[{index}]."
     else:
+        prefix = ""
         if name:
             raise CaseError(f"the file has no 'conditions' to pick {name!r} from", field="--env",
                             file=str(file))  # fmt: skip
         env = data.get("environment")
     if not isinstance(env, dict):
         raise CaseError("no 'environment' mapping to apply", field="--env", file=str(file))
-    return {f"environment.{k}": v for k, v in env.items()}
+    out = {f"environment.{k}": v for k, v in env.items()}
+    _ENV_SOURCE[:] = [(str(file), prefix, list(out))]
+    return out
+
+
+#: (file, field prefix, keys) of the last --env file read: an error in its values names it
+_ENV_SOURCE: list[tuple[str, str, list[str]]] = []
+
+
+def _blame_env_file(err: CaseError) -> CaseError:
+    """A case error in a value the --env file set names that file and its field."""
+    if _ENV_SOURCE and err.field:
+        file, prefix, keys = _ENV_SOURCE[0]
+        if any(err.field == k or err.field.startswith(k + ".") for k in keys):
+            return CaseError(err.reason, field=prefix + err.field, file=file)
+    return err
 
 
 def _clean(x: float, scale: float) -> float:
@@ -472,8 +514,11 @@ def cmd_run(args) -> int:
         return cmd_run_from_study(args)
     if not args.case:
         raise CaseError("give a case file, or --from-study STUDY --id RUN_ID", field="case")
-    model = _load(args.case, _overrides(args), approximate=getattr(args, "approximate", False),
-                  split="auto")  # fmt: skip
+    try:
+        model = _load(args.case, _overrides(args), approximate=getattr(args, "approximate", False),
+                      split="auto")  # fmt: skip
+    except CaseError as err:
+        raise _blame_env_file(err) from None
     fmt = _format(args)
     out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{model.name}.{fmt}")
     _check_output(args, out, input_files(args.case))
@@ -588,7 +633,10 @@ def cmd_warmup(args) -> int:
 
 
 def cmd_check(args) -> int:
-    model = _load(args.case, _overrides(args), approximate=False)
+    try:
+        model = _load(args.case, _overrides(args), approximate=False)
+    except CaseError as err:
+        raise _blame_env_file(err) from None
     print(f"{args.case}: OK")
     print(model.summary())
     return 0
@@ -680,6 +728,20 @@ def cmd_mooring(args) -> int:
     return 0
 
 
+def cmd_bem(args) -> int:
+    """``floatwind bem SOURCE -o DIR``: coefficients of a hull (floatwind.bem)."""
+    from floatwind import bem
+
+    run = bem.run_bem(
+        args.source, args.output, panels=args.panels, lid=not args.no_lid,
+        omega=bem.parse_values(args.frequencies, "--frequencies", bem.DEFAULT_OMEGA),
+        headings_deg=bem.parse_values(args.headings, "--headings", bem.DEFAULT_HEADINGS_DEG),
+        water_depth=args.depth, progress=not args.no_progress and sys.stderr.isatty(),
+    )  # fmt: skip
+    print(bem.summary(run))
+    return 0
+
+
 def cmd_import_openfast(args) -> int:
     from floatwind.case.openfast_import import import_openfast, write_case_yaml
     from floatwind.io.safe import atomic_write, input_files
@@ -714,16 +776,13 @@ def cmd_report(args) -> int:
     if args.folder:
         raise CaseError(f"the validation report takes no folder (got {args.folder!r})", field="kind")
 
-    repo = pathlib.Path(__file__).resolve().parents[1]  # validation/ lives beside floatwind/
     _check_output(args, pathlib.Path(args.output), [])
-    for root in (str(repo), str(pathlib.Path.cwd())):
-        if root not in sys.path:
-            sys.path.insert(0, root)
-    try:
+    try:  # the validation package is installed with floatwind (pyproject.toml, packages)
         registry = importlib.import_module("validation.registry")
     except ImportError as exc:
         raise CaseError(
-            f"the validation registry is not importable ({exc}); run from the repository root"
+            f"the validation registry is not importable ({exc}); install floatwind from its "
+            "repository (pip install -e '.[dev]'), which installs the validation package too"
         ) from None
     result = {}
 
@@ -958,8 +1017,9 @@ def cmd_dlc(args) -> int:
     try:
         dset = load_dlc(args.dlc, over)
     except CaseError as exc:  # an override is named as the option
-        if exc.field in ("seeds", "analysis_s"):
-            raise CaseError(exc.reason, field="--seeds" if exc.field == "seeds" else "--analysis") from None
+        opt = {"seeds": "--seeds", "analysis_s": "--analysis"}.get(exc.field or "")
+        if opt and exc.field in over:
+            raise CaseError(exc.reason, field=opt) from None
         raise
     table = dset.table()
     if args.list:
@@ -1062,6 +1122,7 @@ def main(argv: list[str] | None = None) -> int:
         "dlc": cmd_dlc,
         "plot": cmd_plot,
         "mooring": cmd_mooring,
+        "bem": cmd_bem,
         "warmup": cmd_warmup,
     }
     try:

@@ -77,7 +77,8 @@ CHEAP = {"check", "import-openfast", "mooring"}  # and 'study ... --list'
 
 
 @pytest.mark.parametrize(
-    "cmd", ["check", "import-openfast", "mooring", "study", "dlc", "plot", "report", "warmup"]
+    "cmd",
+    ["check", "import-openfast", "mooring", "study", "dlc", "plot", "report", "warmup", "bem"],
 )
 def test_every_subcommand_help_has_runnable_examples(cmd, tmp_path, monkeypatch, capsys):
     """Issue 24 item 4: each subcommand's --help shows examples; the cheap ones run from the

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from floatwind.errors import CaseError
-from floatwind.loads._config import Section
+from floatwind.validate import Section
 
 FORMULATIONS = ("mcm", "euler313")
 KEYS = {"spin", "spin_axis", "rotor_torque", "initial", "rna_equations"}

@@ -16,7 +16,6 @@ import yaml
 
 from floatwind.environment import Environment
 from floatwind.errors import CaseError
-from floatwind.loads._config import Section, resolve_path, suggest
 from floatwind.loads.simple import (
     ConstantForce,
     Gravity,
@@ -27,6 +26,7 @@ from floatwind.loads.simple import (
 from floatwind.model import InitialConditions, Model, SimulationSettings
 from floatwind.multibody import motion as mo
 from floatwind.multibody.tree import Body, Joint, Tree
+from floatwind.validate import Section, resolve_path, suggest
 
 #: top-level keys: (units, default, meaning)
 SCHEMA: dict[str, tuple[str, Any, str]] = {

@@ -25,6 +25,7 @@ import numpy as np
 from floatwind.errors import CaseError
 from floatwind.multibody import topologies as topo
 from floatwind.rotation import euler123_from_matrix, euler123_matrix
+from floatwind.validate import number
 
 log = logging.getLogger(__name__)
 
@@ -55,14 +56,7 @@ _POSITIVE |= {"blade_first_moment", "blade_second_moment", "n_blades", "blade_ax
 
 
 def _number(value, field: str, positive: bool = False) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise CaseError(f"expected a number, got {value!r}", field=field)
-    v = float(value)
-    if not np.isfinite(v):
-        raise CaseError(f"must be finite, got {v!r}", field=field)
-    if positive and not v > 0:
-        raise CaseError(f"must be positive, got {v:g}", field=field)
-    return v
+    return number(value, field, positive=positive)
 
 
 def _vector(value, field: str) -> list[float]:

@@ -43,8 +43,8 @@ import numpy as np
 import pandas as pd
 
 from floatwind.errors import CaseError
-from floatwind.loads._config import suggest
 from floatwind.studies.spec import Study, _check_keys, _read_yaml, study_from_dict
+from floatwind.validate import number, suggest
 
 #: V_ref (m/s) by turbine class, IEC 61400-1 ed. 3 Table 1
 VREF = {"I": 50.0, "II": 42.5, "III": 37.5}
@@ -398,13 +398,7 @@ def _num(data: dict, key: str, where: str, file: str, *, default=None, positive=
     val = data.get(key, default)
     if val is None:
         return None
-    if isinstance(val, bool) or not isinstance(val, (int, float)) or not math.isfinite(val):
-        raise CaseError(f"must be a number, got {val!r}", field=where, file=file)
-    if positive and val <= 0:
-        raise CaseError(f"must be positive, got {val!r}", field=where, file=file)
-    if nonneg and val < 0:
-        raise CaseError(f"must not be negative, got {val!r}", field=where, file=file)
-    return float(val)
+    return number(val, where, file=file, positive=positive, nonnegative=nonneg)
 
 
 def _int(data: dict, key: str, where: str, file: str, default: int, minimum: int = 1) -> int:

@@ -32,6 +32,7 @@ from floatwind.environment.wind import (
     iec_eog,
 )
 from floatwind.errors import CaseError
+from floatwind.validate import number
 
 logger = logging.getLogger(__name__)
 
@@ -167,13 +168,7 @@ def _num(cfg: dict, key: str, where: str, file, *, positive=False, allow_none=Fa
     val = cfg[key]
     if val is None and allow_none:
         return None
-    if isinstance(val, bool) or not isinstance(val, (int, float)) or not math.isfinite(val):
-        raise CaseError(f"must be a number, got {val!r}", field=f"{where}.{key}", file=file)
-    if positive and val <= 0:
-        raise CaseError(f"must be positive, got {val!r}", field=f"{where}.{key}", file=file)
-    if lo is not None and val < lo:
-        raise CaseError(f"must be >= {lo}, got {val!r}", field=f"{where}.{key}", file=file)
-    return float(val)
+    return number(val, f"{where}.{key}", file=file, positive=positive, lo=lo)
 
 
 def _choice(cfg: dict, key: str, options, where: str, file) -> str:

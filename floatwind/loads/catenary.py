@@ -43,9 +43,9 @@ import numpy as np
 from floatwind import _kernels
 from floatwind._kernels.contract import CompiledLoad, f64
 from floatwind.errors import CaseError, SimulationError
-from floatwind.loads._config import Section, check_body, suggest
 from floatwind.loads.base import Kinematics, Load, Wrench
 from floatwind.rotation.vec import cross, matvec
+from floatwind.validate import Section, check_body, suggest
 
 logger = logging.getLogger(__name__)
 

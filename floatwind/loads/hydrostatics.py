@@ -45,8 +45,8 @@ import numpy as np
 from floatwind import _kernels
 from floatwind._kernels.contract import CompiledLoad, f64
 from floatwind.errors import CaseError
-from floatwind.loads._config import Section, check_body
 from floatwind.loads.base import Kinematics, Load, Wrench
+from floatwind.validate import Section, check_body
 
 logger = logging.getLogger(__name__)
 

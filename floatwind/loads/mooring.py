@@ -29,7 +29,9 @@ import numpy as np
 from floatwind import _kernels
 from floatwind._kernels.contract import CompiledLoad, f64
 from floatwind.errors import CaseError, SimulationError
-from floatwind.loads._config import (
+from floatwind.loads.base import Kinematics, Load, Wrench
+from floatwind.rotation.vec import cross, matvec
+from floatwind.validate import (
     Section,
     check_body,
     check_finite,
@@ -37,8 +39,6 @@ from floatwind.loads._config import (
     check_positive,
     check_vector,
 )
-from floatwind.loads.base import Kinematics, Load, Wrench
-from floatwind.rotation.vec import cross, matvec
 
 logger = logging.getLogger(__name__)
 

@@ -52,13 +52,13 @@ import numpy as np
 from floatwind import _kernels
 from floatwind._kernels.contract import CompiledLoad, NoCompiledForm, f64, i64
 from floatwind.errors import CaseError
-from floatwind.loads._config import (
+from floatwind.loads.base import Kinematics, Load, Wrench
+from floatwind.validate import (
     Section,
     check_body,
     check_finite,
     check_nonnegative,
 )
-from floatwind.loads.base import Kinematics, Load, Wrench
 
 logger = logging.getLogger(__name__)
 

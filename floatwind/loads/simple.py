@@ -13,10 +13,10 @@ import numpy as np
 from floatwind import _kernels
 from floatwind._kernels.contract import CompiledLoad, f64
 from floatwind.errors import CaseError
-from floatwind.loads._config import check_vector
 from floatwind.loads.base import Kinematics, Load, Wrench
 from floatwind.rotation import euler_zyx_from_matrix
 from floatwind.rotation.vec import matvec
+from floatwind.validate import check_vector
 
 
 def _mat6(value, field: str) -> np.ndarray:

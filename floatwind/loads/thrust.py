@@ -46,7 +46,8 @@ import numpy as np
 from floatwind import _kernels
 from floatwind._kernels.contract import CompiledLoad, f64
 from floatwind.errors import CaseError
-from floatwind.loads._config import (
+from floatwind.loads.base import Kinematics, Load, Wrench
+from floatwind.validate import (
     Section,
     check_body,
     check_nonnegative,
@@ -54,7 +55,6 @@ from floatwind.loads._config import (
     check_vector,
     resolve_path,
 )
-from floatwind.loads.base import Kinematics, Load, Wrench
 
 logger = logging.getLogger(__name__)
 

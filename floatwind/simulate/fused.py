@@ -88,8 +88,8 @@ class FusedRHS:
 
     def __init__(self, system, loads: list):
         from floatwind._kernels import fused as kf
-        from floatwind.simulate.generate import stepper
         from floatwind.rotation.euler import EULER_SINGULARITY_TOL
+        from floatwind.simulate.generate import stepper
 
         self.system = system
         self.compiled = list(loads)

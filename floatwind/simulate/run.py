@@ -271,7 +271,7 @@ def _openfast_wrench_loads(model: Model) -> dict[str, object]:
 
 def check_channel_names(model: Model, channels) -> None:
     """Unknown channel names are a :class:`CaseError` naming the closest ones."""
-    from floatwind.loads._config import suggest
+    from floatwind.validate import suggest
 
     known = known_channels(model)
     for i, c in enumerate(channels):

@@ -185,8 +185,8 @@ def compile_notice(model=None) -> str | None:
         if model is None or not _kernels.enabled():
             return None
         from floatwind._kernels.contract import NoCompiledForm
-        from floatwind.simulate.generate import is_compiled
         from floatwind.simulate import fused
+        from floatwind.simulate.generate import is_compiled
         from floatwind.simulate.system import System
 
         if not fused._ENABLED or model.settings.integrator.lower() not in ("rk4", "bossak_newmark"):

@@ -263,8 +263,8 @@ def check_channels(study: Study) -> None:
     if "channels" not in study.raw:
         return
     from floatwind.case.loader import model_from_dict
-    from floatwind.loads._config import suggest
     from floatwind.simulate.run import known_channels
+    from floatwind.validate import suggest
 
     names: set[str] = set()
     first = {}

@@ -28,7 +28,7 @@ import numpy as np
 import yaml
 
 from floatwind.errors import CaseError
-from floatwind.loads._config import suggest
+from floatwind.validate import number, suggest
 
 log = logging.getLogger(__name__)
 
@@ -328,10 +328,7 @@ def _number(data: dict, key: str, where: str, file: str, *, positive=False, defa
     val = data.get(key, default)
     if val is None:
         return None
-    if isinstance(val, bool) or not isinstance(val, (int, float)) or not np.isfinite(val):
-        raise CaseError(f"must be a number, got {val!r}", field=where, file=file)
-    if positive and val <= 0:
-        raise CaseError(f"must be positive, got {val!r}", field=where, file=file)
+    number(val, where, file=file, positive=positive)
     return val
 
 

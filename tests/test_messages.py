@@ -1,0 +1,80 @@
+"""One message shape for bad input across case, environment, study, DLC and OpenFAST-deck inputs
+(issue 23): ``floatwind: error: FILE: field 'FIELD': expected a number, got 'abc'`` from one
+validator (floatwind.validate)."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+import shutil
+
+import pytest
+import yaml
+
+from floatwind.cli import main
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+REF01 = ROOT.parent / "shared" / "reference" / "openfast" / "ref01_pitch_decay"
+SHAPE = re.compile(r"^floatwind: error: (?P<file>\S+): field '(?P<field>[^']+)': "
+                   r"expected a number, got 'abc'$")  # fmt: skip
+
+
+def _case(tmp):
+    d = yaml.safe_load((ROOT / "cases" / "oc3_platform_decay.yaml").read_text())
+    d["environment"]["water_depth"] = "abc"
+    p = tmp / "case.yaml"
+    p.write_text(yaml.safe_dump(d))
+    return ["check", str(p)], "case.yaml", "environment.water_depth"
+
+
+def _environment(tmp):
+    d = yaml.safe_load((ROOT / "cases" / "environments" / "nielsen.yaml").read_text())
+    d["conditions"][0]["environment"]["waves"]["hs"] = "abc"
+    p = tmp / "env.yaml"
+    p.write_text(yaml.safe_dump(d))
+    return (["check", str(ROOT / "cases" / "oc3_hywind.yaml"), "--env", f"{p}:U08"], "env.yaml",
+            "conditions[0].environment.waves.hs")  # fmt: skip
+
+
+def _study(tmp):
+    d = yaml.safe_load((ROOT / "tests" / "data" / "studies" / "small_study.yaml").read_text())
+    d["conditions"][0]["hs"] = "abc"
+    for x in d["designs"]:
+        x["case"] = str(ROOT / "tests" / "data" / "studies" / x["case"])
+    p = tmp / "study.yaml"
+    p.write_text(yaml.safe_dump(d))
+    return ["study", str(p), "--list"], "study.yaml", "conditions[0].hs"
+
+
+def _dlc(tmp):
+    d = yaml.safe_load((ROOT / "tests" / "data" / "dlc" / "small_dlc.yaml").read_text())
+    d["case"] = str(ROOT / "cases" / "oc3_hywind_catenary.yaml")
+    d["analysis_s"] = "abc"
+    p = tmp / "dlc.yaml"
+    p.write_text(yaml.safe_dump(d))
+    return ["dlc", str(p), "--list"], "dlc.yaml", "analysis_s"
+
+
+def _deck(tmp):
+    if not REF01.is_dir():
+        pytest.skip("no shared reference decks")
+    dst = tmp / "ref01"
+    shutil.copytree(REF01, dst, ignore=shutil.ignore_patterns("*.out", "*.outb", "*.sum"))
+    ed = dst / "ElastoDyn.dat"
+    lines = ed.read_text().splitlines()
+    k = next(i for i, ln in enumerate(lines) if re.search(r"\sPtfmMass\s", ln))
+    lines[k] = re.sub(r"^\s*\S+", "abc", lines[k], count=1)
+    ed.write_text("\n".join(lines) + "\n")
+    return ["check", str(dst / "ref01_pitch_decay.fst")], "ElastoDyn.dat", "PtfmMass"
+
+
+@pytest.mark.parametrize("make", [_case, _environment, _study, _dlc, _deck],
+                         ids=["case", "environment", "study", "dlc", "openfast-deck"])  # fmt: skip
+def test_a_bad_number_reads_the_same_everywhere(make, tmp_path, capsys):
+    argv, file, field = make(tmp_path)
+    assert main(argv) == 2
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("floatwind: error")]
+    assert len(err) == 1, err
+    m = SHAPE.match(err[0])
+    assert m, err[0]
+    assert m["file"].endswith(file) and m["field"] == field, err[0]
