@@ -43,9 +43,9 @@ import numpy as np
 from floatwind import _kernels
 from floatwind._kernels.contract import BodyKinematics, CompiledLoad, NoCompiledForm, f64
 from floatwind.errors import CaseError
-from floatwind.loads._config import Section, check_body
 from floatwind.loads.base import Kinematics, Load, Wrench
 from floatwind.loads.wamit import WamitData, read_wamit
+from floatwind.validate import Section, check_body
 
 logger = logging.getLogger(__name__)
 
