@@ -203,6 +203,16 @@ def _register_euler313() -> None:
 _register_euler313()
 
 
+def _register_bossak() -> None:
+    """Bossak-Newmark oscillators, OC3 decay and body links (issue 20)."""
+    from validation.bossak import register_all
+
+    register_all(lambda name, fn: VALIDATIONS.append(Validation(name, fn)))
+
+
+_register_bossak()
+
+
 # ------------------------------------------------------------------ Morison axis (issue 9)
 
 #: channel shown in the instantaneous-vs-undisplaced overlay of each Morison case
