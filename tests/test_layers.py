@@ -18,9 +18,9 @@ LAYERS: list[set[str]] = [
     {"_kernels", "mooring"},  # numba kernels; the catenary functions they compile
     {"integrate"},  # integrators (know nothing about turbines) and their compiled steps
     {"multibody", "loads", "environment"},
-    {"model"},
+    {"model", "bem"},  # bem: hull coefficients; reads loads (hydrostatics profile), io
     {"case", "simulate"},
-    {"studies", "dlc", "bem"},
+    {"studies", "dlc"},
     {"report"},
     {"cli", "__main__"},
 ]

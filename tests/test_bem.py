@@ -1,0 +1,265 @@
+"""Coefficients from a hull with Capytaine (issue 26, item 4): floatwind.bem and ``floatwind bem``.
+
+The tests that solve use a coarse mesh (about 400 panels, 16 sides) and a few frequencies so that
+they stay fast; validation/bem/oc3_capytaine.py holds the mesh study against the shared files.
+"""
+
+from __future__ import annotations
+
+import math
+import pathlib
+
+import numpy as np
+import pytest
+import xarray as xr
+
+from floatwind import bem
+from floatwind.errors import CaseError
+from floatwind.loads.wamit import read_wamit
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+OC3 = ROOT / "cases" / "oc3_hywind.yaml"
+SHARED = ROOT.parent / "shared" / "reference" / "openfast" / "ref07_potential_decay" / "HydroData"
+RHO, G = 1025.0, 9.80665
+
+
+def _synthetic(rng) -> xr.Dataset:
+    """A coefficient dataset with random entries, shaped as compute_coefficients returns it."""
+    w = np.array([0.3, 0.7, 1.9])
+    heads = np.array([0.0, 30.0])
+    A, B = rng.normal(size=(3, 6, 6)) * 1e6, rng.uniform(1.0, 2.0, (3, 6, 6)) * 1e5
+    X = rng.normal(size=(3, 2, 6)) + 1j * rng.normal(size=(3, 2, 6))
+    dof = ("influenced_dof", "radiating_dof")
+    return xr.Dataset(
+        {"added_mass": (("omega",) + dof, A), "radiation_damping": (("omega",) + dof, B),
+         "excitation_re": (("omega", "wave_direction", "influenced_dof"), X.real * 1e6),
+         "excitation_im": (("omega", "wave_direction", "influenced_dof"), X.imag * 1e6),
+         "added_mass_inf": (dof, rng.normal(size=(6, 6)) * 1e6),
+         "added_mass_zero": (dof, rng.normal(size=(6, 6)) * 1e6),
+         "hydrostatic_stiffness": (dof, rng.normal(size=(6, 6)) * 1e8)},
+        coords={"omega": w, "wave_direction": np.radians(heads),
+                "influenced_dof": list(bem.solve.DOFS), "radiating_dof": list(bem.solve.DOFS)},
+        attrs={"rho_kg_m3": RHO, "g_m_s2": G},
+    )  # fmt: skip
+
+
+def test_wamit_round_trip(tmp_path):
+    """write_wamit -> read_wamit gives the dataset back (8 digits), in WAMIT's conventions."""
+    ds = _synthetic(np.random.default_rng(5))
+    files = bem.write_wamit(ds, tmp_path / "hull")
+    assert [p.name for p in files] == ["hull.1", "hull.3", "hull.hst"]
+    d = read_wamit(tmp_path / "hull", rho=RHO, gravity=G)
+    np.testing.assert_allclose(d.omega, ds.omega.values, rtol=1e-8)
+    for name, got in (("added_mass", d.added_mass), ("radiation_damping", d.damping),
+                      ("added_mass_inf", d.added_mass_inf),
+                      ("added_mass_zero", d.added_mass_zero),
+                      ("hydrostatic_stiffness", d.hydrostatic)):  # fmt: skip
+        np.testing.assert_allclose(got, ds[name].values, rtol=2e-8, atol=1e-7, err_msg=name)
+    X = ds.excitation_re.values + 1j * ds.excitation_im.values
+    np.testing.assert_allclose(d.excitation, X, rtol=2e-8, atol=1e-3)
+    np.testing.assert_allclose(np.degrees(d.exc_heading), [0.0, 30.0])
+    # PER = -1 (zero frequency) and PER = 0 (infinite) first, then increasing periods
+    pers = [float(ln.split()[0]) for ln in (tmp_path / "hull.1").read_text().splitlines()]
+    assert pers[0] == -1.0 and pers[36] == 0.0 and pers[72] < pers[-1]
+
+
+def test_oc3_profile_mesh_volume_and_hydrostatics():
+    """The OC3 profile of the case library, revolved as a polygon that keeps each section's
+    area: 8,029.21 m^3 (OC3, Jonkman 2010), centre of buoyancy -62.066 m and the shared .hst."""
+    for panels in (400, 1600):
+        hull = bem.hull_from_case(OC3, panels=panels)
+        assert hull.volume == pytest.approx(8029.21, abs=0.01)
+        assert hull.centre_of_buoyancy_z == pytest.approx(-62.066, abs=1e-3)
+        assert hull.n_sectors % 4 == 0 and abs(hull.n_panels - panels) < 0.1 * panels
+        assert hull.n_lid_panels > 0 and np.allclose(hull.lid_vertices[:, 2], -bem.hull.LID_DEPTH)
+    C = bem.hydrostatic_stiffness(hull, RHO, G)
+    assert C[2, 2] == pytest.approx(RHO * G * math.pi * 3.25**2, rel=1e-9)  # 333,550 N/m
+    assert C[3, 3] == pytest.approx(-5.008401e9, rel=1e-4)  # the shared .hst
+    assert C[3, 3] == pytest.approx(C[4, 4]) and abs(C[2, 4]) < 1e-6 * C[2, 2]
+    # outward normals: the bottom panels face down
+    p = hull.vertices[hull.faces]  # (F, 4, 3)
+    n = np.cross(p[:, 2] - p[:, 0], p[:, 3] - p[:, 1])
+    bottom = np.all(p[:, :, 2] == -120.0, axis=1)
+    assert bottom.any() and np.all(n[bottom, 2] < 0.0)
+    side = np.all(p[:, :, 2] > -119.0, axis=1)  # radial component outwards
+    assert np.all(np.einsum("fk,fk->f", n[side, :2], p[side, :, :2].mean(axis=1)) > 0.0)
+    assert bem.hull_from_case(OC3, panels=400, lid=False).n_lid_panels == 0
+
+
+def test_bad_input_one_line_errors(tmp_path, monkeypatch):
+    """No axisymmetric hull, an off-axis member, a hull under water, Capytaine missing: one line
+    naming the field."""
+    with pytest.raises(CaseError, match=r"field 'loads'.*hydrostatics"):
+        bem.hull_from_case(ROOT / "cases" / "oc3_platform_decay.yaml")
+    members = [{"z_bottom": -20.0, "z_top": 5.0, "diameter": 10.0, "axis_xy": [30.0, 0.0]}]
+    with pytest.raises(CaseError, match=r"members\[0\]\.axis_xy.*axisymmetric"):
+        bem.profile_from_members(members)
+    with pytest.raises(CaseError, match=r"members\[0\]\.z_top.*free surface"):
+        bem.profile_from_members([{"z_bottom": -20.0, "z_top": -5.0, "diameter": 10.0}])
+    with pytest.raises(CaseError, match=r"members\[1\]\.z_bottom.*continuous"):
+        bem.profile_from_members([{"z_bottom": -20.0, "z_top": -10.0, "diameter": 10.0},
+                                  {"z_bottom": -8.0, "z_top": 5.0, "diameter": 8.0}])  # fmt: skip
+    with pytest.raises(CaseError, match="diameter"):
+        bem.profile_from_members([{"z_bottom": -20.0, "z_top": 5.0}])
+    with pytest.raises(CaseError, match="--frequencies"):
+        bem.parse_values(["0.1:x:2"], "--frequencies", [1.0])
+    np.testing.assert_allclose(bem.parse_values(["0.2:1.0:0.2", "1.5"], "f", [1.0]),
+                               [0.2, 0.4, 0.6, 0.8, 1.0, 1.5])  # fmt: skip
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_capytaine(name, *args, **kwargs):
+        if name == "capytaine" or name.startswith("capytaine."):
+            raise ImportError("No module named 'capytaine'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_capytaine)
+    hull = bem.hull_from_case(OC3, panels=100)  # meshing needs no Capytaine
+    with pytest.raises(CaseError) as exc:
+        bem.compute_coefficients(hull, omega=[1.0], cache_dir=False)
+    msg = str(exc.value)
+    assert "\n" not in msg and "pip install -e '.[bem]'" in msg and "field 'bem'" in msg
+    from floatwind.cli import main
+
+    assert main(["bem", str(OC3), "-o", str(tmp_path / "x"), "--frequencies", "1"]) == 2
+
+
+def test_frequency_and_depth_checks():
+    pytest.importorskip("capytaine")
+    hull = bem.hull_from_case(OC3, panels=100)
+    with pytest.raises(CaseError, match="field 'frequencies'"):
+        bem.compute_coefficients(hull, omega=[1.0, 0.5], cache_dir=False)
+    with pytest.raises(CaseError, match="field 'frequencies'.*k h >= 0.1"):
+        bem.compute_coefficients(hull, omega=[0.001], water_depth=320.0, cache_dir=False)
+    with pytest.raises(CaseError, match="field 'headings'"):
+        bem.compute_coefficients(hull, omega=[1.0], headings_deg=[30.0, 0.0], cache_dir=False)
+
+
+def test_finite_depth_from_the_case(tmp_path):
+    """``--depth case``: the case's 320 m; Capytaine solves omega = inf but not omega = 0 in
+    finite depth, so the .1 file has no PER = -1 rows (read_wamit takes it)."""
+    pytest.importorskip("capytaine")
+    run = bem.run_bem(OC3, tmp_path, panels=100, omega=[1.0], headings_deg=[0.0],
+                      water_depth="case", cache_dir=False)  # fmt: skip
+    assert run.dataset.attrs["water_depth_m"] == 320.0 and "added_mass_zero" not in run.dataset
+    d = read_wamit(run.root, rho=RHO, gravity=G)
+    assert d.added_mass_zero is None and d.added_mass_inf[2, 2] > 0.0
+    with pytest.raises(CaseError, match="field 'water_depth'.*'case'"):
+        bem.run_bem(OC3, tmp_path, water_depth="deep", cache_dir=False)
+
+
+def test_coarse_oc3_against_the_shared_files_and_the_cache(tmp_path, monkeypatch):
+    """A 416-panel (16-sided) OC3 hull at three frequencies: added mass, damping and excitation
+    against the shared WAMIT files (Capytaine 3.0.0, 1,600 panels, 32 sides) within a loose
+    tolerance (the coarse mesh's surge/pitch entries are ~5 % high; validation/bem shows the
+    mesh study); the WAMIT files written by ``floatwind bem`` read back; a second call is a
+    cache hit that does not call the solver."""
+    pytest.importorskip("capytaine")
+    if not (SHARED / "spar.1").is_file():
+        pytest.skip("the shared reference data is not beside the checkout")
+    from floatwind.cli import main
+
+    ref = read_wamit(SHARED / "spar", rho=RHO, gravity=G)
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("FLOATWIND_BEM_CACHE", str(cache))
+    out = tmp_path / "out"
+    argv = ["bem", str(OC3), "-o", str(out), "--panels", "400", "--frequencies", "0.5", "1.0",
+            "1.5", "--headings", "0", "30", "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    d = read_wamit(out / "oc3_hywind", rho=RHO, gravity=G)
+    assert (out / "oc3_hywind.nc").is_file()
+    k = [int(np.argmin(abs(ref.omega - w))) for w in d.omega]
+    np.testing.assert_allclose(ref.omega[k], [0.5, 1.0, 1.5], atol=1e-6)
+    for i, j in ((0, 0), (2, 2), (4, 4), (0, 4)):
+        np.testing.assert_allclose(d.added_mass[:, i, j], ref.added_mass[k, i, j], rtol=0.08)
+    Bmax = np.abs(ref.damping[k]).max(axis=0)
+    for i, j in ((0, 0), (4, 4), (0, 4)):  # heave damping is insignificant below 1.5 rad/s
+        np.testing.assert_allclose(d.damping[:, i, j], ref.damping[k, i, j], rtol=0.1,
+                                   atol=0.05 * Bmax[i, j])  # fmt: skip
+    np.testing.assert_allclose(d.added_mass_inf[2, 2], ref.added_mass_inf[2, 2], rtol=0.08)
+    np.testing.assert_allclose(d.added_mass_zero[0, 0], ref.added_mass_zero[0, 0], rtol=0.08)
+    np.testing.assert_allclose(d.hydrostatic, ref.hydrostatic, rtol=1e-4, atol=1e-3 * 3.3e5)
+    # excitation (WAMIT's phase convention): headings 0 and 30 deg are in both files
+    X = d.excitation
+    Xr = ref.excitation[[int(np.argmin(abs(ref.exc_omega - w))) for w in d.exc_omega]][:, [0, 2]]
+    for i in (0, 2, 4):
+        np.testing.assert_allclose(X[..., i], Xr[..., i], rtol=0.08,
+                                   atol=0.02 * np.abs(Xr[..., i]).max())  # fmt: skip
+    # second call: from the cache, the solver is not called
+    from floatwind.bem import solve as bsolve
+
+    def boom(*a, **k):
+        raise AssertionError("the solver was called despite the cache")
+
+    monkeypatch.setattr(bsolve, "_solve", boom)
+    hull = bem.hull_from_case(OC3, panels=400)
+    ds = bem.compute_coefficients(hull, omega=[0.5, 1.0, 1.5], headings_deg=[0.0, 30.0])
+    assert ds.attrs["cache"] == "hit" and len(list(cache.iterdir())) == 1
+    # another frequency set is another fingerprint
+    fp = bem.fingerprint(hull, [0.5, 1.0], [0.0, 30.0], math.inf, RHO, G, "3.0.0")
+    assert fp != bem.fingerprint(hull, [0.5, 1.1], [0.0, 30.0], math.inf, RHO, G, "3.0.0")
+    assert fp != bem.fingerprint(bem.hull_from_case(OC3, panels=800), [0.5, 1.0], [0.0, 30.0],
+                                 math.inf, RHO, G, "3.0.0")  # fmt: skip
+
+
+def test_mesh_file_hull(tmp_path, monkeypatch):
+    """The OC3 hull written as a WAMIT .gdf mesh file and read back through Capytaine: the same
+    volume, a lid under its waterline, and the profile hull's coefficients (the lids differ a
+    little); several waterlines are refused in one line."""
+    pytest.importorskip("capytaine")
+    hull = bem.hull_from_case(OC3, panels=400)
+
+    def gdf(path, V, F):
+        lines = ["floatwind test", "1.0 9.80665", "0 0", str(len(F))]
+        lines += [" ".join(f"{x:.9f}" for x in V[v]) for f in F for v in f]
+        path.write_text("\n".join(lines) + "\n")
+
+    gdf(tmp_path / "oc3.gdf", hull.vertices, hull.faces)
+    mesh = bem.load_hull(tmp_path / "oc3.gdf")
+    assert mesh.n_panels == hull.n_panels and mesh.n_sectors == 0
+    assert mesh.volume == pytest.approx(8029.21, abs=0.01) and mesh.n_lid_panels > 0
+    assert np.allclose(mesh.lid_vertices[:, 2], -bem.hull.LID_DEPTH)
+    kw = {"omega": [0.8], "headings_deg": [0.0], "cache_dir": False}
+    a = bem.compute_coefficients(mesh, **kw)
+    b = bem.compute_coefficients(hull, **kw)
+    for name in ("added_mass", "radiation_damping"):
+        np.testing.assert_allclose(a[name].values, b[name].values, rtol=2e-3,
+                                   atol=1e-6 * float(np.abs(b[name].values).max()))  # fmt: skip
+    two = np.concatenate([hull.vertices, hull.vertices + [30.0, 0.0, 0.0]])
+    gdf(tmp_path / "two.gdf", two, np.concatenate([hull.faces, hull.faces + len(hull.vertices)]))
+    with pytest.raises(CaseError, match="several waterlines.*--no-lid"):
+        bem.load_hull(tmp_path / "two.gdf")
+    assert bem.load_hull(tmp_path / "two.gdf", lid=False).volume == pytest.approx(2 * 8029.21,
+                                                                                 abs=0.02)  # fmt: skip
+    with pytest.raises(CaseError, match="mesh file not found"):
+        bem.load_hull(tmp_path / "none.gdf")
+
+
+def test_an_interrupted_run_keeps_its_finished_frequencies(tmp_path, monkeypatch):
+    """Ctrl-C during the third frequency: the next call solves only the frequencies left."""
+    cpt = pytest.importorskip("capytaine")
+    hull = bem.hull_from_case(OC3, panels=100)
+    kw = {"omega": [0.5, 1.0, 1.5, 2.0], "headings_deg": [0.0], "cache_dir": tmp_path}
+    real = cpt.BEMSolver.solve_all
+    calls = []
+
+    def interrupted(self, problems, **k):
+        calls.append(problems[0].omega)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(self, problems, **k)
+
+    monkeypatch.setattr(cpt.BEMSolver, "solve_all", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        bem.compute_coefficients(hull, **kw)
+    assert len(list(tmp_path.rglob("partial/*.npz"))) == 2
+    calls.clear()
+    monkeypatch.setattr(cpt.BEMSolver, "solve_all", lambda self, p, **k: (calls.append(
+        p[0].omega), real(self, p, **k))[1])  # fmt: skip
+    ds = bem.compute_coefficients(hull, **kw)
+    assert calls[:2] == [1.5, 2.0] and len(calls) == 4  # + the two limits
+    assert not list(tmp_path.rglob("partial")) and ds.attrs["cache"] == "miss"
+    ref = bem.compute_coefficients(hull, **(kw | {"cache_dir": False}))
+    np.testing.assert_allclose(ds.radiation_damping.values, ref.radiation_damping.values,
+                               rtol=1e-12)  # fmt: skip
