@@ -263,3 +263,38 @@ def test_an_interrupted_run_keeps_its_finished_frequencies(tmp_path, monkeypatch
     ref = bem.compute_coefficients(hull, **(kw | {"cache_dir": False}))
     np.testing.assert_allclose(ds.radiation_damping.values, ref.radiation_damping.values,
                                rtol=1e-12)  # fmt: skip
+
+
+def test_a_case_can_name_a_hull_instead_of_files(tmp_path, monkeypatch):
+    """Issue 26 item 4: `potential_radiation: {bem: {...}}` computes the coefficients of the
+    case's own hull (its hydrostatics profile) through the cache and the load reads them as it
+    reads WAMIT files; loading the case again does not solve again."""
+    pytest.importorskip("capytaine")
+    import yaml
+
+    import floatwind.bem.solve as bsolve
+    from floatwind.case.loader import model_from_dict
+
+    monkeypatch.setenv("FLOATWIND_BEM_CACHE", str(tmp_path / "cache"))
+    case = yaml.safe_load(OC3.read_text())
+    spec = {"panels": 200, "frequencies": [0.2, 0.6, 1.0, 1.4, 1.8], "headings_deg": [0.0]}
+    case["loads"].append({"type": "potential_radiation", "body": "tower", "bem": spec})
+    m1 = model_from_dict(case, base_dir=OC3.parent)
+    assert any(type(ld).__name__ == "PotentialRadiation" for ld in m1.loads)
+    roots = list((tmp_path / "cache" / "wamit").glob("*/hull.1"))
+    assert len(roots) == 1
+    hull = bem.hull_from_profile(bem.profile_from_members(case["loads"][1]["members"]),
+                                 panels=200, name="hull")  # fmt: skip
+    direct = bem.compute_coefficients(hull, omega=spec["frequencies"], headings_deg=[0.0])
+    data = read_wamit(roots[0].with_suffix(""), rho=1025.0, gravity=9.80665)
+    np.testing.assert_allclose(data.added_mass_inf, direct["added_mass_inf"].values, rtol=1e-5,
+                               atol=1e-9 * float(np.abs(direct["added_mass_inf"]).max()))  # fmt: skip
+
+    def never(*a, **k):
+        raise AssertionError("solved again")
+
+    monkeypatch.setattr(bsolve, "_solve", never)
+    model_from_dict(case, base_dir=OC3.parent)  # from the cache
+    case["loads"][-1]["wamit"] = "x"
+    with pytest.raises(CaseError, match="either 'wamit'"):
+        model_from_dict(case, base_dir=OC3.parent)

@@ -15,6 +15,7 @@ import numpy as np
 import yaml
 
 from floatwind.environment import Environment
+from floatwind.environment.base import DEFAULT_GRAVITY, DEFAULT_RHO_WATER, DEFAULT_WATER_DEPTH
 from floatwind.errors import CaseError
 from floatwind.loads.simple import (
     ConstantForce,
@@ -424,7 +425,64 @@ def _load_classes() -> dict[str, Any]:
 SIMPLE_LOADS = ("gravity", "constant_force", "linear", "time_series_force", "harmonic_force")
 
 
-def _loads(items: list, index: dict[str, int], tree: Tree, base_dir) -> list:
+BEM_KEYS = {"panels", "lid", "frequencies", "headings_deg", "water_depth", "mesh"}
+
+
+def _bem_to_wamit(data: dict, items: list, field: str, base_dir, env: dict) -> dict:
+    """A potential-flow load's ``bem: {...}``: the coefficients of the case's hull (its
+    hydrostatics profile, or ``mesh``) computed with Capytaine (floatwind.bem, cached by the
+    hull's fingerprint: the first load of the case solves, later ones read the cache), written
+    once as WAMIT files in the cache; the load then reads them as with ``wamit:``."""
+    import hashlib
+    import json
+    import math
+
+    from floatwind import bem
+
+    if "wamit" in data:
+        raise CaseError("give either 'wamit' (files) or 'bem' (a hull), not both",
+                        field=f"{field}.bem")  # fmt: skip
+    sec = Section(data["bem"] if data["bem"] is not None else {}, f"{field}.bem", BEM_KEYS)
+    panels = int(sec.number("panels", 1600, kind="positive"))
+    lid = bool(sec.raw("lid", True))
+    omega = [float(x) for x in sec.raw("frequencies", list(bem.DEFAULT_OMEGA))]
+    heads = [float(x) for x in sec.raw("headings_deg", list(bem.DEFAULT_HEADINGS_DEG))]
+    depth = sec.raw("water_depth", "inf")
+    depth = math.inf if depth == "inf" else float(env.get("water_depth", DEFAULT_WATER_DEPTH)) \
+        if depth == "case" else sec.number("water_depth", kind="positive")  # fmt: skip
+    rho = float(env.get("rho_water", DEFAULT_RHO_WATER))
+    g = float(env.get("gravity", DEFAULT_GRAVITY))
+    if sec.has("mesh"):
+        mesh = resolve_path(sec.raw("mesh"), sec.path("mesh"), base_dir)
+        hull = bem.load_hull(mesh, lid=lid)
+        key_src = {"mesh": mesh.read_bytes().hex()[:4096], "mesh_path": str(mesh)}
+    else:
+        hyd = next((ld for ld in items if isinstance(ld, dict) and ld.get("type") == "hydrostatics"),
+                   None)  # fmt: skip
+        if hyd is None:
+            raise CaseError("'bem' needs the hull: a hydrostatics load with its axisymmetric "
+                            "members in the case, or 'mesh'", field=f"{field}.bem")  # fmt: skip
+        from floatwind.bem.hull import hull_from_profile, profile_from_members
+
+        prof = profile_from_members(hyd.get("members"), f"{field}.bem (hydrostatics members)")
+        hull = hull_from_profile(prof, panels=panels, lid=lid, name="hull", field=f"{field}.bem")
+        key_src = {"members": hyd.get("members")}
+    ds = bem.compute_coefficients(hull, omega=omega, headings_deg=heads, water_depth=depth,
+                                  rho=rho, g=g)  # fmt: skip
+    key = hashlib.sha256(json.dumps({**key_src, "panels": panels, "lid": lid, "omega": omega,
+                                     "headings": heads, "depth": str(depth), "rho": rho, "g": g},
+                                    sort_keys=True, default=str).encode()).hexdigest()[:16]  # fmt: skip
+    root = bem.default_cache_dir() / "wamit" / key / "hull"
+    if not all(root.with_suffix(ext).is_file() for ext in (".1", ".3", ".hst")):
+        root.parent.mkdir(parents=True, exist_ok=True)
+        bem.write_wamit(ds, root)
+    out = {k: v for k, v in data.items() if k != "bem"}
+    out["wamit"] = str(root)
+    return out
+
+
+def _loads(items: list, index: dict[str, int], tree: Tree, base_dir, env: dict | None = None) -> list:
+    env = env or {}
     if items is None:
         return []
     if not isinstance(items, list):
@@ -444,6 +502,8 @@ def _loads(items: list, index: dict[str, int], tree: Tree, base_dir) -> list:
                 f"unknown load type {kind!r}{suggest(str(kind), kinds)}; known: {kinds}",
                 field=f"{field}.type",
             )
+        if kind in ("potential_radiation", "potential_excitation") and "bem" in data:
+            data = _bem_to_wamit(data, items, field, base_dir, env)
         load = _simple_load(kind, data, field, index, tree, base_dir)
         if load is None:
             load = classes[kind].from_config(data, body_index=index, field=field, base_dir=base_dir)
@@ -506,7 +566,9 @@ def model_from_dict(
     env = _environment(
         top.raw("environment", None), initial.batch, settings.t_max, settings.dt, base_dir, source
     )
-    loads = _loads(top.raw("loads", []), index, tree, base_dir)
+    env_data = top.raw("environment", {}) or {}
+    loads = _loads(top.raw("loads", []), index, tree, base_dir,
+                   env_data if isinstance(env_data, dict) else {})  # fmt: skip
     desc = top.raw("description", "")
     model = Model(
         name=str(top.raw("name", name)),
