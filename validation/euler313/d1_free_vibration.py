@@ -17,33 +17,18 @@ import sys
 
 import numpy as np
 
-try:
-    from validation.euler313._common import (
-        AXISYMMETRIC,
-        Check,
-        Outcome,
-        case,
-        cli,
-        euler_angles,
-        figure,
-        model,
-        run_both,
-    )
-except ModuleNotFoundError:  # run as a script
-    import pathlib
-
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
-    from validation.euler313._common import (
-        AXISYMMETRIC,
-        Check,
-        Outcome,
-        case,
-        cli,
-        euler_angles,
-        figure,
-        model,
-        run_both,
-    )
+# the validation package is installed with floatwind (pyproject.toml)
+from validation.euler313._common import (
+    AXISYMMETRIC,
+    Check,
+    Outcome,
+    case,
+    cli,
+    euler_angles,
+    figure,
+    model,
+    run_both,
+)
 
 
 def run(out, quick: bool) -> Outcome:

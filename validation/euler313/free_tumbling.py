@@ -15,33 +15,18 @@ import sys
 
 import numpy as np
 
-try:
-    from validation.euler313._common import (
-        AXISYMMETRIC,
-        Check,
-        Outcome,
-        case,
-        cli,
-        euler_angles,
-        figure,
-        model,
-        run_both,
-    )
-except ModuleNotFoundError:  # run as a script
-    import pathlib
-
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
-    from validation.euler313._common import (
-        AXISYMMETRIC,
-        Check,
-        Outcome,
-        case,
-        cli,
-        euler_angles,
-        figure,
-        model,
-        run_both,
-    )
+# the validation package is installed with floatwind (pyproject.toml)
+from validation.euler313._common import (
+    AXISYMMETRIC,
+    Check,
+    Outcome,
+    case,
+    cli,
+    euler_angles,
+    figure,
+    model,
+    run_both,
+)
 
 W0 = np.array([[0.5, 0.03, 0.02], [0.4, -0.05, 0.1], [-0.45, 0.02, -0.06]])  # rad/s, earth axes
 
