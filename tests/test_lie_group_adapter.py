@@ -5,10 +5,10 @@ import types
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from floatwind.simulate.lie import FloatwindLoadsAdapter, simulate_lie_ga
 from floatwind.loads.base import Load, Wrench
 from floatwind.loads.spatial import NonFollowerForce, SpatialKinematics
 from floatwind.rotation import exp_so3, matrix_from_quaternion
+from floatwind.simulate.lie import FloatwindLoadsAdapter, simulate_lie_ga
 
 MASS = 5.0e3
 J_B = np.array([[4.0e4, 1.0e3, 0.0], [1.0e3, 5.0e4, 0.0], [0.0, 0.0, 3.0e4]])
