@@ -40,7 +40,7 @@ def make_study(case: pathlib.Path, tmax: float, n: int, dt: float):
         "duration": tmax,
         "simulation": {"dt": dt, "dt_out": 0.25},
         "waves": {"kind": "jonswap", "hs": 5.0, "tp": 12.0},
-        "wind": {"kind": "kaimal", "speed": 17.0, "hub_height_m": 87.6, "ny": 7, "nz": 7},
+        "wind": {"kind": "kaimal", "speed": 17.0, "hub_height": 87.6, "ny": 7, "nz": 7},
     }
     return study_from_dict(raw, base_dir=case.parent)
 

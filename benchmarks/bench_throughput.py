@@ -50,7 +50,7 @@ def make_study(tmax: float, n: int, dt: float = 0.05, dt_out: float = 0.25):
         "duration": tmax,
         "simulation": {"dt": dt, "dt_out": dt_out},
         "waves": {"kind": "jonswap", "hs": 5.0, "tp": 12.0},
-        "wind": {"kind": "kaimal", "speed": 17.0, "hub_height_m": 87.6, "ny": 7, "nz": 7},
+        "wind": {"kind": "kaimal", "speed": 17.0, "hub_height": 87.6, "ny": 7, "nz": 7},
     }
     return study_from_dict(raw, base_dir=CASE.parent)
 

@@ -1013,11 +1013,11 @@ def cmd_dlc(args) -> int:
     if args.seeds is not None:
         over["seeds"] = args.seeds
     if args.analysis is not None:
-        over["analysis_s"] = args.analysis
+        over["analysis"] = args.analysis
     try:
         dset = load_dlc(args.dlc, over)
     except CaseError as exc:  # an override is named as the option
-        opt = {"seeds": "--seeds", "analysis_s": "--analysis"}.get(exc.field or "")
+        opt = {"seeds": "--seeds", "analysis": "--analysis"}.get(exc.field or "")
         if opt and exc.field in over:
             raise CaseError(exc.reason, field=opt) from None
         raise

@@ -29,6 +29,8 @@ __all__ = [
     "RPM_TO_RAD_S",
     "Section",
     "number",
+    "rename_deprecated",
+    "DEPRECATED_KEYS",
     "suggest",
     "check_finite",
     "check_positive",
@@ -49,6 +51,40 @@ def suggest(name: str, options: Iterable[str]) -> str:
     """A ``" (did you mean 'x'?)"`` suffix for an unknown ``name``, or ``""``."""
     close = difflib.get_close_matches(str(name), list(options), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+#: old key spellings with an SI unit suffix -> the key of the one rule (docs/case_format.md,
+#: "Units"): SI everywhere, a suffix only for a non-SI unit (``_deg``, ``_rpm``); the old ones are
+#: still read, with a FutureWarning naming the new key
+DEPRECATED_KEYS = {
+    "ref_height_m": "ref_height", "roughness_m": "roughness", "rotor_diameter_m": "rotor_diameter",
+    "start_s": "start", "time_s": "time", "ramp_s": "ramp", "x_offset_m": "x_offset",
+    "hub_height_m": "hub_height", "width_m": "width", "height_m": "height", "dt_s": "dt",
+    "x_m": "x", "y_m": "y", "repeat_period_s": "repeat_period", "f_max_hz": "f_max",
+    "analysis_s": "analysis", "transient_s": "transient",
+}  # fmt: skip
+
+
+def rename_deprecated(cfg: Any, allowed, where: str = "", file: str | None = None) -> Any:
+    """``cfg`` with its old key spellings (:data:`DEPRECATED_KEYS`) renamed to the keys in
+    ``allowed``, one FutureWarning each naming the field and the new key; a mapping giving both
+    spellings is refused. Anything that is not a mapping is returned as it is."""
+    import warnings
+
+    if not isinstance(cfg, Mapping):
+        return cfg
+    out = dict(cfg)
+    for old, new in DEPRECATED_KEYS.items():
+        if old in out and new in allowed and old not in allowed:
+            field = f"{where}.{old}" if where else old
+            if new in out:
+                raise CaseError(f"give '{new}' only ('{old}' is its old spelling)", field=field,
+                                file=file)  # fmt: skip
+            warnings.warn(f"{file + ': ' if file else ''}field '{field}' is deprecated: use "
+                          f"'{new}' (SI units take no suffix, docs/case_format.md)", FutureWarning,
+                          stacklevel=3)  # fmt: skip
+            out[new] = out.pop(old)
+    return out
 
 
 def number(value: Any, field: str, *, file: str | None = None, positive: bool = False,

@@ -286,16 +286,16 @@ THRUST = {
     "rated_power": 5.0e6,
     "rotor_speed_rpm": 12.1,
 }
-_IEC_KW = {"speed": 11.4, "ref_height_m": 90.0, "heading_deg": 10.0, "start_s": 0.3}
+_IEC_KW = {"speed": 11.4, "ref_height": 90.0, "heading_deg": 10.0, "start": 0.3}
 WIND_CASES = {
     "direction_shift": {
         "kind": "direction_shift",
         "speed": 11.4,
-        "ref_height_m": 90.0,
+        "ref_height": 90.0,
         "heading_deg": 10.0,
         "shift_deg": -45.0,
-        "time_s": 0.5,
-        "ramp_s": 1.0,
+        "time": 0.5,
+        "ramp": 1.0,
     },  # fmt: skip
     "iec_edc": {"kind": "iec_edc", **_IEC_KW},
     "iec_eog": {"kind": "iec_eog", **_IEC_KW},
@@ -322,14 +322,14 @@ def test_transient_wind_model_runs_fused_with_the_python_numbers(kind):
 FULL_FIELD_SHIFT = {
     "kind": "direction_shift",
     "speed": 11.4,
-    "ref_height_m": 90.0,
+    "ref_height": 90.0,
     "heading_deg": -90.0,
     "shift_deg": -45.0,
-    "time_s": 0.6,
-    "ramp_s": 0.0,
+    "time": 0.6,
+    "ramp": 0.0,
     "base": {
-        "kind": "kaimal", "speed": 11.4, "hub_height_m": 90.0, "heading_deg": -90.0, "ny": 5,
-        "nz": 5, "width_m": 150.0, "height_m": 150.0, "dt_s": 0.25, "seed": 2013,
+        "kind": "kaimal", "speed": 11.4, "hub_height": 90.0, "heading_deg": -90.0, "ny": 5,
+        "nz": 5, "width": 150.0, "height": 150.0, "dt": 0.25, "seed": 2013,
     },
 }  # fmt: skip
 

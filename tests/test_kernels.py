@@ -214,7 +214,7 @@ def _oc3_study(n):
         "duration": 20.0,
         "simulation": {"dt": 0.05, "dt_out": 0.25},
         "waves": {"kind": "jonswap", "hs": 5.0, "tp": 12.0},
-        "wind": {"kind": "kaimal", "speed": 17.0, "hub_height_m": 87.6, "ny": 5, "nz": 5},
+        "wind": {"kind": "kaimal", "speed": 17.0, "hub_height": 87.6, "ny": 5, "nz": 5},
     }
     return study_from_dict(raw, base_dir=case.parent)
 

@@ -49,10 +49,10 @@ def _study(tmp):
 def _dlc(tmp):
     d = yaml.safe_load((ROOT / "tests" / "data" / "dlc" / "small_dlc.yaml").read_text())
     d["case"] = str(ROOT / "cases" / "oc3_hywind_catenary.yaml")
-    d["analysis_s"] = "abc"
+    d["analysis"] = "abc"
     p = tmp / "dlc.yaml"
     p.write_text(yaml.safe_dump(d))
-    return ["dlc", str(p), "--list"], "dlc.yaml", "analysis_s"
+    return ["dlc", str(p), "--list"], "dlc.yaml", "analysis"
 
 
 def _deck(tmp):
@@ -78,3 +78,31 @@ def test_a_bad_number_reads_the_same_everywhere(make, tmp_path, capsys):
     m = SHAPE.match(err[0])
     assert m, err[0]
     assert m["file"].endswith(file) and m["field"] == field, err[0]
+
+
+def test_old_key_spellings_still_load_with_a_warning_naming_the_new_key():
+    """Issue 23: one unit-suffix rule; the old SI-suffixed spellings keep working."""
+    from floatwind.case.loader import model_from_dict
+    from floatwind.errors import CaseError
+
+    d = yaml.safe_load((ROOT / "cases" / "oc3_hywind.yaml").read_text())
+    d["environment"]["wind"] = {"kind": "steady", "speed": 10.0, "ref_height_m": 87.6}
+    with pytest.warns(FutureWarning, match=r"'environment.wind.ref_height_m' is deprecated: use "
+                                           r"'ref_height'"):  # fmt: skip
+        old = model_from_dict(d, base_dir=ROOT / "cases")
+    d["environment"]["wind"] = {"kind": "steady", "speed": 10.0, "ref_height": 87.6}
+    new = model_from_dict(d, base_dir=ROOT / "cases")
+    assert old.env.wind.describe() == new.env.wind.describe()
+    d["environment"]["wind"] = {"kind": "steady", "speed": 10.0, "ref_height": 87.6,
+                                "ref_height_m": 87.6}  # fmt: skip
+    with pytest.raises(CaseError, match="give 'ref_height' only"):
+        model_from_dict(d, base_dir=ROOT / "cases")
+    # a DLC file's old spelling
+    from floatwind.dlc.spec import dlc_from_dict
+
+    dl = yaml.safe_load((ROOT / "tests" / "data" / "dlc" / "small_dlc.yaml").read_text())
+    dl["case"] = str(ROOT / "cases" / "oc3_hywind_catenary.yaml")
+    dl["analysis_s"] = dl.pop("analysis")
+    with pytest.warns(FutureWarning, match="'analysis_s' is deprecated: use 'analysis'"):
+        dset = dlc_from_dict(dl, base_dir=ROOT)
+    assert dset.load_cases[0].analysis_s == 30.0

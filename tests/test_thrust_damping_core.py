@@ -16,7 +16,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 def _case(mode: str) -> dict:
     d = yaml.safe_load((ROOT / "cases" / "oc3_platform_decay.yaml").read_text())
     d["initial"] = {}
-    d["environment"]["wind"] = {"kind": "steady", "speed": 18.2, "ref_height_m": 90.0,
+    d["environment"]["wind"] = {"kind": "steady", "speed": 18.2, "ref_height": 90.0,
                                 "shear": "power", "shear_exponent": 0.0}
     thrust = {"type": "thrust_ct", "body": "platform", "rotor_centre": [-5.0, 0.0, 90.0],
               "rotor_radius": 63.0, "ct_curve": str(ROOT / "cases" / "data" / "ct_curve_fig14.csv"),

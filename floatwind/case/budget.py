@@ -59,21 +59,26 @@ def memory_estimate(settings, batch: int, env_cfg=None) -> dict[str, tuple[float
         "recorded states": (2.0 * n_out * batch * 12 * 8, out_field),
         "output channels": (2.0 * n_out * batch * OUTPUT_CHANNELS * 8, out_field),
     }
+    from floatwind.validate import DEPRECATED_KEYS
+
+    def _new(d):  # the raw YAML may still use an old key spelling (validate.rename_deprecated)
+        return {DEPRECATED_KEYS.get(k, k): v for k, v in d.items()} if isinstance(d, dict) else d
+
     env = env_cfg if isinstance(env_cfg, dict) else {}
-    waves = env.get("waves")
+    waves = _new(env.get("waves"))
     if isinstance(waves, dict) and waves.get("kind", "still") in ("jonswap", "pierson_moskowitz", "pm"):
         tp = _num(waves, "tp", 10.0)
         wmax = _num(waves, "omega_max", 6.0 * 2 * math.pi / max(tp, 1e-3))
         wmin = _num(waves, "omega_min", 0.0)
-        period = _num(waves, "repeat_period_s", t_max)
+        period = _num(waves, "repeat_period", t_max)
         n_comp = max(wmax - wmin, 0.0) * max(period, t_max) / (2 * math.pi)
         parts["wave components"] = (n_comp * batch * WAVE_COMPONENT_BYTES, "simulation.t_max")
-    wind = env.get("wind")
+    wind = _new(env.get("wind"))
     if isinstance(wind, dict) and wind.get("kind") == "kaimal":
-        dt = _num(wind, "dt_s", 0.25)
-        nt = (t_max + _num(wind, "width_m", 150.0) / max(_num(wind, "speed", 10.0), 0.1)) / dt
+        dt = _num(wind, "dt", 0.25)
+        nt = (t_max + _num(wind, "width", 150.0) / max(_num(wind, "speed", 10.0), 0.1)) / dt
         size = nt * _num(wind, "ny", 13) * _num(wind, "nz", 13) * 3 * 8 * batch
-        parts["wind field"] = (size, "environment.wind.dt_s" if dt < 0.05 else "simulation.t_max")
+        parts["wind field"] = (size, "environment.wind.dt" if dt < 0.05 else "simulation.t_max")
     return parts
 
 

@@ -44,7 +44,7 @@ import pandas as pd
 
 from floatwind.errors import CaseError
 from floatwind.studies.spec import Study, _check_keys, _read_yaml, study_from_dict
-from floatwind.validate import number, suggest
+from floatwind.validate import number, rename_deprecated, suggest
 
 #: V_ref (m/s) by turbine class, IEC 61400-1 ed. 3 Table 1
 VREF = {"I": 50.0, "II": 42.5, "III": 37.5}
@@ -67,17 +67,17 @@ FATIGUE_DLCS = {"1.2"}
 DEFAULT_YAW = {"6.1": [-8.0, 0.0, 8.0], "6.3": [-20.0, 20.0]}
 
 TOP_KEYS = {
-    "name", "description", "case", "site", "load_cases", "seeds", "analysis_s", "transient_s",
+    "name", "description", "case", "site", "load_cases", "seeds", "analysis", "transient",
     "master_seed", "lifetime_years", "channels", "fatigue", "extremes", "simulation", "max_batch",
     "topology",
 }  # fmt: skip
 SITE_KEYS = {
-    "turbine_class", "turbulence_class", "hub_height_m", "shear_exponent", "cut_in", "cut_out",
+    "turbine_class", "turbulence_class", "hub_height", "shear_exponent", "cut_in", "cut_out",
     "wind_bins", "weibull", "sea_states", "scatter", "severe_sea_states", "extreme_sea_states",
     "wave_directions",
 }  # fmt: skip
 LOAD_CASE_KEYS = {
-    "dlc", "wind_speeds", "yaw_misalignment_deg", "seeds", "analysis_s", "safety_factor",
+    "dlc", "wind_speeds", "yaw_misalignment_deg", "seeds", "analysis", "safety_factor",
     "extreme_method",
 }  # fmt: skip
 FATIGUE_KEYS = {"channels", "wohler", "n_eq", "f_eq"}
@@ -318,11 +318,11 @@ class DLCSet:
         parked = lc.dlc in ("6.1", "6.3")
         for g in self.groups(lc):
             if parked:
-                wind = {"kind": "steady", "speed": g["wind_speed"], "ref_height_m": s["hub_height_m"],
+                wind = {"kind": "steady", "speed": g["wind_speed"], "ref_height": s["hub_height"],
                         "shear": "power", "shear_exponent": 0.11,  # EWM, IEC 61400-1 eq. (26)
                         "heading_deg": g["yaw_misalignment_deg"]}  # fmt: skip
             else:
-                wind = {"kind": "kaimal", "speed": g["wind_speed"], "hub_height_m": s["hub_height_m"],
+                wind = {"kind": "kaimal", "speed": g["wind_speed"], "hub_height": s["hub_height"],
                         "turbulence_class": g["ti"], "shear_exponent": s["shear_exponent"],
                         "heading_deg": 0.0}  # fmt: skip
             conditions.append(
@@ -456,7 +456,7 @@ def _site(data: Any, file: str, dlcs: set[str]) -> dict:
                                     file)  # fmt: skip
     site["turbulence_class"] = _choice(s.get("turbulence_class", "B"), list(IREF),
                                        "site.turbulence_class", file)  # fmt: skip
-    site["hub_height_m"] = _num(s, "hub_height_m", "site.hub_height_m", file, default=90.0,
+    site["hub_height"] = _num(s, "hub_height", "site.hub_height", file, default=90.0,
                                 positive=True)  # fmt: skip
     site["shear_exponent"] = _num(s, "shear_exponent", "site.shear_exponent", file, default=0.14)
     site["cut_in"] = _num(s, "cut_in", "site.cut_in", file, default=3.0, positive=True)
@@ -597,8 +597,13 @@ def _match_bins(rows: list[dict], centres: list[float], key: str, file: str) -> 
 def dlc_from_dict(data: Any, *, base_dir: pathlib.Path, source: str = "", name: str = "dlc",
                   overrides: dict | None = None) -> DLCSet:  # fmt: skip
     """Validate a parsed DLC mapping (CaseError names the file and the field)."""
-    data = _check_keys(data, TOP_KEYS, "", source)
+    data = _check_keys(rename_deprecated(data, TOP_KEYS, "", source), TOP_KEYS, "", source)
     data = dict(data, **(overrides or {}))
+    if isinstance(data.get("site"), dict):
+        data["site"] = rename_deprecated(data["site"], SITE_KEYS, "site", source)
+    if isinstance(data.get("load_cases"), list):
+        data["load_cases"] = [rename_deprecated(lc, LOAD_CASE_KEYS, f"load_cases[{i}]", source)
+                              for i, lc in enumerate(data["load_cases"])]  # fmt: skip
     case = data.get("case")
     if not isinstance(case, str):
         raise CaseError("a case file path is required", field="case", file=source)
@@ -618,9 +623,9 @@ def dlc_from_dict(data: Any, *, base_dir: pathlib.Path, source: str = "", name: 
         raise CaseError(f"DLC {dup} listed twice", field="load_cases", file=source)
     site = _site(data.get("site") or {}, source, set(dlcs))
     seeds = _int(data, "seeds", "seeds", source, DEFAULT_SEEDS)
-    analysis = _num(data, "analysis_s", "analysis_s", source, default=DEFAULT_ANALYSIS_S,
+    analysis = _num(data, "analysis", "analysis", source, default=DEFAULT_ANALYSIS_S,
                     positive=True)  # fmt: skip
-    transient = _num(data, "transient_s", "transient_s", source, default=DEFAULT_TRANSIENT_S,
+    transient = _num(data, "transient", "transient", source, default=DEFAULT_TRANSIENT_S,
                      nonneg=True)  # fmt: skip
     load_cases = []
     for i, (lc, d) in enumerate(zip(lcs_raw, dlcs, strict=True)):
@@ -655,7 +660,7 @@ def dlc_from_dict(data: Any, *, base_dir: pathlib.Path, source: str = "", name: 
             LoadCase(
                 dlc=d, wind_speeds=speeds, yaw_misalignment_deg=yaws,
                 seeds=_int(lc, "seeds", f"{w}.seeds", source, seeds),
-                analysis_s=_num(lc, "analysis_s", f"{w}.analysis_s", source, default=analysis,
+                analysis_s=_num(lc, "analysis", f"{w}.analysis", source, default=analysis,
                                 positive=True),
                 safety_factor=sf, extreme_method=method, index=i,
             )  # fmt: skip
@@ -701,7 +706,7 @@ def dlc_from_dict(data: Any, *, base_dir: pathlib.Path, source: str = "", name: 
         raise CaseError("expected a mapping", field="simulation", file=source)
     for lc in load_cases:
         if transient >= lc.analysis_s + transient and transient > 0:  # pragma: no cover - guard
-            raise CaseError("transient too long", field="transient_s", file=source)
+            raise CaseError("transient too long", field="transient", file=source)
     master = _int(data, "master_seed", "master_seed", source, 0, minimum=0)
     topology = data.get("topology") or {}
     if not isinstance(topology, dict):

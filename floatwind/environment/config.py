@@ -32,7 +32,7 @@ from floatwind.environment.wind import (
     iec_eog,
 )
 from floatwind.errors import CaseError
-from floatwind.validate import number
+from floatwind.validate import number, rename_deprecated
 
 logger = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ _WAVES = {
         "random_amplitude": False,
         "omega_min": None,
         "omega_max": None,
-        "repeat_period_s": None,
+        "repeat_period": None,
         "stretching": "wheeler",
         "kinematics": "auto",
         "seed": None,
@@ -71,9 +71,9 @@ _WAVES = {
         "file": _REQ,
         "channel": None,
         "heading_deg": 0.0,
-        "x_m": 0.0,
-        "y_m": 0.0,
-        "f_max_hz": None,
+        "x": 0.0,
+        "y": 0.0,
+        "f_max": None,
         "stretching": "wheeler",
         "kinematics": "auto",
     },
@@ -82,13 +82,13 @@ _WAVES["pierson_moskowitz"] = {k: v for k, v in _WAVES["jonswap"].items() if k !
     "kind": "pierson_moskowitz"
 }
 
-_SHEAR = {"shear": "power", "shear_exponent": 0.14, "roughness_m": 0.0002}
-_STEADY = {"speed": _REQ, "ref_height_m": 90.0, "heading_deg": 0.0} | _SHEAR
+_SHEAR = {"shear": "power", "shear_exponent": 0.14, "roughness": 0.0002}
+_STEADY = {"speed": _REQ, "ref_height": 90.0, "heading_deg": 0.0} | _SHEAR
 _IEC = {
-    "rotor_diameter_m": 126.0,
+    "rotor_diameter": 126.0,
     "turbine_class": "I",
     "turbulence_class": "B",
-    "start_s": 0.0,
+    "start": 0.0,
 }
 _WIND = {
     "none": {"kind": "none"},
@@ -97,26 +97,26 @@ _WIND = {
     "iec_eog": {"kind": "iec_eog"} | _STEADY | _IEC | {"base": None},
     "direction_shift": {"kind": "direction_shift"}
     | _STEADY
-    | {"shift_deg": 45.0, "time_s": 100.0, "ramp_s": 0.0, "base": None},
+    | {"shift_deg": 45.0, "time": 100.0, "ramp": 0.0, "base": None},
     "turbsim": {
         "kind": "turbsim",
         "file": None,
         "files": None,
         "heading_deg": 0.0,
-        "x_offset_m": None,
+        "x_offset": None,
     },
     "kaimal": {
         "kind": "kaimal",
         "speed": _REQ,
-        "hub_height_m": 90.0,
+        "hub_height": 90.0,
         "heading_deg": 0.0,
         "turbulence_class": "B",
         "shear_exponent": 0.2,
         "ny": 13,
         "nz": 13,
-        "width_m": 150.0,
-        "height_m": 150.0,
-        "dt_s": 0.25,
+        "width": 150.0,
+        "height": 150.0,
+        "dt": 0.25,
         "coherence_vw": False,
         "seed": None,
         "write_bts": None,
@@ -144,6 +144,7 @@ def _suggest(word: str, options) -> str:
 
 
 def _check_keys(cfg: dict, allowed: dict, where: str, file: str | None) -> dict:
+    cfg = rename_deprecated(cfg, allowed, where, file)
     if not isinstance(cfg, dict):
         raise CaseError(f"expected a mapping, got {type(cfg).__name__}", field=where, file=file)
     out = {}
@@ -238,14 +239,14 @@ def _build_sea(kind, c, *, g, depth, n, seeds, duration, base_dir, file, stretch
     heading = math.radians(_num(c, "heading_deg", where, file))
     if kind == "elevation":
         path = _path(c["file"], base_dir, f"{where}.file", file)
-        f_max = _num(c, "f_max_hz", where, file, positive=True, allow_none=True)
+        f_max = _num(c, "f_max", where, file, positive=True, allow_none=True)
         try:
             t, eta = read_elevation_file(path, c["channel"])
             return sea_from_elevation(
                 t,
                 eta,
                 heading=heading,
-                location=(_num(c, "x_m", where, file), _num(c, "y_m", where, file)),
+                location=(_num(c, "x", where, file), _num(c, "y", where, file)),
                 f_max=f_max,
                 depth=depth,
                 gravity=g,
@@ -289,12 +290,12 @@ def _build_sea(kind, c, *, g, depth, n, seeds, duration, base_dir, file, stretch
     band = (wmin or band[0], wmax or band[1])
     if band[1] <= band[0]:
         raise CaseError("omega_max must exceed omega_min", field=f"{where}.omega_max", file=file)
-    period = _num(c, "repeat_period_s", where, file, positive=True, allow_none=True)
+    period = _num(c, "repeat_period", where, file, positive=True, allow_none=True)
     if period is not None and period < duration:
         raise CaseError(
             f"repeat period {period:g} s is shorter than the run ({duration:g} s): the sea "
             "would repeat",
-            field=f"{where}.repeat_period_s",
+            field=f"{where}.repeat_period",
             file=file,
         )
     spreading = _num(c, "spreading_s", where, file, positive=True, allow_none=True)
@@ -321,10 +322,10 @@ def _steady(c, where, file) -> SteadyWind:
     return SteadyWind(
         speed=_num(c, "speed", where, file, lo=0.0),
         heading=math.radians(_num(c, "heading_deg", where, file)),
-        ref_height=_num(c, "ref_height_m", where, file, positive=True),
+        ref_height=_num(c, "ref_height", where, file, positive=True),
         shear=shear,
         alpha=_num(c, "shear_exponent", where, file),
-        roughness=_num(c, "roughness_m", where, file, positive=True),
+        roughness=_num(c, "roughness", where, file, positive=True),
     )
 
 
@@ -364,16 +365,16 @@ def _build_wind(cfg, *, n, seeds, duration, dt_hint, base_dir, file, where="envi
             return direction_shift(
                 base,
                 shift=math.radians(_num(c, "shift_deg", where, file)),
-                time=_num(c, "time_s", where, file),
-                ramp=_num(c, "ramp_s", where, file, lo=0.0),
+                time=_num(c, "time", where, file),
+                ramp=_num(c, "ramp", where, file, lo=0.0),
             )
         kw = dict(
             uhub=_num(c, "speed", where, file, positive=True),
-            zhub=_num(c, "ref_height_m", where, file, positive=True),
-            rotor_diameter=_num(c, "rotor_diameter_m", where, file, positive=True),
+            zhub=_num(c, "ref_height", where, file, positive=True),
+            rotor_diameter=_num(c, "rotor_diameter", where, file, positive=True),
             turbine_class=c["turbine_class"],
             turbulence_class=c["turbulence_class"],
-            start=_num(c, "start_s", where, file),
+            start=_num(c, "start", where, file),
         )
         try:
             if kind == "iec_edc":
@@ -400,7 +401,7 @@ def _build_wind(cfg, *, n, seeds, duration, dt_hint, base_dir, file, where="envi
                 file=file,
             )
         fields = [_load_bts(p, f"{where}.files", file) for p in paths]
-        x_off = _num(c, "x_offset_m", where, file, allow_none=True)
+        x_off = _num(c, "x_offset", where, file, allow_none=True)
         try:
             wind = FullFieldWind(fields, heading=heading, x_offset=x_off)
         except ValueError as exc:
@@ -417,8 +418,8 @@ def _build_wind(cfg, *, n, seeds, duration, dt_hint, base_dir, file, where="envi
     sq = _seeds(c["seed"], seeds, n, f"{where}.seed", file)
     if c["seed"] is None:
         sq = _subseeds(sq, 1)
-    dt = _num(c, "dt_s", where, file, positive=True)
-    width = _num(c, "width_m", where, file, positive=True)
+    dt = _num(c, "dt", where, file, positive=True)
+    width = _num(c, "width", where, file, positive=True)
     uhub = _num(c, "speed", where, file, positive=True)
     nt = int(math.ceil((duration + width / uhub) / dt)) + 2
     nt += nt % 2
@@ -427,11 +428,11 @@ def _build_wind(cfg, *, n, seeds, duration, dt_hint, base_dir, file, where="envi
         fields = turbsim_io.generate_kaimal_many(
             seeds=list(sq),
             uhub=uhub,
-            zhub=_num(c, "hub_height_m", where, file, positive=True),
+            zhub=_num(c, "hub_height", where, file, positive=True),
             ny=int(c["ny"]),
             nz=int(c["nz"]),
             width=width,
-            height=_num(c, "height_m", where, file, positive=True),
+            height=_num(c, "height", where, file, positive=True),
             dt=dt,
             nt=nt,
             turbulence_class=c["turbulence_class"],

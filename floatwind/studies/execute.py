@@ -450,7 +450,8 @@ def member_bytes(study: Study) -> int:
     b = n_out * 8 * (12 + 200)  # states + every output channel while the Dataset is built
     wind = study.wind or {}
     if wind.get("kind") == "kaimal":
-        nt = (t_max + wind.get("width_m", 150.0) / 8.0) / wind.get("dt_s", 0.25)
+        nt = (t_max + wind.get("width", wind.get("width_m", 150.0)) / 8.0) / wind.get(
+            "dt", wind.get("dt_s", 0.25))  # the old key spellings of a raw case still count
         b += int(nt * wind.get("ny", 13) * wind.get("nz", 13) * 3 * 8)
     return int(b + 20e6)
 

@@ -64,11 +64,11 @@ def run(out, quick: bool) -> Outcome:
             "euler313.initial": {"angles": [0.0, 0.0, 0.0], "rates": [0.0, 0.0, 0.0]},
             "environment.waves": {"kind": "jonswap", "hs": 5.0, "tp": 11.2, "heading_deg": -90.0, "seed": 2013},
             "environment.wind": {
-                "kind": "direction_shift", "speed": 18.2, "ref_height_m": 90.0, "heading_deg": -90.0,
-                "shift_deg": 45.0, "time_s": t_shift, "ramp_s": 0.0,
-                "base": {"kind": "kaimal", "speed": 18.2, "hub_height_m": 90.0, "heading_deg": -90.0,
-                         "turbulence_class": "B", "ny": 5, "nz": 5, "width_m": 150.0, "height_m": 150.0,
-                         "dt_s": 0.25, "seed": 2013},
+                "kind": "direction_shift", "speed": 18.2, "ref_height": 90.0, "heading_deg": -90.0,
+                "shift_deg": 45.0, "time": t_shift, "ramp": 0.0,
+                "base": {"kind": "kaimal", "speed": 18.2, "hub_height": 90.0, "heading_deg": -90.0,
+                         "turbulence_class": "B", "ny": 5, "nz": 5, "width": 150.0, "height": 150.0,
+                         "dt": 0.25, "seed": 2013},
             },
             "simulation": {"t_max": T, "dt": 0.05, "dt_out": 0.1, "integrator": "rk4"},
         }

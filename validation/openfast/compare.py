@@ -546,7 +546,7 @@ def compare_case(
             "heading_deg": case["environment"]["waves"].get("heading_deg", 0.0),
             "stretching": "none",
             "kinematics": WAVE_KINEMATICS,
-            "f_max_hz": WAVE_F_MAX_HZ,
+            "f_max": WAVE_F_MAX_HZ,
         }
         result.notes.append(
             "wave elevation = the reference Wave1Elev (exact FFT of SeaState's grid samples), linear "

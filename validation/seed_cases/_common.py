@@ -80,7 +80,7 @@ def with_environment(data: dict, env_file: str, quick_shift: float | None = None
         quick_shift is not None
         and d["environment"].get("wind", {}).get("kind") == "direction_shift"
     ):
-        d["environment"]["wind"]["time_s"] = quick_shift
+        d["environment"]["wind"]["time"] = quick_shift
     return d
 
 
