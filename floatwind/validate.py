@@ -49,8 +49,9 @@ def _join(prefix: str | None, key: str | int) -> str:
 
 def suggest(name: str, options: Iterable[str]) -> str:
     """A ``" (did you mean 'x'?)"`` suffix for an unknown ``name``, or ``""``."""
-    close = difflib.get_close_matches(str(name), list(options), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    lower = {str(o).lower(): str(o) for o in options}  # case-insensitive: 'Hs' -> 'hs'
+    close = difflib.get_close_matches(str(name).lower(), list(lower), n=1, cutoff=0.6)
+    return f" (did you mean '{lower[close[0]]}'?)" if close else ""
 
 
 #: old key spellings with an SI unit suffix -> the key of the one rule (docs/case_format.md,

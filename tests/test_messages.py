@@ -106,3 +106,42 @@ def test_old_key_spellings_still_load_with_a_warning_naming_the_new_key():
     with pytest.warns(FutureWarning, match="'analysis_s' is deprecated: use 'analysis'"):
         dset = dlc_from_dict(dl, base_dir=ROOT)
     assert dset.load_cases[0].analysis_s == 30.0
+
+
+@pytest.mark.parametrize("where", ["case", "environment", "topology", "study", "dlc"])
+def test_an_unknown_key_reads_the_same_everywhere(where, tmp_path):
+    """Issue 23: ``unknown key 'K' (did you mean 'X'?)`` naming the field, in every input."""
+    from floatwind.case.loader import model_from_dict
+    from floatwind.dlc.spec import dlc_from_dict
+    from floatwind.errors import CaseError
+    from floatwind.studies.spec import study_from_dict
+
+    case = yaml.safe_load((ROOT / "cases" / "oc3_hywind.yaml").read_text())
+    if where == "case":
+        case["simulaton"] = {}
+        call, field, hint = (lambda: model_from_dict(case, base_dir=ROOT / "cases")), "simulaton", "simulation"
+    elif where == "environment":
+        case["environment"]["wind"]["hub_heigth"] = 90.0
+        call, field, hint = (lambda: model_from_dict(case, base_dir=ROOT / "cases")), \
+            "environment.wind.hub_heigth", None  # fmt: skip
+    elif where == "topology":
+        case["topology"]["towr_top"] = 87.6
+        call, field, hint = (lambda: model_from_dict(case, base_dir=ROOT / "cases")), \
+            "topology.towr_top", "tower_top"  # fmt: skip
+    elif where == "study":
+        d = yaml.safe_load((ROOT / "tests" / "data" / "studies" / "small_study.yaml").read_text())
+        d["realisations"] = 3
+        base = ROOT / "tests" / "data" / "studies"
+        call, field, hint = (lambda: study_from_dict(d, base_dir=base)), "realisations", "realizations"
+    else:
+        d = yaml.safe_load((ROOT / "tests" / "data" / "dlc" / "small_dlc.yaml").read_text())
+        d["case"] = str(ROOT / "cases" / "oc3_hywind_catenary.yaml")
+        d["seed"] = 3
+        call, field, hint = (lambda: dlc_from_dict(d, base_dir=ROOT)), "seed", "seeds"
+    with pytest.raises(CaseError) as ei:
+        call()
+    msg = ei.value.reason
+    key = field.rsplit(".", 1)[-1]
+    assert msg.startswith(f"unknown key '{key}'") and ei.value.field == field, (msg, ei.value.field)
+    if hint:
+        assert msg.endswith(f" (did you mean '{hint}'?)"), msg

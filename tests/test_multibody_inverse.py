@@ -259,7 +259,7 @@ def test_channels_in_simulation_and_case_errors():
         ({"kind": "four_body"}, "topology.kind"),
         ({"kind": "three_body", "nacelle": {"mass": -1}}, "topology.nacelle.mass"),
         ({"kind": "three_body", "tower": {"inertia": [1, -1, 1]}}, "topology.tower.inertia"),
-        ({"kind": "three_body", "rotor": {"blade_colour": 1}}, "topology.rotor"),
+        ({"kind": "three_body", "rotor": {"blade_colour": 1}}, "topology.rotor.blade_colour"),
         ({"kind": "three_body", "pitch": 0.1}, "topology.pitch"),
         (
             {"kind": "two_body", "spin": {"kind": "constant_rate", "rate_rpm": 12.1}},

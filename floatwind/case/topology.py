@@ -25,7 +25,7 @@ import numpy as np
 from floatwind.errors import CaseError
 from floatwind.multibody import topologies as topo
 from floatwind.rotation import euler123_from_matrix, euler123_matrix
-from floatwind.validate import number
+from floatwind.validate import number, suggest
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,8 @@ def _part(name: str, value) -> dict:
     unknown = set(value) - PART_KEYS[name]
     if unknown:
         raise CaseError(
-            f"unknown keys {sorted(unknown)}; allowed: {sorted(PART_KEYS[name])}", field=field
+            f"unknown key '{min(unknown)}'{suggest(min(unknown), sorted(PART_KEYS[name]))}",
+            field=f"{field}.{min(unknown)}",
         )
     out = {}
     for k, v in value.items():
@@ -147,7 +148,8 @@ def expand_topology(data: dict) -> dict:
     unknown = set(section) - TOPOLOGY_KEYS
     if unknown:
         raise CaseError(
-            f"unknown keys {sorted(unknown)}; allowed: {sorted(TOPOLOGY_KEYS)}", field="topology"
+            f"unknown key '{min(unknown)}'{suggest(min(unknown), sorted(TOPOLOGY_KEYS))}",
+            field=f"topology.{min(unknown)}",
         )
     if "bodies" in data or "joints" in data:
         raise CaseError(

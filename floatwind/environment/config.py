@@ -32,7 +32,7 @@ from floatwind.environment.wind import (
     iec_eog,
 )
 from floatwind.errors import CaseError
-from floatwind.validate import number, rename_deprecated
+from floatwind.validate import number, rename_deprecated, suggest
 
 logger = logging.getLogger(__name__)
 
@@ -149,13 +149,9 @@ def _check_keys(cfg: dict, allowed: dict, where: str, file: str | None) -> dict:
         raise CaseError(f"expected a mapping, got {type(cfg).__name__}", field=where, file=file)
     out = {}
     for key, val in cfg.items():
-        if key not in allowed:
-            hint = _suggest(key, allowed)
-            raise CaseError(
-                f"unknown key '{key}'{hint} (allowed: {', '.join(sorted(allowed))})",
-                field=f"{where}.{key}",
-                file=file,
-            )
+        if key not in allowed:  # the one message style (floatwind.validate.Section)
+            raise CaseError(f"unknown key '{key}'{suggest(str(key), sorted(allowed))}",
+                            field=f"{where}.{key}", file=file)  # fmt: skip
         out[key] = val
     for key, default in allowed.items():
         if key not in out:
