@@ -1,0 +1,69 @@
+"""Constrained multibody formulation with a joint library (MBDM), Leble (seed 001) sec. 1-3.
+
+Bodies carry [r, p] (position + Euler parameters, eq. 29); joints of Table 11 are built from the
+basic constraints of Table 1 (``constraints``); a fully driven system is solved for position,
+velocity and acceleration (``kinematics``, sec. 3). A sibling of the momentum-cloud core: it shares
+``floatwind.rotation`` (A(p), 1-2-3 angles). See docs/mbdm.md.
+"""
+
+from floatwind.multibody.mbdm.constraints import (
+    JOINT_TYPES,
+    Joint,
+    Rows,
+    basic_d1,
+    basic_d2,
+    basic_p1,
+    basic_p2,
+    basic_s,
+    basic_ss,
+    body_states,
+)
+from floatwind.multibody.mbdm.coordinates import (
+    A_matrix,
+    E_matrix,
+    G_matrix,
+    normalisation,
+    omega_body,
+    omega_global,
+    pddot_from_omega,
+    pdot_from_omega,
+    quaternion_from_angles123,
+    split,
+)
+from floatwind.multibody.mbdm.kinematics import (
+    KinematicResult,
+    System,
+    kinematic_analysis,
+    solve_acceleration,
+    solve_position,
+    solve_velocity,
+)
+
+__all__ = [
+    "JOINT_TYPES",
+    "A_matrix",
+    "E_matrix",
+    "G_matrix",
+    "Joint",
+    "KinematicResult",
+    "Rows",
+    "System",
+    "basic_d1",
+    "basic_d2",
+    "basic_p1",
+    "basic_p2",
+    "basic_s",
+    "basic_ss",
+    "body_states",
+    "kinematic_analysis",
+    "normalisation",
+    "omega_body",
+    "omega_global",
+    "pddot_from_omega",
+    "pdot_from_omega",
+    "quaternion_from_angles123",
+    "solve_acceleration",
+    "solve_position",
+    "solve_velocity",
+    "split",
+]
