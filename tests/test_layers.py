@@ -15,7 +15,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 LAYERS: list[set[str]] = [
     {"errors", "__init__", "validate"},  # validate: the one case-file validator (errors only)
     {"rotation", "io"},  # io: file formats and the read-only channel table; imports errors only
-    {"_kernels", "mooring"},  # numba kernels; the catenary functions they compile
+    {"_kernels", "mooring", "records"},  # numba kernels; catenary functions; the Load records
     {"integrate"},  # integrators (know nothing about turbines) and their compiled steps
     {"multibody", "loads", "environment"},
     {"model", "bem"},  # bem: hull coefficients; reads loads (hydrostatics profile), io

@@ -426,7 +426,7 @@ def tower_kinematics(
 def body_kinematics(body: Euler313Body, st: State313, cm_b: np.ndarray):
     """:class:`floatwind.loads.base.Kinematics` of the tower (0) and the RNA (1) for the loads;
     translations locked: O_s fixed, every point moves with omega x r."""
-    from floatwind.loads.base import Kinematics
+    from floatwind.records import Kinematics
 
     O = body.pivot_g
     r = np.stack([O + st.r_T, O + st.r_R], axis=1)

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from floatwind import _kernels
-from floatwind.loads.base import Kinematics, Wrench
 from floatwind.multibody.tree import Tree
+from floatwind.records import Kinematics, Wrench
 from floatwind.rotation import (
     EULER_SINGULARITY_TOL,
     euler123_matrix,
