@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from floatwind.errors import SimulationError
+from floatwind.integrate.bossak import _rowdot  # batch-invariant row dot product
 from floatwind.rotation.rotvec import exp_so3, log_so3, skew
 from floatwind.rotation.vec import cross, matvec
 
@@ -115,13 +116,6 @@ def pack(r, R, v, w) -> np.ndarray:
 
 def _rowmax(a: np.ndarray) -> np.ndarray:
     return np.abs(a).max(axis=1) if a.shape[1] else np.zeros(a.shape[0])
-
-
-def _rowdot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    out = a[:, 0] * b[:, 0]
-    for j in range(1, a.shape[1]):
-        out = out + a[:, j] * b[:, j]
-    return out
 
 
 @dataclass
