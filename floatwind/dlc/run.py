@@ -195,6 +195,18 @@ def run_rows(dset: DLCSet, out_dir: pathlib.Path) -> pd.DataFrame:
     return pd.concat([table, extra], axis=1)
 
 
+def _require_all_ok(runs: pd.DataFrame, kind: str, why: str, source: str) -> None:
+    """Refuse tables over runs of which some failed or are missing (they would be silently
+    wrong), naming the first such run."""
+    bad = runs[runs["status"] != "ok"]
+    if len(bad):
+        raise CaseError(
+            f"{len(bad)} {kind} run(s) are {', '.join(sorted(set(bad['status'])))} "
+            f"(first: {bad['run'].iloc[0]}); {why} (--resume)",
+            file=source,
+        )
+
+
 def fatigue_tables(dset: DLCSet, runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(per-bin short-term DELs, lifetime DELs) of the fatigue channels, SI units.
 
@@ -207,13 +219,7 @@ def fatigue_tables(dset: DLCSet, runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.D
     fat = runs[runs["dlc"].isin(FATIGUE_DLCS)]
     if fat.empty or not dset.fatigue["channels"]:
         return pd.DataFrame(), pd.DataFrame()
-    bad = fat[fat["status"] != "ok"]
-    if len(bad):
-        raise CaseError(
-            f"{len(bad)} fatigue run(s) are {', '.join(sorted(set(bad['status'])))} "
-            f"(first: {bad['run'].iloc[0]}); the lifetime DELs need every run (--resume)",
-            file=dset.source,
-        )
+    _require_all_ok(fat, "fatigue", "the lifetime DELs need every run", dset.source)
     lifetime_s = dset.lifetime_years * YEAR_S
     n_eq = dset.fatigue["n_eq"]
     f_eq = dset.fatigue["f_eq"]
@@ -247,13 +253,7 @@ def extreme_tables(dset: DLCSet, runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.D
     channels = dset.extremes["channels"]
     if ult.empty or not channels:
         return pd.DataFrame(), pd.DataFrame()
-    bad = ult[ult["status"] != "ok"]
-    if len(bad):
-        raise CaseError(
-            f"{len(bad)} ultimate run(s) are {', '.join(sorted(set(bad['status'])))} "
-            f"(first: {bad['run'].iloc[0]}); the extremes need every seed (--resume)",
-            file=dset.source,
-        )
+    _require_all_ok(ult, "ultimate", "the extremes need every seed", dset.source)
     frames = []
     for lc in dset.load_cases:
         part = ult[ult["dlc"] == lc.dlc]
