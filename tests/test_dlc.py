@@ -18,7 +18,7 @@ import yaml
 
 from floatwind.cli import main
 from floatwind.dlc import spec
-from floatwind.dlc.spec import dlc_from_dict
+from floatwind.dlc.spec import dlc_from_dict, load_dlc
 from floatwind.errors import CaseError
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -320,3 +320,21 @@ def test_variant_topology_gets_batches_of_its_own():
     assert batch_key(st, runs[0]) != batch_key(st, runs[1])
     assert st.case_dict(runs[1])["topology"]["spin"] == {"kind": "locked"}
     assert st.case_dict(runs[0])["topology"]["spin"]["kind"] == "constant_rate"
+
+
+def test_tables_refuse_missing_or_failed_runs(small_run):
+    """A lifetime DEL or an extreme without every run would be silently wrong: refused, naming
+    the first run and saying --resume."""
+    from floatwind.dlc.run import extreme_tables, fatigue_tables, run_rows
+
+    dset = load_dlc(SMALL)
+    runs = run_rows(dset, small_run)
+    assert (runs.status == "ok").all()
+    broken = runs.copy()
+    broken.loc[broken.index[0], "status"] = "failed"
+    with pytest.raises(CaseError, match=r"1 fatigue run\(s\) are failed \(first: dlc1_2/.*--resume"):
+        fatigue_tables(dset, broken)
+    broken = runs.copy()
+    broken.loc[broken.dlc == "6.1", "status"] = "missing"
+    with pytest.raises(CaseError, match=r"4 ultimate run\(s\) are missing"):
+        extreme_tables(dset, broken)
