@@ -503,3 +503,25 @@ def test_exact_rna_equations():
     H = np.array([system.evaluate(t, rec.y[i], chs[i])[2].H_g for i, t in enumerate(t_out)])
     assert np.abs(H - H[0]).max() / np.linalg.norm(H[0]) < 1e-9
     assert np.abs(np.diff(chs[:, 0])).sum() >= 2
+
+
+def test_a_study_runs_euler313_cases(tmp_path):
+    """A study (and so a DLC set) can run an euler313 design: its channels are selected from
+    the formulation's dataset; the batch member equals the run alone."""
+    import pathlib
+
+    from floatwind.studies import run_study
+    from floatwind.studies.execute import open_study_dataset, run_one
+    from floatwind.studies.spec import study_from_dict
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    st = study_from_dict({
+        "name": "e3", "designs": [{"name": "wang", "case": str(root / "cases" / "euler313_wang_ch2.yaml")}],
+        "conditions": [{"name": "calm"}], "realizations": 2, "duration": 4.0,
+        "channels": ["PtfmPitch", "PtfmRoll"],
+    }, base_dir=root)  # fmt: skip
+    res = run_study(st, tmp_path / "out", workers=1, progress=False)
+    assert (res.runs["status"] == "ok").all()
+    ds = open_study_dataset(tmp_path / "out")
+    one = run_one(st, ds["run"].values[0], progress=False)
+    assert np.array_equal(ds["PtfmPitch"].isel(run=0).values, np.ravel(one["PtfmPitch"].values))

@@ -124,14 +124,17 @@ def simulate(
         from floatwind.simulate.euler313 import run_euler313
 
         s = model.settings
-        if y0 is not None or channels is not None or s.integrator.lower() != "rk4":
+        if y0 is not None or s.integrator.lower() != "rk4":
             raise CaseError(
                 "formulation euler313 runs its own RK4 from the case's initial conditions "
-                "(no y0, channels or other integrator)",
+                "(no y0 or other integrator)",
                 field="formulation",
             )
         t_out = output_times(s.t_max, s.dt_out)
-        return run_euler313(model, t_out, progress=_progress_bar(model, progress)[0])
+        ds = run_euler313(model, t_out, progress=_progress_bar(model, progress)[0])
+        if channels is not None:  # a study's channels: those the formulation writes
+            ds = ds[[c for c in channels if c in ds.data_vars]]
+        return ds
     system = System(model)
     y0 = system.initial_state() if y0 is None else system.with_load_states(y0)
     if extra_channels is None and model.tree.n_bodies > 1:
