@@ -2,7 +2,9 @@
 
 Bodies carry [r, p] (position + Euler parameters, eq. 29); joints of Table 11 are built from the
 basic constraints of Table 1 (``constraints``); a fully driven system is solved for position,
-velocity and acceleration (``kinematics``, sec. 3). A sibling of the momentum-cloud core: it shares
+velocity and acceleration (``kinematics``, sec. 3); the equations of motion (67)/(69) are
+integrated by coordinate partitioning or Baumgarte with RK4 (``dynamics``, sec. 4-5) with
+spring-damper lines (``lines``, sec. 6). A sibling of the momentum-cloud core: it shares
 ``floatwind.rotation`` (A(p), 1-2-3 angles). See docs/mbdm.md.
 """
 
@@ -30,6 +32,15 @@ from floatwind.multibody.mbdm.coordinates import (
     quaternion_from_angles123,
     split,
 )
+from floatwind.multibody.mbdm.dynamics import (
+    DynamicResult,
+    DynamicSystem,
+    accelerations,
+    assemble,
+    dynamic_analysis,
+    energy,
+    partition,
+)
 from floatwind.multibody.mbdm.kinematics import (
     KinematicResult,
     System,
@@ -38,15 +49,21 @@ from floatwind.multibody.mbdm.kinematics import (
     solve_position,
     solve_velocity,
 )
+from floatwind.multibody.mbdm.lines import SpringDamper, line_loads
 
 __all__ = [
     "JOINT_TYPES",
     "A_matrix",
+    "DynamicResult",
+    "DynamicSystem",
     "E_matrix",
     "G_matrix",
     "Joint",
     "KinematicResult",
     "Rows",
+    "SpringDamper",
+    "accelerations",
+    "assemble",
     "System",
     "basic_d1",
     "basic_d2",
@@ -55,10 +72,14 @@ __all__ = [
     "basic_s",
     "basic_ss",
     "body_states",
+    "dynamic_analysis",
+    "energy",
     "kinematic_analysis",
+    "line_loads",
     "normalisation",
     "omega_body",
     "omega_global",
+    "partition",
     "pddot_from_omega",
     "pdot_from_omega",
     "quaternion_from_angles123",

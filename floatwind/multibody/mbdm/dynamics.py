@@ -1,0 +1,411 @@
+"""Dynamic analysis of an MBDM system, Leble (seed 001) sec. 4-6.
+
+Accelerations come from the Euler-parameter form (69) of the constrained equations of motion,
+
+    [ M          0          Phi_r^T ] [ rddot  ]   [ F^A                               ]
+    [ 0     4 G^T J' G      Phi_p^T ] [ pddot  ] = [ 2 G^T n'^A + 8 Gdot^T J' Gdot p    ]
+    [ Phi_r      Phi_p      0       ] [ lambda ]   [ gamma                             ]
+
+with the normalisation rows (28) inside Phi (they give Phi_p^P and gamma^P), or from the
+angular-velocity form (67) (``form="omega"``: unknowns rddot, omegadot', lambda, normalisation
+rows left out, pddot from eq. 40). Time integration is classical RK4, either
+
+* ``method="partitioning"`` (sec. 5): at every step the Jacobian is reduced by Gaussian
+  elimination with full pivoting; the first m pivot columns are the dependent coordinates u, the
+  rest the independent v (re-partitioned at each step, as MBDM does). RK4 integrates
+  y = [v, vdot] (eq. 70); each evaluation solves Phi(u, v, t) = 0 for u by Newton-Raphson (72),
+  Phi_u udot = nu - Phi_v vdot for udot (71b) and eq. (69) for the accelerations; or
+* ``method="baumgarte"``: RK4 on [q, qdot] with the acceleration right-hand side
+  gamma - 2 alpha Phidot - beta^2 Phi (augmented index-1 form with Baumgarte stabilisation).
+
+Optional ``switches`` split an RK4 step where an applied force has a kink or switches on/off
+(e.g. the gas force (94)), so the fixed-step integrator keeps its fourth order.
+
+Applied loads: gravity (any direction), spring-damper lines (sec. 6, ``lines``) and a callable
+``applied(t, q, qdot) -> (F (nb, 3) global forces at the centres of mass, n (nb, 3) global
+moments)``. The drift |Phi| and |Phi_q qdot - nu| is returned at every output time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from floatwind.errors import CaseError, SimulationError
+from floatwind.multibody.mbdm.coordinates import A_matrix, G_matrix, omega_body
+from floatwind.multibody.mbdm.kinematics import System
+from floatwind.multibody.mbdm.lines import line_loads
+
+__all__ = [
+    "DynamicResult",
+    "DynamicSystem",
+    "accelerations",
+    "assemble",
+    "dynamic_analysis",
+    "energy",
+    "partition",
+]
+
+
+@dataclass(frozen=True)
+class DynamicSystem:
+    """A constrained system with masses (nb,), centroidal inertia J' (nb, 3, 3), gravity (3,)
+    (global, m/s^2), spring-damper lines and optional applied loads."""
+
+    system: System
+    mass: np.ndarray
+    inertia: np.ndarray
+    gravity: tuple = (0.0, 0.0, -9.81)
+    lines: tuple = ()
+    applied: Callable | None = None
+
+    def __post_init__(self):
+        nb = len(self.system.bodies)
+        m = np.asarray(self.mass, dtype=float).reshape(-1)
+        J = np.asarray(self.inertia, dtype=float).reshape(-1, 3, 3)
+        if m.shape != (nb,) or J.shape != (nb, 3, 3):
+            raise CaseError(f"{nb} bodies need {nb} masses and {nb} inertia matrices",
+                            field="bodies")  # fmt: skip
+        if np.any(m <= 0):
+            raise CaseError("every body mass must be > 0", field="bodies.mass")
+        for k in range(nb):
+            if not np.allclose(J[k], J[k].T) or np.linalg.eigvalsh(J[k])[0] <= 0:
+                raise CaseError("inertia must be symmetric positive definite",
+                                field=f"bodies[{k}].inertia")  # fmt: skip
+        object.__setattr__(self, "mass", m)
+        object.__setattr__(self, "inertia", J)
+        object.__setattr__(self, "lines", tuple(self.lines))
+        for ln in self.lines:
+            if not 0 <= ln.body < nb:
+                raise CaseError(f"line names body {ln.body}, but there are {nb} bodies",
+                                field=ln.name or "lines")  # fmt: skip
+
+    @property
+    def nb(self) -> int:
+        return len(self.system.bodies)
+
+    def loads(self, t, q, qdot) -> tuple[np.ndarray, np.ndarray]:
+        """F^A (nb, 3, global) and n'^A (nb, 3, body frames)."""
+        F = self.mass[:, None] * np.asarray(self.gravity, dtype=float)[None, :]
+        A = A_matrix(q[:, 3:])
+        n_body = np.zeros((self.nb, 3))
+        if self.lines:
+            Fl, nl, _ = line_loads(self.lines, q, qdot)  # eq. (88)
+            F = F + Fl
+            n_body = n_body + nl
+        if self.applied is not None:
+            Fa, na = self.applied(t, q, qdot)
+            F = F + np.asarray(Fa, dtype=float)
+            n_body = n_body + np.einsum("kji,kj->ki", A, np.asarray(na, dtype=float))  # A^T n
+        return F, n_body
+
+
+def accelerations(dsys: DynamicSystem, q, qdot, t: float, *, form: str = "p",
+                  rows=None, gamma_shift=None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """qddot (nb, 7) and the multipliers lambda from eq. (69) (``form="p"``) or eq. (67)
+    (``form="omega"``, pddot by eq. 40). ``gamma_shift`` is added to gamma (stabilisation)."""
+    nb = dsys.nb
+    q = np.asarray(q, dtype=float).reshape(nb, 7)
+    qdot = np.asarray(qdot, dtype=float).reshape(nb, 7)
+    rows = dsys.system.evaluate(q, qdot, t) if rows is None else rows
+    gamma = rows.gamma if gamma_shift is None else rows.gamma + gamma_shift
+    F, n_b = dsys.loads(t, q, qdot)
+    n = 7 * nb
+    J = rows.J
+    m = J.shape[0]
+    G = G_matrix(q[:, 3:])
+    if form == "p":
+        Gd = G_matrix(qdot[:, 3:])  # Gdot = G(pdot), G is linear in p
+        Mq = np.zeros((n, n))
+        Q = np.zeros(n)
+        for k in range(nb):
+            c = 7 * k
+            Mq[c : c + 3, c : c + 3] = dsys.mass[k] * np.eye(3)
+            Mq[c + 3 : c + 7, c + 3 : c + 7] = 4.0 * G[k].T @ dsys.inertia[k] @ G[k]  # eq. (69)
+            Q[c : c + 3] = F[k]
+            Q[c + 3 : c + 7] = (2.0 * G[k].T @ n_b[k]
+                                + 8.0 * Gd[k].T @ dsys.inertia[k] @ Gd[k] @ q[k, 3:])  # fmt: skip
+        K = np.zeros((n + m, n + m))
+        K[:n, :n] = Mq
+        K[:n, n:] = J.T
+        K[n:, :n] = J
+        sol = _solve(K, np.concatenate([Q, gamma]), t)
+        return sol[:n].reshape(nb, 7), sol[n:]
+    if form != "omega":
+        raise ValueError(f"form must be 'p' or 'omega', not {form!r}")
+    # eq. (67): Phi_pi' = 1/2 Phi_p G^T (delta p = 1/2 G^T delta pi'); normalisation rows dropped
+    mj = m - nb
+    w = omega_body(q[:, 3:], qdot[:, 3:])
+    Jr = np.zeros((mj, 6 * nb))
+    g2 = gamma[:mj].copy()
+    for k in range(nb):
+        c = 7 * k
+        Jr[:, 6 * k : 6 * k + 3] = J[:mj, c : c + 3]
+        Jp = J[:mj, c + 3 : c + 7]
+        Jr[:, 6 * k + 3 : 6 * k + 6] = 0.5 * Jp @ G[k].T
+        g2 += 0.25 * (w[k] @ w[k]) * (Jp @ q[k, 3:])  # pddot = 1/2 G^T wdot' - 1/4 |w'|^2 p
+    K = np.zeros((6 * nb + mj, 6 * nb + mj))
+    rhs = np.zeros(6 * nb + mj)
+    for k in range(nb):
+        a = 6 * k
+        K[a : a + 3, a : a + 3] = dsys.mass[k] * np.eye(3)
+        K[a + 3 : a + 6, a + 3 : a + 6] = dsys.inertia[k]
+        rhs[a : a + 3] = F[k]
+        rhs[a + 3 : a + 6] = n_b[k] - np.cross(w[k], dsys.inertia[k] @ w[k])  # eq. (67)
+    K[: 6 * nb, 6 * nb :] = Jr.T
+    K[6 * nb :, : 6 * nb] = Jr
+    rhs[6 * nb :] = g2
+    sol = _solve(K, rhs, t)
+    qdd = np.zeros((nb, 7))
+    for k in range(nb):
+        qdd[k, :3] = sol[6 * k : 6 * k + 3]
+        wd = sol[6 * k + 3 : 6 * k + 6]
+        qdd[k, 3:] = 0.5 * G[k].T @ wd - 0.25 * (w[k] @ w[k]) * q[k, 3:]  # eq. (40)
+    return qdd, sol[6 * nb :]
+
+
+def _solve(K, rhs, t):
+    try:
+        return np.linalg.solve(K, rhs)
+    except np.linalg.LinAlgError:
+        raise SimulationError("the equations of motion (67)/(69) are singular (redundant "
+                              "constraints or a body without inertia)", time=t) from None  # fmt: skip
+
+
+def partition(J, tol: float = 1e-10) -> tuple[np.ndarray, np.ndarray]:
+    """Dependent (u) and independent (v) columns of the m x n Jacobian by Gaussian elimination
+    with full pivoting to row-reduced echelon form (sec. 5, 5.1): the m pivot columns are u."""
+    A = np.array(J, dtype=float)
+    m, n = A.shape
+    cols = np.arange(n)
+    scale = max(np.max(np.abs(A)), 1.0)
+    for k in range(m):
+        sub = np.abs(A[k:, k:])
+        i, j = np.unravel_index(np.argmax(sub), sub.shape)
+        if sub[i, j] <= tol * scale:
+            raise CaseError(f"redundant constraints: the Jacobian has rank {k} of {m} rows "
+                            "(coordinate partitioning, sec. 5)", field="joints")  # fmt: skip
+        i += k
+        j += k
+        A[[k, i]] = A[[i, k]]
+        A[:, [k, j]] = A[:, [j, k]]
+        cols[[k, j]] = cols[[j, k]]
+        A[k + 1 :] -= np.outer(A[k + 1 :, k] / A[k, k], A[k])
+    return np.sort(cols[:m]), np.sort(cols[m:])
+
+
+def assemble(system: System, q0, qdot0=None, t: float = 0.0, *, tol: float = 1e-12,
+             max_iter: int = 50) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Initial conditions consistent with Phi = 0 and Phi_q qdot = nu: minimum-norm Newton steps
+    from q0 (the MBDM 'assembly' of sec. 10.3), then the least-squares correction of qdot0."""
+    nb = len(system.bodies)
+    q = np.array(q0, dtype=float).reshape(nb, 7)
+    for _ in range(max_iter):
+        rows = system.evaluate(q, None, t)
+        if np.max(np.abs(rows.phi)) < tol:
+            break
+        q = q + np.linalg.lstsq(rows.J, -rows.phi, rcond=None)[0].reshape(nb, 7)
+    else:
+        raise SimulationError("assembly (Newton on eq. 31) did not converge", time=t)
+    qd = np.zeros((nb, 7)) if qdot0 is None else np.array(qdot0, dtype=float).reshape(nb, 7)
+    rows = system.evaluate(q, qd, t)
+    qd = qd + np.linalg.lstsq(rows.J, rows.nu - rows.rate, rcond=None)[0].reshape(nb, 7)
+    return q, qd
+
+
+@dataclass(frozen=True)
+class DynamicResult:
+    """time (nt,), q, qdot, qddot (nt, nb, 7), drift: position |Phi|_inf and velocity
+    |Phi_q qdot - nu|_inf (nt,), and (partitioning) the independent coordinates (nt, k)."""
+
+    time: np.ndarray
+    q: np.ndarray
+    qdot: np.ndarray
+    qddot: np.ndarray
+    drift_position: np.ndarray
+    drift_velocity: np.ndarray
+    independent: np.ndarray | None = None
+
+
+def energy(dsys: DynamicSystem, q, qdot) -> tuple[np.ndarray, np.ndarray]:
+    """Kinetic energy 1/2 m rdot^2 + 1/2 w'^T J' w' and gravity potential -m g^T r, summed over
+    bodies; q, qdot: (..., nb, 7)."""
+    q = np.asarray(q, dtype=float)
+    qdot = np.asarray(qdot, dtype=float)
+    w = omega_body(q[..., 3:], qdot[..., 3:])
+    kin = 0.5 * np.sum(dsys.mass * np.sum(qdot[..., :3] ** 2, -1), -1) + 0.5 * np.sum(
+        np.einsum("...i,...ij,...j->...", w, dsys.inertia, w), -1
+    )
+    pot = -np.sum(dsys.mass * (q[..., :3] @ np.asarray(dsys.gravity, dtype=float)), -1)
+    return kin, pot
+
+
+def _rk4(f, ta, x, h):
+    """One classical Runge-Kutta step of x' = f(t, x)."""
+    k1 = f(ta, x)
+    k2 = f(ta + h / 2, x + h / 2 * k1)
+    k3 = f(ta + h / 2, x + h / 2 * k2)
+    k4 = f(ta + h, x + h * k3)
+    return x + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+
+
+def _crossing(rk4, sw, ta, x, h, xb):
+    """Earliest time in (ta, ta + h) where an entry of sw changes sign, or None (regula falsi,
+    Illinois variant, on the length of the RK4 step from ta)."""
+    sa, sb = sw(ta, x), sw(ta + h, xb)
+    changed = np.nonzero((np.sign(sa) != np.sign(sb)) & (sa != 0))[0]
+    best = None
+    for i in changed:
+        lo, hi, flo, fhi = 0.0, h, sa[i], sb[i]
+        side = 0
+        for _ in range(60):
+            mid = lo - flo * (hi - lo) / (fhi - flo) if fhi != flo else 0.5 * (lo + hi)
+            if not lo < mid < hi:
+                mid = 0.5 * (lo + hi)
+            fm = sw(ta + mid, rk4(ta, x, mid))[i]
+            if np.sign(fm) == np.sign(flo):
+                lo, flo = mid, fm
+                fhi = fhi / 2 if side == -1 else fhi
+                side = -1
+            else:
+                hi, fhi = mid, fm
+                flo = flo / 2 if side == 1 else flo
+                side = 1
+            if hi - lo < 1e-13 * max(1.0, abs(ta)) or fm == 0:
+                break
+        best = ta + hi if best is None else min(best, ta + hi)  # just past the switch
+    return best if best is not None and best - ta > 1e-14 * max(1.0, abs(ta)) else None
+
+
+def _advance(rk4, sw, ta, x, t_end):
+    """RK4 from ta to t_end, split where a switch changes sign (``sw`` None: one step)."""
+    while ta < t_end - 1e-14 * max(1.0, abs(t_end)):
+        xb = rk4(ta, x, t_end - ta)
+        tc = None if sw is None else _crossing(rk4, sw, ta, x, t_end - ta, xb)
+        if tc is None:
+            return xb
+        x, ta = rk4(ta, x, tc - ta), tc
+    return x
+
+
+def _newton_dependent(system, q, u, t, tol, max_iter):
+    """Phi(u, v, t) = 0 for the dependent coordinates u, v fixed (eq. 72)."""
+    nb = len(system.bodies)
+    flat = q.reshape(-1)
+    for _ in range(max_iter):
+        rows = system.evaluate(flat.reshape(nb, 7), None, t)
+        if np.max(np.abs(rows.phi)) < tol:
+            return flat.reshape(nb, 7), rows
+        flat[u] -= np.linalg.solve(rows.J[:, u], rows.phi)
+    raise SimulationError(f"Newton-Raphson on the dependent coordinates (eq. 72) did not converge "
+                          f"(|Phi| = {np.max(np.abs(rows.phi)):.3g})", time=t)  # fmt: skip
+
+
+def dynamic_analysis(dsys: DynamicSystem, q0, qdot0, t_end: float, dt: float, *,
+                     method: str = "partitioning", form: str = "p", save_every: int = 1,
+                     tol: float = 1e-12, max_iter: int = 50, alpha: float = 10.0,
+                     beta: float = 10.0, t_start: float = 0.0,
+                     switches: Callable | None = None) -> DynamicResult:  # fmt: skip
+    """Integrate from consistent (q0, qdot0) (see :func:`assemble`) with RK4 and step ``dt``.
+
+    ``switches(t, q, qdot) -> array``: where an applied force is not smooth
+    (a kink or an on/off switch), the step is split at the time where an entry changes sign
+    (found by the secant method on the RK4 step length), so RK4 keeps its order."""
+    system = dsys.system
+    nb = dsys.nb
+    n = 7 * nb
+    n_steps = int(round((t_end - t_start) / dt))
+    if n_steps < 1 or not np.isclose(n_steps * dt, t_end - t_start, rtol=1e-9, atol=0):
+        raise CaseError("t_end - t_start must be a positive multiple of dt", field="dt")
+    if method not in ("partitioning", "baumgarte"):
+        raise CaseError(f"method must be 'partitioning' or 'baumgarte', not {method!r}",
+                        field="method")  # fmt: skip
+    q = np.array(q0, dtype=float).reshape(nb, 7)
+    qd = np.array(qdot0, dtype=float).reshape(nb, 7)
+    out_t, out_q, out_qd, out_qdd, dp, dv, ind = [], [], [], [], [], [], []
+
+    def record(t, q, qd, v=None):
+        rows = system.evaluate(q, qd, t)
+        out_t.append(t)
+        out_q.append(q.copy())
+        out_qd.append(qd.copy())
+        out_qdd.append(accelerations(dsys, q, qd, t, form=form, rows=rows)[0])
+        dp.append(np.max(np.abs(rows.phi)) if rows.phi.size else 0.0)
+        dv.append(np.max(np.abs(rows.rate - rows.nu)) if rows.phi.size else 0.0)
+        if v is not None:
+            ind.append(v)
+
+    def f_baumgarte(t, x):
+        qq, qqd = x[:n].reshape(nb, 7), x[n:].reshape(nb, 7)
+        rows = system.evaluate(qq, qqd, t)
+        shift = -2.0 * alpha * (rows.rate - rows.nu) - beta**2 * rows.phi
+        qdd = accelerations(dsys, qq, qqd, t, form=form, rows=rows, gamma_shift=shift)[0]
+        return np.concatenate([x[n:], qdd.reshape(-1)])
+
+    def sw_q(ta, qq, qqd):
+        return np.atleast_1d(np.asarray(switches(ta, qq, qqd), dtype=float))
+
+    def rk4_b(ta, x, h):
+        return _rk4(f_baumgarte, ta, x, h)
+
+    def sw_b(ta, x):
+        return sw_q(ta, x[:n].reshape(nb, 7), x[n:].reshape(nb, 7))
+
+    t = t_start
+    v = None
+    if method == "partitioning":
+        J_end = system.evaluate(q, None, t).J
+        u, v = partition(J_end)
+    record(t, q, qd, v)
+    for step in range(1, n_steps + 1):
+        t0 = t_start + (step - 1) * dt
+        t = t_start + step * dt
+        if method == "baumgarte":
+            x = np.concatenate([q.reshape(-1), qd.reshape(-1)])
+            x = _advance(rk4_b, sw_b if switches is not None else None, t0, x, t)
+            q, qd = x[:n].reshape(nb, 7), x[n:].reshape(nb, 7)
+        else:
+            u, v = partition(J_end)  # re-partitioned every step, at the step's start
+            qbase = q.reshape(-1).copy()
+            qdbase = qd.reshape(-1).copy()
+            k = v.size
+
+            pred = {"qdd": np.zeros(n)}  # acceleration at the step's start, from k1
+
+            def difeqn(tt, y, qbase=qbase, qdbase=qdbase, u=u, v=v, t0=t0, k=k, acc=True,
+                       pred=pred):  # fmt: skip
+                """DIFEQN of sec. 5 (C.1-C.6); ``acc=False``: q and qdot only (C.1-C.3)."""
+                tau = tt - t0  # quadratic predictor for the Newton start
+                qq = qbase + qdbase * tau + 0.5 * pred["qdd"] * tau * tau
+                qq[v] = y[:k]
+                qq, rows = _newton_dependent(system, qq, u, tt, tol, max_iter)  # eq. (71a)
+                qqd = np.zeros(n)
+                qqd[v] = y[k:]
+                Ju = rows.J[:, u]
+                qqd[u] = np.linalg.solve(Ju, rows.nu - rows.J[:, v] @ y[k:])  # eq. (71b)
+                qqd = qqd.reshape(nb, 7)
+                if not acc:
+                    return None, qq, qqd, rows.J
+                qdd = accelerations(dsys, qq, qqd, tt, form=form)[0].reshape(-1)
+                if tau == 0.0:
+                    pred["qdd"] = qdd
+                return np.concatenate([y[k:], qdd[v]]), qq, qqd, rows.J
+
+            def rk4_p(ta, y, h, difeqn=difeqn):
+                return _rk4(lambda tt, yy: difeqn(tt, yy)[0], ta, y, h)
+
+            def sw_p(ta, y, difeqn=difeqn):
+                return sw_q(ta, *difeqn(ta, y, acc=False)[1:3])
+
+            y = np.concatenate([qbase[v], qdbase[v]])
+            y = _advance(rk4_p, sw_p if switches is not None else None, t0, y, t)
+            _, q, qd, J_end = difeqn(t, y, acc=False)
+        if not (np.all(np.isfinite(q)) and np.all(np.isfinite(qd))):
+            raise SimulationError("non-finite state", time=t)
+        if step % save_every == 0 or step == n_steps:
+            record(t, q, qd, v)
+    return DynamicResult(np.array(out_t), np.array(out_q), np.array(out_qd), np.array(out_qdd),
+                         np.array(dp), np.array(dv),
+                         np.array(ind) if method == "partitioning" else None)  # fmt: skip
