@@ -190,35 +190,10 @@ def gas_work_potential(x):
 
 
 def _slider_crank():
-    z, x = (0, 0, 1), (1, 0, 0)
-    joints = [
-        Joint("R", (0, 3), p1=(0, 0, 0), q1=z, r1=x, p2=(0, 0, 0), q2=z, name="crank_bearing"),
-        Joint(
-            "R",
-            (0, 1),
-            p1=(2, 0, 0),
-            q1=(2, 0, 1),
-            r1=(3, 0, 0),
-            p2=(-1.75, 0, 0),
-            q2=(-1.75, 0, 1),
-            name="crank_pin",
-        ),  # fmt: skip
-        Joint(
-            "C",
-            (1, 2),
-            p1=(1.75, 0, -1),
-            q1=(1.75, 0, 0),
-            r1=(2.75, 0, -1),
-            p2=(0, 0, 0),
-            q2=z,
-            r2=x,
-            name="wrist_pin",
-        ),  # fmt: skip
-        Joint("ABY", (2, None), name="slider_y"),
-        Joint("ABZ", (2, None), name="slider_z"),
-        Joint("G", (3, None), name="ground"),
-        Joint("RDRV", (3, 2), p1=x, q1=z, p2=x, name="slider_no_spin"),
-    ]
+    # Table 25/26's joints (test_mbdm_kinematics), without the crank driver: the torque drives it
+    from tests.test_mbdm_kinematics import _slider_crank_joints
+
+    joints = [j for j in _slider_crank_joints() if j.name != "crank_driver"]
 
     def applied(t, q, qdot):
         F = np.zeros((4, 3))
