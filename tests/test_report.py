@@ -60,6 +60,25 @@ def _chromium() -> str | None:
     return None
 
 
+def rendered_image_count(page: str, tmp_path) -> int:
+    """Render ``page`` in headless Chromium; the number of images it decoded (the study and
+    DLC report tests use it too)."""
+    import re
+
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.replace(
+        "</body>",
+        "<script>window.onload=function(){var ok=0;for(const i of document.images){"
+        "if(i.complete&&i.naturalWidth>0)ok++;}document.title='IMAGES_OK='+ok;};</script></body>"))  # fmt: skip
+    out = subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+                          "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
+                         capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    m = re.search(r"IMAGES_OK=(\d+)", out.stdout)
+    assert m, out.stdout[-500:]
+    return int(m.group(1))
+
+
 @pytest.mark.skipif(_chromium() is None, reason="chromium not installed (.ci/run installs it)")
 def test_report_renders_in_headless_chromium(tmp_path):
     html = tmp_path / "report.html"
@@ -247,13 +266,4 @@ def test_study_report_opens_with_a_summary_and_has_sections(study_folder, tmp_pa
 def test_study_report_renders_in_headless_chromium(study_folder, tmp_path):
     from floatwind.report.study import build_html
 
-    probe = tmp_path / "probe.html"
-    probe.write_text(build_html(study_folder).replace(
-        "</body>",
-        "<script>window.onload=function(){var ok=0;for(const i of document.images){"
-        "if(i.complete&&i.naturalWidth>0)ok++;}document.title='IMAGES_OK='+ok;};</script></body>"))  # fmt: skip
-    out = subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu",
-                          "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
-                         capture_output=True, text=True, timeout=60)  # fmt: skip
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert "IMAGES_OK=6" in out.stdout
+    assert rendered_image_count(build_html(study_folder), tmp_path) == 6
