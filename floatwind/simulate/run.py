@@ -355,24 +355,19 @@ def evaluate_outputs(model: Model, system: System, ev: Evaluation) -> dict[str, 
 
 
 def _per_load_attrs(name: str, model: Model) -> dict[str, str] | None:
-    for prefix, load in _openfast_wrench_loads(model).items():
+    """Units and description of a load's wrench channel: ``{prefix}F{x,y,z}i`` under an
+    OpenFAST prefix (moment about the load's displaced point) or ``{load name}_F{x,y,z}i``
+    (moment about the displaced reference point)."""
+    named = [(prefix, load, "its displaced point")
+             for prefix, load in _openfast_wrench_loads(model).items()]  # fmt: skip
+    named += [(f"{load.name}_", load, "the displaced reference point") for load in model.loads]
+    for prefix, load, about in named:
         for ax in "xyz":
             if name == f"{prefix}F{ax}i":
                 return {"units": "N", "long_name": f"force of load '{load.name}', inertial {ax}"}
             if name == f"{prefix}M{ax}i":
-                return {
-                    "units": "N m",
-                    "long_name": f"moment of load '{load.name}' about its displaced point, inertial {ax}",
-                }
-    for load in model.loads:
-        for ax in "xyz":
-            if name == f"{load.name}_F{ax}i":
-                return {"units": "N", "long_name": f"force of load '{load.name}', inertial {ax}"}
-            if name == f"{load.name}_M{ax}i":
-                return {
-                    "units": "N m",
-                    "long_name": f"moment of load '{load.name}' about the displaced reference point, inertial {ax}",
-                }
+                return {"units": "N m",
+                        "long_name": f"moment of load '{load.name}' about {about}, inertial {ax}"}  # fmt: skip
     return None
 
 
