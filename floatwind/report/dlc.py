@@ -93,8 +93,12 @@ def _extremes_figure(ext: pd.DataFrame, table: pd.DataFrame) -> str | None:
     return png(fig)
 
 
-def _governing_series(folder: pathlib.Path, runs: pd.DataFrame, row, transient: float):
-    """(time, values, run id) of the seed with the largest extreme of the governing group."""
+def _governing_series(folder: pathlib.Path, runs: pd.DataFrame, row, records: dict):
+    """(time, values, run id, units) of the seed with the largest extreme of the governing
+    group, read from the batch file its record names (``records``: one
+    :func:`floatwind.studies.execute.finished_runs` per load-case folder, read once)."""
+    from floatwind.studies.execute import finished_runs
+
     ch, side = row["channel"], row["side"]
     col = next((c for c in runs.columns if c.startswith(f"{ch}.{side} ")), None)
     part = runs[runs["group"] == row["group"]]
@@ -104,14 +108,17 @@ def _governing_series(folder: pathlib.Path, runs: pd.DataFrame, row, transient: 
     k = int(np.nanargmax(vals) if side == "max" else np.nanargmin(vals))
     run = part["run"].iloc[k]
     sub, rid = run.split("/", 1)
-    for f in sorted((folder / sub / "batches").glob("*.nc")):
-        if f.name.endswith(".tmp.nc"):
-            continue
-        with xr.open_dataset(f, engine="netcdf4") as ds:
-            if rid in ds["run"].to_numpy() and ch in ds:
-                x = ds[ch].sel(run=rid)
-                return ds["time"].to_numpy(), x.to_numpy(), run, str(x.attrs.get("units", ""))
-    return None
+    if sub not in records:
+        records[sub] = finished_runs(folder / sub)
+    rec = records[sub].get(rid)
+    path = folder / sub / "batches" / f"{rec['batch']}.nc" if rec else None
+    if path is None or not path.is_file():
+        return None
+    with xr.open_dataset(path, engine="netcdf4") as ds:
+        if ch not in ds:
+            return None
+        x = ds[ch].sel(run=rid)
+        return ds["time"].to_numpy(), x.to_numpy(), run, str(x.attrs.get("units", ""))
 
 
 def _series_figure(t, x, units, title, transient) -> str:
@@ -210,8 +217,9 @@ def build_html(folder: pathlib.Path) -> str:
     # governing time series
     parts.append("<h2 id='series'>Governing time series</h2>")
     if not gov.empty and len(runs):
+        records: dict = {}
         for _, row in gov.iterrows():
-            got = _governing_series(folder, runs, row, transient)
+            got = _governing_series(folder, runs, row, records)
             if got is None:
                 continue
             t, x, run, units = got
