@@ -146,6 +146,18 @@ def linked_state(b, u, r_p, th_p, v_p, w_p, R_n, bh2, gh, r1, R1, v1, w1):
 
 
 @njit(cache=True, fastmath=False)
+def sandwich_into(Ra, X, Rb, T, out):
+    """``out = Ra X Rb^T`` (3 x 3) through the scratch ``T``, element by element in a fixed
+    order (the same bits in a batch and alone)."""
+    for c in range(3):
+        for d in range(3):
+            T[c, d] = Ra[c, 0] * X[0, d] + Ra[c, 1] * X[1, d] + (Ra[c, 2] * X[2, d])
+    for c in range(3):
+        for d in range(3):
+            out[c, d] = T[c, 0] * Rb[d, 0] + T[c, 1] * Rb[d, 1] + T[c, 2] * Rb[d, 2]
+
+
+@njit(cache=True, fastmath=False)
 def solve_in_place(K, x):
     """x <- K^-1 x by Gaussian elimination with partial pivoting (K is overwritten)."""
     n = x.shape[0]
@@ -213,17 +225,7 @@ def linked_body_loop(
         linked_state(b, ui, r_p, th_p, v_p, w_p, R_n, bh2, gh, r1, R1, v1, w1)
         M[:, :] = 0.0
         for i in range(N):
-            # instantaneous inertia I = R I_b R^T (7-6)
-            for c in range(3):
-                for d in range(3):
-                    T[c, d] = (
-                        R1[i, c, 0] * inertia_b[i, 0, d]
-                        + R1[i, c, 1] * inertia_b[i, 1, d]
-                        + (R1[i, c, 2] * inertia_b[i, 2, d])
-                    )
-            for c in range(3):
-                for d in range(3):
-                    Ig[c, d] = T[c, 0] * R1[i, d, 0] + T[c, 1] * R1[i, d, 1] + T[c, 2] * R1[i, d, 2]
+            sandwich_into(R1[i], inertia_b[i], R1[i], T, Ig)  # I = R I_b R^T (7-6)
             Iw0 = Ig[0, 0] * w1[i, 0] + Ig[0, 1] * w1[i, 1] + Ig[0, 2] * w1[i, 2]
             Iw1 = Ig[1, 0] * w1[i, 0] + Ig[1, 1] * w1[i, 1] + Ig[1, 2] * w1[i, 2]
             Iw2 = Ig[2, 0] * w1[i, 0] + Ig[2, 1] * w1[i, 1] + Ig[2, 2] * w1[i, 2]
@@ -249,19 +251,7 @@ def linked_body_loop(
                 rb[c] = R1[ib, c, 0] * pb[k, 0] + R1[ib, c, 1] * pb[k, 1] + R1[ib, c, 2] * pb[k, 2]
             for c in range(3):
                 res[6 * k + c] = r1[ia, c] + ra[c] - r1[ib, c] - rb[c]
-            # E = R_a C0 R_b^T
-            for c in range(3):
-                for d in range(3):
-                    T[c, d] = (
-                        R1[ia, c, 0] * C0[k, 0, d]
-                        + R1[ia, c, 1] * C0[k, 1, d]
-                        + (R1[ia, c, 2] * C0[k, 2, d])
-                    )
-            for c in range(3):
-                for d in range(3):
-                    E[c, d] = (
-                        T[c, 0] * R1[ib, d, 0] + T[c, 1] * R1[ib, d, 1] + T[c, 2] * R1[ib, d, 2]
-                    )
+            sandwich_into(R1[ia], C0[k], R1[ib], T, E)  # E = R_a C0 R_b^T
             log_so3_small(E, lg)
             for c in range(3):
                 res[6 * k + 3 + c] = lg[c]
