@@ -180,12 +180,12 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     raw = argparse.RawDescriptionHelpFormatter
-    i = sub.add_parser(
-        "import-openfast",
-        help="convert an OpenFAST deck (.fst) to a case file",
-        epilog=_examples("import-openfast"),
-        formatter_class=raw,
-    )
+
+    def command(name: str, help_: str) -> argparse.ArgumentParser:
+        """A subcommand whose --help ends with its examples (SUB_EXAMPLES)."""
+        return sub.add_parser(name, help=help_, epilog=_examples(name), formatter_class=raw)
+
+    i = command("import-openfast", "convert an OpenFAST deck (.fst) to a case file")
     i.add_argument("deck", help="OpenFAST main input file (.fst)")
     i.add_argument("-o", "--output", help="case file to write (default: DECK name + .yaml)")
     i.add_argument(
@@ -206,12 +206,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     _output_options(i)
 
-    rp = sub.add_parser(
-        "report",
-        help="build a report (validation: run every validation)",
-        epilog=_examples("report"),
-        formatter_class=raw,
-    )
+    rp = command("report", "build a report (validation: run every validation)")
     rp.add_argument("kind", choices=("validation", "dlc", "study"), help="report kind")
     rp.add_argument("folder", nargs="?", help="dlc / study: the folder 'floatwind dlc' or "
                     "'floatwind study' wrote")
@@ -229,12 +224,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--from-study", metavar="STUDY", help="run one run of a study file alone")
     r.add_argument("--id", dest="run_id", metavar="RUN_ID", help="the run id (with --from-study)")
 
-    st = sub.add_parser(
-        "study",
-        help="run a statistical / design-load-case study (docs/studies.md)",
-        epilog=_examples("study"),
-        formatter_class=raw,
-    )
+    st = command("study", "run a statistical / design-load-case study (docs/studies.md)")
     st.add_argument("study", help="study file (.yaml)")
     st.add_argument("-o", "--output", help="output folder (default: the study name)")
     _batch_options(st)
@@ -245,12 +235,7 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--realizations", type=int, help="override the number of realizations")
     st.add_argument("--list", action="store_true", help="list the run ids and exit")
 
-    dl = sub.add_parser(
-        "dlc",
-        help="IEC 61400-3-1 design-load cases: runs, fatigue, extremes, load report (docs/dlc.md)",
-        epilog=_examples("dlc"),
-        formatter_class=raw,
-    )
+    dl = command("dlc", "IEC 61400-3-1 design-load cases: runs, fatigue, extremes, load report (docs/dlc.md)")
     dl.add_argument("dlc", help="DLC file (.yaml)")
     dl.add_argument("-o", "--output", help="output folder (default: the DLC set's name)")
     dl.add_argument("--list", action="store_true", help="print the expanded run table (CSV), run nothing")
@@ -259,12 +244,7 @@ def _parser() -> argparse.ArgumentParser:
     dl.add_argument("--analysis", type=float, metavar="S", help="override the analysis window (s)")
     _batch_options(dl)
 
-    pl = sub.add_parser(
-        "plot",
-        help="standard figures of a finished study",
-        epilog=_examples("plot"),
-        formatter_class=raw,
-    )
+    pl = command("plot", "standard figures of a finished study")
     pl.add_argument("study", help="study file (.yaml)")
     pl.add_argument("-o", "--output", help="the study's output folder (default: the study name)")
     pl.add_argument("--figures", help="folder for the figures (default: DIR/figures)")
@@ -272,30 +252,15 @@ def _parser() -> argparse.ArgumentParser:
         "--overwrite", action="store_true", help="replace figures that are already there"
     )
 
-    wu = sub.add_parser(
-        "warmup",
-        help="compile the kernels ahead of time for the shipped cases (or the given ones)",
-        epilog=_examples("warmup"),
-        formatter_class=raw,
-    )
+    wu = command("warmup", "compile the kernels ahead of time for the shipped cases (or the given ones)")
     wu.add_argument("cases", nargs="*", help="case files (default: every case under cases/)")
 
-    c = sub.add_parser(
-        "check",
-        help="validate a case file and print the model summary",
-        epilog=_examples("check"),
-        formatter_class=raw,
-    )
+    c = command("check", "validate a case file and print the model summary")
     c.add_argument("case", help="case file (.yaml)")
     c.add_argument("--env", metavar="FILE[:NAME]", help="as 'floatwind run --env'")
 
-    m = sub.add_parser(
-        "mooring",
-        help="mooring statics: equilibrium, linearised 6x6 stiffness, line tensions, "
-        "offset-tension curve",
-        epilog=_examples("mooring"),
-        formatter_class=raw,
-    )
+    m = command("mooring", "mooring statics: equilibrium, linearised 6x6 stiffness, line tensions, "
+        "offset-tension curve")
     m.add_argument("case", help="case file (.yaml) or OpenFAST deck (.fst)")
     m.add_argument(
         "--figure",
@@ -307,12 +272,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     _output_options(m)
 
-    bm = sub.add_parser(
-        "bem",
-        help="potential-flow coefficients of a hull with Capytaine: WAMIT .1/.3/.hst + netCDF",
-        epilog=_examples("bem"),
-        formatter_class=raw,
-    )
+    bm = command("bem", "potential-flow coefficients of a hull with Capytaine: WAMIT .1/.3/.hst + netCDF")
     bm.add_argument("source", help="case file (.yaml: its hydrostatics members) or mesh file")
     bm.add_argument("-o", "--output", required=True, help="output folder")
     bm.add_argument("--frequencies", nargs="+", metavar="W", help="rad/s: values or "
