@@ -65,22 +65,35 @@ def _joint(model, names: tuple[str, ...]):
     return next((by_name[n] for n in names if n in by_name), None)
 
 
+def hydrodyn_totals(ds, load_names: list[str]) -> dict[str, np.ndarray]:
+    """HydroDyn's ``HydroF*i``/``HydroM*i``: the sum of the per-load channels
+    ``{name}_F{x,y,z}i``/``{name}_M{x,y,z}i`` (force, moment about the displaced platform
+    reference point, inertial axes, added-mass reaction included) over the loads the importer
+    made from HydroDyn; {} when there are none or a per-load channel is missing."""
+    if not load_names:
+        return {}
+    out: dict[str, np.ndarray] = {}
+    for q in ("F", "M"):
+        for ax in "xyz":
+            keys = [f"{n}_{q}{ax}i" for n in load_names]
+            if any(k not in ds for k in keys):
+                return {}
+            out[f"Hydro{q}{ax}i"] = sum(np.asarray(ds[k].values, dtype=float) for k in keys)
+    return out
+
+
 def deck_channels(ds: xr.Dataset, model, info: dict) -> dict[str, xr.Variable]:
     """The HydroDyn sums and the joint-motion channels of a deck run, as Dataset variables with
     the dimensions of ``ds``'s channels ((realization,) time)."""
     out: dict[str, xr.Variable] = {}
     dims = ds["PtfmSurge"].dims
     hydro = [model.loads[i].name for i in info.get("hydrodyn_loads", [])]
-    if hydro:
-        for q, unit, what in (("F", "N", "force"), ("M", "N m", "moment about the displaced PRP")):
-            for ax in "xyz":
-                keys = [f"{n}_{q}{ax}i" for n in hydro]
-                if all(k in ds for k in keys):
-                    tot = sum(ds[k].values for k in keys)
-                    out[f"Hydro{q}{ax}i"] = xr.Variable(dims, tot, {
-                        "units": unit,
-                        "long_name": f"HydroDyn total {what}, inertial {ax} (sum of "
-                                     f"{', '.join(hydro)})"})  # fmt: skip
+    what = {"F": ("N", "force"), "M": ("N m", "moment about the displaced PRP")}
+    for name, tot in hydrodyn_totals(ds, hydro).items():
+        unit, text = what[name[5]]
+        out[name] = xr.Variable(dims, tot, {
+            "units": unit,
+            "long_name": f"HydroDyn total {text}, inertial {name[6]} (sum of {', '.join(hydro)})"})  # fmt: skip
     t = ds["time"].values
     b1up = float(info.get("azim_b1_up", 0.0))
     for name, (joint, k, unit, text) in JOINT_CHANNELS.items():

@@ -375,58 +375,26 @@ def _si(ds, name: str) -> tuple[np.ndarray, str]:
 
 
 def _load_channel_function(model):
-    """OpenFAST load channels from floatwind's inverse dynamics (``floatwind.multibody.inverse``),
-    when that module exists: YawBr*p at the ``yaw`` joint (load of the RNA on the tower top, tower =
-    platform axes), TwrBs*t at the ``tower`` joint (tower + RNA on the platform, platform axes),
-    Root*b1 at the ``pitch1`` joint (blade 1 on the hub, pitched blade-1 axes)."""
-    from floatwind.multibody import inverse
+    """OpenFAST load channels from floatwind's inverse dynamics
+    (:func:`floatwind.multibody.inverse.channels_for`, the channels a deck run writes): YawBr*p
+    at the ``yaw`` joint (load of the RNA on the tower top, tower = platform axes), TwrBs*t at
+    the ``tower`` joint (tower + RNA on the platform, platform axes), Root*b1 at the ``pitch1``
+    joint (blade 1 on the hub, pitched blade-1 axes)."""
+    from floatwind.multibody.inverse import channels_for
 
-    tree = model.tree
-    names = {j.name for j in tree.joint_of.values()}
-    spec = [
-        (j, axes, pat)
-        for j, axes, pat in (
-            ("yaw", "parent", "YawBr{q}{ax}p"),
-            ("tower", "parent", "TwrBs{q}{ax}t"),
-            ("pitch1", "child", "Root{q}{ax}b1"),
-        )
-        if j in names
-    ]
-    if not spec:
+    names = {j.name for j in model.tree.joint_of.values()}
+    if not names & {"yaw", "tower", "pitch1"}:
         return None, "the model has no yaw/tower/pitch1 joints: load channels not compared"
-
-    def extra(ev) -> dict[str, np.ndarray]:
-        out = {}
-        for joint, axes, pat in spec:
-            F, M = inverse.joint_loads(tree, ev, joint, axes=axes)
-            for k, ax in enumerate("xyz"):
-                out[pat.format(q="F", ax=ax)] = F[:, k]
-                out[pat.format(q="M", ax=ax)] = M[:, k]
-        return out
-
-    return extra, ""
+    return channels_for(model.tree), ""
 
 
 def hydrodyn_channels(ds, load_names: list[str]) -> dict[str, np.ndarray]:
-    """HydroDyn's HydroF*i/HydroM*i from floatwind's per-load channels.
+    """HydroDyn's HydroF*i/HydroM*i as 1-D series: the sums a deck run writes
+    (:func:`floatwind.case.openfast_outputs.hydrodyn_totals`); {} when a per-load channel is
+    missing."""
+    from floatwind.case.openfast_outputs import hydrodyn_totals
 
-    floatwind writes, for every load, ``{name}_F{x,y,z}i`` and ``{name}_M{x,y,z}i`` (force, and
-    moment about the displaced platform reference point, inertial axes, added-mass reaction
-    included); HydroDyn's total load is the sum over the loads the importer made from HydroDyn
-    (``AddF0/AddCLin/AddBLin`` -> ``linear``, Morison members, member hydrostatics). Returns {} when
-    a per-load channel is missing.
-    """
-    if not load_names:
-        return {}
-    out: dict[str, np.ndarray] = {}
-    for q in ("F", "M"):
-        for ax in "xyz":
-            keys = [f"{n}_{q}{ax}i" for n in load_names]
-            if any(k not in ds for k in keys):
-                return {}
-            tot = sum(np.ravel(np.asarray(ds[k].values, dtype=float)) for k in keys)
-            out[f"Hydro{q}{ax}i"] = tot
-    return out
+    return {k: np.ravel(v) for k, v in hydrodyn_totals(ds, load_names).items()}
 
 
 def compare_case(
