@@ -30,6 +30,7 @@ __all__ = [
     "Section",
     "number",
     "rename_deprecated",
+    "canonical_keys",
     "DEPRECATED_KEYS",
     "suggest",
     "check_finite",
@@ -64,6 +65,14 @@ DEPRECATED_KEYS = {
     "x_m": "x", "y_m": "y", "repeat_period_s": "repeat_period", "f_max_hz": "f_max",
     "analysis_s": "analysis", "transient_s": "transient",
 }  # fmt: skip
+
+
+def canonical_keys(cfg: Any) -> Any:
+    """``cfg`` with its old key spellings renamed silently (for code that estimates from a raw
+    section before it is validated, e.g. memory budgets; validation itself warns)."""
+    if not isinstance(cfg, Mapping):
+        return cfg
+    return {DEPRECATED_KEYS.get(k, k): v for k, v in cfg.items()}
 
 
 def rename_deprecated(cfg: Any, allowed, where: str = "", file: str | None = None) -> Any:

@@ -59,10 +59,7 @@ def memory_estimate(settings, batch: int, env_cfg=None) -> dict[str, tuple[float
         "recorded states": (2.0 * n_out * batch * 12 * 8, out_field),
         "output channels": (2.0 * n_out * batch * OUTPUT_CHANNELS * 8, out_field),
     }
-    from floatwind.validate import DEPRECATED_KEYS
-
-    def _new(d):  # the raw YAML may still use an old key spelling (validate.rename_deprecated)
-        return {DEPRECATED_KEYS.get(k, k): v for k, v in d.items()} if isinstance(d, dict) else d
+    from floatwind.validate import canonical_keys as _new  # the raw YAML may use old spellings
 
     env = env_cfg if isinstance(env_cfg, dict) else {}
     waves = _new(env.get("waves"))

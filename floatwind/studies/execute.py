@@ -31,6 +31,7 @@ from floatwind.integrate.base import Interrupted
 from floatwind.loads.select import SelectLoad
 from floatwind.model import Model
 from floatwind.studies.spec import RunSpec, Study
+from floatwind.validate import canonical_keys
 
 log = logging.getLogger(__name__)
 
@@ -450,8 +451,8 @@ def member_bytes(study: Study) -> int:
     b = n_out * 8 * (12 + 200)  # states + every output channel while the Dataset is built
     wind = study.wind or {}
     if wind.get("kind") == "kaimal":
-        nt = (t_max + wind.get("width", wind.get("width_m", 150.0)) / 8.0) / wind.get(
-            "dt", wind.get("dt_s", 0.25))  # the old key spellings of a raw case still count
+        wind = canonical_keys(wind)  # the raw case may still use old key spellings
+        nt = (t_max + wind.get("width", 150.0) / 8.0) / wind.get("dt", 0.25)
         b += int(nt * wind.get("ny", 13) * wind.get("nz", 13) * 3 * 8)
     return int(b + 20e6)
 
