@@ -158,16 +158,19 @@ def test_docs_table_rows_are_written_by_the_script(tmp_path):
 
 @needs_ref
 def test_plain_mode_runs_the_deck_as_floatwind_run_does():
-    """Issue 17 item 3: --plain runs the imported deck with its own yaw motion (the imported
-    ServoDyn ramp). On ref03 the default mode (yaw from the reference) passes; the plain mode
-    shows the physical gap the yaw-drive degree of freedom closes (OpenFAST's nacelle overshoots
-    on its spring/damper): PtfmYaw and PtfmSway off by more than 1e-3 of range."""
+    """Issue 17: --plain runs the imported deck with its own nacelle-yaw degree of freedom (the
+    yaw-drive spring/damper toward the ServoDyn command), nothing taken from OpenFAST's outputs
+    but the sea. On ref03 both modes pass; plain within 1e-4 of range for the platform motions,
+    the structural and hydrodynamic loads and NacYaw, NacYawV, NacYawA (60 s here: the yaw start
+    transient; the full 300 s in docs/validation.md)."""
     from validation.openfast.compare import compare_case
 
     default = compare_case(REF / "ref03_yaw_spin", t_end=60.0)
     plain = compare_case(REF / "ref03_yaw_spin", t_end=60.0, plain=True)
-    nd = {c.channel: c.nrmse for c in default.channels}
     npl = {c.channel: c.nrmse for c in plain.channels}
-    assert default.passed and not plain.passed
-    assert nd["PtfmYaw"] < 1e-6 and npl["PtfmYaw"] > 1e-3 and npl["PtfmSway"] > 1e-3
+    assert default.passed and plain.passed
+    for ch in ("PtfmYaw", "PtfmSway", "PtfmRoll", "YawBrMzp", "TwrBsMxt", "RootMyb1",
+               "NacYaw", "NacYawV", "NacYawA"):  # fmt: skip
+        assert npl[ch] < 1e-4, (ch, npl[ch])
+    assert npl["PtfmYaw"] < 1e-5 and npl["NacYaw"] < 1e-6
     assert any(n.startswith("plain:") for n in plain.notes)

@@ -25,6 +25,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from floatwind._kernels import joints as kj
 from floatwind._kernels import mcm as km
 from floatwind._kernels import waves as kwv
 from floatwind._kernels.contract import BodyKinematics
@@ -72,6 +73,7 @@ class SystemParams(NamedTuple):
     loads: tuple  # the params of each load, in the order of the generated _loads
     adds_mass: bool  # some load writes added mass
     euler_tol: float  # floatwind.rotation.euler.EULER_SINGULARITY_TOL
+    dofs: kj.DofParams  # joint degrees of freedom (dofs.n = 0: none)
 
 
 @njit(cache=True, fastmath=False)
@@ -107,12 +109,55 @@ def rhs_dynamics(rel, adds_mass, i, y, force, moment, A, out):
     out[:, 6:12] = qdd
 
 
+@njit(cache=True, fastmath=False)
+def rhs_kinematics_dofs(d, euler_tol, y, g):
+    """:func:`rhs_kinematics` of a tree with joint DOFs: the relative kinematics per member
+    (``floatwind._kernels.joints.member_rel``), then the body kinematics (Wang 5.10)."""
+    status = 0
+    for b in range(y.shape[0]):
+        if abs(math.cos(y[b, 4])) < euler_tol:
+            status = 4
+    rel = kj.member_rel(d, g, y)
+    r_G, R_b2g, v_G, w_b = km.body_kinematics(
+        y[:, 0:6], y[:, 6:12], rel.rho, rel.drho, rel.R_c2s, rel.w_rel
+    )
+    return status, BodyKinematics(r_G, R_b2g, v_G, w_b, d.cm_b), rel
+
+
+@njit(cache=True, fastmath=False)
+def rhs_dynamics_dofs(rel, d, adds_mass, g, y, force, moment, A, out):
+    """Forward dynamics with joint DOFs: out[:, :6] = qd, out[:, 6:12] = qdd, then the joint
+    rates and accelerations (``floatwind._kernels.joints.forward_dynamics_dofs``)."""
+    nf = d.n
+    tau = kj.drive_torques(d, g, y)
+    qdd, qdd_dof, _aG, _dw, _H = kj.forward_dynamics_dofs(
+        y[:, 0:6], y[:, 6:12], rel, d, tau, force, moment, A, adds_mass
+    )
+    out[:, 0:6] = y[:, 6:12]
+    out[:, 6:12] = qdd
+    out[:, 12 : 12 + nf] = y[:, 12 + nf : 12 + 2 * nf]
+    out[:, 12 + nf : 12 + 2 * nf] = qdd_dof
+
+
 def system_rhs(p, t, y, g, out):
     """dy/dt (B, n) at (t, y) into ``out``; ``g`` the index of ``t`` in ``p.rel`` (ignored for a
     static tree). Returns 0, or the NEEDS_PYTHON bit of the first load that cannot do it.
 
     Template (compiled per model by :mod:`floatwind.simulate.generate`): ``_loads`` is the
     generated walk over the model's load kernels."""
+    if p.dofs.n > 0:  # joint degrees of freedom: relative kinematics per member
+        st, kin_d, rel_d = rhs_kinematics_dofs(p.dofs, p.euler_tol, y, g)
+        if st != 0:
+            return st
+        Bd, Nd = y.shape[0], kin_d.r_G.shape[1]
+        force_d = np.zeros((Bd, Nd, 3))
+        moment_d = np.zeros((Bd, Nd, 3))
+        A_d = np.zeros((Bd, Nd, 6, 6))
+        st = _loads(p.loads, t, kin_d, y, out, force_d, moment_d, A_d)  # noqa: F821 (generated)
+        if st != 0:
+            return st
+        rhs_dynamics_dofs(rel_d, p.dofs, p.adds_mass, g, y, force_d, moment_d, A_d, out)
+        return 0
     status, kin, i = rhs_kinematics(p.rel, p.static, p.euler_tol, t, y, g)
     if status != 0:
         return status
@@ -132,6 +177,10 @@ def system_after_step(p, t, y, g):
 
     Template (compiled per model, only for a model with step memories): ``_after_steps`` is the
     generated walk over the loads' ``after_step`` kernels."""
+    if p.dofs.n > 0:
+        st, kin_d, rel_d = rhs_kinematics_dofs(p.dofs, p.euler_tol, y, g)
+        _after_steps(p.loads, t, kin_d, y)  # noqa: F821 (generated)
+        return None
     status, kin, i = rhs_kinematics(p.rel, p.static, p.euler_tol, t, y, g)
     _after_steps(p.loads, t, kin, y)  # noqa: F821 (generated)
 

@@ -65,6 +65,15 @@ JOINT_KEYS = {
     "orientation_deg",
     "rotation",
     "slide",
+    "drive",
+    "gear",
+}
+#: the keys of each joint drive kind (docs/multibody.md, "Joint DOFs")
+_INITIAL = {"initial", "initial_deg", "initial_rate", "initial_rate_deg", "initial_rate_rpm"}
+DRIVE_KEYS = {
+    "free": {"kind"} | _INITIAL,
+    "spring_damper": {"kind", "stiffness", "damping"} | _INITIAL,
+    "torque": {"kind", "torque", "rates", "torques", "rates_rpm"} | _INITIAL,
 }
 MOTION_KINDS = ("locked", "constant_rate", "ramp", "table")
 SIM_KEYS = {"t_max", "dt", "dt_out", "integrator", "rtol", "atol", "rho_inf", "bound", "bossak"}
@@ -125,7 +134,7 @@ def _body(data: Any, field: str) -> Body:
 _MOTION_KIND_KEYS = {
     "locked": {"value"},
     "constant_rate": {"q0", "rate"},
-    "ramp": {"q0", "rate", "t_start", "final"},
+    "ramp": {"q0", "rate", "t_start", "final", "hold_at_start"},
     "table": {"file", "time", "values", "rates", "accelerations", "scale", "value"},
 }
 
@@ -137,6 +146,7 @@ def _motion(data: Any, field: str, base_dir, angular: bool) -> mo.Motion:
         return mo.Locked(float(data))
     unit = "deg" if angular else None
     keys = {"kind", "value", "q0", "rate", "t_start", "final", "file", "time", "values", "rates"}
+    keys |= {"hold_at_start"}
     keys |= {"accelerations", "scale"}
     if unit:
         keys |= {"value_deg", "q0_deg", "rate_deg", "rate_rpm", "final_deg"}
@@ -165,7 +175,8 @@ def _motion(data: Any, field: str, base_dir, angular: bool) -> mo.Motion:
         rate = sec.speed("rate") if angular and sec.has("rate_rpm") else ang("rate")
         return mo.ConstantRate(ang("q0", 0.0), rate)
     if kind == "ramp":
-        return mo.Ramp(ang("q0", 0.0), ang("rate"), sec.number("t_start", 0.0), ang("final", None))
+        return mo.Ramp(ang("q0", 0.0), ang("rate"), sec.number("t_start", 0.0), ang("final", None),
+                       sec.boolean("hold_at_start", False))  # fmt: skip
     # table: inline (time, values[, rates, accelerations]) or a file with columns
     scale = sec.number("scale", math.pi / 180 if angular and sec.has("value_deg") else 1.0)
     if sec.has("file"):
@@ -206,6 +217,72 @@ def _rotation_from_cfg(sec: Section) -> np.ndarray:
     return euler123_matrix(sec.vector("orientation", [0.0, 0.0, 0.0]))
 
 
+def _drive(data: Any, field: str):
+    """A joint drive (``multibody.drives``): ``{kind: free}``, ``{kind: spring_damper,
+    stiffness: N m/rad, damping: N m s/rad}`` (toward the joint's ``rotation`` motion) or
+    ``{kind: torque, torque: N m, rates (rad/s) | rates_rpm: [...], torques: [...]}``."""
+    from floatwind.multibody import drives
+
+    if data is None:
+        return None
+    kind, sec = Section.tagged(data, field, DRIVE_KEYS)
+    initial = None
+    if any(sec.has(k) for k in _INITIAL):  # (angle, rate) at t = 0 instead of the motion's
+        if sec.has("initial_rate_deg") and sec.has("initial_rate_rpm"):
+            raise sec.error("give one of 'initial_rate', 'initial_rate_deg', 'initial_rate_rpm'",
+                            "initial_rate_rpm")  # fmt: skip
+        rate = (
+            sec.speed("initial_rate", 0.0)
+            if sec.has("initial_rate_rpm")
+            else sec.angle("initial_rate", 0.0)
+        )
+        initial = (sec.angle("initial", 0.0), rate)
+    try:
+        if kind == "free":
+            return drives.FreeDrive(initial)
+        if kind == "spring_damper":
+            return drives.SpringDamperDrive(
+                sec.number("stiffness", 0.0, kind="nonnegative"),
+                sec.number("damping", 0.0, kind="nonnegative"),
+                initial,
+            )
+        rates = ()
+        if sec.has("rates") or sec.has("rates_rpm"):
+            if sec.has("rates") and sec.has("rates_rpm"):
+                raise sec.error("give either 'rates' or 'rates_rpm', not both", "rates_rpm")
+            key = "rates" if sec.has("rates") else "rates_rpm"
+            scale = 1.0 if key == "rates" else math.pi / 30.0
+            rates = tuple(v * scale for v in sec.numbers(key))
+            torques = tuple(sec.numbers("torques"))
+        elif sec.has("torques"):
+            raise sec.error("a torque table needs 'rates' (rad/s) or 'rates_rpm'", "torques")
+        else:
+            torques = ()
+            if not sec.has("torque"):
+                raise sec.error("give 'torque' (N m) and/or a table ('rates', 'torques')", "torque")
+        return drives.TorqueDrive(sec.number("torque", 0.0), rates, torques, initial)
+    except ValueError as exc:
+        if isinstance(exc, CaseError):
+            raise
+        raise CaseError(str(exc), field=field) from None
+
+
+def _gear(data: Any, field: str):
+    """``gear: {leader: JOINT, ratio: r, offset: rad}``: the angle follows a free joint."""
+    from floatwind.multibody import drives
+
+    if data is None:
+        return None
+    sec = Section(data, field, {"leader", "ratio", "offset", "offset_deg"})
+    leader = sec.raw("leader")
+    if not isinstance(leader, str):
+        raise sec.error(f"expected the name of a joint with a drive, got {leader!r}", "leader")
+    try:
+        return drives.Gear(leader, sec.number("ratio"), sec.angle("offset", 0.0))
+    except ValueError as exc:
+        raise CaseError(str(exc), field=sec.path("ratio")) from None
+
+
 def _joint(data: Any, field: str, index: dict[str, int], base_dir) -> Joint:
     sec = Section(data, field, JOINT_KEYS)
     name = str(sec.raw("name"))
@@ -226,6 +303,8 @@ def _joint(data: Any, field: str, index: dict[str, int], base_dir) -> Joint:
             R0_c2p=_rotation_from_cfg(sec),
             rotation=_motion(sec.raw("rotation", None), sec.path("rotation"), base_dir, True),
             slide=_motion(sec.raw("slide", None), sec.path("slide"), base_dir, False),
+            drive=_drive(sec.raw("drive", None), sec.path("drive")),
+            gear=_gear(sec.raw("gear", None), sec.path("gear")),
         )
     except ValueError as exc:
         if isinstance(exc, CaseError):

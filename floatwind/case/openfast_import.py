@@ -154,23 +154,15 @@ def _screen(deck: dict, approximate: bool) -> tuple[list[str], list[str], dict]:
     ed_name = pathlib.Path(deck["ElastoDyn"]["file"]).name
     decisions: dict[str, Any] = {"yaw": "locked"}
     if dofs["YawDOF"]:
-        if servo is not None and servo["yaw"]["start_time"] is not None:
-            decisions["yaw"] = "maneuver"
-            notes.append(
-                "ServoDyn yaw maneuver imported as a prescribed ramp of the nacelle yaw; OpenFAST "
-                "realises it through the yaw-drive spring/damper (ServoDyn.f90:3362-3399), so the "
-                "nacelle lags the ramp slightly (start/end transients); compare.py drives the yaw "
-                "with the reference's NacYaw/NacYawV/NacYawA instead"
+        # the nacelle yaw is a degree of freedom on the yaw-drive spring/damper (ServoDyn's
+        # YawSpr, YawDamp) toward YawNeut or the override maneuver's command (issue 17)
+        decisions["yaw"] = "drive"
+        if servo is not None and servo["yaw"]["control_mode"] != 0:
+            lines.append(
+                f"{pathlib.Path(deck['ServoDyn']['file']).name}: YCMode = "
+                f"{servo['yaw']['control_mode']} (yaw controller): floatwind drives the yaw with "
+                "the spring/damper toward YawNeut or the override maneuver only (YCMode = 0)"
             )
-        else:
-            msg = (
-                f"{ed_name}: YawDOF = True without a ServoDyn yaw maneuver (free nacelle yaw): "
-                "floatwind joints have prescribed motion only"
-            )
-            if approximate:
-                notes.append(msg + "; approximated: nacelle locked at the initial NacYaw")
-            else:
-                lines.append(msg)
     if dofs["GenDOF"] and approximate:
         notes.append(f"{ed_name}: GenDOF = True approximated: rotor spins at the constant RotSpeed")
     flex = [
@@ -275,7 +267,7 @@ def case_from_deck(
     ss = od.sea_state(deck)
     fst = deck["fst"]
 
-    yaw_moves = decisions["yaw"] == "maneuver"
+    yaw_moves = decisions["yaw"] in ("maneuver", "drive")
     rot_speed = float(ic["RotSpeed"])
     spin = rot_speed != 0.0
     nacelle_separate = yaw_moves or split
@@ -458,17 +450,36 @@ def _parts(mp: dict, shift: np.ndarray) -> dict[str, Any]:
     }
 
 
-def _yaw_rotation(ic: dict, servo: dict | None, yaw_moves: bool) -> dict:
-    if yaw_moves:
-        y = servo["yaw"]
-        return {
+def _yaw_joint(ic: dict, servo: dict | None, yaw_moves: bool) -> dict:
+    """The yaw joint's ``rotation`` (and ``drive``): ElastoDyn YawDOF = True makes the nacelle
+    yaw a degree of freedom with ServoDyn's yaw-drive spring/damper toward the command
+    YawPosCom(t): YawNeut, or the override maneuver's ramp from YawNeut at YawManRat from TYawManS
+    to NacYawF (reference README of ref03, ``ServoDyn.f90:3362-3399``); it starts at ElastoDyn's
+    NacYaw at rest. Without ServoDyn (no yaw moment) the yaw is free. YawDOF = False: locked
+    at NacYaw."""
+    if not yaw_moves:
+        return {"rotation": {"kind": "locked", "value": float(ic["NacYaw"])}}
+    initial = {"initial": float(ic["NacYaw"]), "initial_rate": 0.0}
+    if servo is None:
+        return {"rotation": {"kind": "locked", "value": float(ic["NacYaw"])},
+                "drive": {"kind": "free", **initial}}  # fmt: skip
+    y = servo["yaw"]
+    if y["start_time"] is not None:
+        command = {
             "kind": "ramp",
-            "q0": float(ic["NacYaw"]),
+            "q0": float(y["neutral"]),
             "rate": float(y["rate"]),
             "t_start": float(y["start_time"]),
             "final": float(y["final_angle"]),
+            "hold_at_start": True,  # ServoDyn's maneuver flag is set after TYawManS
         }
-    return {"kind": "locked", "value": float(ic["NacYaw"])}
+    else:
+        command = {"kind": "locked", "value": float(y["neutral"])}
+    spring, damping = float(y["spring"] or 0.0), float(y["damping"] or 0.0)
+    if spring == 0.0 and damping == 0.0:
+        return {"rotation": command, "drive": {"kind": "free", **initial}}
+    drive = {"kind": "spring_damper", "stiffness": spring, "damping": damping, **initial}
+    return {"rotation": command, "drive": drive}
 
 
 def _spin_joints(bodies, joints, P, parent, origin, ic, with_generator: bool) -> None:
@@ -553,7 +564,7 @@ def _lumped_topology(
                 "position_parent": _vec(P["top"]),
                 "position_child": [0.0, 0.0, 0.0],
                 "axis": [0.0, 0.0, 1.0],
-                "rotation": _yaw_rotation(ic, servo, yaw_moves),
+                **_yaw_joint(ic, servo, yaw_moves),
             }
         )
         parent, origin = "nacelle", P["top"]
@@ -600,7 +611,7 @@ def _split_topology(bodies, joints, mp, shift, ic, servo, yaw_moves) -> None:
             "position_parent": _vec(P["top"] - P["base"]),
             "position_child": [0.0, 0.0, 0.0],
             "axis": [0.0, 0.0, 1.0],
-            "rotation": _yaw_rotation(ic, servo, yaw_moves),
+            **_yaw_joint(ic, servo, yaw_moves),
         }
     )
     m, cm, inertia = _lump(P["hub"] + P["blades"][1:] + ([] if with_gen else P["generator"]))

@@ -11,7 +11,8 @@ OpenFAST's names and SI units (the ``.out``/``.outb`` writers convert to FAST un
   moment about the displaced platform reference point, inertial axes);
 * the joint motions ``NacYaw``, ``NacYawV``, ``NacYawA`` (yaw joint), ``Azimuth``, ``RotSpeed``
   (spin joint; the azimuth of blade 1 from ElastoDyn's ``AzimB1Up``, in [0, 2 pi)) and
-  ``BldPitch1`` (pitch joint of blade 1), from their motions at the output times;
+  ``BldPitch1`` (pitch joint of blade 1), from their motions at the output times, or for a joint
+  with its own degree of freedom (YawDOF, GenDOF) from its states ``Q_``/``QD_``/``QD2_``;
 * every other channel a load writes under an OpenFAST name (``FAIRTEN1``, ``B1RdtFxi`` ...).
 
 OpenFAST channel names are case-insensitive; names floatwind does not compute (controller
@@ -100,7 +101,13 @@ def deck_channels(ds: xr.Dataset, model, info: dict) -> dict[str, xr.Variable]:
         j = _joint(model, joint)
         if j is None:
             continue
-        vals = np.asarray(j.rotation.evaluate_many(t)[k], dtype=float)
+        dof = f"{('Q', 'QD', 'QD2')[k]}_{j.name}"
+        if j.free and dof in ds:  # a joint DOF: its own state (issue 17)
+            vals = np.asarray(ds[dof].values, dtype=float)
+        elif j.free:
+            continue
+        else:
+            vals = np.asarray(j.rotation.evaluate_many(t)[k], dtype=float)
         if name == "Azimuth":
             vals = np.mod(vals + b1up, 2.0 * math.pi)
         if name == "BldPitch1":
@@ -108,7 +115,7 @@ def deck_channels(ds: xr.Dataset, model, info: dict) -> dict[str, xr.Variable]:
             # axis is -z of the blade frame (topologies), its negative for +z (the importer)
             axis = np.asarray(j.axis, dtype=float)
             vals = vals * (-float(np.sign(axis[2])))
-        arr = np.broadcast_to(vals, ds["PtfmSurge"].shape).copy()
+        arr = np.broadcast_to(vals, ds["PtfmSurge"].shape).copy()  # (time,) or per member
         out[name] = xr.Variable(dims, arr, {"units": unit, "long_name": text})
     return out
 

@@ -10,6 +10,8 @@ Example (keys documented in docs/multibody.md)::
       yaw: {kind: constant_rate, rate_deg: 1.2}
       spin: {kind: constant_rate, rate_rpm: 12.1}
       pitch: {kind: locked, value_deg: 0}     # six_body; or a list of three motions
+      yaw_drive: {kind: spring_damper, stiffness: 9.0e9, damping: 1.9e7}   # yaw as a DOF
+      spin_drive: {kind: torque, torque: 0}   # the rotor as a DOF (yaw/spin: initial state)
 
 Anything not given takes the OC3-Hywind / NREL 5-MW value of
 :data:`floatwind.multibody.topologies.OC3_DEFAULTS`. Motions are passed through unchanged to the
@@ -43,6 +45,8 @@ TOPOLOGY_KEYS = {
     "yaw",
     "spin",
     "pitch",
+    "yaw_drive",
+    "spin_drive",
 }
 PART_KEYS = {
     "platform": {"mass", "cm", "inertia"},
@@ -210,6 +214,9 @@ def expand_topology(data: dict) -> dict:
         }
         if motions.get(j.motion) is not None:
             item["rotation"] = motions[j.motion]
+        drive = section.get(f"{j.motion}_drive")
+        if drive is not None and j.motion in ("yaw", "spin"):
+            item["drive"] = drive  # a joint DOF (docs/multibody.md, "Joint DOFs")
         joints.append(item)
     out = {k: v for k, v in data.items() if k != "topology"}
     out["bodies"] = bodies

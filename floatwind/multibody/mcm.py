@@ -78,14 +78,20 @@ class RelativeKinematics:
         )
 
 
-def relative_kinematics_many(tree: Tree, times) -> RelativeKinematics:
+def relative_kinematics_many(tree: Tree, times, dofs=None) -> RelativeKinematics:
     """Prescribed relative kinematics at many times at once (leading axis T = len(times)),
     along every kinematic chain (Wang 5.14-5.16, 5.21, 5.23).
 
     Prescribed joint motions depend on time only, so a fixed-step run can compute them for a
-    whole block of future step and stage times in one vectorised pass.
+    whole block of future step and stage times in one vectorised pass. A tree with joint
+    degrees of freedom (``tree.n_dofs``) takes their angles and rates from ``dofs`` = (theta,
+    rate), each (T, n_dofs) (one row per entry of ``times``, e.g. per batch member), with zero
+    joint acceleration: the acceleration-free part of (5.21), (5.23); the joint accelerations
+    are unknowns of :func:`forward_dynamics_dofs`.
     """
     times = np.atleast_1d(np.asarray(times, dtype=float))
+    if tree.n_dofs and dofs is None:
+        raise ValueError("a tree with joint degrees of freedom needs their states (dofs=...)")
     T, n = len(times), tree.n_bodies
     R = np.zeros((T, n, 3, 3))
     dR = np.zeros((T, n, 3, 3))
@@ -100,7 +106,14 @@ def relative_kinematics_many(tree: Tree, times) -> RelativeKinematics:
     for i in tree.order[1:]:
         j = tree.joint_of[i]
         p = j.parent
-        th, thd, thdd = j.rotation.evaluate_many(times)
+        k = int(tree.dof_of[i])
+        if k >= 0:  # a joint DOF (or a geared follower of one): angle and rate from the state
+            ratio = tree.dof_ratio[i]
+            th = ratio * dofs[0][:, k] + tree.dof_offset[i]
+            thd = ratio * dofs[1][:, k]
+            thdd = np.zeros_like(thd)
+        else:
+            th, thd, thdd = j.rotation.evaluate_many(times)
         s, sd, sdd = j.slide.evaluate_many(times)
         joint_q[j.name] = (th, thd, thdd, s, sd, sdd)
         a = j.axis
@@ -133,10 +146,26 @@ def relative_kinematics_many(tree: Tree, times) -> RelativeKinematics:
     return RelativeKinematics(R, dR, ddR, r, dr, ddr, w, dw, joint_q)
 
 
-def relative_kinematics(tree: Tree, t: float) -> RelativeKinematics:
+def relative_kinematics(tree: Tree, t: float, dofs=None) -> RelativeKinematics:
     """Prescribed relative kinematics at time ``t`` (leading axis 1), see
-    :func:`relative_kinematics_many`."""
+    :func:`relative_kinematics_many`; with joint DOFs, ``dofs`` = (theta, rate) (B, n_dofs)
+    gives one entry per member (leading axis B)."""
+    if tree.n_dofs:
+        if dofs is None:  # the joints' initial states (t = 0)
+            dofs = dof_initial_state(tree)
+        th = np.atleast_2d(np.asarray(dofs[0], dtype=float))
+        return relative_kinematics_many(tree, np.full(th.shape[0], float(t)), (th, np.atleast_2d(dofs[1])))
     return relative_kinematics_many(tree, [t]).take(0)
+
+
+def dof_initial_state(tree: Tree) -> tuple[np.ndarray, np.ndarray]:
+    """(theta, rate) (1, n_dofs) of the free joints at t = 0 (``drives.initial_state``)."""
+    from floatwind.multibody.drives import initial_state
+
+    vals = [initial_state(tree.joint_of[c].drive, tree.joint_of[c].rotation) for c in tree.dofs]
+    th = np.array([[v[0] for v in vals]], dtype=float).reshape(1, len(vals))
+    thd = np.array([[v[1] for v in vals]], dtype=float).reshape(1, len(vals))
+    return th, thd
 
 
 def rho_bar(rho: np.ndarray) -> np.ndarray:
@@ -245,6 +274,8 @@ class Accelerations:
     a_G_g: np.ndarray
     dw_b_g: np.ndarray
     angular_momentum_s: np.ndarray  # H about G_s, C_s axes (B, 3)
+    #: joint accelerations of the free joints (B, n_dofs); None for a tree without joint DOFs
+    qdd_dof: np.ndarray | None = None
 
 
 def check_singularity(t: float, q: np.ndarray) -> None:
@@ -333,6 +364,131 @@ def forward_dynamics(
     a_G = qdd_t[:, None] + _mv(R_s2g[:, None], a_s)
     dw_b = _mv(R_s2g[:, None], dw[:, None] + c_al_s)
     return Accelerations(np.concatenate([qdd_t, qdd_r], axis=1), a_G, dw_b, H)
+
+
+def dof_columns(tree: Tree, rel: RelativeKinematics, md: MassDistribution):
+    """Partial velocities of the joint DOFs (C_s axes), per member: E (B, N, 3, nf), the
+    angular velocity of body i per unit rate of DOF k, and L (B, N, 3, nf), the local velocity
+    of rho_{G_i/G_s} per unit rate of DOF k.
+
+    A free joint c turning about e_c = T_{C_c->C_1} a_c through its point J_c
+    (rho_J = rho_p + T_p (r_J_p - cm_p), Wang 5.16) moves every body i outboard of it with
+    angular velocity e_c and CM velocity e_c x (rho_i - rho_J); a geared follower adds the same
+    with its ratio; G_s moves by the mass-weighted mean, which is subtracted (the base
+    coordinates are those of G_s, Wang 5.16)."""
+    B, N = md.rho.shape[0], tree.n_bodies
+    nf = tree.n_dofs
+    E = np.zeros((B, N, 3, nf))
+    L = np.zeros((B, N, 3, nf))
+    for c in tree.order[1:]:
+        k = int(tree.dof_of[c])
+        if k < 0:
+            continue
+        j = tree.joint_of[c]
+        p = j.parent
+        e = _mv(rel.R_c2s[:, c], j.axis) * tree.dof_ratio[c]  # (B, 3)
+        rho_J = md.rho[:, p] + _mv(rel.R_c2s[:, p], j.r_J_p - tree.cm_b[p])
+        for i in tree.subtree(c):
+            E[:, i, :, k] += e
+            L[:, i, :, k] += cross(e, md.rho[:, i] - rho_J)
+    m = tree.mass[None, :, None, None]
+    L = L - (m * L).sum(axis=1, keepdims=True) / tree.total_mass
+    return E, L
+
+
+def forward_dynamics_dofs(
+    tree: Tree,
+    rel: RelativeKinematics,
+    md: MassDistribution,
+    q: np.ndarray,
+    qd: np.ndarray,
+    wrench: Wrench,
+    tau: np.ndarray,
+) -> Accelerations:
+    """Forward dynamics of a tree with joint degrees of freedom (docs/multibody.md, "Joint
+    DOFs"): the unknowns are the six base accelerations and the n_dofs joint accelerations,
+    solved together per member.
+
+    * Base rows: the six EOMs of Wang (5.26) (translation of G_s, moment of momentum about G_s
+      in C_s), where the local derivative of Q (5.20) now holds the unknown joint accelerations:
+      dQ = dQ|_{theta''=0} + sum_k D_k theta_k'' with D_k = sum_i (J_i E_ik + m_i rho_i x L_ik)
+      (5.18), (5.22); the translation row has no such term (sum_i m_i L_ik = 0).
+    * Joint rows: the moment of momentum (5.28) of the subtree outboard of the joint about the
+      joint point, projected on its axis, equals the drive torque tau_k; written with the
+      partial velocities of :func:`dof_columns` as sum_i [v_ik . (m_i a_i - F_i) + w_ik .
+      (dH_i/dt - M_i)] = tau_k (the same equation, summed over geared followers).
+    * Acceleration-dependent loads (``wrench.added_mass``) join both, as in :func:`forward_dynamics`.
+
+    ``tau`` (B, n_dofs) the drive torques. ``rel``/``md`` carry one entry per member (leading
+    B), computed with the joint states and zero joint accelerations. Returns
+    :class:`Accelerations` with ``qdd_dof``.
+    """
+    B, N, nf = q.shape[0], tree.n_bodies, tree.n_dofs
+    n = 6 + nf
+    R_s2g = euler123_matrix(q[:, 3:6])
+    R_g2s = np.swapaxes(R_s2g, -1, -2)
+    ang, rates = q[:, 3:6], qd[:, 3:6]
+    Tw = t_omega(ang)  # Wang (5.25)
+    RE = re_vector(ang, rates)
+    w = _mv(Tw, rates)  # Wang (3.7)
+    P, dP, Q, dQ = md.P, md.dP, md.Q, md.dQ
+    H = _mv(P, w) + Q  # Wang (5.17)
+    rho_g = _mv(R_s2g[:, None], md.rho)
+    F_tot = wrench.force.sum(axis=1)
+    M_Gs_s = _mv(R_g2s, (wrench.moment + cross(rho_g, wrench.force)).sum(axis=1))
+    rhs_rot = M_Gs_s - _mv(dP, w) - dQ - _mv(P, RE) - cross(w, H)  # Wang (5.26)
+    c_a_s = (
+        md.ddrho + 2.0 * cross(w[:, None], md.drho) + cross(w[:, None], cross(w[:, None], md.rho))
+    )
+    c_al_s = rel.dw_rel + cross(w[:, None], rel.w_rel)
+    E, L = dof_columns(tree, rel, md)
+    # body accelerations (inertial) [a_G; alpha] = Jb u + cb, u = [X1..3'', X4..6'', theta'']
+    Jb = np.zeros((B, N, 6, n))
+    Jb[..., 0:3, 0:3] = np.eye(3)
+    Jb[..., 0:3, 3:6] = -(R_s2g[:, None] @ skew(md.rho)) @ Tw[:, None]
+    Jb[..., 3:6, 3:6] = (R_s2g @ Tw)[:, None]
+    Jb[..., 0:3, 6:] = R_s2g[:, None] @ L
+    Jb[..., 3:6, 6:] = R_s2g[:, None] @ E
+    cb = np.zeros((B, N, 6))
+    cb[..., 0:3] = _mv(R_s2g[:, None], c_a_s + cross(RE[:, None], md.rho))
+    cb[..., 3:6] = _mv(R_s2g[:, None], RE[:, None] + c_al_s)
+    K = np.zeros((B, n, n))
+    r = np.zeros((B, n))
+    K[:, 0:3, 0:3] = tree.total_mass * np.eye(3)
+    K[:, 3:6, 3:6] = P @ Tw
+    m = tree.mass[None, :, None]
+    # D_k: theta_k'' in dQ (Wang 5.20, 5.22)
+    D = (md.J @ E).sum(axis=1) + (m[..., None] * np.cross(md.rho[..., None], L, axis=-2)).sum(axis=1)
+    K[:, 3:6, 6:] = D
+    r[:, 0:3] = F_tot
+    r[:, 3:6] = rhs_rot
+    # rigid inertia per body (inertial axes) and gyroscopic terms, for the joint rows
+    R_b = R_s2g[:, None] @ rel.R_c2s
+    I_g = R_b @ tree.inertia_b[None] @ np.swapaxes(R_b, -1, -2)
+    w_b = _mv(R_s2g[:, None], w[:, None] + rel.w_rel)
+    Mi = np.zeros((B, N, 6, 6))
+    Mi[..., 0:3, 0:3] = tree.mass[None, :, None, None] * np.eye(3)
+    Mi[..., 3:6, 3:6] = I_g
+    gyro = np.zeros((B, N, 6))
+    gyro[..., 3:6] = cross(w_b, _mv(I_g, w_b))
+    W = np.concatenate([wrench.force, wrench.moment], axis=-1)
+    A = wrench.added_mass
+    if A is not None:
+        A = np.broadcast_to(A, (B, N, 6, 6))
+        G = np.zeros((B, N, 6, 6))
+        G[..., 0:3, 0:3] = np.eye(3)
+        G[..., 3:6, 0:3] = R_g2s[:, None] @ skew(rho_g)
+        G[..., 3:6, 3:6] = R_g2s[:, None]
+        GA = G @ A
+        K[:, 0:6, :] += (GA @ Jb).sum(axis=1)
+        r[:, 0:6] -= _mv(GA, cb).sum(axis=1)
+        Mi = Mi + A
+    Jd = np.swapaxes(Jb[..., 6:], -1, -2)  # (B, N, nf, 6): partial velocities of the DOFs
+    K[:, 6:, :] = (Jd @ Mi @ Jb).sum(axis=1)  # Wang (5.28) about the joint point, on its axis
+    r[:, 6:] = tau + _mv(Jd, W - gyro - _mv(Mi, cb)).sum(axis=1)
+    u = np.linalg.solve(K, r[..., None])[..., 0]
+    acc6 = _mv(Jb, u[:, None]) + cb
+    return Accelerations(u[:, 0:6], acc6[..., 0:3], acc6[..., 3:6], H, u[:, 6:])
 
 
 def _f64(a: np.ndarray) -> np.ndarray:

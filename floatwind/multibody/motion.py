@@ -85,15 +85,18 @@ class ConstantRate(Motion):
 class Ramp(Motion):
     """Hold ``q0`` until ``t_start``, then move at ``rate`` (sign taken towards ``q_final``) until
     ``q_final`` is reached, then hold. ``q_final = None`` keeps moving. The acceleration is zero
-    (the corners are velocity jumps, as in ServoDyn's override maneuvers)."""
+    (the corners are velocity jumps, as in ServoDyn's override maneuvers). ``hold_at_start``: at
+    t = t_start itself the motion still holds (rate 0), as ServoDyn's maneuver flag, which is set
+    only after the start time (reference README of ref03, "Nacelle-yaw drive")."""
 
     q0: float = 0.0
     rate: float = 0.0
     t_start: float = 0.0
     q_final: float | None = None
+    hold_at_start: bool = False
 
     def evaluate(self, t):
-        if t < self.t_start:
+        if t < self.t_start or (self.hold_at_start and t == self.t_start):
             return self.q0, 0.0, 0.0
         if self.q_final is None:
             return self.q0 + self.rate * (t - self.t_start), self.rate, 0.0

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from floatwind.multibody.drives import Drive, Gear
 from floatwind.multibody.motion import Locked, Motion
 
 
@@ -49,6 +50,10 @@ class Joint:
     ``axis`` is a unit vector in the child frame (equal to its components in the zero-angle frame
     C_i^0, since the rotation is about it); ``rotation`` prescribes the angle about it and
     ``slide`` the offset along it (both :class:`Motion`).
+
+    With a ``drive`` (:mod:`floatwind.multibody.drives`) the rotation is a degree of freedom of
+    its own: ``rotation`` then gives its angle and rate at t = 0 and, for a spring-damper drive,
+    the commanded motion. With a ``gear`` the angle follows a free joint (ratio, offset).
     """
 
     name: str
@@ -60,8 +65,17 @@ class Joint:
     R0_c2p: np.ndarray = field(default_factory=lambda: np.eye(3))
     rotation: Motion = field(default_factory=Locked)
     slide: Motion = field(default_factory=Locked)
+    drive: Drive | None = None
+    gear: Gear | None = None
+
+    @property
+    def free(self) -> bool:
+        """The rotation is a degree of freedom (a drive gives its torque)."""
+        return self.drive is not None
 
     def __post_init__(self):
+        if self.drive is not None and self.gear is not None:
+            raise ValueError(f"joint '{self.name}': a joint has a drive or a gear, not both")
         object.__setattr__(self, "r_J_p", np.asarray(self.r_J_p, dtype=float).reshape(3))
         object.__setattr__(self, "r_J_c", np.asarray(self.r_J_c, dtype=float).reshape(3))
         a = np.asarray(self.axis, dtype=float).reshape(3)
@@ -128,6 +142,31 @@ class Tree:
         self.total_mass = float(self.mass.sum())
         self.cm_b = np.stack([b.cm_b for b in self.bodies])
         self.inertia_b = np.stack([b.inertia_b for b in self.bodies])
+        # joint degrees of freedom (docs/multibody.md, "Joint DOFs"): the free joints in
+        # topological order, and per child body the DOF its angle follows (-1: prescribed)
+        self.dofs = [c for c in order[1:] if by_child[c].free]
+        self.dof_names = [by_child[c].name for c in self.dofs]
+        self.dof_of = np.full(n, -1, dtype=np.int64)
+        self.dof_ratio = np.zeros(n)
+        self.dof_offset = np.zeros(n)
+        for k, c in enumerate(self.dofs):
+            self.dof_of[c], self.dof_ratio[c] = k, 1.0
+        for c in order[1:]:
+            g = by_child[c].gear
+            if g is None:
+                continue
+            if g.leader not in self.dof_names:
+                raise ValueError(
+                    f"joint '{by_child[c].name}': gear leader '{g.leader}' is not a joint with a "
+                    f"drive (free joints: {self.dof_names or 'none'})"
+                )
+            self.dof_of[c] = self.dof_names.index(g.leader)
+            self.dof_ratio[c], self.dof_offset[c] = g.ratio, g.offset
+
+    @property
+    def n_dofs(self) -> int:
+        """Number of joint degrees of freedom (free joints)."""
+        return len(self.dofs)
 
     @property
     def n_bodies(self) -> int:

@@ -104,7 +104,9 @@ class FusedRHS:
             tuple(c.params for c in self.compiled),
             any(c.adds_mass for c in self.compiled),
             float(EULER_SINGULARITY_TOL),
+            dof_params(tree),
         )
+        self._motion = None
         self._rel0 = None
         self._tree_arrays = None
 
@@ -151,6 +153,7 @@ class FusedRHS:
             self._total_mass, self._cm_b,
         )  # fmt: skip
         km.rel_table(*self._tree_arrays, motion, out)
+        self._motion = motion
         return out
 
     def rk4_chunk(self, ts: np.ndarray, y: np.ndarray, f: np.ndarray, t0: float, dt: float):
@@ -169,9 +172,10 @@ class FusedRHS:
         B = y.shape[0]
         Y = np.empty((n + 1, B, y.shape[1]))
         F = np.empty((n + 1, B, y.shape[1]))
-        done, status = self.stepper.rk4_chunk(
-            f64(ts), f64(y), f64(f), self.params._replace(rel=rel), Y, F
-        )
+        p = self.params._replace(rel=rel)
+        if self.system.n_dof:  # the joint motions at the same grid times (commands of drives)
+            p = p._replace(dofs=p.dofs._replace(motion=self._motion))
+        done, status = self.stepper.rk4_chunk(f64(ts), f64(y), f64(f), p, Y, F)
         return Y, F, int(done), int(status)
 
 
@@ -186,3 +190,40 @@ def fuse(system) -> tuple[FusedRHS | None, str]:
     except NoCompiledForm as err:
         return None, str(err)
     return FusedRHS(system, loads), ""
+
+
+def dof_params(tree, motion: np.ndarray | None = None):
+    """The compiled form of ``tree``'s joint DOFs (:class:`floatwind._kernels.joints.DofParams`) (``motion`` (T, N, 6) the joint motions at the grid
+    times; a (1, N, 6) placeholder when not given)."""
+    from floatwind._kernels.joints import DofParams
+    from floatwind.multibody.drives import drive_arrays
+
+    N = tree.n_bodies
+    axis = np.zeros((N, 3))
+    R0 = np.zeros((N, 3, 3))
+    rJp = np.zeros((N, 3))
+    uc = np.zeros((N, 3))
+    parent = np.zeros(N, dtype=np.int64)
+    sub = np.zeros((N, N), dtype=np.int64)
+    for c, j in tree.joint_of.items():
+        parent[c] = j.parent
+        axis[c] = j.axis
+        R0[c] = j.R0_c2p
+        rJp[c] = j.r_J_p - tree.cm_b[j.parent]
+        uc[c] = tree.cm_b[c] - j.r_J_c
+        for i in tree.subtree(c):
+            sub[c, i] = 1
+    da = drive_arrays([tree.joint_of[c].drive for c in tree.dofs])
+    nf = tree.n_dofs
+    if motion is None:
+        motion = np.zeros((1, N, 6))
+    f = np.ascontiguousarray
+    return DofParams(
+        int(nf), np.asarray(tree.order, dtype=np.int64), parent, f(axis), f(R0), f(rJp), f(uc),
+        f(tree.mass, dtype=float), f(tree.inertia_b, dtype=float), float(tree.total_mass),
+        f(tree.cm_b, dtype=float), f(tree.dof_of, dtype=np.int64), f(tree.dof_ratio, dtype=float),
+        f(tree.dof_offset, dtype=float), np.asarray(tree.dofs, dtype=np.int64).reshape(nf), sub,
+        f(da.stiffness), f(da.damping), f(da.torque0), f(da.table_n), f(da.table_x),
+        f(da.table_y), f(motion, dtype=float),
+    )  # fmt: skip
+

@@ -112,6 +112,7 @@ def _source(loads: list) -> str:
         "import numpy as np",
         "from numba import njit",
         "from floatwind._kernels.fused import rhs_dynamics, rhs_kinematics, select_add",
+        "from floatwind._kernels.fused import rhs_dynamics_dofs, rhs_kinematics_dofs",
         "from floatwind.integrate.compiled_bossak import linked_body_loop, linked_state, make_kin",
     ]
     defs: list[str] = []

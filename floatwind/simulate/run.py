@@ -120,6 +120,8 @@ def simulate(
             )
         channels = list(channels)
         check_channel_names(model, channels)
+    if model.tree.n_dofs:
+        _check_dof_solver(model)
     if model.formulation == "euler313":
         from floatwind.simulate.euler313 import run_euler313
 
@@ -254,6 +256,8 @@ def known_channels(model: Model) -> set[str]:
     from floatwind.io.channels import CHANNELS
 
     names = set(STATE_CHANNELS) | set(DYNAMICS_CHANNELS) | set(CHANNELS)
+    for n in model.tree.dof_names:  # joint DOFs (System.dof_info)
+        names |= {f"Q_{n}", f"QD_{n}", f"QD2_{n}"}
     for load in model.loads:
         names |= set(load.channel_info())
         if getattr(load, "n_states", 0):
@@ -315,6 +319,8 @@ def evaluate_outputs(model: Model, system: System, ev: Evaluation) -> dict[str, 
         for name, val in ev.wrench.channels.items():
             out[name] = np.asarray(val)
         return out
+    for k, name in enumerate(model.tree.dof_names):
+        out[f"QD2_{name}"] = acc.qdd_dof[:, k]
     dw = acc.dw_b_g[:, 0]
     aref = acc.a_G_g[:, 0] + cross(dw, arm) + cross(w, cross(w, arm))
     for k, ax in enumerate("xyz"):
@@ -371,13 +377,37 @@ def _per_load_attrs(name: str, model: Model) -> dict[str, str] | None:
     return None
 
 
+def _check_dof_solver(model: Model) -> None:
+    """Joint degrees of freedom run with the momentum cloud core and its explicit integrators;
+    the other formulations and integrators refuse them in one line."""
+    names = ", ".join(model.tree.dof_names)
+    if model.formulation != "mcm":
+        raise CaseError(
+            f"joint degrees of freedom ({names}) need the momentum cloud formulation (mcm), "
+            f"not {model.formulation}",
+            field="formulation",
+        )
+    integ = model.settings.integrator.lower()
+    if integ in ("lie_generalized_alpha", "bossak_newmark"):
+        raise CaseError(
+            f"joint degrees of freedom ({names}) run with rk4, dop853 or rk45; {integ} integrates "
+            "prescribed joints only",
+            field="simulation.integrator",
+        )
+
+
+def system_state_channels(model: Model) -> list[str]:
+    """The joint DOF angle and rate channels (columns of the state)."""
+    return [f"{p}_{n}" for p in ("Q", "QD") for n in model.tree.dof_names]
+
+
 def output_plan(model: Model, channels) -> list[int] | None:
     """The loads (indices) whose channels, with the state channels, give all of ``channels``
     without the forward dynamics; None when a channel needs the full evaluation (accelerations,
     external wrench, per-load wrenches, inverse dynamics) or is not known."""
     if channels is None:
         return None
-    need = set(channels) - STATE_CHANNELS
+    need = set(channels) - STATE_CHANNELS - set(system_state_channels(model))
     for load in model.loads:
         if getattr(load, "n_states", 0):
             need -= set(load.state_names())
@@ -438,7 +468,7 @@ def to_dataset(
         missing = [c for c in channels if c not in cols]
         if missing:
             log.info("%s: channels not written by this model: %s", model.name, ", ".join(missing))
-    info = {}
+    info = system.dof_info()
     for load in model.loads:
         info.update(load.channel_info())
         if load.n_states:

@@ -1,9 +1,11 @@
 """The right-hand side of a model: kinematics -> loads -> MCM forward dynamics.
 
 Pure composition of ``floatwind.multibody`` and the loads; no physics formulas here.
-State vector y = [q (6), qd (6), load states ...] per batch member, (B, n_y), q = [X1..X3 (system
-CM), X4..X6]; after the 12 rigid-body columns come the continuous states of the loads that have
-them (``Load.n_states``), in the model's load order (:attr:`System.state_layout`).
+State vector y = [q (6), qd (6), joint DOFs (2 n_dofs), load states ...] per batch member,
+(B, n_y), q = [X1..X3 (system CM), X4..X6]; after the 12 rigid-body columns come the angles and
+then the rates of the free joints (``tree.dofs``, docs/multibody.md "Joint DOFs"), then the
+continuous states of the loads that have them (``Load.n_states``), in the model's load order
+(:attr:`System.state_layout`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from floatwind.multibody.mcm import (
     RelativeKinematics,
     body_kinematics,
     check_singularity,
+    dof_initial_state,
     forward_dynamics,
+    forward_dynamics_dofs,
     mass_distribution,
     relative_kinematics,
     relative_kinematics_many,
@@ -92,11 +96,17 @@ class System:
         self._cache = None
         self._grid = None
         self._block = (None, None, None)
-        self._static = all(
-            j.rotation.is_constant and j.slide.is_constant for j in self.tree.joint_of.values()
+        tree = self.tree
+        #: joint degrees of freedom: angles in y[:, 12 : 12 + n_dof], rates after them
+        self.n_dof = tree.n_dofs
+        self.n_rigid = 12 + 2 * self.n_dof
+        self._drives = [tree.joint_of[c].drive for c in tree.dofs]
+        self._commands = [tree.joint_of[c].rotation for c in tree.dofs]
+        self._static = self.n_dof == 0 and all(
+            j.rotation.is_constant and j.slide.is_constant for j in tree.joint_of.values()
         )
         # the loads' own states: (load index, columns of y) in load order
-        layout, col = [], 12
+        layout, col = [], self.n_rigid
         for i, load in enumerate(self.loads):
             n = int(getattr(load, "n_states", 0) or 0)
             if n:
@@ -133,16 +143,33 @@ class System:
         if not self.has_memory:
             return
         q, qd = y[:, :6], y[:, 6:12]
-        rel, md = self._relative(t)
+        rel, md = self._relative_y(t, y)
         kin = body_kinematics(self.tree, t, rel, md, q, qd)
         for i, load in enumerate(self.loads):
             if self._has_memory[i]:
                 sl = self._slice_of.get(i)
                 load.after_step(t, kin, self.env, self.memories[i], None if sl is None else y[:, sl])
 
+    def dof_names(self) -> list[str]:
+        """Output channels of the joint DOFs: angle ``Q_{joint}``, rate ``QD_{joint}`` (the
+        columns of y after the 12 rigid-body ones; ElastoDyn's naming) and acceleration
+        ``QD2_{joint}``."""
+        names = self.tree.dof_names
+        return [f"Q_{n}" for n in names] + [f"QD_{n}" for n in names]
+
+    def dof_info(self) -> dict[str, tuple[str, str]]:
+        """Units and description of the joint DOF channels."""
+        out = {}
+        for n in self.tree.dof_names:
+            out[f"Q_{n}"] = ("rad", f"angle of joint '{n}' (degree of freedom)")
+            out[f"QD_{n}"] = ("rad/s", f"rate of joint '{n}' (degree of freedom)")
+            out[f"QD2_{n}"] = ("rad/s^2", f"acceleration of joint '{n}' (degree of freedom)")
+        return out
+
     def state_names(self) -> list[str]:
-        """Names of the columns of y after the 12 rigid-body ones."""
-        out = []
+        """Names of the columns of y after the 12 rigid-body ones: the joint DOFs, then the
+        loads' own states."""
+        out = self.dof_names()
         for i, _sl in self.state_layout:
             out += list(self.loads[i].state_names())
         return out
@@ -183,6 +210,33 @@ class System:
             entry = (rel, mass_distribution(self.tree, rel))
         self._cache, self._cache_t = entry, t
         return entry
+
+    def _relative_y(self, t: float, y: np.ndarray):
+        """(RelativeKinematics, MassDistribution) at (t, y): :meth:`_relative` for a tree without
+        joint DOFs; with them one entry per member from the joint states of ``y``."""
+        if not self.n_dof:
+            return self._relative(t)
+        return self._relative_dofs(np.full(y.shape[0], float(t)), y)
+
+    def _relative_dofs(self, times: np.ndarray, y: np.ndarray):
+        nf = self.n_dof
+        dofs = (y[:, 12 : 12 + nf], y[:, 12 + nf : 12 + 2 * nf])
+        rel = relative_kinematics_many(self.tree, times, dofs)
+        return rel, mass_distribution(self.tree, rel)
+
+    def drive_torques(self, t: float, y: np.ndarray) -> np.ndarray:
+        """Torques (B, n_dof) of the free joints' drives at (t, y) (``multibody.drives``)."""
+        nf = self.n_dof
+        out = np.zeros((y.shape[0], nf))
+        for k, (drive, cmd) in enumerate(zip(self._drives, self._commands)):
+            th_c, thd_c, _ = cmd.evaluate(float(t))
+            out[:, k] = drive.torque(y[:, 12 + k], y[:, 12 + nf + k], (th_c, thd_c))
+        return out
+
+    def _dynamics(self, t, y, rel, md, q, qd, w):
+        if not self.n_dof:
+            return forward_dynamics(self.tree, rel, md, q, qd, w)
+        return forward_dynamics_dofs(self.tree, rel, md, q, qd, w, self.drive_torques(t, y))
 
     def _relative_many(self, times: np.ndarray) -> list:
         """:meth:`_relative` at each of ``times``, the grid times computed in one vectorised
@@ -254,7 +308,7 @@ class System:
         own Wrench (for per-load output channels)."""
         q, qd = y[:, :6], y[:, 6:12]
         check_singularity(t, q)
-        rel, md = self._relative(t)
+        rel, md = self._relative_y(t, y)
         kin = body_kinematics(self.tree, t, rel, md, q, qd)
         w = Wrench.zeros(y.shape[0], self.tree.n_bodies)
         per_load = [] if keep_loads else None
@@ -267,7 +321,12 @@ class System:
             if keep_loads:
                 per_load.append(lw)
             w += lw
-        acc = forward_dynamics(self.tree, rel, md, q, qd, w)
+        acc = self._dynamics(t, y, rel, md, q, qd, w)
+        if self.n_dof:  # joint DOFs: d(theta)/dt = rate, d(rate)/dt = the solved acceleration
+            nf = self.n_dof
+            rates[:, 0:nf] = y[:, 12 + nf : 12 + 2 * nf]
+            rates[:, nf : 2 * nf] = acc.qdd_dof
+            _set_dof_accelerations(self.tree, rel, acc.qdd_dof)
         states = y[:, 12:] if self.n_y > 12 else None
         return Evaluation(t, q, qd, rel, md, kin, w, acc, per_load, rates, states)
 
@@ -299,7 +358,10 @@ class System:
         if bad.any():
             k = int(np.nonzero(bad)[0][0] // B)
             check_singularity(float(times[k]), ys[k, :, :6])
-        rel, md = self._relative_stack(times, B)
+        if self.n_dof:
+            rel, md = self._relative_dofs(np.repeat(times, B), y)
+        else:
+            rel, md = self._relative_stack(times, B)
         kin = body_kinematics(self.tree, float(times[0]), rel, md, q, qd)
         t_members = np.repeat(times, B)
         w = Wrench.zeros(T * B, self.tree.n_bodies)
@@ -323,11 +385,20 @@ class System:
             if keep_loads:
                 per_load.append(lw)
             w += lw
-        acc = forward_dynamics(self.tree, rel, md, q, qd, w) if dynamics else None
+        acc = None
+        if dynamics and self.n_dof:
+            tau = np.concatenate(
+                [self.drive_torques(float(times[k]), ys[k]) for k in range(T)], axis=0
+            )
+            acc = forward_dynamics_dofs(self.tree, rel, md, q, qd, w, tau)
+            _set_dof_accelerations(self.tree, rel, acc.qdd_dof)
+        elif dynamics:
+            acc = forward_dynamics(self.tree, rel, md, q, qd, w)
         states = y[:, 12:] if self.n_y > 12 else None
         return Evaluation(float(times[0]), q, qd, rel, md, kin, w, acc, per_load, None, states)
 
     def rhs(self, t: float, y: np.ndarray) -> np.ndarray:
+        """dy/dt (B, n_y) at (t, y)."""
         ev = self.evaluate(t, y)
         if ev.state_rates is None:
             return np.concatenate([ev.qd, ev.acc.qdd], axis=1)
@@ -351,24 +422,45 @@ class System:
         q, qd = system_state_from_base(self.tree, 0.0, r_G1, ang, v_G1, rates)
         return self.with_load_states(np.concatenate([q, qd], axis=1))
 
+    def initial_dofs(self, B: int) -> np.ndarray:
+        """The joint DOF columns (B, 2 n_dof) at t = 0 (angles, then rates): each drive's
+        ``initial`` or the joint's ``rotation`` motion at 0."""
+        th, thd = dof_initial_state(self.tree)
+        return np.broadcast_to(np.concatenate([th, thd], axis=1), (B, 2 * self.n_dof)).copy()
+
     def with_load_states(self, y12: np.ndarray) -> np.ndarray:
         """A rigid-body state (B, 12) completed with the loads' initial states (B, n_y); a full
         state is returned as it is."""
         y12 = np.asarray(y12, dtype=float)
         if y12.shape[-1] == self.n_y:
             return y12
-        if y12.shape[-1] != 12:
+        if y12.shape[-1] not in (12, self.n_rigid):
             raise ValueError(
-                f"initial state must have 12 or {self.n_y} columns, got {y12.shape[-1]}"
+                f"initial state must have 12, {self.n_rigid} or {self.n_y} columns, got "
+                f"{y12.shape[-1]}"
             )
         B = y12.shape[0]
         parts = [y12]
+        if y12.shape[-1] == 12 and self.n_dof:
+            parts.append(self.initial_dofs(B))
         for i, sl in self.state_layout:
             s0 = np.broadcast_to(
                 np.asarray(self.loads[i].initial_states(B), dtype=float), (B, sl.stop - sl.start)
             )
             parts.append(s0)
         return np.concatenate(parts, axis=1)
+
+
+def _set_dof_accelerations(tree, rel: RelativeKinematics, qdd_dof: np.ndarray) -> None:
+    """Put the solved joint accelerations into ``rel.joint_q`` (outputs such as NacYawA read
+    the joints' (angle, rate, acceleration) there)."""
+    for c in tree.order[1:]:
+        k = int(tree.dof_of[c])
+        if k >= 0:
+            name = tree.joint_of[c].name
+            v = list(rel.joint_q[name])
+            v[2] = tree.dof_ratio[c] * qdd_dof[:, k]
+            rel.joint_q[name] = tuple(v)
 
 
 def cat_members(arrs: list, B: int) -> np.ndarray:

@@ -55,6 +55,8 @@ LOAD_CHANNELS = (
     + [f"Root{k}{a}b1" for k in ("F", "M") for a in "xyz"]
 )
 HYDRO_CHANNELS = [f"Hydro{k}{a}i" for k in ("F", "M") for a in "xyz"]
+#: the nacelle-yaw joint (a degree of freedom with YawDOF, issue 17) and the rotor speed
+JOINT_CHANNELS = ["NacYaw", "NacYawV", "NacYawA", "RotSpeed"]
 #: MAP++ line outputs (``<quantity>[line]``) and the floatwind channel of each
 #: (floatwind.loads.catenary: fairlead tension, anchor tension, laid length)
 MOORING_CHANNELS = {"T": "FAIRTEN", "T_a": "ANCHTEN", "Lb": "LAYLEN"}
@@ -256,6 +258,8 @@ def channel_group(name: str) -> str:
         return "hydro_loads"
     if name.startswith(("YawBr", "TwrBs", "Root")):
         return "structural_loads"
+    if name in JOINT_CHANNELS:
+        return "joints"
     if name.split("[")[0] in MOORING_CHANNELS and name.endswith("]"):
         return "mooring"
     return "other"
@@ -464,14 +468,15 @@ def compare_case(
 
     # yaw maneuver: drive the nacelle with the reference's own yaw motion (not in --plain mode,
     # which runs the deck as `floatwind run DECK.fst` does: the imported ServoDyn ramp)
-    if plain and res["info"]["decisions"].get("yaw") == "maneuver":
+    yaw_dof = res["info"]["decisions"].get("yaw") == "drive"
+    if plain and yaw_dof:
         result.notes.append(
-            "plain: the nacelle follows the imported ServoDyn yaw ramp, as `floatwind run DECK.fst` "
-            "runs it (OpenFAST's yaw is a degree of freedom on the yaw-drive spring/damper: issue 17)"
+            "plain: the nacelle yaw is a degree of freedom on the yaw-drive spring/damper toward "
+            "the imported ServoDyn command, as `floatwind run DECK.fst` runs it (issue 17)"
         )
         if dt is not None:
             case["simulation"]["dt"] = dt
-    elif res["info"]["decisions"].get("yaw") == "maneuver":
+    elif yaw_dof:
         if not all(c in ref for c in ("NacYaw", "NacYawV", "NacYawA")):
             raise CompareError(
                 f"{ref_dir}: the yaw maneuver needs the NacYaw, NacYawV and NacYawA channels in the reference"
@@ -483,6 +488,7 @@ def compare_case(
         )
         for j in case["joints"]:
             if j["name"] == "yaw":
+                j.pop("drive", None)  # prescribed from the reference instead of the yaw DOF
                 j["rotation"] = {
                     "kind": "table",
                     "time": tt.tolist(),
@@ -537,6 +543,13 @@ def compare_case(
             "HydroF*i/HydroM*i = sum of the HydroDyn loads " + ", ".join(hydro_names) + " (force, "
             "moment about the displaced PRP, earth axes, added-mass reaction included)"
         )
+    # NacYaw, NacYawV, NacYawA, RotSpeed as `floatwind run DECK.fst` writes them (the yaw DOF's
+    # own states in --plain mode)
+    from floatwind.case.openfast_outputs import deck_channels
+
+    joints = {k: v for k, v in deck_channels(ds, model, res["info"]).items() if k in JOINT_CHANNELS}
+    if joints:
+        ds = ds.assign(joints)
 
     mooring = []
     for q, fw in MOORING_CHANNELS.items():
@@ -561,7 +574,11 @@ def compare_case(
         )
     result.time = t_ref
     limits = criteria_for(case_name, kind, criteria)
-    channels = MOTION_CHANNELS + RATE_CHANNELS + LOAD_CHANNELS + HYDRO_CHANNELS + mooring
+    if plain and f"{case_name}_plain" in (criteria.get("cases") or {}):
+        limits = criteria_for(f"{case_name}_plain", kind, criteria)
+    channels = (
+        MOTION_CHANNELS + RATE_CHANNELS + LOAD_CHANNELS + HYDRO_CHANNELS + mooring + JOINT_CHANNELS
+    )
     for name in channels:
         if name not in ref_w or name not in ds:
             continue
