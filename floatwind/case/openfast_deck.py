@@ -920,7 +920,9 @@ def unsupported_settings(deck: dict) -> list[str]:
     HydroDyn potential flow that is not null (PotMod = 2; PotMod = 1 with PtfmVol0 != 0 or non-zero
     WAMIT .hst, .1 or .3 data; second-order potential-flow forces); SeaState options other than
     still water and JONSWAP/Pierson-Moskowitz (WaveMod not 0 or 2, directional spreading, currents,
-    second-order waves).
+    second-order waves). Then every other present setting through the table of
+    :mod:`floatwind.case.openfast_settings` (``refused_unless`` values, conditions of mapped
+    settings, keys the table does not know); a setting refused above is not reported twice.
 
     Parameters
     ----------
@@ -1045,7 +1047,9 @@ def unsupported_settings(deck: dict) -> list[str]:
                 out.append(f"{hd_name}: PtfmYMod = {model['PtfmYMod']} (large yaw offset) is not "
                            "supported")  # fmt: skip
             if any(a != 0.0 for a in model["PtfmRefztRot"]):
-                out.append(f"{hd_name}: PtfmRefztRot != 0 (rotated WAMIT body) is not supported")
+                rot = ", ".join(f"{math.degrees(a):g}" for a in model["PtfmRefztRot"])
+                out.append(f"{hd_name}: PtfmRefztRot = {rot} deg (rotated WAMIT body) is not "
+                           "supported; use 0")  # fmt: skip
             dt_r = model["RdtnDT"]
             dt = _float(deck["fst"], "DT")
             if model["RdtnMod"] == 1 and dt_r != DEFAULT and abs(float(dt_r) - dt) > 1e-9 * dt:
@@ -1086,6 +1090,13 @@ def unsupported_settings(deck: dict) -> list[str]:
         for key in ("WvDiffQTF", "WvSumQTF"):
             if _bool(ss, key, False):
                 out.append(f"{ss_name}: {key} = True (second-order waves) is not supported")
+    # every other setting: the table of floatwind.case.openfast_settings (mapped, refused_unless,
+    # no_physics, ignored_because); a key refused above is not reported twice
+    from floatwind.case.openfast_settings import refused_items
+
+    for name, key, line in refused_items(deck):
+        if not any(o.startswith((f"{name}: {key} ", f"{name}: {key}=")) for o in out):
+            out.append(line)
     return out
 
 

@@ -156,13 +156,7 @@ def _screen(deck: dict, approximate: bool) -> tuple[list[str], list[str], dict]:
     if dofs["YawDOF"]:
         # the nacelle yaw is a degree of freedom on the yaw-drive spring/damper (ServoDyn's
         # YawSpr, YawDamp) toward YawNeut or the override maneuver's command (issue 17)
-        decisions["yaw"] = "drive"
-        if servo is not None and servo["yaw"]["control_mode"] != 0:
-            lines.append(
-                f"{pathlib.Path(deck['ServoDyn']['file']).name}: YCMode = "
-                f"{servo['yaw']['control_mode']} (yaw controller): floatwind drives the yaw with "
-                "the spring/damper toward YawNeut or the override maneuver only (YCMode = 0)"
-            )
+        decisions["yaw"] = "drive"  # (YCMode != 0 is refused by od.unsupported_settings)
     if dofs["GenDOF"] and approximate:
         notes.append(f"{ed_name}: GenDOF = True approximated: rotor spins at the constant RotSpeed")
     flex = [
