@@ -149,7 +149,6 @@ def _screen(deck: dict, approximate: bool) -> tuple[list[str], list[str], dict]:
     lines = list(od.unsupported_settings(deck))
     notes: list[str] = []
     dofs = od.enabled_dofs(deck)
-    servo = od.servodyn_maneuvers(deck)
     hd = od.hydrodyn_model(deck)
     ed_name = pathlib.Path(deck["ElastoDyn"]["file"]).name
     decisions: dict[str, Any] = {"yaw": "locked"}
