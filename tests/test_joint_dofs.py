@@ -325,3 +325,65 @@ def test_import_maps_the_yaw_drive_of_ref03():
     assert rot["kind"] == "ramp" and rot["hold_at_start"] and rot["q0"] == 0.0
     assert rot["rate"] == pytest.approx(np.radians(1.2)) and rot["final"] == pytest.approx(np.radians(270))
     assert res["info"]["decisions"]["yaw"] == "drive"
+
+
+def _deck_copy(tmp_path, case: str, edits: dict[str, tuple[str, str]]) -> pathlib.Path:
+    """A writable copy of a shared reference deck with ``{key: (file, value)}`` edited."""
+    import re
+    import shutil
+    import stat
+
+    ref = pathlib.Path(__file__).resolve().parents[2] / "shared/reference/openfast" / case
+    if not ref.exists():
+        pytest.skip("shared reference data not present")
+    dst = tmp_path / case
+    shutil.copytree(ref, dst, ignore=shutil.ignore_patterns("*.out", "*.outb", "*.sum"))
+    for p in dst.rglob("*"):
+        p.chmod(p.stat().st_mode | stat.S_IWUSR)
+    for key, (fname, value) in edits.items():
+        path = dst / fname
+        text = path.read_text(encoding="latin-1")
+        text, n = re.subn(rf"(?m)^\s*\S+(\s+{key}\s)", rf"   {value}\1", text, count=1)
+        assert n == 1, key
+        path.write_text(text, encoding="latin-1")
+    return dst / f"{case}.fst"
+
+
+def test_gendof_without_generator_torque_is_a_free_rotor(tmp_path):
+    """ElastoDyn GenDOF = True on a deck without ServoDyn (no generator torque): the rotor is a
+    free joint starting at RotSpeed and the generator follows it at GBRatio r. With no torque the
+    rotor's generalized momentum about the shaft, (J_r + r^2 J_g) W + (J_r + r J_g) w_a (w_a the
+    platform's angular velocity about the shaft axis), is constant (1e-8 of its value), while the
+    rotor speed itself changes by about 1 % with the platform roll. A deck whose generator is
+    connected is refused in one line."""
+    from floatwind.case.openfast_import import import_openfast, model_from_deck
+    from floatwind.rotation import euler_zyx_matrix
+    from floatwind.simulate.run import simulate
+
+    fst = _deck_copy(tmp_path, "ref02_seed_free_vibration", {"GenDOF": ("ElastoDyn.dat", "True")})
+    res = import_openfast(fst)
+    joints = {j["name"]: j for j in res["case"]["joints"]}
+    assert joints["shaft"]["drive"]["kind"] == "free"
+    assert joints["shaft"]["drive"]["initial_rate"] == pytest.approx(12.1 * np.pi / 30)
+    assert joints["hss"]["gear"]["leader"] == "shaft" and joints["hss"]["gear"]["ratio"] == 97.0
+    res["case"]["simulation"].update(t_max=20.0, dt_out=0.5)
+    model = model_from_deck(fst, result=res)
+    ds = simulate(model, progress=False)
+    tree = model.tree
+    c1 = np.asarray(joints["shaft"]["axis"], dtype=float)
+    J_r = c1 @ tree.inertia_b[tree.index("rotor")] @ c1
+    J_g = c1 @ tree.inertia_b[tree.index("generator")] @ c1
+    R = euler_zyx_matrix(np.stack([ds[f"Ptfm{a}"].values for a in ("Roll", "Pitch", "Yaw")], 1))
+    w_a = np.einsum("ti,ti->t", R @ c1, np.stack([ds[f"PtfmRV{a}i"].values for a in "xyz"], 1))
+    W = ds["QD_shaft"].values
+    p = (J_r + 97.0**2 * J_g) * W + (J_r + 97.0 * J_g) * w_a
+    assert np.abs(W / W[0] - 1).max() > 1e-3  # the rotor speed does change
+    assert np.abs(p - p[0]).max() <= 1e-8 * abs(p[0])
+    on = _deck_copy(
+        tmp_path / "c",
+        "ref03_yaw_spin",
+        {"GenDOF": ("ElastoDyn.dat", "True"), "TimGenOn": ("ServoDyn.dat", "0")},
+    )
+    with pytest.raises(CaseError) as err:
+        import_openfast(on)
+    assert "GenDOF = True with the generator connected" in str(err.value)

@@ -623,6 +623,16 @@ def initial_conditions(deck: dict) -> dict[str, Any]:
     }
 
 
+def generator_off(deck: dict) -> bool:
+    """The generator applies no torque during the run: no ServoDyn (CompServo = 0), or a timed
+    start (``GenTiStr = True``) at ``TimGenOn`` >= ``TMax``."""
+    srv = deck.get("ServoDyn")
+    if srv is None:
+        return True
+    tmax = _float(deck["fst"], "TMax")
+    return bool(_bool(srv, "GenTiStr", False)) and _float(srv, "TimGenOn", 0.0) >= tmax
+
+
 def servodyn_maneuvers(deck: dict) -> dict[str, Any] | None:
     """ServoDyn override maneuvers and the yaw spring/damper, SI; ``None`` when ServoDyn is off.
 
@@ -977,10 +987,12 @@ def unsupported_settings(deck: dict) -> list[str]:
         out.append(f"{ed_name}: NumBl = 2 (teetering two-bladed rotor geometry) is not supported")
         if dofs["TeetDOF"]:
             out.append(f"{ed_name}: TeetDOF = True (rotor teeter) is not supported")
-    if dofs["GenDOF"]:
+    if dofs["GenDOF"] and not generator_off(deck):
         out.append(
-            f"{ed_name}: GenDOF = True makes the rotor speed a free DOF; floatwind spins the rotor "
-            "at the constant RotSpeed (set GenDOF = False)"
+            f"{ed_name}: GenDOF = True with the generator connected during the run: the "
+            "generator torque law (ServoDyn VSContrl/GenModel) is not imported; floatwind runs "
+            "GenDOF as a free rotor only when the generator stays off (GenTiStr = True and "
+            "TimGenOn >= TMax, or no ServoDyn)"
         )
     if _bool(ed, "Furling", False):
         out.append(f"{ed_name}: Furling = True (rotor/tail furl) is not supported")

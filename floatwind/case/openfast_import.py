@@ -156,7 +156,11 @@ def _screen(deck: dict, approximate: bool) -> tuple[list[str], list[str], dict]:
         # the nacelle yaw is a degree of freedom on the yaw-drive spring/damper (ServoDyn's
         # YawSpr, YawDamp) toward YawNeut or the override maneuver's command (issue 17)
         decisions["yaw"] = "drive"  # (YCMode != 0 is refused by od.unsupported_settings)
-    if dofs["GenDOF"] and approximate:
+    decisions["rotor"] = "prescribed"
+    if dofs["GenDOF"] and od.generator_off(deck):
+        # the rotor speed as a degree of freedom without generator torque (issue 17)
+        decisions["rotor"] = "free"
+    elif dofs["GenDOF"] and approximate:
         notes.append(f"{ed_name}: GenDOF = True approximated: rotor spins at the constant RotSpeed")
     flex = [
         k
@@ -262,7 +266,8 @@ def case_from_deck(
 
     yaw_moves = decisions["yaw"] in ("maneuver", "drive")
     rot_speed = float(ic["RotSpeed"])
-    spin = rot_speed != 0.0
+    spin = rot_speed != 0.0 or decisions["rotor"] == "free"
+    ic = {**ic, "rotor_free": decisions["rotor"] == "free"}
     nacelle_separate = yaw_moves or split
     rotor_separate = spin or split
     mp = od.elastodyn_mass_properties(
@@ -478,21 +483,20 @@ def _yaw_joint(ic: dict, servo: dict | None, yaw_moves: bool) -> dict:
 def _spin_joints(bodies, joints, P, parent, origin, ic, with_generator: bool) -> None:
     """Shaft joint of the rotor (and the generator body) below ``parent`` (frame origin ``origin``)."""
     rot_speed = float(ic["RotSpeed"])
-    joints.append(
-        {
-            "name": "shaft",
-            "parent": parent,
-            "child": "rotor",
-            "position_parent": _vec(P["apex"] - origin),
-            "position_child": [0.0, 0.0, 0.0],
-            "axis": _vec(P["c1"]),
-            "rotation": {
-                "kind": "constant_rate",
-                "q0": float(ic["Azimuth"] - ic["AzimB1Up"]),
-                "rate": rot_speed,
-            },
-        }
-    )
+    free = bool(ic.get("rotor_free"))  # GenDOF with the generator off: a free rotor (issue 17)
+    q0 = float(ic["Azimuth"] - ic["AzimB1Up"])
+    shaft = {
+        "name": "shaft",
+        "parent": parent,
+        "child": "rotor",
+        "position_parent": _vec(P["apex"] - origin),
+        "position_child": [0.0, 0.0, 0.0],
+        "axis": _vec(P["c1"]),
+        "rotation": {"kind": "constant_rate", "q0": q0, "rate": rot_speed},
+    }
+    if free:
+        shaft["drive"] = {"kind": "free", "initial": q0, "initial_rate": rot_speed}
+    joints.append(shaft)
     if with_generator:
         c1 = P["c1"]
         Ig = P["gen_iner"] * np.outer(c1, c1) + EPS_INERTIA * (np.eye(3) - np.outer(c1, c1))
@@ -507,17 +511,19 @@ def _spin_joints(bodies, joints, P, parent, origin, ic, with_generator: bool) ->
                 "times the rotor speed (massless in ElastoDyn; EPS mass/transverse inertia)",
             )
         )
-        joints.append(
-            {
-                "name": "hss",
-                "parent": parent,
-                "child": "generator",
-                "position_parent": _vec(P["apex"] - origin),
-                "position_child": [0.0, 0.0, 0.0],
-                "axis": _vec(c1),
-                "rotation": {"kind": "constant_rate", "q0": 0.0, "rate": P["gb_ratio"] * rot_speed},
-            }
-        )
+        hss = {
+            "name": "hss",
+            "parent": parent,
+            "child": "generator",
+            "position_parent": _vec(P["apex"] - origin),
+            "position_child": [0.0, 0.0, 0.0],
+            "axis": _vec(c1),
+            "rotation": {"kind": "constant_rate", "q0": 0.0, "rate": P["gb_ratio"] * rot_speed},
+        }
+        if free:  # the generator turns GBRatio times the free rotor
+            del hss["rotation"]
+            hss["gear"] = {"leader": "shaft", "ratio": P["gb_ratio"], "offset": -P["gb_ratio"] * q0}
+        joints.append(hss)
 
 
 def _lumped_topology(
@@ -525,7 +531,7 @@ def _lumped_topology(
 ) -> None:
     """Fewest bodies: locked parts merged rigidly into their parent (exact)."""
     P = _parts(mp, shift)
-    spin = float(ic["RotSpeed"]) != 0.0
+    spin = float(ic["RotSpeed"]) != 0.0 or bool(ic.get("rotor_free"))
     with_gen = spin and P["gen_iner"] > 0.0
     rot = P["hub"] + P["blades"] + ([] if with_gen else P["generator"])
     nac = P["nacelle"] + ([] if rotor_separate else rot)
@@ -575,7 +581,7 @@ def _split_topology(bodies, joints, mp, shift, ic, servo, yaw_moves) -> None:
     from floatwind.rotation import euler123_from_matrix
 
     P = _parts(mp, shift)
-    spin = float(ic["RotSpeed"]) != 0.0
+    spin = float(ic["RotSpeed"]) != 0.0 or bool(ic.get("rotor_free"))
     with_gen = spin and P["gen_iner"] > 0.0
     m, cm, inertia = _lump(P["platform"])
     bodies.append(_body("platform", m, cm, inertia, np.zeros(3), "ElastoDyn platform"))
