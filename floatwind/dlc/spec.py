@@ -43,8 +43,8 @@ import numpy as np
 import pandas as pd
 
 from floatwind.errors import CaseError
-from floatwind.studies.spec import Study, _check_keys, _read_yaml, study_from_dict
-from floatwind.validate import number, rename_deprecated, suggest
+from floatwind.studies.spec import Study, _read_yaml, study_from_dict
+from floatwind.validate import Section, number, suggest
 
 #: V_ref (m/s) by turbine class, IEC 61400-1 ed. 3 Table 1
 VREF = {"I": 50.0, "II": 42.5, "III": 37.5}
@@ -393,325 +393,240 @@ def _variant(lc: LoadCase) -> str:
 # ---------------------------------------------------------------- validation
 
 
-def _num(data: dict, key: str, where: str, file: str, *, default=None, positive=False,
-         nonneg=False) -> float | None:  # fmt: skip
-    val = data.get(key, default)
-    if val is None:
-        return None
-    return number(val, where, file=file, positive=positive, nonnegative=nonneg)
-
-
-def _int(data: dict, key: str, where: str, file: str, default: int, minimum: int = 1) -> int:
-    val = data.get(key, default)
-    if isinstance(val, bool) or not isinstance(val, int) or val < minimum:
-        raise CaseError(f"must be an integer >= {minimum}, got {val!r}", field=where, file=file)
-    return val
-
-
-def _choice(val: Any, options, where: str, file: str) -> str:
-    if val not in options:
-        raise CaseError(f"unknown value {val!r}{suggest(str(val), list(options))}; one of "
-                        f"{', '.join(options)}", field=where, file=file)  # fmt: skip
-    return val
-
-
-def _num_list(val: Any, where: str, file: str) -> list[float]:
+def _sea_rows(s: Section, key: str, *, probability: bool) -> list[dict]:
+    """The list ``key`` of sea states ``{wind_speed, hs, tp, gamma, probability}``."""
+    val = s.raw(key)
     if not isinstance(val, list) or not val:
-        raise CaseError("expected a non-empty list of numbers", field=where, file=file)
-    out = []
-    for i, x in enumerate(val):
-        out.append(_num({"x": x}, "x", f"{where}[{i}]", file))
-    return out
+        raise s.error("expected a non-empty list of {wind_speed, hs, tp, ...}", key)
+    return [
+        {"wind_speed": r.number("wind_speed", kind="nonnegative"),
+         "hs": r.number("hs", kind="positive"), "tp": r.number("tp", kind="positive"),
+         "gamma": r.number("gamma", None, kind="positive"),
+         "probability": r.number("probability", ... if probability else 1.0, kind="nonnegative")}
+        for r in s.sections(key, SEA_KEYS)
+    ]  # fmt: skip
 
 
-def _sea_rows(val: Any, where: str, file: str, *, probability: bool) -> list[dict]:
-    if not isinstance(val, list) or not val:
-        raise CaseError("expected a non-empty list of {wind_speed, hs, tp, ...}", field=where,
-                        file=file)  # fmt: skip
-    rows = []
-    for i, r in enumerate(val):
-        w = f"{where}[{i}]"
-        r = _check_keys(r, SEA_KEYS, w, file)
-        row = {"wind_speed": _num(r, "wind_speed", f"{w}.wind_speed", file, nonneg=True)}
-        if row["wind_speed"] is None:
-            raise CaseError("required key is missing", field=f"{w}.wind_speed", file=file)
-        for k in ("hs", "tp"):
-            row[k] = _num(r, k, f"{w}.{k}", file, positive=True)
-            if row[k] is None:
-                raise CaseError("required key is missing", field=f"{w}.{k}", file=file)
-        row["gamma"] = _num(r, "gamma", f"{w}.gamma", file, positive=True)
-        p = _num(r, "probability", f"{w}.probability", file, nonneg=True,
-                 default=None if probability else 1.0)  # fmt: skip
-        if p is None:
-            raise CaseError("required key is missing", field=f"{w}.probability", file=file)
-        row["probability"] = p
-        rows.append(row)
-    return rows
-
-
-def _site(data: Any, file: str, dlcs: set[str]) -> dict:
-    s = _check_keys(data, SITE_KEYS, "site", file)
+def _site(s: Section, dlcs: set[str]) -> dict:
     site: dict[str, Any] = {}
-    site["turbine_class"] = _choice(s.get("turbine_class", "I"), list(VREF), "site.turbine_class",
-                                    file)  # fmt: skip
-    site["turbulence_class"] = _choice(s.get("turbulence_class", "B"), list(IREF),
-                                       "site.turbulence_class", file)  # fmt: skip
-    site["hub_height"] = _num(s, "hub_height", "site.hub_height", file, default=90.0,
-                                positive=True)  # fmt: skip
-    site["shear_exponent"] = _num(s, "shear_exponent", "site.shear_exponent", file, default=0.14)
-    site["cut_in"] = _num(s, "cut_in", "site.cut_in", file, default=3.0, positive=True)
-    site["cut_out"] = _num(s, "cut_out", "site.cut_out", file, default=25.0, positive=True)
+    site["turbine_class"] = s.choice("turbine_class", list(VREF), "I")
+    site["turbulence_class"] = s.choice("turbulence_class", list(IREF), "B")
+    site["hub_height"] = s.number("hub_height", 90.0, kind="positive")
+    site["shear_exponent"] = s.number("shear_exponent", 0.14)
+    site["cut_in"] = s.number("cut_in", 3.0, kind="positive")
+    site["cut_out"] = s.number("cut_out", 25.0, kind="positive")
     if site["cut_out"] <= site["cut_in"]:
-        raise CaseError(f"cut_out {site['cut_out']:g} m/s must exceed cut_in {site['cut_in']:g} m/s",
-                        field="site.cut_out", file=file)  # fmt: skip
-    bins = s.get("wind_bins", {"start": 4.0, "stop": 24.0, "width": 2.0})
-    if isinstance(bins, dict):
-        b = _check_keys(bins, {"start", "stop", "width"}, "site.wind_bins", file)
-        start = _num(b, "start", "site.wind_bins.start", file, default=site["cut_in"], positive=True)
-        stop = _num(b, "stop", "site.wind_bins.stop", file, default=site["cut_out"], positive=True)
-        width = _num(b, "width", "site.wind_bins.width", file, default=2.0, positive=True)
+        raise s.error(f"cut_out {site['cut_out']:g} m/s must exceed cut_in {site['cut_in']:g} m/s",
+                      "cut_out")  # fmt: skip
+    bins = s.raw("wind_bins", {"start": 4.0, "stop": 24.0, "width": 2.0})
+    if isinstance(bins, dict):  # a range of bins
+        b = Section(bins, s.path("wind_bins"), {"start", "stop", "width"}, file=s.file)
+        start = b.number("start", site["cut_in"], kind="positive")
+        stop = b.number("stop", site["cut_out"], kind="positive")
+        width = b.number("width", 2.0, kind="positive")
         n = int(math.floor((stop - start) / width + 1e-9)) + 1
         centres = [start + i * width for i in range(n)]
-    else:
-        centres = _num_list(bins, "site.wind_bins", file)
+    else:  # the bin centres
+        centres = s.numbers("wind_bins")
     if any(b2 <= b1 for b1, b2 in zip(centres, centres[1:], strict=False)):
-        raise CaseError("wind bins must increase", field="site.wind_bins", file=file)
+        raise s.error("wind bins must increase", "wind_bins")
     for i, v in enumerate(centres):
         if not site["cut_in"] <= v <= site["cut_out"]:
-            raise CaseError(
+            raise s.error(
                 f"wind bin {v:g} m/s is outside cut-in..cut-out ({site['cut_in']:g}.."
-                f"{site['cut_out']:g} m/s) of the operating DLCs",
-                field=f"site.wind_bins[{i}]", file=file,
+                f"{site['cut_out']:g} m/s) of the operating DLCs", f"wind_bins[{i}]",
             )  # fmt: skip
     site["wind_bins"] = centres
-    wb = s.get("weibull")
-    if wb is None:
+    if not s.has("weibull"):
         va = v_ave(site["turbine_class"])
         site["weibull"] = {"k": 2.0, "A": 2.0 * va / math.sqrt(math.pi), "source": "rayleigh"}
     else:
-        w = _check_keys(wb, {"k", "A"}, "site.weibull", file)
-        k = _num(w, "k", "site.weibull.k", file)
-        a = _num(w, "A", "site.weibull.A", file)
+        w = s.section("weibull", {"k", "A"})
+        k = w.number("k", None)
+        a = w.number("A", None)
         if k is None or k <= 0:
-            raise CaseError(f"Weibull shape k must be positive, got {w.get('k')!r}",
-                            field="site.weibull.k", file=file)  # fmt: skip
+            raise w.error(f"Weibull shape k must be positive, got {w.raw('k', None)!r}", "k")
         if a is None or a <= 0:
-            raise CaseError(f"Weibull scale A must be positive, got {w.get('A')!r}",
-                            field="site.weibull.A", file=file)  # fmt: skip
+            raise w.error(f"Weibull scale A must be positive, got {w.raw('A', None)!r}", "A")
         site["weibull"] = {"k": k, "A": a, "source": "file"}
     site["scatter"] = None
     site["sea_states"] = None
     operating = dlcs & {"1.2", "1.3"}
-    if s.get("scatter") is not None and s.get("sea_states") is not None:
-        raise CaseError("give either 'scatter' (joint) or 'sea_states' (per wind bin), not both",
-                        field="site.scatter", file=file)  # fmt: skip
-    if s.get("scatter") is not None:
-        rows = _sea_rows(s["scatter"], "site.scatter", file, probability=True)
+    if s.has("scatter") and s.has("sea_states"):
+        raise s.error("give either 'scatter' (joint) or 'sea_states' (per wind bin), not both",
+                      "scatter")  # fmt: skip
+    if s.has("scatter"):
+        rows = _sea_rows(s, "scatter", probability=True)
         total = sum(r["probability"] for r in rows)
         if abs(total - 1.0) > PROB_TOL:
-            raise CaseError(f"the scatter table's probabilities sum to {total:.9g}, not 1 "
-                            f"(within {PROB_TOL:g})", field="site.scatter", file=file)  # fmt: skip
+            raise s.error(f"the scatter table's probabilities sum to {total:.9g}, not 1 "
+                          f"(within {PROB_TOL:g})", "scatter")  # fmt: skip
         site["scatter"] = rows
-    elif s.get("sea_states") is not None:
-        rows = _sea_rows(s["sea_states"], "site.sea_states", file, probability=False)
-        site["sea_states"] = rows
+    elif s.has("sea_states"):
+        site["sea_states"] = _sea_rows(s, "sea_states", probability=False)
     elif operating:
-        raise CaseError(f"DLC {', '.join(sorted(operating))} need the normal sea states: "
-                        "'sea_states' (per wind bin) or 'scatter'", field="site.sea_states",
-                        file=file)  # fmt: skip
+        raise s.error(f"DLC {', '.join(sorted(operating))} need the normal sea states: "
+                      "'sea_states' (per wind bin) or 'scatter'", "sea_states")  # fmt: skip
     table = site["scatter"] or site["sea_states"]
-    key = "site.scatter" if site["scatter"] is not None else "site.sea_states"
+    key = "scatter" if site["scatter"] is not None else "sea_states"
     if table is not None:
-        _match_bins(table, centres, key, file)
+        _match_bins(s, table, centres, key)
         if site["sea_states"] is not None:
             for v in centres:
                 rows = [r for r in table if abs(r["wind_speed"] - v) < 1e-9]
                 total = sum(r["probability"] for r in rows)
                 if rows and abs(total - 1.0) > PROB_TOL:
-                    raise CaseError(
+                    raise s.error(
                         f"the sea states of wind bin {v:g} m/s have probabilities summing to "
-                        f"{total:.9g}, not 1 (within {PROB_TOL:g})", field=key, file=file,
+                        f"{total:.9g}, not 1 (within {PROB_TOL:g})", key,
                     )  # fmt: skip
         if operating:
             missing = [v for v in centres if not any(abs(r["wind_speed"] - v) < 1e-9 for r in table)]
             if missing:
-                raise CaseError(f"no sea state for wind bin(s) {missing} m/s", field=key, file=file)
+                raise s.error(f"no sea state for wind bin(s) {missing} m/s", key)
     site["severe_sea_states"] = None
-    if s.get("severe_sea_states") is not None:
-        rows = _sea_rows(s["severe_sea_states"], "site.severe_sea_states", file, probability=False)
-        _match_bins(rows, centres, "site.severe_sea_states", file)
+    if s.has("severe_sea_states"):
+        rows = _sea_rows(s, "severe_sea_states", probability=False)
+        _match_bins(s, rows, centres, "severe_sea_states")
         site["severe_sea_states"] = rows
     elif "1.6" in dlcs:
-        raise CaseError("DLC 1.6 needs the severe sea state per wind bin",
-                        field="site.severe_sea_states", file=file)  # fmt: skip
+        raise s.error("DLC 1.6 needs the severe sea state per wind bin", "severe_sea_states")
     site["extreme_sea_states"] = None
     parked = dlcs & {"6.1", "6.3"}
-    if s.get("extreme_sea_states") is not None:
-        e = _check_keys(s["extreme_sea_states"], EXTREME_SEA_KEYS, "site.extreme_sea_states", file)
-        ess = {}
-        for k in sorted(EXTREME_SEA_KEYS):
-            ess[k] = _num(e, k, f"site.extreme_sea_states.{k}", file, positive=True)
+    if s.has("extreme_sea_states"):
+        e = s.section("extreme_sea_states", EXTREME_SEA_KEYS)
+        ess = {k: e.number(k, None, kind="positive") for k in sorted(EXTREME_SEA_KEYS)}
         for d, (hk, tk) in (("6.1", ("hs50", "tp50")), ("6.3", ("hs1", "tp1"))):
             for k in (hk, tk):
                 if d in dlcs and ess[k] is None:
-                    raise CaseError(f"DLC {d} needs {k}", field=f"site.extreme_sea_states.{k}",
-                                    file=file)  # fmt: skip
+                    raise e.error(f"DLC {d} needs {k}", k)
         site["extreme_sea_states"] = ess
     elif parked:
-        raise CaseError(f"DLC {', '.join(sorted(parked))} need the extreme sea states "
-                        "(hs50, tp50, hs1, tp1)", field="site.extreme_sea_states",
-                        file=file)  # fmt: skip
-    wd = s.get("wave_directions", [0.0])
-    if not isinstance(wd, list) or not wd:
-        raise CaseError("expected a non-empty list", field="site.wave_directions", file=file)
-    dirs = []
-    for i, d in enumerate(wd):
-        w = f"site.wave_directions[{i}]"
-        if isinstance(d, dict):
-            d = _check_keys(d, {"heading_deg", "probability"}, w, file)
-            h = _num(d, "heading_deg", f"{w}.heading_deg", file, default=0.0)
-            p = _num(d, "probability", f"{w}.probability", file, nonneg=True)
-            if p is None:
-                raise CaseError("required key is missing", field=f"{w}.probability", file=file)
-        else:
-            h = _num({"h": d}, "h", w, file)
-            p = 1.0 / len(wd)
-        dirs.append({"heading_deg": h, "probability": p})
+        raise s.error(f"DLC {', '.join(sorted(parked))} need the extreme sea states "
+                      "(hs50, tp50, hs1, tp1)", "extreme_sea_states")  # fmt: skip
+    dirs = [{"heading_deg": 0.0, "probability": 1.0}]
+    if s.has("wave_directions"):
+        items = s.items("wave_directions")
+        dirs = []
+        for w, d in items:
+            if isinstance(d, dict):
+                d = Section(d, w, {"heading_deg", "probability"}, file=s.file)
+                dirs.append({"heading_deg": d.number("heading_deg", 0.0),
+                             "probability": d.number("probability", kind="nonnegative")})  # fmt: skip
+            else:
+                dirs.append({"heading_deg": number(d, w, file=s.file),
+                             "probability": 1.0 / len(items)})  # fmt: skip
     total = sum(d["probability"] for d in dirs)
     if abs(total - 1.0) > PROB_TOL:
-        raise CaseError(f"the wave directions' probabilities sum to {total:.9g}, not 1 "
-                        f"(within {PROB_TOL:g})", field="site.wave_directions", file=file)  # fmt: skip
+        raise s.error(f"the wave directions' probabilities sum to {total:.9g}, not 1 "
+                      f"(within {PROB_TOL:g})", "wave_directions")  # fmt: skip
     site["wave_directions"] = dirs
     return site
 
 
-def _match_bins(rows: list[dict], centres: list[float], key: str, file: str) -> None:
+def _match_bins(s: Section, rows: list[dict], centres: list[float], key: str) -> None:
     for i, r in enumerate(rows):
         if not any(abs(r["wind_speed"] - v) < 1e-9 for v in centres):
-            raise CaseError(
+            raise s.error(
                 f"wind speed {r['wind_speed']:g} m/s is not one of the wind bins {centres}",
-                field=f"{key}[{i}].wind_speed", file=file,
-            )  # fmt: skip
+                f"{key}[{i}].wind_speed",
+            )
 
 
 def dlc_from_dict(data: Any, *, base_dir: pathlib.Path, source: str = "", name: str = "dlc",
                   overrides: dict | None = None) -> DLCSet:  # fmt: skip
     """Validate a parsed DLC mapping (CaseError names the file and the field)."""
-    data = _check_keys(rename_deprecated(data, TOP_KEYS, "", source), TOP_KEYS, "", source)
-    data = dict(data, **(overrides or {}))
-    if isinstance(data.get("site"), dict):
-        data["site"] = rename_deprecated(data["site"], SITE_KEYS, "site", source)
-    if isinstance(data.get("load_cases"), list):
-        data["load_cases"] = [rename_deprecated(lc, LOAD_CASE_KEYS, f"load_cases[{i}]", source)
-                              for i, lc in enumerate(data["load_cases"])]  # fmt: skip
-    case = data.get("case")
+    top = Section(data, "", TOP_KEYS, file=source)
+    if overrides:
+        top = Section(dict(top.data, **overrides), "", TOP_KEYS, file=source)
+    data = top.data
+    case = top.raw("case", None)
     if not isinstance(case, str):
-        raise CaseError("a case file path is required", field="case", file=source)
+        raise top.error("a case file path is required", "case")
     case_path = (base_dir / case).resolve()
     if not case_path.is_file():
-        raise CaseError(f"case file not found: {base_dir / case}", field="case", file=source)
-    lcs_raw = data.get("load_cases")
-    if not isinstance(lcs_raw, list) or not lcs_raw:
-        raise CaseError("expected a non-empty list of load cases", field="load_cases", file=source)
-    dlcs = []
-    for i, lc in enumerate(lcs_raw):
-        lc = _check_keys(lc, LOAD_CASE_KEYS, f"load_cases[{i}]", source)
-        d = str(lc.get("dlc", ""))
-        dlcs.append(_choice(d, list(KNOWN_DLCS), f"load_cases[{i}].dlc", source))
+        raise top.error(f"case file not found: {base_dir / case}", "case")
+    if not isinstance(top.raw("load_cases", None), list) or not data["load_cases"]:
+        raise top.error("expected a non-empty list of load cases", "load_cases")
+    lcs = top.sections("load_cases", LOAD_CASE_KEYS)
+    data["load_cases"] = [lc.data for lc in lcs]  # old spellings renamed (the fingerprint's raw)
+    dlcs = [lc.one_of(str(lc.raw("dlc", "")), "dlc", list(KNOWN_DLCS)) for lc in lcs]
     dup = sorted({d for d in dlcs if dlcs.count(d) > 1})
     if dup:
-        raise CaseError(f"DLC {dup} listed twice", field="load_cases", file=source)
-    site = _site(data.get("site") or {}, source, set(dlcs))
-    seeds = _int(data, "seeds", "seeds", source, DEFAULT_SEEDS)
-    analysis = _num(data, "analysis", "analysis", source, default=DEFAULT_ANALYSIS_S,
-                    positive=True)  # fmt: skip
-    transient = _num(data, "transient", "transient", source, default=DEFAULT_TRANSIENT_S,
-                     nonneg=True)  # fmt: skip
+        raise top.error(f"DLC {dup} listed twice", "load_cases")
+    site_sec = top.section("site", SITE_KEYS)
+    if top.has("site"):
+        data["site"] = site_sec.data
+    site = _site(site_sec, set(dlcs))
+    seeds = top.integer("seeds", DEFAULT_SEEDS, minimum=1)
+    analysis = top.number("analysis", DEFAULT_ANALYSIS_S, kind="positive")
+    transient = top.number("transient", DEFAULT_TRANSIENT_S, kind="nonnegative")
+    fat = top.section("fatigue", FATIGUE_KEYS)
+    ext = top.section("extremes", EXTREME_KEYS)
+    default_method = ext.choice("method", EXTREME_METHODS, "mean")
     load_cases = []
-    for i, (lc, d) in enumerate(zip(lcs_raw, dlcs, strict=True)):
-        w = f"load_cases[{i}]"
-        ws = lc.get("wind_speeds")
-        if ws is None:
+    for i, (lc, d) in enumerate(zip(lcs, dlcs, strict=True)):
+        if not lc.has("wind_speeds"):
             speeds = list(site["wind_bins"])
         else:
-            speeds = _num_list(ws, f"{w}.wind_speeds", source)
+            speeds = lc.numbers("wind_speeds")
             for j, v in enumerate(speeds):
                 if d in ROTOR_STATE and ROTOR_STATE[d] == "operating" and not (
                     site["cut_in"] <= v <= site["cut_out"]
                 ):
-                    raise CaseError(
+                    raise lc.error(
                         f"wind speed {v:g} m/s is outside cut-in..cut-out ({site['cut_in']:g}.."
-                        f"{site['cut_out']:g} m/s) of the operating DLC {d}",
-                        field=f"{w}.wind_speeds[{j}]", file=source,
+                        f"{site['cut_out']:g} m/s) of the operating DLC {d}", f"wind_speeds[{j}]",
                     )  # fmt: skip
                 if not any(abs(v - b) < 1e-9 for b in site["wind_bins"]):
-                    raise CaseError(f"wind speed {v:g} m/s is not one of the wind bins",
-                                    field=f"{w}.wind_speeds[{j}]", file=source)  # fmt: skip
-        yaw = lc.get("yaw_misalignment_deg")
-        if yaw is not None and d not in DEFAULT_YAW:
-            raise CaseError(f"yaw misalignment applies to the parked DLCs (6.x), not {d}",
-                            field=f"{w}.yaw_misalignment_deg", file=source)  # fmt: skip
-        yaws = _num_list(yaw, f"{w}.yaw_misalignment_deg", source) if yaw is not None else \
-            list(DEFAULT_YAW.get(d, [0.0]))  # fmt: skip
-        sf = _num(lc, "safety_factor", f"{w}.safety_factor", source, positive=True)
-        method = _choice(lc.get("extreme_method", (data.get("extremes") or {}).get("method", "mean")),
-                         EXTREME_METHODS, f"{w}.extreme_method", source)  # fmt: skip
+                    raise lc.error(f"wind speed {v:g} m/s is not one of the wind bins",
+                                   f"wind_speeds[{j}]")  # fmt: skip
+        if lc.has("yaw_misalignment_deg") and d not in DEFAULT_YAW:
+            raise lc.error(f"yaw misalignment applies to the parked DLCs (6.x), not {d}",
+                           "yaw_misalignment_deg")  # fmt: skip
         load_cases.append(
             LoadCase(
-                dlc=d, wind_speeds=speeds, yaw_misalignment_deg=yaws,
-                seeds=_int(lc, "seeds", f"{w}.seeds", source, seeds),
-                analysis_s=_num(lc, "analysis", f"{w}.analysis", source, default=analysis,
-                                positive=True),
-                safety_factor=sf, extreme_method=method, index=i,
+                dlc=d, wind_speeds=speeds,
+                yaw_misalignment_deg=lc.numbers("yaw_misalignment_deg", list(DEFAULT_YAW.get(d, [0.0]))),
+                seeds=lc.integer("seeds", seeds, minimum=1),
+                analysis_s=lc.number("analysis", analysis, kind="positive"),
+                safety_factor=lc.number("safety_factor", None, kind="positive"),
+                extreme_method=lc.choice("extreme_method", EXTREME_METHODS, default_method),
+                index=i,
             )  # fmt: skip
         )
-    channels = data.get("channels")
-    fat = _check_keys(data.get("fatigue") or {}, FATIGUE_KEYS, "fatigue", source)
-    ext = _check_keys(data.get("extremes") or {}, EXTREME_KEYS, "extremes", source)
-    for key, sec in (("fatigue", fat), ("extremes", ext)):
-        ch = sec.get("channels", [])
-        if not isinstance(ch, list) or not all(isinstance(c, str) for c in ch):
-            raise CaseError("expected a list of channel names", field=f"{key}.channels", file=source)
+    channels = top.raw("channels", None)
     from floatwind.dlc.fatigue import DEFAULT_WOHLER
 
-    wohler = fat.get("wohler", list(DEFAULT_WOHLER))
-    wohler = _num_list(wohler if isinstance(wohler, list) else [wohler], "fatigue.wohler", source)
-    for j, m in enumerate(wohler):
-        if m <= 0:
-            raise CaseError(f"a Wöhler exponent must be positive, got {m:g}",
-                            field=f"fatigue.wohler[{j}]", file=source)  # fmt: skip
     fatigue = {
-        "channels": list(fat.get("channels", [])),
-        "wohler": wohler,
-        "n_eq": _num(fat, "n_eq", "fatigue.n_eq", source, positive=True),
-        "f_eq": _num(fat, "f_eq", "fatigue.f_eq", source, positive=True),
+        "channels": fat.strings("channels", [], what="channel names"),
+        "wohler": fat.numbers("wohler", list(DEFAULT_WOHLER), single=True),
+        "n_eq": fat.number("n_eq", None, kind="positive"),
+        "f_eq": fat.number("f_eq", None, kind="positive"),
     }
+    for j, m in enumerate(fatigue["wohler"]):
+        if m <= 0:
+            raise fat.error(f"a Wöhler exponent must be positive, got {m:g}", f"wohler[{j}]")
     if fatigue["n_eq"] is not None and fatigue["f_eq"] is not None:
-        raise CaseError("give n_eq or f_eq, not both", field="fatigue.n_eq", file=source)
-    extremes = {"channels": list(ext.get("channels", [])),
-                "method": _choice(ext.get("method", "mean"), EXTREME_METHODS, "extremes.method",
-                                  source)}  # fmt: skip
+        raise fat.error("give n_eq or f_eq, not both", "n_eq")
+    extremes = {"channels": ext.strings("channels", [], what="channel names"), "method": default_method}
     if channels is None:
         channels = list(dict.fromkeys(extremes["channels"] + fatigue["channels"]))
     if not isinstance(channels, list) or not channels or not all(isinstance(c, str) for c in channels):
-        raise CaseError("expected a non-empty list of channel names (or fatigue/extremes "
-                        "channels)", field="channels", file=source)  # fmt: skip
-    for key, sec in (("fatigue", fatigue), ("extremes", extremes)):
-        for j, c in enumerate(sec["channels"]):
+        raise top.error("expected a non-empty list of channel names (or fatigue/extremes "
+                        "channels)", "channels")  # fmt: skip
+    for sec, info in ((fat, fatigue), (ext, extremes)):
+        for j, c in enumerate(info["channels"]):
             if c not in channels:
-                raise CaseError(f"channel {c!r} is not in 'channels'{suggest(c, channels)}",
-                                field=f"{key}.channels[{j}]", file=source)  # fmt: skip
-    sim = data.get("simulation") or {}
+                raise sec.error(f"channel {c!r} is not in 'channels'{suggest(c, channels)}",
+                                f"channels[{j}]")  # fmt: skip
+    sim = top.raw("simulation", {})
     if not isinstance(sim, dict):
-        raise CaseError("expected a mapping", field="simulation", file=source)
-    for lc in load_cases:
-        if transient >= lc.analysis_s + transient and transient > 0:  # pragma: no cover - guard
-            raise CaseError("transient too long", field="transient", file=source)
-    master = _int(data, "master_seed", "master_seed", source, 0, minimum=0)
-    topology = data.get("topology") or {}
+        raise top.error(f"expected a mapping, got {type(sim).__name__}", "simulation")
+    master = top.integer("master_seed", 0, minimum=0)
+    topology = top.raw("topology", {})
     if not isinstance(topology, dict):
-        raise CaseError("expected a mapping (merged into the case's topology)", field="topology",
-                        file=source)  # fmt: skip
+        raise top.error("expected a mapping (merged into the case's topology)", "topology")
     return DLCSet(
         name=str(data.get("name", name)),
         description=str(data.get("description", "")),
@@ -720,13 +635,12 @@ def dlc_from_dict(data: Any, *, base_dir: pathlib.Path, source: str = "", name: 
         load_cases=load_cases,
         transient_s=float(transient),
         master_seed=master,
-        lifetime_years=_num(data, "lifetime_years", "lifetime_years", source,
-                            default=DEFAULT_LIFETIME_YEARS, positive=True),  # fmt: skip
+        lifetime_years=top.number("lifetime_years", DEFAULT_LIFETIME_YEARS, kind="positive"),
         channels=list(channels),
         fatigue=fatigue,
         extremes=extremes,
         simulation=dict(sim),
-        max_batch=_int(data, "max_batch", "max_batch", source, 64),
+        max_batch=top.integer("max_batch", 64, minimum=1),
         topology=dict(topology),
         source=source,
         raw=copy.deepcopy(data),

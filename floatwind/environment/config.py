@@ -7,8 +7,6 @@ in :data:`DEFAULTS` (printed by ``floatwind check``). Unknown keys raise ``CaseE
 
 from __future__ import annotations
 
-import copy
-import difflib
 import logging
 import math
 from pathlib import Path
@@ -32,11 +30,11 @@ from floatwind.environment.wind import (
     iec_eog,
 )
 from floatwind.errors import CaseError
-from floatwind.validate import number, rename_deprecated, suggest
+from floatwind.validate import Section, integer, resolve_path
 
 logger = logging.getLogger(__name__)
 
-_REQ = object()  # marks a required key in DEFAULTS-like tables
+_REQ = ...  # marks a required key in DEFAULTS-like tables (floatwind.validate.Section defaults)
 
 _CONSTANTS = dict(CONSTANT_DEFAULTS)
 
@@ -136,66 +134,9 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def _suggest(word: str, options) -> str:
-    """ "; did you mean 'x'?" for the closest option (case-insensitive), or ""."""
-    lower = {str(o).lower(): o for o in options}
-    close = difflib.get_close_matches(str(word).lower(), list(lower), n=1, cutoff=0.6)
-    return f"; did you mean '{lower[close[0]]}'?" if close else ""
-
-
-def _check_keys(cfg: dict, allowed: dict, where: str, file: str | None) -> dict:
-    cfg = rename_deprecated(cfg, allowed, where, file)
-    if not isinstance(cfg, dict):
-        raise CaseError(f"expected a mapping, got {type(cfg).__name__}", field=where, file=file)
-    out = {}
-    for key, val in cfg.items():
-        if key not in allowed:  # the one message style (floatwind.validate.Section)
-            raise CaseError(f"unknown key '{key}'{suggest(str(key), sorted(allowed))}",
-                            field=f"{where}.{key}", file=file)  # fmt: skip
-        out[key] = val
-    for key, default in allowed.items():
-        if key not in out:
-            if default is _REQ:
-                raise CaseError("required key missing", field=f"{where}.{key}", file=file)
-            out[key] = copy.deepcopy(default)
-    return out
-
-
-def _num(cfg: dict, key: str, where: str, file, *, positive=False, allow_none=False, lo=None):
-    val = cfg[key]
-    if val is None and allow_none:
-        return None
-    return number(val, f"{where}.{key}", file=file, positive=positive, lo=lo)
-
-
-def _choice(cfg: dict, key: str, options, where: str, file) -> str:
-    val = cfg[key]
-    if val not in options:
-        hint = _suggest(val, options)
-        raise CaseError(
-            f"'{val}' is not one of {', '.join(options)}{hint}", field=f"{where}.{key}", file=file
-        )
-    return val
-
-
-def _path(val, base_dir: Path | None, where: str, file) -> Path:
-    if not isinstance(val, (str, Path)):
-        raise CaseError(f"must be a file path, got {val!r}", field=where, file=file)
-    p = Path(val)
-    if not p.is_absolute() and base_dir is not None:
-        p = Path(base_dir) / p
-    if not p.is_file():
-        raise CaseError(f"file not found: {p}", field=where, file=file)
-    return p
-
-
 def _seeds(master, seeds, n: int, where: str, file) -> list[np.random.SeedSequence]:
     if master is not None:
-        if isinstance(master, bool) or not isinstance(master, int) or master < 0:
-            raise CaseError(
-                f"must be a non-negative integer, got {master!r}", field=where, file=file
-            )
-        return np.random.SeedSequence(master).spawn(n)
+        return np.random.SeedSequence(integer(master, where, file=file, minimum=0)).spawn(n)
     if seeds is not None:
         if len(seeds) != n:
             raise ValueError(f"build_environment: {len(seeds)} seeds for {n} realizations")
@@ -213,36 +154,32 @@ def _subseeds(seeds: list[np.random.SeedSequence], key: int) -> list[np.random.S
 
 
 def _build_waves(cfg, *, g, depth, n, seeds, duration, base_dir, file):
-    where = "environment.waves"
     if cfg is None:
         return StillWater()
-    if not isinstance(cfg, dict):
-        raise CaseError("expected a mapping", field=where, file=file)
-    kind = _choice({"kind": cfg.get("kind", "still")}, "kind", list(_WAVES), where, file)
-    c = _check_keys(cfg, _WAVES[kind], where, file)
+    kind, c = Section.tagged(cfg, "environment.waves", _WAVES, default="still", file=file,
+                             defaults=True)  # fmt: skip
     if kind == "still":
         return StillWater()
-    stretching = _choice(c, "stretching", ["wheeler", "vertical", "none"], where, file)
-    mode = _choice(c, "kinematics", ["auto", "direct", "gridded"], where, file)
+    stretching = c.choice("stretching", ["wheeler", "vertical", "none"])
+    mode = c.choice("kinematics", ["auto", "direct", "gridded"])
     sea = _build_sea(kind, c, g=g, depth=depth, n=n, seeds=seeds, duration=duration,
                      base_dir=base_dir, file=file, stretching=stretching)  # fmt: skip
     sea.kinematics_mode = mode
     return sea
 
 
-def _build_sea(kind, c, *, g, depth, n, seeds, duration, base_dir, file, stretching):
-    where = "environment.waves"
-    heading = math.radians(_num(c, "heading_deg", where, file))
+def _build_sea(kind, c: Section, *, g, depth, n, seeds, duration, base_dir, file, stretching):
+    heading = math.radians(c.number("heading_deg"))
     if kind == "elevation":
-        path = _path(c["file"], base_dir, f"{where}.file", file)
-        f_max = _num(c, "f_max", where, file, positive=True, allow_none=True)
+        path = c.path_to("file", base_dir)
+        f_max = c.number("f_max", kind="positive")
         try:
-            t, eta = read_elevation_file(path, c["channel"])
+            t, eta = read_elevation_file(path, c.raw("channel"))
             return sea_from_elevation(
                 t,
                 eta,
                 heading=heading,
-                location=(_num(c, "x", where, file), _num(c, "y", where, file)),
+                location=(c.number("x"), c.number("y")),
                 f_max=f_max,
                 depth=depth,
                 gravity=g,
@@ -250,14 +187,14 @@ def _build_sea(kind, c, *, g, depth, n, seeds, duration, base_dir, file, stretch
                 source=str(path),
             )
         except ValueError as exc:
-            raise CaseError(str(exc), field=f"{where}.file", file=file) from exc
+            raise c.error(str(exc), "file") from exc
     if kind == "regular":
         # one component: eta(0, t) = H/2 cos(omega t + phase) (OpenFAST's WaveMod = 1P#)
         from floatwind.environment.waves import LinearSea
 
-        height = _num(c, "height", where, file, positive=True)
-        period = _num(c, "period", where, file, positive=True)
-        phase = math.radians(_num(c, "phase_deg", where, file))
+        height = c.number("height", kind="positive")
+        period = c.number("period", kind="positive")
+        phase = math.radians(c.number("phase_deg"))
         w = 2.0 * math.pi / period
         return LinearSea(
             omega=np.array([w]),
@@ -270,33 +207,31 @@ def _build_sea(kind, c, *, g, depth, n, seeds, duration, base_dir, file, stretch
             info={"waves": "regular", "height_m": height, "period_s": period,
                   "phase_deg": math.degrees(phase)},
         )  # fmt: skip
-    hs = _num(c, "hs", where, file, positive=True)
-    tp = _num(c, "tp", where, file, positive=True)
+    hs = c.number("hs", kind="positive")
+    tp = c.number("tp", kind="positive")
     try:
         if kind == "jonswap":
-            gamma = _num(c, "gamma", where, file, allow_none=True)
-            spec = JonswapSpectrum(hs, tp, gamma)
+            spec = JonswapSpectrum(hs, tp, c.number("gamma"))
         else:
             spec = PiersonMoskowitzSpectrum(hs, tp)
     except ValueError as exc:
-        raise CaseError(str(exc), field=where, file=file) from exc
+        raise c.error(str(exc)) from exc
     band = spec.band(1e-3)
-    wmin = _num(c, "omega_min", where, file, positive=True, allow_none=True)
-    wmax = _num(c, "omega_max", where, file, positive=True, allow_none=True)
+    wmin = c.number("omega_min", kind="positive")
+    wmax = c.number("omega_max", kind="positive")
     band = (wmin or band[0], wmax or band[1])
     if band[1] <= band[0]:
-        raise CaseError("omega_max must exceed omega_min", field=f"{where}.omega_max", file=file)
-    period = _num(c, "repeat_period", where, file, positive=True, allow_none=True)
+        raise c.error("omega_max must exceed omega_min", "omega_max")
+    period = c.number("repeat_period", kind="positive")
     if period is not None and period < duration:
-        raise CaseError(
+        raise c.error(
             f"repeat period {period:g} s is shorter than the run ({duration:g} s): the sea "
             "would repeat",
-            field=f"{where}.repeat_period",
-            file=file,
+            "repeat_period",
         )
-    spreading = _num(c, "spreading_s", where, file, positive=True, allow_none=True)
-    sq = _seeds(c["seed"], seeds, n, f"{where}.seed", file)
-    if c["seed"] is None:
+    spreading = c.number("spreading_s", kind="positive")
+    sq = _seeds(c.raw("seed"), seeds, n, c.path("seed"), file)
+    if c.raw("seed") is None:
         sq = _subseeds(sq, 0)
     return sea_from_spectrum(
         spec,
@@ -304,7 +239,7 @@ def _build_sea(kind, c, *, g, depth, n, seeds, duration, base_dir, file, stretch
         seeds=sq,
         heading=heading,
         spreading_s=spreading,
-        random_amplitude=bool(c["random_amplitude"]),
+        random_amplitude=bool(c.raw("random_amplitude")),
         band=band,
         period=period,
         depth=depth,
@@ -313,15 +248,15 @@ def _build_sea(kind, c, *, g, depth, n, seeds, duration, base_dir, file, stretch
     )
 
 
-def _steady(c, where, file) -> SteadyWind:
-    shear = _choice(c, "shear", ["power", "log"], where, file)
+def _steady(c: Section) -> SteadyWind:
+    shear = c.choice("shear", ["power", "log"])
     return SteadyWind(
-        speed=_num(c, "speed", where, file, lo=0.0),
-        heading=math.radians(_num(c, "heading_deg", where, file)),
-        ref_height=_num(c, "ref_height", where, file, positive=True),
+        speed=c.number("speed", lo=0.0),
+        heading=math.radians(c.number("heading_deg")),
+        ref_height=c.number("ref_height", kind="positive"),
         shear=shear,
-        alpha=_num(c, "shear_exponent", where, file),
-        roughness=_num(c, "roughness", where, file, positive=True),
+        alpha=c.number("shear_exponent"),
+        roughness=c.number("roughness", kind="positive"),
     )
 
 
@@ -335,18 +270,15 @@ def _load_bts(path: Path, where: str, file):
 def _build_wind(cfg, *, n, seeds, duration, dt_hint, base_dir, file, where="environment.wind"):
     if cfg is None:
         return NoWind()
-    if not isinstance(cfg, dict):
-        raise CaseError("expected a mapping", field=where, file=file)
-    kind = _choice({"kind": cfg.get("kind", "none")}, "kind", list(_WIND), where, file)
-    c = _check_keys(cfg, _WIND[kind], where, file)
+    kind, c = Section.tagged(cfg, where, _WIND, default="none", file=file, defaults=True)
     if kind == "none":
         return NoWind()
     if kind == "steady":
-        return _steady(c, where, file)
+        return _steady(c)
     if kind in ("iec_edc", "iec_eog", "direction_shift"):
-        if c["base"] is not None:
+        if c.has("base"):
             base = _build_wind(
-                c["base"],
+                c.raw("base"),
                 n=n,
                 seeds=seeds,
                 duration=duration,
@@ -356,67 +288,56 @@ def _build_wind(cfg, *, n, seeds, duration, dt_hint, base_dir, file, where="envi
                 where=f"{where}.base",
             )
         else:
-            base = _steady(c, where, file)
+            base = _steady(c)
         if kind == "direction_shift":
             return direction_shift(
                 base,
-                shift=math.radians(_num(c, "shift_deg", where, file)),
-                time=_num(c, "time", where, file),
-                ramp=_num(c, "ramp", where, file, lo=0.0),
+                shift=math.radians(c.number("shift_deg")),
+                time=c.number("time"),
+                ramp=c.number("ramp", lo=0.0),
             )
         kw = dict(
-            uhub=_num(c, "speed", where, file, positive=True),
-            zhub=_num(c, "ref_height", where, file, positive=True),
-            rotor_diameter=_num(c, "rotor_diameter", where, file, positive=True),
-            turbine_class=c["turbine_class"],
-            turbulence_class=c["turbulence_class"],
-            start=_num(c, "start", where, file),
+            uhub=c.number("speed", kind="positive"),
+            zhub=c.number("ref_height", kind="positive"),
+            rotor_diameter=c.number("rotor_diameter", kind="positive"),
+            turbine_class=c.raw("turbine_class"),
+            turbulence_class=c.raw("turbulence_class"),
+            start=c.number("start"),
         )
         try:
             if kind == "iec_edc":
-                return iec_edc(base, sign=_num(c, "sign", where, file), **kw)
+                return iec_edc(base, sign=c.number("sign"), **kw)
             return iec_eog(base, **kw)
         except ValueError as exc:
-            raise CaseError(str(exc), field=where, file=file) from exc
-    heading = math.radians(_num(c, "heading_deg", where, file))
+            raise c.error(str(exc)) from exc
+    heading = math.radians(c.number("heading_deg"))
     if kind == "turbsim":
-        if (c["file"] is None) == (c["files"] is None):
-            raise CaseError("give exactly one of 'file' or 'files'", field=where, file=file)
-        if c["file"] is not None:
-            paths = [_path(c["file"], base_dir, f"{where}.file", file)]
+        if c.has("file") == c.has("files"):
+            raise c.error("give exactly one of 'file' or 'files'")
+        if c.has("file"):
+            paths = [c.path_to("file", base_dir)]
         else:
-            if not isinstance(c["files"], list) or not c["files"]:
-                raise CaseError("must be a non-empty list", field=f"{where}.files", file=file)
-            paths = [
-                _path(p, base_dir, f"{where}.files[{i}]", file) for i, p in enumerate(c["files"])
-            ]
+            paths = [resolve_path(p, f, base_dir, file=file) for f, p in c.items("files")]
         if len(paths) not in (1, n):
-            raise CaseError(
-                f"{len(paths)} files for {n} realizations (give 1 or {n})",
-                field=f"{where}.files",
-                file=file,
-            )
-        fields = [_load_bts(p, f"{where}.files", file) for p in paths]
-        x_off = _num(c, "x_offset", where, file, allow_none=True)
+            raise c.error(f"{len(paths)} files for {n} realizations (give 1 or {n})", "files")
+        fields = [_load_bts(p, c.path("files"), file) for p in paths]
         try:
-            wind = FullFieldWind(fields, heading=heading, x_offset=x_off)
+            wind = FullFieldWind(fields, heading=heading, x_offset=c.number("x_offset"))
         except ValueError as exc:
-            raise CaseError(str(exc), field=where, file=file) from exc
+            raise c.error(str(exc)) from exc
         if wind.last_time() < duration:
-            raise CaseError(
+            raise c.error(
                 f"the non-periodic file covers the run only up to {wind.last_time():.4g} s "
-                f"(run is {duration:g} s)",
-                field=where,
-                file=file,
+                f"(run is {duration:g} s)"
             )
         return wind
     # kaimal: generated in memory (one field per realization)
-    sq = _seeds(c["seed"], seeds, n, f"{where}.seed", file)
-    if c["seed"] is None:
+    sq = _seeds(c.raw("seed"), seeds, n, c.path("seed"), file)
+    if c.raw("seed") is None:
         sq = _subseeds(sq, 1)
-    dt = _num(c, "dt", where, file, positive=True)
-    width = _num(c, "width", where, file, positive=True)
-    uhub = _num(c, "speed", where, file, positive=True)
+    dt = c.number("dt", kind="positive")
+    width = c.number("width", kind="positive")
+    uhub = c.number("speed", kind="positive")
     nt = int(math.ceil((duration + width / uhub) / dt)) + 2
     nt += nt % 2
     try:
@@ -424,21 +345,21 @@ def _build_wind(cfg, *, n, seeds, duration, dt_hint, base_dir, file, where="envi
         fields = turbsim_io.generate_kaimal_many(
             seeds=list(sq),
             uhub=uhub,
-            zhub=_num(c, "hub_height", where, file, positive=True),
-            ny=int(c["ny"]),
-            nz=int(c["nz"]),
+            zhub=c.number("hub_height", kind="positive"),
+            ny=int(c.raw("ny")),
+            nz=int(c.raw("nz")),
             width=width,
-            height=_num(c, "height", where, file, positive=True),
+            height=c.number("height", kind="positive"),
             dt=dt,
             nt=nt,
-            turbulence_class=c["turbulence_class"],
-            shear_exponent=_num(c, "shear_exponent", where, file),
-            coherence_vw=bool(c["coherence_vw"]),
+            turbulence_class=c.raw("turbulence_class"),
+            shear_exponent=c.number("shear_exponent"),
+            coherence_vw=bool(c.raw("coherence_vw")),
         )
     except ValueError as exc:
-        raise CaseError(str(exc), field=where, file=file) from exc
-    if c["write_bts"] is not None:
-        out = Path(c["write_bts"])
+        raise c.error(str(exc)) from exc
+    if c.has("write_bts"):
+        out = Path(c.raw("write_bts"))
         out = out if out.is_absolute() or base_dir is None else Path(base_dir) / out
         for i, ds in enumerate(fields):
             target = out if len(fields) == 1 else out.with_name(f"{out.stem}_{i}{out.suffix}")
@@ -482,16 +403,16 @@ def build_environment(
         Unknown keys (with a suggestion), bad values, missing or malformed files.
     """
     cfg = {} if cfg is None else cfg
-    allowed = dict(_CONSTANTS) | {"waves": None, "wind": None}
-    c = _check_keys(cfg, allowed, "environment", file)
-    g = _num(c, "gravity", "environment", file, positive=True)
-    depth = _num(c, "water_depth", "environment", file, positive=True)
-    rho_w = _num(c, "rho_water", "environment", file, positive=True)
-    rho_a = _num(c, "rho_air", "environment", file, positive=True)
+    c = Section(cfg, "environment", set(_CONSTANTS) | {"waves", "wind"}, file=file,
+                defaults=_CONSTANTS)  # fmt: skip
+    g = c.number("gravity", kind="positive")
+    depth = c.number("water_depth", kind="positive")
+    rho_w = c.number("rho_water", kind="positive")
+    rho_a = c.number("rho_air", kind="positive")
     if n_realizations < 1:
         raise ValueError("n_realizations must be >= 1")
     sea = _build_waves(
-        c["waves"],
+        c.raw("waves", None),
         g=g,
         depth=depth,
         n=n_realizations,
@@ -501,7 +422,7 @@ def build_environment(
         file=file,
     )
     wind = _build_wind(
-        c["wind"],
+        c.raw("wind", None),
         n=n_realizations,
         seeds=seeds,
         duration=duration,

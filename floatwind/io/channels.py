@@ -2,11 +2,19 @@
 
 Channel names follow OpenFAST where one exists, the dissertation otherwise. Loads add their own
 channels through ``Load.channel_info``.
+
+A channel without units and a description is an error where it is *defined*, never a silent "1"
+at run time: :func:`check_channel_info` checks a set of declared channels and is applied to this
+table at import, to every load when it is constructed (``floatwind.loads.base.Load``; a fixed set
+declared on a load class is checked when the class is created) and to an extra-channels function
+declared with :func:`declare_channels`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import Any
 
 _TABLE: dict[str, tuple[str, str]] = {
     # OpenFAST platform channels at the platform reference point (PRP), SI units
@@ -80,6 +88,48 @@ for _ax in "ABC":
         "(Wang 3.28)")
     _TABLE[f"MRNA{_ax}"] = ("N m", f"RNA inertial moment on the tower top, nacelle axis {_ax} (Wang 3.27)")
 del _ax
+
+
+class ChannelDefinitionError(TypeError):
+    """A channel declared without units and a description (a programming error in the code that
+    declares it, raised where it is declared: at import, class creation or construction)."""
+
+
+def check_channel_info(info: Any, owner: str) -> dict[str, tuple[str, str]]:
+    """``info`` (``{name: (units, description)}``) as a dict, each entry checked: a non-empty name
+    and two non-empty strings (units ``"1"`` or ``"-"`` for a dimensionless channel). Otherwise
+    :class:`ChannelDefinitionError` naming ``owner`` (the load, the table) and the channel."""
+    if not isinstance(info, Mapping):
+        raise ChannelDefinitionError(
+            f"{owner}: channels are declared as {{name: (units, description)}}, got "
+            f"{type(info).__name__}"
+        )
+    for name, attrs in info.items():
+        if not isinstance(name, str) or not name:
+            raise ChannelDefinitionError(f"{owner}: a channel name must be a non-empty string, "
+                                         f"got {name!r}")  # fmt: skip
+        if not (isinstance(attrs, (tuple, list)) and len(attrs) == 2
+                and all(isinstance(a, str) and a.strip() for a in attrs)):  # fmt: skip
+            raise ChannelDefinitionError(
+                f"{owner}: output channel {name!r} has no units and description: declare it as "
+                f"{name!r}: (units, description) ('1' or '-' for a dimensionless one), got "
+                f"{attrs!r}"
+            )
+    return {name: (attrs[0], attrs[1]) for name, attrs in info.items()}
+
+
+def declare_channels(info: Mapping[str, tuple[str, str]]) -> Callable:
+    """Decorator of an extra-channels function (``simulate(..., extra_channels=f)``): checks
+    ``info`` when the function is defined and attaches it as ``f.channel_info``."""
+
+    def wrap(fn: Callable) -> Callable:
+        fn.channel_info = check_channel_info(info, getattr(fn, "__qualname__", repr(fn)))
+        return fn
+
+    return wrap
+
+
+check_channel_info(_TABLE, "floatwind.io.channels")
 
 #: the table, read-only (issue 23: no module changes it at import or run time; a load declares
 #: its own channels in ``channel_info()``, an extra-channels function in ``.channel_info``)

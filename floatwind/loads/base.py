@@ -18,7 +18,10 @@ Rules for a new load (the same idea as scipy's ``OdeSolver`` contract):
    acceleration-dependent part is ``-added_mass @ [a_G; alpha]`` (inertial frame, about the body CM),
    and leaves that part out of ``force``/``moment``. The core moves it to the inertia side.
 4. Output channels (line tensions, thrust, ...) go in ``Wrench.channels`` as arrays with leading
-   axis B; :meth:`Load.channel_info` gives their units and long names.
+   axis B; :meth:`Load.channel_info` gives their units and long names. A channel without them is
+   an error when the load is constructed (or, for a fixed ``channel_info`` mapping declared on the
+   class, when the class is created), naming the load and the channel
+   (``floatwind.io.channels.ChannelDefinitionError``).
 5. No integration and no state inside a load object: a load with states of its own makes them
    explicit and the run owns them ("Load states" in docs/architecture.md). Continuous states
    (``n_states`` per member, e.g. radiation state-space states) are columns of the state vector
@@ -35,15 +38,47 @@ Rules for a new load (the same idea as scipy's ``OdeSolver`` contract):
 from __future__ import annotations
 
 import abc
+from collections.abc import Mapping
 
 import numpy as np
 
 from floatwind._kernels.contract import CompiledLoad
+from floatwind.io.channels import ChannelDefinitionError, check_channel_info
 from floatwind.records import Kinematics, Wrench  # the contract's records (issue 23)
 
 
-class Load(abc.ABC):
+class _LoadType(abc.ABCMeta):
+    """Checks a load's declared channels when it is constructed (contract rule 4): every channel
+    of :meth:`Load.channel_info` (and of :meth:`Load.state_info` for a load with states) has
+    units and a description, or the construction fails naming the load and the channel."""
+
+    def __call__(cls, *args, **kwargs):
+        load = super().__call__(*args, **kwargs)
+        owner = f"load {cls.__qualname__} (name {load.name!r})"
+        check_channel_info(load.channel_info(), owner)
+        if load.n_states:
+            check_channel_info(load.state_info(), owner)
+        return load
+
+
+class Load(abc.ABC, metaclass=_LoadType):
     """Base class of every load module (see the module docstring for the contract)."""
+
+    def __init_subclass__(cls, **kwargs):
+        """A load class may declare a fixed set of channels as a mapping (``channel_info =
+        {name: (units, description)}``): it is checked here, when the class is created, and
+        becomes the method."""
+        super().__init_subclass__(**kwargs)
+        for attr in ("channel_info", "state_info"):
+            declared = cls.__dict__.get(attr)
+            if isinstance(declared, Mapping):
+                fixed = check_channel_info(declared, f"load class {cls.__qualname__}")
+                setattr(cls, attr, lambda self, _fixed=fixed: dict(_fixed))
+            elif declared is not None and not callable(declared):
+                raise ChannelDefinitionError(
+                    f"load class {cls.__qualname__}: {attr} must be a method or a mapping "
+                    f"{{name: (units, description)}}, got {type(declared).__name__}"
+                )
 
     #: short name used to prefix output channels and in messages
     name: str = "load"

@@ -28,7 +28,7 @@ import numpy as np
 import yaml
 
 from floatwind.errors import CaseError
-from floatwind.validate import number, suggest
+from floatwind.validate import Section, suggest
 
 log = logging.getLogger(__name__)
 
@@ -286,127 +286,72 @@ def _read_yaml(path: pathlib.Path) -> dict:
     return data
 
 
-def _check_keys(data: Any, allowed: set, where: str, file: str) -> dict:
-    if not isinstance(data, dict):
-        raise CaseError(f"expected a mapping, got {type(data).__name__}", field=where, file=file)
-    for k in data:
-        if k not in allowed:
-            raise CaseError(
-                f"unknown key '{k}'{suggest(str(k), sorted(allowed))}",
-                field=f"{where}.{k}" if where else str(k),
-                file=file,
-            )
-    return data
-
-
-def _named_list(data: Any, key: str, allowed: set, file: str, required: bool = True) -> list[dict]:
-    if data is None:
-        if required:
-            raise CaseError("required key is missing", field=key, file=file)
-        return []
-    if not isinstance(data, list) or not data:
-        raise CaseError("expected a non-empty list", field=key, file=file)
-    out = []
-    for i, item in enumerate(data):
-        item = _check_keys(item, allowed, f"{key}[{i}]", file)
-        name = item.get("name")
+def _named_list(top: Section, key: str, allowed: set, required: bool = True) -> list[Section]:
+    """The list ``key`` of named mappings (designs, conditions, variants), names checked."""
+    out = top.sections(key, allowed, required=required)
+    for sec in out:
+        name = sec.raw("name", None)
         if not isinstance(name, str) or not _NAME.match(name) or "__" in name:
-            raise CaseError(
+            raise sec.error(
                 f"name must be letters, digits, '_', '.', '+', '-' without '__', got {name!r}",
-                field=f"{key}[{i}].name",
-                file=file,
+                "name",
             )
-        out.append(dict(item))
-    names = [x["name"] for x in out]
+    names = [x.data["name"] for x in out]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
-        raise CaseError(f"duplicate names {dup}", field=key, file=file)
+        raise top.error(f"duplicate names {dup}", key)
     return out
-
-
-def _number(data: dict, key: str, where: str, file: str, *, positive=False, default=None):
-    val = data.get(key, default)
-    if val is None:
-        return None
-    number(val, where, file=file, positive=positive)
-    return val
 
 
 def study_from_dict(
     data: Any, *, base_dir: pathlib.Path, source: str = "", name: str = "study"
 ) -> Study:
     """Validate a parsed study mapping (CaseError names the field)."""
-    data = _check_keys(data, STUDY_KEYS, "", source)
-    designs = _named_list(data.get("designs"), "designs", DESIGN_KEYS, source)
-    for i, d in enumerate(designs):
-        if not isinstance(d.get("case"), str):
-            raise CaseError("a case file path is required", field=f"designs[{i}].case", file=source)
-        if not (base_dir / d["case"]).is_file():
-            raise CaseError(
-                f"case file not found: {base_dir / d['case']}",
-                field=f"designs[{i}].case",
-                file=source,
-            )
-    conditions = _named_list(data.get("conditions"), "conditions", CONDITION_KEYS, source)
-    for i, c in enumerate(conditions):
+    top = Section(data, "", STUDY_KEYS, file=source)
+    data = top.data
+    designs = _named_list(top, "designs", DESIGN_KEYS)
+    for sec in designs:
+        if not isinstance(sec.raw("case", None), str):
+            raise sec.error("a case file path is required", "case")
+        if not (base_dir / sec.data["case"]).is_file():
+            raise sec.error(f"case file not found: {base_dir / sec.data['case']}", "case")
+    conditions = _named_list(top, "conditions", CONDITION_KEYS)
+    for sec in conditions:  # checked here, kept as written (a case dict gets them as they are)
         for k in ("wind_speed", "hs", "tp"):
-            _number(c, k, f"conditions[{i}].{k}", source, positive=k != "wind_speed")
-    variants = _named_list(data.get("variants"), "variants", VARIANT_KEYS, source, required=False)
-    variants = variants or [{"name": "base"}]
-    for i, v in enumerate(variants):
-        if v.get("ct_mode") not in (None, "fixed", "variable"):
-            raise CaseError(
-                f"must be 'fixed' or 'variable', got {v['ct_mode']!r}",
-                field=f"variants[{i}].ct_mode",
-                file=source,
-            )
-    nreal = data.get("realizations", 1)
-    if isinstance(nreal, bool) or not isinstance(nreal, int) or nreal < 1:
-        raise CaseError(
-            f"must be a positive integer, got {nreal!r}", field="realizations", file=source
-        )
-    master = data.get("master_seed", 0)
-    if isinstance(master, bool) or not isinstance(master, int) or master < 0:
-        raise CaseError(
-            f"must be a non-negative integer, got {master!r}", field="master_seed", file=source
-        )
-    max_batch = data.get("max_batch", 64)
-    if isinstance(max_batch, bool) or not isinstance(max_batch, int) or max_batch < 1:
-        raise CaseError(
-            f"must be a positive integer, got {max_batch!r}", field="max_batch", file=source
-        )
-    stats = data.get("statistics", list(DEFAULT_STATISTICS))
+            sec.number(k, None, kind="finite" if k == "wind_speed" else "positive")
+    variants = _named_list(top, "variants", VARIANT_KEYS, required=False)
+    for sec in variants:
+        if sec.raw("ct_mode", None) not in (None, "fixed", "variable"):
+            raise sec.error(f"must be 'fixed' or 'variable', got {sec.data['ct_mode']!r}",
+                            "ct_mode")  # fmt: skip
+    nreal = top.integer("realizations", 1, minimum=1)
+    master = top.integer("master_seed", 0, minimum=0)
+    max_batch = top.integer("max_batch", 64, minimum=1)
+    stats = top.raw("statistics", list(DEFAULT_STATISTICS))
     if not isinstance(stats, list):
-        raise CaseError("expected a list", field="statistics", file=source)
+        raise top.error("expected a list", "statistics")
     for s in stats:
         if s not in KNOWN_STATISTICS:
-            raise CaseError(
-                f"unknown statistic {s!r}{suggest(str(s), sorted(KNOWN_STATISTICS))}",
-                field="statistics",
-                file=source,
-            )
-    of_out = data.get("openfast_outputs") or []
+            raise top.error(f"unknown statistic {s!r}{suggest(str(s), sorted(KNOWN_STATISTICS))}",
+                            "statistics")  # fmt: skip
+    of_out = top.raw("openfast_outputs", [])
     if isinstance(of_out, str):
         of_out = [of_out]
     if not isinstance(of_out, list) or any(f not in OPENFAST_FORMATS for f in of_out):
-        raise CaseError(
-            f"expected a list of {' and/or '.join(OPENFAST_FORMATS)}, got {of_out!r}",
-            field="openfast_outputs",
-            file=source,
-        )
-    channels = data.get("channels", list(DEFAULT_CHANNELS))
-    if not isinstance(channels, list) or not all(isinstance(c, str) for c in channels):
-        raise CaseError("expected a list of channel names", field="channels", file=source)
-    sim = data.get("simulation") or {}
+        raise top.error(f"expected a list of {' and/or '.join(OPENFAST_FORMATS)}, got {of_out!r}",
+                        "openfast_outputs")  # fmt: skip
+    channels = top.strings("channels", list(DEFAULT_CHANNELS), what="channel names")
+    sim = top.raw("simulation", {})
     if not isinstance(sim, dict):
-        raise CaseError("expected a mapping", field="simulation", file=source)
+        raise top.error(f"expected a mapping, got {type(sim).__name__}", "simulation")
     for key in ("wind", "waves"):
-        if data.get(key) is not None and not isinstance(data[key], dict):
-            raise CaseError("expected a mapping", field=key, file=source)
-    duration = _number(data, "duration", "duration", source, positive=True)
-    transient = float(_number(data, "transient", "transient", source, default=0.0))
+        if top.has(key) and not isinstance(data[key], dict):
+            raise top.error(f"expected a mapping, got {type(data[key]).__name__}", key)
+    duration = top.raw("duration", None)  # checked, kept as written (an int stays an int)
+    top.number("duration", None, kind="positive")
+    transient = top.number("transient", 0.0)
     if transient < 0:
-        raise CaseError(f"must not be negative, got {transient:g}", field="transient", file=source)
+        raise top.error(f"must not be negative, got {transient:g}", "transient")
     if transient > 0:
         lengths = []
         if duration is not None:
@@ -415,24 +360,23 @@ def study_from_dict(
             lengths.append(("simulation.t_max", sim["t_max"]))
         else:
             for i, d in enumerate(designs):
-                case = _read_yaml(base_dir / d["case"])
+                case = _read_yaml(base_dir / d.data["case"])
                 t_max = (case.get("simulation") or {}).get("t_max", 600.0)
                 if isinstance(t_max, (int, float)):
                     lengths.append((f"designs[{i}].case simulation.t_max", t_max))
         for where, length in lengths:
             if transient >= length:
-                raise CaseError(
+                raise top.error(
                     f"transient {transient:g} s must be shorter than the run ({where} = "
                     f"{length:g} s): no time would be left for the statistics",
-                    field="transient",
-                    file=source,
+                    "transient",
                 )
     return Study(
         name=str(data.get("name", name)),
         description=str(data.get("description", "")),
-        designs=designs,
-        conditions=conditions,
-        variants=variants,
+        designs=[sec.data for sec in designs],
+        conditions=[sec.data for sec in conditions],
+        variants=[sec.data for sec in variants] or [{"name": "base"}],
         realizations=nreal,
         master_seed=master,
         common_random_numbers=bool(data.get("common_random_numbers", True)),
