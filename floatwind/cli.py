@@ -8,6 +8,7 @@
     floatwind dlc DLC.yaml -o DIR [--list] [--report HTML] [--resume] [--seeds N]
     floatwind import-openfast DECK.fst -o CASE.yaml [--approximate] [--split]
     floatwind bem CASE_OR_MESH -o DIR [--frequencies ...] [--headings ...] [--panels N] [--no-lid]
+    floatwind mbdm FILE [-o OUT.nc] [--method partitioning|baumgarte] [--tmax S] [--dt S]
     floatwind report validation -o report.html [--quick]
     floatwind report dlc DIR -o report.html
     floatwind report study DIR -o report.html
@@ -97,6 +98,12 @@ SUB_EXAMPLES = {
          "the load report of a finished 'floatwind dlc' folder"),
         ("floatwind report study fig25 -o fig25/report.html",
          "the report of a finished 'floatwind study' folder"),
+    ],
+    "mbdm": [
+        ("floatwind mbdm cases/mbdm/body_on_spring/mbdm -o spring.nc",
+         "the note's body on a spring (sec. 10.1; its mbdm.expert.mooring is read too)"),
+        ("floatwind mbdm cases/mbdm/slider_crank_dynamic/mbdm -o crank.nc --tmax 0.2",
+         "the slider-crank dynamic case (sec. 10.3) over 0.2 s, coordinate partitioning"),
     ],
     "dlc": [
         ("floatwind dlc cases/dlc/oc3_hywind_iec.yaml --list",
@@ -271,6 +278,18 @@ def _parser() -> argparse.ArgumentParser:
         "--at-rest", action="store_true", help="linearise at the initial pose, not at equilibrium"
     )
     _output_options(m)
+
+    mb = command("mbdm", "run an MBDM input file (Leble's note, sec. 7, 10): kinematic or dynamic "
+                 "analysis, netCDF of body positions and Euler parameters (docs/mbdm.md)")
+    mb.add_argument("file", help="the main input file ('mbdm'); FILE.expert.mooring and "
+                    "FILE.expert.forces beside it are read when present")
+    mb.add_argument("-o", "--output", help="netCDF file (default: the file's Name + .nc)")
+    mb.add_argument("--method", choices=("partitioning", "baumgarte"), default="partitioning",
+                    help="dynamic analysis: coordinate partitioning (sec. 5, as MBDM; default) "
+                    "or Baumgarte stabilisation")
+    mb.add_argument("--tmax", type=float, help="end time (s), overrides the file's t_end")
+    mb.add_argument("--dt", type=float, help="time step (s), overrides the file's dt")
+    _output_options(mb)
 
     bm = command("bem", "potential-flow coefficients of a hull with Capytaine: WAMIT .1/.3/.hst + netCDF")
     bm.add_argument("source", help="case file (.yaml: its hydrostatics members) or mesh file")
@@ -688,6 +707,45 @@ def cmd_mooring(args) -> int:
     return 0
 
 
+def cmd_mbdm(args) -> int:
+    """``floatwind mbdm FILE -o OUT.nc``: an MBDM input file run (floatwind.multibody.mbdm.files)."""
+    import time
+
+    import numpy as np
+
+    from floatwind.multibody.mbdm.files import read_mbdm, run_mbdm
+
+    for opt in ("tmax", "dt"):
+        if getattr(args, opt) is not None and not getattr(args, opt) > 0:
+            raise CaseError(f"must be positive, got {getattr(args, opt):g}", field=f"--{opt}")
+    model = read_mbdm(args.file)
+    out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{model.name}.nc")
+    out = _check_output(args, out, model.files)
+    for note in model.notes:
+        print(f"  note: {note}")
+    t0 = time.perf_counter()
+    try:
+        ds = run_mbdm(model, method=args.method, t_end=args.tmax, dt=args.dt)
+    except SimulationError as err:
+        print(f"floatwind: simulation failed: {err}", file=sys.stderr)
+        return 1
+    _write(ds, out, "nc")
+    nb, nj = len(model.bodies), len(model.joints)
+    print(f"{model.name}: {ds.attrs['analysis']}, {nb} bod{'y' if nb == 1 else 'ies'}, {nj} "
+          f"joint{'s' if nj != 1 else ''}, {len(model.lines)} line(s): {float(ds.time[-1]):g} s "
+          f"in {time.perf_counter() - t0:.1f} s wall")  # fmt: skip
+    if ds.attrs["assembly"]:
+        print(f"  assembly corrected the initial state: {ds.attrs['assembly']}")
+    print(f"  constraint drift: max |Phi| {float(np.max(ds.constraint_drift_position)):.3g}, "
+          f"max |Phi_q qdot - nu| {float(np.max(ds.constraint_drift_velocity)):.3g}")  # fmt: skip
+    pos = ds.body_position.isel(time=-1)
+    for name in model.body_names:
+        xyz = " ".join(f"{_clean(float(v), 1.0):.6g}" for v in pos.sel(body=name).values)
+        print(f"  {name:<12s} final position {xyz} m")
+    print(f"wrote {out}")
+    return 0
+
+
 def cmd_bem(args) -> int:
     """``floatwind bem SOURCE -o DIR``: coefficients of a hull (floatwind.bem)."""
     from floatwind import bem
@@ -1071,7 +1129,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    if argv is None and args.command in ("run", "check", "import-openfast", "mooring"):
+    if argv is None and args.command in ("run", "check", "import-openfast", "mooring", "mbdm"):
         without_dask()  # the command's own process only (not a caller of main([...]))
     handlers = {
         "run": cmd_run,
@@ -1084,6 +1142,7 @@ def main(argv: list[str] | None = None) -> int:
         "mooring": cmd_mooring,
         "bem": cmd_bem,
         "warmup": cmd_warmup,
+        "mbdm": cmd_mbdm,
     }
     try:
         return handlers[args.command](args)

@@ -217,12 +217,12 @@ def _slider_crank():
     return ds, q, qd
 
 
-def lagrangian_crank(t_eval):
+def lagrangian_crank(t_eval, y0=(np.pi, 30.0)):
     """One degree of freedom, the crank angle phi (crank centre of mass on the bearing):
     slider x = R c + S, S = sqrt(L^2 - R^2 s^2); rod centre (R c + S/2, R s/2), rod angle beta
     with beta' = -R c / S. T = 1/2 M(phi) phidot^2, M = Jc + Jr beta'^2 + mr |G'|^2 + ms x'^2,
     M phiddot + (Jr beta' beta'' + mr G'.G'' + ms x' x'') phidot^2 = Q,
-    Q = torque + g_x (mr G_x' + ms x') + F_gas x' ('= d/dphi')."""
+    Q = torque + g_x (mr G_x' + ms x') + F_gas x' ('= d/dphi'). ``y0``: phi, phidot at t_eval[0]."""
     R, L = R_CRANK, L_ROD
     Jc, Jr, mr, ms = J_ZZ[0], J_ZZ[1], MASS[1], MASS[2]
 
@@ -241,7 +241,7 @@ def lagrangian_crank(t_eval):
         Q = TORQUE + G_X * (mr * gxp + ms * xp) + gas_force(R * c + S, xp * phd) * xp
         return [phd, (Q - C * phd * phd) / M]
 
-    sol = solve_ivp(rhs, (t_eval[0], t_eval[-1]), [np.pi, 30.0], method="DOP853", rtol=1e-13,
+    sol = solve_ivp(rhs, (t_eval[0], t_eval[-1]), list(y0), method="DOP853", rtol=1e-13,
                     atol=1e-13, t_eval=t_eval)  # fmt: skip
     return sol.y[0]
 

@@ -213,6 +213,16 @@ def _register_bossak() -> None:
 _register_bossak()
 
 
+def _register_mbdm() -> None:
+    """Leble's MBDM note: the three example input files of sec. 10 against closed forms (issue 19)."""
+    from validation.mbdm import register_all
+
+    register_all(lambda name, fn: VALIDATIONS.append(Validation(name, fn)))
+
+
+_register_mbdm()
+
+
 # ------------------------------------------------------------------ Morison axis (issue 9)
 
 #: channel shown in the instantaneous-vs-undisplaced overlay of each Morison case

@@ -4,7 +4,8 @@ Bodies carry [r, p] (position + Euler parameters, eq. 29); joints of Table 11 ar
 basic constraints of Table 1 (``constraints``); a fully driven system is solved for position,
 velocity and acceleration (``kinematics``, sec. 3); the equations of motion (67)/(69) are
 integrated by coordinate partitioning or Baumgarte with RK4 (``dynamics``, sec. 4-5) with
-spring-damper lines (``lines``, sec. 6). A sibling of the momentum-cloud core: it shares
+spring-damper lines (``lines``, sec. 6); the input files of sec. 7 and 10 are read and run
+by ``files`` (``floatwind mbdm``). A sibling of the momentum-cloud core: it shares
 ``floatwind.rotation`` (A(p), 1-2-3 angles). See docs/mbdm.md.
 """
 
@@ -33,13 +34,27 @@ from floatwind.multibody.mbdm.coordinates import (
     split,
 )
 from floatwind.multibody.mbdm.dynamics import (
+    BatchDynamicResult,
     DynamicResult,
     DynamicSystem,
     accelerations,
     assemble,
     dynamic_analysis,
+    dynamic_analysis_batch,
     energy,
     partition,
+)
+from floatwind.multibody.mbdm.files import (
+    MbdmModel,
+    read_mbdm,
+    run_mbdm,
+)
+from floatwind.multibody.mbdm.forces import (
+    BodyLoad,
+    GasForce94,
+    contract_loads,
+    gas_force_94,
+    load_kinematics,
 )
 from floatwind.multibody.mbdm.kinematics import (
     KinematicResult,
@@ -54,12 +69,16 @@ from floatwind.multibody.mbdm.lines import SpringDamper, line_loads
 __all__ = [
     "JOINT_TYPES",
     "A_matrix",
+    "BatchDynamicResult",
+    "BodyLoad",
     "DynamicResult",
     "DynamicSystem",
     "E_matrix",
     "G_matrix",
+    "GasForce94",
     "Joint",
     "KinematicResult",
+    "MbdmModel",
     "Rows",
     "SpringDamper",
     "accelerations",
@@ -72,10 +91,14 @@ __all__ = [
     "basic_s",
     "basic_ss",
     "body_states",
+    "contract_loads",
     "dynamic_analysis",
+    "dynamic_analysis_batch",
     "energy",
+    "gas_force_94",
     "kinematic_analysis",
     "line_loads",
+    "load_kinematics",
     "normalisation",
     "omega_body",
     "omega_global",
@@ -83,6 +106,8 @@ __all__ = [
     "pddot_from_omega",
     "pdot_from_omega",
     "quaternion_from_angles123",
+    "read_mbdm",
+    "run_mbdm",
     "solve_acceleration",
     "solve_position",
     "solve_velocity",

@@ -21,9 +21,17 @@ rows left out, pddot from eq. 40). Time integration is classical RK4, either
 Optional ``switches`` split an RK4 step where an applied force has a kink or switches on/off
 (e.g. the gas force (94)), so the fixed-step integrator keeps its fourth order.
 
-Applied loads: gravity (any direction), spring-damper lines (sec. 6, ``lines``) and a callable
+Applied loads: gravity (any direction), spring-damper lines (sec. 6, ``lines``), force elements
+with a compiled form (``forces``: ``BodyLoad``, ``GasForce94``), floatwind Load objects through
+the Load contract (``floatwind_loads``, NumPy path: a Kinematics record from r, A(p), rdot and
+omega; the Wrench enters F^A and n'^A = A^T n of eqs. 67/69) and a callable
 ``applied(t, q, qdot) -> (F (nb, 3) global forces at the centres of mass, n (nb, 3) global
 moments)``. The drift |Phi| and |Phi_q qdot - nu| is returned at every output time.
+
+``compiled=True`` (Baumgarte, eq. 67) runs the whole integration in the numba kernels of
+:mod:`floatwind._kernels.mbdm`; :func:`dynamic_analysis_batch` runs B variants in one call
+(batch axis first; a member gives the same bits as the same run alone). The NumPy code here is
+the reference.
 """
 
 from __future__ import annotations
@@ -34,16 +42,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from floatwind.errors import CaseError, SimulationError
+from floatwind.multibody.mbdm.compiled import run as compiled_run
+from floatwind.multibody.mbdm.compiled import why_not_compiled
 from floatwind.multibody.mbdm.coordinates import A_matrix, G_matrix, omega_body
+from floatwind.multibody.mbdm.forces import contract_loads
 from floatwind.multibody.mbdm.kinematics import System
 from floatwind.multibody.mbdm.lines import line_loads
 
 __all__ = [
+    "BatchDynamicResult",
     "DynamicResult",
     "DynamicSystem",
     "accelerations",
     "assemble",
     "dynamic_analysis",
+    "dynamic_analysis_batch",
     "energy",
     "partition",
 ]
@@ -52,7 +65,10 @@ __all__ = [
 @dataclass(frozen=True)
 class DynamicSystem:
     """A constrained system with masses (nb,), centroidal inertia J' (nb, 3, 3), gravity (3,)
-    (global, m/s^2), spring-damper lines and optional applied loads."""
+    (global, m/s^2), spring-damper lines and optional applied loads: ``forces`` (elements of
+    :mod:`~floatwind.multibody.mbdm.forces`, compiled too), ``floatwind_loads`` (Load objects,
+    evaluated with ``env``; ``cm_b`` (nb, 3) the CMs in the frames of the loads' points) and the
+    ``applied`` callable."""
 
     system: System
     mass: np.ndarray
@@ -60,6 +76,13 @@ class DynamicSystem:
     gravity: tuple = (0.0, 0.0, -9.81)
     lines: tuple = ()
     applied: Callable | None = None
+    #: applied-force elements with a compiled form (``forces.BodyLoad``, ``forces.GasForce94``)
+    forces: tuple = ()
+    #: floatwind Load objects (``wrench(t, kin, env)``, NumPy path), evaluated with ``env``
+    floatwind_loads: tuple = ()
+    env: object = None
+    #: (nb, 3) where each CM sits in the frame in which the Load objects give their points
+    cm_b: np.ndarray | None = None
 
     def __post_init__(self):
         nb = len(self.system.bodies)
@@ -77,6 +100,14 @@ class DynamicSystem:
         object.__setattr__(self, "mass", m)
         object.__setattr__(self, "inertia", J)
         object.__setattr__(self, "lines", tuple(self.lines))
+        object.__setattr__(self, "forces", tuple(self.forces))
+        object.__setattr__(self, "floatwind_loads", tuple(self.floatwind_loads))
+        if self.cm_b is not None:
+            object.__setattr__(self, "cm_b", np.asarray(self.cm_b, dtype=float).reshape(nb, 3))
+        for fe in self.forces:
+            if not 0 <= fe.body < nb:
+                raise CaseError(f"force element names body {fe.body}, but there are {nb} bodies",
+                                field=getattr(fe, "name", "") or "forces")  # fmt: skip
         for ln in self.lines:
             if not 0 <= ln.body < nb:
                 raise CaseError(f"line names body {ln.body}, but there are {nb} bodies",
@@ -95,11 +126,19 @@ class DynamicSystem:
             Fl, nl, _ = line_loads(self.lines, q, qdot)  # eq. (88)
             F = F + Fl
             n_body = n_body + nl
+        parts = [fe.evaluate(t, q, qdot) for fe in self.forces]
         if self.applied is not None:
-            Fa, na = self.applied(t, q, qdot)
+            parts.append(self.applied(t, q, qdot))
+        if self.floatwind_loads:  # the Load contract: global force at the CM, global moment
+            parts.append(contract_loads(self.floatwind_loads, self.env, t, q, qdot, self.cm_b))
+        for Fa, na in parts:
             F = F + np.asarray(Fa, dtype=float)
             n_body = n_body + np.einsum("kji,kj->ki", A, np.asarray(na, dtype=float))  # A^T n
         return F, n_body
+
+    def force_switches(self, t, q, qdot) -> list:
+        """Switch functions of the force elements (where an applied force kinks or jumps)."""
+        return [v for fe in self.forces for v in fe.switches(t, q, qdot)]
 
 
 def accelerations(dsys: DynamicSystem, q, qdot, t: float, *, form: str = "p",
@@ -307,21 +346,40 @@ def dynamic_analysis(dsys: DynamicSystem, q0, qdot0, t_end: float, dt: float, *,
                      method: str = "partitioning", form: str = "p", save_every: int = 1,
                      tol: float = 1e-12, max_iter: int = 50, alpha: float = 10.0,
                      beta: float = 10.0, t_start: float = 0.0,
-                     switches: Callable | None = None) -> DynamicResult:  # fmt: skip
+                     switches: Callable | None = None,
+                     compiled: bool = False) -> DynamicResult:  # fmt: skip
     """Integrate from consistent (q0, qdot0) (see :func:`assemble`) with RK4 and step ``dt``.
 
     ``switches(t, q, qdot) -> array``: where an applied force is not smooth
     (a kink or an on/off switch), the step is split at the time where an entry changes sign
-    (found by the secant method on the RK4 step length), so RK4 keeps its order."""
+    (found by the secant method on the RK4 step length), so RK4 keeps its order. The switches of
+    the force elements (``dsys.forces``, e.g. :class:`~floatwind.multibody.mbdm.forces.GasForce94`)
+    are added to them.
+
+    ``compiled=True``: the numba kernels (:mod:`floatwind._kernels.mbdm`) run the whole
+    integration (``method="baumgarte"``, ``form="omega"``, forces as lines, gravity and the
+    elements of :mod:`~floatwind.multibody.mbdm.forces`); a model they cannot run is refused in
+    one line naming the reason. The NumPy path stays the reference (same numbers to ~1e-12)."""
     system = dsys.system
     nb = dsys.nb
     n = 7 * nb
-    n_steps = int(round((t_end - t_start) / dt))
-    if n_steps < 1 or not np.isclose(n_steps * dt, t_end - t_start, rtol=1e-9, atol=0):
-        raise CaseError("t_end - t_start must be a positive multiple of dt", field="dt")
-    if method not in ("partitioning", "baumgarte"):
-        raise CaseError(f"method must be 'partitioning' or 'baumgarte', not {method!r}",
-                        field="method")  # fmt: skip
+    n_steps = _check_steps(t_start, t_end, dt, method)
+    if compiled:
+        res = dynamic_analysis_batch([dsys], np.asarray(q0, dtype=float)[None],
+                                     np.asarray(qdot0, dtype=float)[None], t_end, dt,
+                                     method=method, form=form, save_every=save_every,
+                                     alpha=alpha, beta=beta, t_start=t_start, switches=switches,
+                                     compiled=True)  # fmt: skip
+        return res.member(0)
+    if dsys.forces and any(fe.switches(t_start, np.array(q0, dtype=float).reshape(nb, 7),
+                                       np.array(qdot0, dtype=float).reshape(nb, 7))
+                           for fe in dsys.forces):  # fmt: skip
+        user = switches
+
+        def switches(t, q, qd):
+            own = [] if user is None else list(np.atleast_1d(user(t, q, qd)))
+            return own + dsys.force_switches(t, q, qd)
+
     q = np.array(q0, dtype=float).reshape(nb, 7)
     qd = np.array(qdot0, dtype=float).reshape(nb, 7)
     out_t, out_q, out_qd, out_qdd, dp, dv, ind = [], [], [], [], [], [], []
@@ -409,3 +467,79 @@ def dynamic_analysis(dsys: DynamicSystem, q0, qdot0, t_end: float, dt: float, *,
     return DynamicResult(np.array(out_t), np.array(out_q), np.array(out_qd), np.array(out_qdd),
                          np.array(dp), np.array(dv),
                          np.array(ind) if method == "partitioning" else None)  # fmt: skip
+
+
+def _check_steps(t_start, t_end, dt, method) -> int:
+    n_steps = int(round((t_end - t_start) / dt))
+    if n_steps < 1 or not np.isclose(n_steps * dt, t_end - t_start, rtol=1e-9, atol=0):
+        raise CaseError("t_end - t_start must be a positive multiple of dt", field="dt")
+    if method not in ("partitioning", "baumgarte"):
+        raise CaseError(f"method must be 'partitioning' or 'baumgarte', not {method!r}",
+                        field="method")  # fmt: skip
+    return n_steps
+
+
+@dataclass(frozen=True)
+class BatchDynamicResult:
+    """A batch run, batch axis first: time (nt,), q, qdot, qddot (B, nt, nb, 7), drift_position
+    and drift_velocity (B, nt)."""
+
+    time: np.ndarray
+    q: np.ndarray
+    qdot: np.ndarray
+    qddot: np.ndarray
+    drift_position: np.ndarray
+    drift_velocity: np.ndarray
+
+    @property
+    def batch(self) -> int:
+        return self.q.shape[0]
+
+    def member(self, b: int) -> DynamicResult:
+        """Member ``b`` as a :class:`DynamicResult`."""
+        return DynamicResult(self.time, self.q[b], self.qdot[b], self.qddot[b],
+                             self.drift_position[b], self.drift_velocity[b])  # fmt: skip
+
+
+def dynamic_analysis_batch(dsystems, q0, qdot0, t_end: float, dt: float, *,
+                           method: str = "baumgarte", form: str = "omega", save_every: int = 1,
+                           alpha: float = 10.0, beta: float = 10.0, t_start: float = 0.0,
+                           switches: Callable | None = None,
+                           compiled: bool = True) -> BatchDynamicResult:  # fmt: skip
+    """B variants of one constrained system in lockstep (batch axis first): ``dsystems`` a list
+    of B :class:`DynamicSystem` with the same ``System`` (joints) and the same kinds of loads
+    (their numbers — masses, inertia, gravity, line stiffness, loads — may differ), ``q0``,
+    ``qdot0`` (B, nb, 7). One kernel call advances every member; a member gives the same bits
+    as the same run alone. ``compiled=False`` runs the members one by one on the NumPy path (the
+    reference)."""
+    dsystems = list(dsystems)
+    if not dsystems:
+        raise CaseError("a batch needs at least one member", field="batch")
+    first = dsystems[0]
+    nb = first.nb
+    B = len(dsystems)
+    if any(d.nb != nb for d in dsystems):
+        raise CaseError("the members of a batch must have the same bodies", field="batch")
+    q0 = np.asarray(q0, dtype=float).reshape(B, nb, 7)
+    qdot0 = np.asarray(qdot0, dtype=float).reshape(B, nb, 7)
+    n_steps = _check_steps(t_start, t_end, dt, method)
+    if not compiled:
+        runs = [dynamic_analysis(d, q0[b], qdot0[b], t_end, dt, method=method, form=form,
+                                 save_every=save_every, alpha=alpha, beta=beta, t_start=t_start,
+                                 switches=switches) for b, d in enumerate(dsystems)]  # fmt: skip
+        return BatchDynamicResult(runs[0].time, *(np.stack([getattr(r, k) for r in runs])
+                                                  for k in ("q", "qdot", "qddot", "drift_position",
+                                                            "drift_velocity")))  # fmt: skip
+    for d in dsystems:
+        why = why_not_compiled(d, method, form, switches)
+        if why is not None:
+            raise CaseError(f"compiled=True: {why}", field="compiled")
+    x0 = np.concatenate([q0.reshape(B, -1), qdot0.reshape(B, -1)], axis=1)
+    x, a, dp, dv = compiled_run(dsystems, x0, t_start, dt, n_steps, save_every, alpha, beta)
+    steps = list(range(0, n_steps + 1, save_every))
+    if steps[-1] != n_steps:
+        steps.append(n_steps)
+    time = np.array([t_start + k * dt for k in steps])
+    n = 7 * nb
+    return BatchDynamicResult(time, x[:, :, :n].reshape(B, -1, nb, 7),
+                              x[:, :, n:].reshape(B, -1, nb, 7), a.reshape(B, -1, nb, 7), dp, dv)  # fmt: skip

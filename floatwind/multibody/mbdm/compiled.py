@@ -1,0 +1,281 @@
+"""Glue between the MBDM model objects and the compiled kernels (:mod:`floatwind._kernels.mbdm`).
+
+:func:`structure` writes the joints of a :class:`~floatwind.multibody.mbdm.kinematics.System` as
+rows of basic constraints (Table 1) — an integer table (type, body i, body j, extra) and a float
+table of definition vectors — with the body pairs whose rows share a body (the non-zero pattern of
+the Schur complement of eq. 67). :func:`member_params` stacks the numbers of one
+:class:`~floatwind.multibody.mbdm.dynamics.DynamicSystem` per batch member (masses, inertia,
+gravity, lines, constant body loads); :func:`run` calls the kernel for a batch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from floatwind.errors import CaseError, SimulationError
+from floatwind.multibody.mbdm.forces import BodyLoad, GasForce94
+
+__all__ = ["run", "structure", "why_not_compiled"]
+
+
+def _rows_of_joint(jt) -> list[tuple[int, int, int, int, np.ndarray]]:
+    """(type, bi, bj, extra, floats[16]) per row, in the order of ``Joint.rows``."""
+    from floatwind._kernels.mbdm import DOT_AD, DOT_DD, EP, RDRV, SS
+
+    i, j = jt.bodies
+    j = -1 if j is None else j
+    g = jt._geo
+    out = []
+
+    def f(*parts, c=0.0, c2=0.0):
+        v = np.zeros(16)
+        for k, p in enumerate(parts):
+            if p is not None:
+                v[3 * k : 3 * k + 3] = np.asarray(p, dtype=float)
+        v[12], v[13] = c, c2
+        return v
+
+    E = np.eye(3)
+
+    def d1(bi, a, bj, b):
+        out.append((DOT_DD, bi, bj, 0, f(a, b)))
+
+    def d2(bi, a, si, bj, sj):  # a fixed in body bi, d = P_j - P_i (eq. 8)
+        out.append((DOT_AD, bi, bj, 0, f(a, si, sj)))
+
+    def s_rows(bi, si, bj, sj):  # eq. (10), components of d_ij in global axes
+        for k in range(3):
+            out.append((DOT_AD, bi, bj, 1, f(E[k], si, sj)))
+
+    typ = jt.type
+    if typ in ("ABX", "ABY", "ABZ"):  # eq. (15a): r_i[axis] = dist
+        ax = "XYZ".index(typ[-1])
+        out.append((DOT_AD, -1, i, 1, f(E[ax], None, None, c=float(jt.dist))))
+    elif typ in ("ABA", "G"):
+        if typ == "G":
+            for k in range(3):
+                out.append((DOT_AD, -1, i, 1, f(E[k], None, None, c=float(jt.p1[k]))))
+        for k in range(3):  # eq. (15b): e_i = q1
+            out.append((EP, i, -1, k + 1, f(c=float(jt.q1[k]))))
+    elif typ == "S":  # eq. (18)
+        s_rows(i, jt.p1, j, jt.p2)
+    elif typ == "R":  # eq. (19)
+        s_rows(i, jt.p1, j, jt.p2)
+        d1(i, g["fi"], j, g["hj"])
+        d1(i, g["gi"], j, g["hj"])
+    elif typ in ("C", "T"):  # p1(h_i, h_j), p2(h_i, d_ij) (+ d1(f_i, f_j): eq. 21)
+        d1(i, g["fi"], j, g["hj"])
+        d1(i, g["gi"], j, g["hj"])
+        d2(i, g["fi"], jt.p1, j, jt.p2)
+        d2(i, g["gi"], jt.p1, j, jt.p2)
+        if typ == "T":
+            d1(i, g["fi"], j, g["fj"])
+    elif typ == "U":
+        s_rows(i, jt.p1, j, jt.p2)
+        d1(i, g["hi"], j, g["hj"])
+    elif typ == "RC":  # eq. (20): d1(h_i, h_j), p2 of h_j with d_ji (body j's frame)
+        d1(i, g["hi"], j, g["hj"])
+        d2(j, g["fj"], jt.p2, i, jt.p1)
+        d2(j, g["gj"], jt.p2, i, jt.p1)
+    elif typ == "DI":  # eq. (17) = (11)
+        out.append((SS, i, j, 0, f(None, jt.p1, jt.p2, c=float(jt.dist) ** 2)))
+    elif typ == "RDRV":  # eqs. (22)-(27)
+        gi = np.cross(g["hi"], g["fi"])
+        out.append((RDRV, i, j, 0, f(g["fi"], gi, g["fj"], c=float(jt.r1[0]), c2=float(jt.dist))))
+    else:  # pragma: no cover - Joint validates the type
+        raise CaseError(f"joint type {typ} has no compiled form", field=jt.name or typ)
+    return out
+
+
+def fixed_poses(system, q0s, qdot0s) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Bodies held by a G joint (eq. 15: r_i = p1, e_i = q1) that every member starts at rest
+    in that pose (to 1e-12): body -> (r, A, q). Such a body is the ground in another frame; the
+    compiled path writes its joints' vectors in global axes and leaves its rows out."""
+    from floatwind.multibody.mbdm.coordinates import A_matrix
+
+    out = {}
+    for jt in system.joints:
+        if jt.type != "G":
+            continue
+        k = jt.bodies[0]
+        e = np.asarray(jt.q1, dtype=float)
+        s = 1.0 - e @ e
+        if not s >= 0.0:
+            continue
+        ok = True
+        for q0, qd0 in zip(q0s, qdot0s):
+            e0 = np.copysign(np.sqrt(s), q0[k, 3])
+            pose = np.concatenate([np.asarray(jt.p1, dtype=float), [e0], e])
+            if np.max(np.abs(q0[k] - pose)) > 1e-12 or np.max(np.abs(qd0[k])) > 1e-12:
+                ok = False
+        if ok:
+            out[k] = (pose[:3].copy(), A_matrix(pose[3:]), pose)
+    return out
+
+
+def _move_to_ground(rows, fixed) -> list:
+    """Rows with the fixed bodies' vectors in global axes (body index -1); rows left with no
+    body are dropped (they are the G joints' own rows)."""
+    from floatwind._kernels.mbdm import DOT_AD, DOT_DD, EP, RDRV, SS
+
+    out = []
+    for typ, bi, bj, ex, v in rows:
+        v = v.copy()
+        if typ == EP:
+            if bi in fixed:
+                continue
+        elif typ == DOT_DD or typ == RDRV:
+            vec_j = slice(3, 6) if typ == DOT_DD else slice(6, 9)
+            if bi in fixed:
+                A = fixed[bi][1]
+                v[0:3] = A @ v[0:3]
+                if typ == RDRV:
+                    v[3:6] = A @ v[3:6]
+                bi = -1
+            if bj in fixed:
+                v[vec_j] = fixed[bj][1] @ v[vec_j]
+                bj = -1
+        elif typ in (DOT_AD, SS):
+            if bi in fixed:
+                r, A, _ = fixed[bi]
+                v[3:6] = r + A @ v[3:6]
+                if typ == DOT_AD and ex == 0:
+                    v[0:3] = A @ v[0:3]
+                    ex = 1
+                bi = -1
+            if bj in fixed:
+                r, A, _ = fixed[bj]
+                v[6:9] = r + A @ v[6:9]
+                bj = -1
+        if bi < 0 and bj < 0:
+            continue
+        out.append((typ, bi, bj, ex, v))
+    return out
+
+
+def structure(system, fixed=None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(rint (m, 4), rf (m, 16), rb (m, 2) body of each Jacobian slot, pairs (P, 4)) of the
+    joint rows (normalisation rows (28) left out, as in eq. 67); ``fixed``: see
+    :func:`fixed_poses`."""
+    rows = [r for jt in system.joints for r in _rows_of_joint(jt)]
+    if fixed:
+        rows = _move_to_ground(rows, fixed)
+    from floatwind._kernels.mbdm import DOT_AD
+
+    m = len(rows)
+    rint = np.zeros((m, 4), dtype=np.int64)
+    rf = np.zeros((m, 16))
+    for k, (typ, bi, bj, ex, v) in enumerate(rows):
+        rint[k] = (typ, bi, bj, ex)
+        rf[k] = v
+        if (k > 0 and typ == DOT_AD and rint[k - 1, 0] == DOT_AD and rint[k - 1, 1] == bi
+                and rint[k - 1, 2] == bj and np.array_equal(rf[k - 1, 3:9], v[3:9])):  # fmt: skip
+            rint[k, 3] |= 2  # the same d_ij as the row before (spherical rows, p2 pairs)
+    rb = rint[:, 1:3].copy()
+    pairs = [(a, sa, b, sb) for a in range(m) for b in range(a + 1) for sa in range(2)
+             for sb in range(2) if rb[a, sa] >= 0 and rb[a, sa] == rb[b, sb]]  # fmt: skip
+    return rint, rf, rb, np.array(pairs, dtype=np.int64).reshape(-1, 4)
+
+
+def why_not_compiled(dsys, method: str, form: str, switches) -> str | None:
+    """The reason a run cannot take the compiled path, or None."""
+    from floatwind import _kernels
+
+    if not _kernels.enabled():
+        return ("the numba kernels are off (FLOATWIND_NO_JIT set, or numba not importable); "
+                "run with compiled=False")  # fmt: skip
+    if method != "baumgarte":
+        return "the compiled path integrates the Baumgarte form (method='baumgarte')"
+    if form != "omega":
+        return "the compiled path solves eq. (67) (form='omega')"
+    if dsys.applied is not None:
+        return ("an 'applied' callable is Python; give forces as compiled elements "
+                "(forces=(BodyLoad, GasForce94))")  # fmt: skip
+    if switches is not None:
+        return "a 'switches' callable is Python (GasForce94 brings its own switches)"
+    if dsys.floatwind_loads:
+        return "floatwind Load objects are evaluated on the Python path"
+    for fe in dsys.forces:
+        if not isinstance(fe, (BodyLoad, GasForce94)):
+            return f"force element {type(fe).__name__} has no compiled form"
+    return None
+
+
+def member_params(dsys) -> dict:
+    """Numbers of one member (arrays with no batch axis)."""
+    nb = dsys.nb
+    lpar = np.array([[*ln.anchor, *ln.fairlead, ln.l0, ln.k, ln.b] for ln in dsys.lines],
+                    dtype=float).reshape(-1, 9)  # fmt: skip
+    bl = [fe for fe in dsys.forces if isinstance(fe, BodyLoad)]
+    cpar = np.array([[*fe.force, *fe.moment] for fe in bl], dtype=float).reshape(-1, 6)
+    return {
+        "mass": np.asarray(dsys.mass, dtype=float).reshape(nb),
+        "Jin": np.asarray(dsys.inertia, dtype=float).reshape(nb, 3, 3),
+        "Jinv": np.linalg.inv(np.asarray(dsys.inertia, dtype=float).reshape(nb, 3, 3)),
+        "grav": np.asarray(dsys.gravity, dtype=float).reshape(3),
+        "lpar": lpar,
+        "cpar": cpar,
+        "lbody": np.array([ln.body for ln in dsys.lines], dtype=np.int64),
+        "cbody": np.array([fe.body for fe in bl], dtype=np.int64),
+        "gas": np.array([[fe.body, fe.axis] for fe in dsys.forces if isinstance(fe, GasForce94)],
+                        dtype=np.int64).reshape(-1, 2),  # fmt: skip
+    }
+
+
+def run(dsystems, x0, t_start, dt, n_steps, save_every, alpha, beta):
+    """Compiled Baumgarte/RK4 run of a batch: ``x0`` (B, 14 nb). Returns
+    (x (B, nt, 14 nb), qddot (B, nt, 7 nb), drift_position (B, nt), drift_velocity (B, nt))."""
+    from floatwind._kernels import mbdm as km
+
+    system = dsystems[0].system
+    nb = dsystems[0].nb
+    q0s = np.asarray(x0)[:, : 7 * nb].reshape(-1, nb, 7)
+    qd0s = np.asarray(x0)[:, 7 * nb :].reshape(-1, nb, 7)
+    fixed = fixed_poses(system, q0s, qd0s)
+    st = structure(system, fixed)
+    for d in dsystems[1:]:
+        if d.system is not system and not all(
+                np.array_equal(a, b) for a, b in zip(structure(d.system, fixed), st)):  # fmt: skip
+            raise CaseError("the members of a compiled batch must have the same joints",
+                            field="batch")  # fmt: skip
+    pairs = st[3]
+    m = st[0].shape[0]
+    first = np.array([pairs[pairs[:, 0] == a, 2].min() for a in range(m)], dtype=np.int64)
+    is_fixed = np.array([k in fixed for k in range(nb)], dtype=np.int64)
+    x0 = np.array(x0, dtype=float)
+    for k, (_, _, pose) in fixed.items():  # exactly at rest in the pose of its G joint
+        x0[:, 7 * k : 7 * k + 7] = pose
+        x0[:, 7 * nb + 7 * k : 7 * nb + 7 * k + 7] = 0.0
+    ps = [member_params(d) for d in dsystems]
+    for key in ("lbody", "cbody", "gas"):
+        if any(not np.array_equal(p[key], ps[0][key]) for p in ps):
+            raise CaseError("the members of a compiled batch need the same lines, body loads and "
+                            "gas forces (their numbers may differ)", field="batch")  # fmt: skip
+    B = len(dsystems)
+    nt = len(range(0, n_steps + 1, save_every)) + (0 if n_steps % save_every == 0 else 1)
+
+    def stack(key):
+        return np.ascontiguousarray(np.stack([p[key] for p in ps]), dtype=float)
+
+    out_x = np.zeros((B, nt, 14 * nb))
+    out_a = np.zeros((B, nt, 7 * nb))
+    out_dp = np.zeros((B, nt))
+    out_dv = np.zeros((B, nt))
+    status = np.zeros(B, dtype=np.int64)
+    t_fail = np.zeros(B)
+    km.run_baumgarte(*st, is_fixed, first, stack("mass"), stack("Jin"), stack("Jinv"), stack("grav"),
+                     ps[0]["lbody"], stack("lpar"), ps[0]["cbody"], stack("cpar"), ps[0]["gas"],
+                     np.ascontiguousarray(x0, dtype=float), float(t_start), float(dt),
+                     int(n_steps), int(save_every), float(alpha), float(beta),
+                     out_x, out_a, out_dp, out_dv, status, t_fail)  # fmt: skip
+    bad = np.nonzero(status)[0]
+    if bad.size:
+        b = int(bad[np.argmin(t_fail[bad])])
+        s, t = int(status[b]), float(t_fail[b])
+        if s == 3:
+            raise CaseError("line length is zero: its direction is undefined (eq. 83)",
+                            field="lines")  # fmt: skip
+        msg = ("non-finite state" if s == 1 else "the equations of motion (67)/(69) are singular "
+               "(redundant constraints or a body without inertia)")  # fmt: skip
+        raise SimulationError(msg + (f" (batch member {b})" if B > 1 else ""), time=t)
+    return out_x, out_a, out_dp, out_dv
