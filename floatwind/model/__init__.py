@@ -101,9 +101,16 @@ class Model:
             )
         for c in t.order[1:]:
             j = t.joint_of[c]
+            if j.free:  # a joint DOF (docs/multibody.md, "Joint DOFs")
+                what = f"degree of freedom, drive {j.drive.describe()}"
+                if type(j.drive).__name__ == "SpringDamperDrive":
+                    what += f" toward {j.rotation.describe('rad')}"
+            elif j.gear is not None:
+                what = f"geared to {j.gear.leader} (ratio {j.gear.ratio:g})"
+            else:
+                what = f"rotation {j.rotation.describe('rad')}"
             lines.append(
-                f"    joint {j.name}: {t.bodies[j.parent].name} -> {t.bodies[j.child].name}, "
-                f"rotation {j.rotation.describe('rad')}"
+                f"    joint {j.name}: {t.bodies[j.parent].name} -> {t.bodies[j.child].name}, {what}"
             )
         lines.append(f"  loads: {', '.join(ld.name for ld in self.loads) or 'none'}")
         lines.append(f"  sea: {self.env.sea.describe()}; wind: {self.env.wind.describe()}")
