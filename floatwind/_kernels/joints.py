@@ -340,25 +340,8 @@ def forward_dynamics_dofs(q, qd, rel, d, tau, force, moment, A, coupled):
                 for c in range(3):
                     Mi[3 + rr, 3 + c] = Ig[rr, c]
             if coupled:
-                # base rows: generalized forces of the added-mass wrench, G = [I 0; R^T~rho_g R^T]
-                for rr in range(6):
-                    for c in range(6):
-                        G[rr, c] = 0.0
-                x0, x1, x2 = rho_g[i, 0], rho_g[i, 1], rho_g[i, 2]
-                for rr in range(3):
-                    G[rr, rr] = 1.0
-                    a0, a1, a2 = R[0, rr], R[1, rr], R[2, rr]
-                    G[3 + rr, 0] = a1 * x2 - a2 * x1
-                    G[3 + rr, 1] = -a0 * x2 + a2 * x0
-                    G[3 + rr, 2] = a0 * x1 - a1 * x0
-                    for c in range(3):
-                        G[3 + rr, 3 + c] = R[c, rr]
-                for rr in range(6):
-                    for c in range(6):
-                        s = 0.0
-                        for k in range(6):
-                            s += G[rr, k] * A[b, i, k, c]
-                        GA[rr, c] = s
+                # base rows: generalized forces of the added-mass wrench (as the prescribed core)
+                km.added_mass_rows(R, rho_g[i], A[b, i], G, GA)
                 for rr in range(6):
                     for c in range(n):
                         s = 0.0

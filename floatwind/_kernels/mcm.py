@@ -115,6 +115,32 @@ def solve_small(A, b, x):
 
 
 @njit(cache=True, fastmath=False)
+def added_mass_rows(R, rho_g, A, G, GA):
+    """GA = G A: the generalized forces about G_s (C_s axes) of a body's added-mass wrench,
+    G = [I 0; R^T skew(rho_g) R^T] ([sum F; R^T (M + rho_g x F)], Wang 5.26); ``A`` (6, 6) of the
+    body, ``rho_g`` its CM from G_s (inertial); G and GA are written."""
+    for r in range(6):
+        for c in range(6):
+            G[r, c] = 0.0
+    x0, x1, x2 = rho_g[0], rho_g[1], rho_g[2]
+    for r in range(3):
+        G[r, r] = 1.0
+        # (R^T skew(rho_g))[r, :]
+        a0, a1, a2 = R[0, r], R[1, r], R[2, r]
+        G[3 + r, 0] = a1 * x2 - a2 * x1
+        G[3 + r, 1] = -a0 * x2 + a2 * x0
+        G[3 + r, 2] = a0 * x1 - a1 * x0
+        for c in range(3):
+            G[3 + r, 3 + c] = R[c, r]
+    for r in range(6):
+        for c in range(6):
+            s = 0.0
+            for k in range(6):
+                s += G[r, k] * A[k, c]
+            GA[r, c] = s
+
+
+@njit(cache=True, fastmath=False)
 def body_kinematics(q, qd, rho, drho, R_c2s, w_rel):
     """Absolute kinematics (Wang 5.10): r_G, R_b2g, v_G, w_b_g, each (B, N, ...).
 
@@ -297,26 +323,7 @@ def forward_dynamics(
                 _mv(R, t2, t3)
                 for k in range(3):
                     cb[3 + k] = t3[k]
-                # G: generalized forces of a body wrench [sum F; R^T (M + rho_g x F)]
-                for r in range(6):
-                    for c in range(6):
-                        G[r, c] = 0.0
-                x0, x1, x2 = rho_g[i, 0], rho_g[i, 1], rho_g[i, 2]
-                for r in range(3):
-                    G[r, r] = 1.0
-                    # (R^T skew(rho_g))[r, :]
-                    a0, a1, a2 = R[0, r], R[1, r], R[2, r]
-                    G[3 + r, 0] = a1 * x2 - a2 * x1
-                    G[3 + r, 1] = -a0 * x2 + a2 * x0
-                    G[3 + r, 2] = a0 * x1 - a1 * x0
-                    for c in range(3):
-                        G[3 + r, 3 + c] = R[c, r]
-                for r in range(6):
-                    for c in range(6):
-                        s = 0.0
-                        for k in range(6):
-                            s += G[r, k] * A[b, i, k, c]
-                        GA[r, c] = s
+                added_mass_rows(R, rho_g[i], A[b, i], G, GA)
                 for r in range(6):
                     for c in range(6):
                         s = 0.0
