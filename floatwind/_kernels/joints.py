@@ -24,6 +24,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from floatwind._kernels import loads as kl
 from floatwind._kernels import mcm as km
 
 __all__ = ["DofParams", "drive_torques", "forward_dynamics_dofs", "member_rel"]
@@ -107,24 +108,6 @@ class RelTableB(NamedTuple):
 
 
 @njit(cache=True, fastmath=False)
-def _interp(x, xs, ys, n):
-    """Linear interpolation in the first ``n`` points, held beyond the ends (np.interp)."""
-    if x <= xs[0]:
-        return ys[0]
-    if x >= xs[n - 1]:
-        return ys[n - 1]
-    lo, hi = 0, n - 1
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if xs[mid] <= x:
-            lo = mid
-        else:
-            hi = mid
-    f = (x - xs[lo]) / (xs[hi] - xs[lo])
-    return ys[lo] + f * (ys[hi] - ys[lo])
-
-
-@njit(cache=True, fastmath=False)
 def drive_torques(d, g, y):
     """tau (B, nf) = -K (theta - theta_c) - C (theta' - theta_c') + tau0 + table(theta')
     (``floatwind.multibody.drives.Drive.torque``); the command from ``d.motion[g]``."""
@@ -142,7 +125,8 @@ def drive_torques(d, g, y):
                 + d.torque0[k]
             )
             if d.table_n[k] > 0:
-                v += _interp(thd, d.table_x[k], d.table_y[k], d.table_n[k])
+                m = d.table_n[k]
+                v += kl._interp(thd, d.table_x[k, :m], d.table_y[k, :m])
             tau[b, k] = v
     return tau
 
