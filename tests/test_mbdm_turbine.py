@@ -2,7 +2,8 @@
 items 6-7; Leble seed 001 eqs. 67, 69): Kinematics records built from MBDM body states, Load
 wrenches entering F^A and n'^A, and the turbine built from the joint library (R + RDRV per
 joint) against the momentum cloud core (Wang ch. V) — instantaneous accelerations and a short
-trajectory (the full 60 s: validation/mbdm/turbine_crosscheck.py)."""
+trajectory (the full 60 s: validation/mbdm/turbine_crosscheck.py); the same with the yaw a joint
+degree of freedom on a spring-damper drive (R without its driver + RotationalSpringDamper)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from floatwind.multibody.mbdm import (
     A_matrix,
     DynamicSystem,
     G_matrix,
+    Joint,
+    RotationalSpringDamper,
     SpringDamper,
     System,
     accelerations,
@@ -25,6 +28,7 @@ from floatwind.multibody.mbdm import (
     omega_global,
     pdot_from_omega,
 )
+from floatwind.multibody.motion import Ramp
 from floatwind.records import Wrench
 from validation.mbdm.turbine_crosscheck import build, crosscheck
 
@@ -153,3 +157,183 @@ def test_turbine_base_motion_matches_the_momentum_cloud_core():
     assert c["range_position"] > 0.5  # the base moves
     assert c["err_position"] < 1e-6, c["err_position"]
     assert c["err_rotation"] < 1e-6, c["err_rotation"]
+
+
+# --- free yaw: a joint degree of freedom on a spring-damper drive ------------------------------
+
+
+def _rotate(q, k, phi):
+    """q with body k turned by the small body-frame rotation phi (pi' = phi)."""
+    from floatwind.rotation import axis_angle_matrix, quaternion_from_matrix
+
+    out = q.copy()
+    a = np.linalg.norm(phi)
+    R = A_matrix(q[k, 3:]) @ axis_angle_matrix((phi / a)[None], np.array([a]))[0]
+    p = quaternion_from_matrix(R[None])[0]
+    out[k, 3:] = p if p @ q[k, 3:] >= 0 else -p
+    return out
+
+
+def test_rotational_spring_damper_element():
+    """Two bodies on a common axis h (as a revolute joint R holds them): the element's angle is
+    the RDRV angle (eqs. 22-27) of the same vectors, its rate (omega_j - omega_i) . h the RDRV's
+    Phi_q qdot, and its generalized moments (67) are the virtual work of V = K/2 (theta -
+    theta_c)^2 (central differences in body-frame rotations of either body) plus the damper
+    -C (theta' - theta_c') on j and its opposite on i; the compiled path refuses it in one line."""
+    from floatwind.multibody.mbdm import body_states
+    from floatwind.rotation import axis_angle_matrix, quaternion_from_matrix
+
+    rng = np.random.default_rng(11)
+    h, fi = rng.normal(size=(2, 3))
+    cmd = Ramp(q0=0.1, rate=0.3, t_start=0.2)
+    K, C = 2.0e3, 40.0
+    el = RotationalSpringDamper((0, 1), axis=tuple(h), ref_i=tuple(fi), ref_j=tuple(fi),
+                                stiffness=K, damping=C, command=cmd)  # fmt: skip
+    hb = np.asarray(el.axis)
+    th0, thd0 = 2.9, -0.7  # body j = body i turned by th0 about h, turning at thd0 relative
+    q, qd = _random_state(rng, 2)
+    Ai = A_matrix(q[0, 3:])
+    Aj = Ai @ axis_angle_matrix(hb[None], np.array([th0]))[0]
+    q[1, 3:] = quaternion_from_matrix(Aj[None])[0]
+    wi = omega_global(q[:1, 3:], qd[:1, 3:])[0]
+    qd[1, 3:] = pdot_from_omega(q[1, 3:], Aj.T @ (wi + thd0 * Ai @ hb))
+    assert abs(el.angle(q) - th0) < 1e-12 and abs(el.rate(q, qd) - thd0) < 1e-12
+    drv = Joint("RDRV", (0, 1), p1=el.ref_i, q1=el.axis, r1=(0.0, 0.0, 0.0), p2=el.ref_j)
+    rows = drv.rows(body_states(q, qd, 2), 0.0)
+    assert abs(rows.phi[0] - th0) < 1e-12 and abs(rows.rate[0] - thd0) < 1e-12
+    t = 1.1
+    th_c, thd_c, _ = cmd.evaluate(t)
+    F, n = el.evaluate(t, q, qd)
+    assert np.all(F == 0)
+    tau = -K * (th0 - th_c) - C * (thd0 - thd_c)
+    assert abs(el.torque(t, q, qd) - tau) < 1e-12 * abs(tau)
+    A = A_matrix(q[:, 3:])
+    n_b = np.einsum("kji,kj->ki", A, n)  # n' = A^T n, as DynamicSystem.loads turns it
+    hg = Ai @ hb
+
+    def V(qq):
+        dth = (el.angle(qq) - th_c + np.pi) % (2 * np.pi) - np.pi
+        return 0.5 * K * dth**2
+
+    for k, sign in ((0, -1.0), (1, 1.0)):
+        np.testing.assert_allclose(n[k], sign * tau * hg, rtol=1e-13, atol=1e-13 * abs(tau))
+        for ax in range(3):
+            d = np.eye(3)[ax] * 1e-6
+            dV = (V(_rotate(q, k, d)) - V(_rotate(q, k, -d))) / 2e-6
+            damper = sign * (-C * (thd0 - thd_c)) * (A[k].T @ hg)[ax]
+            assert abs(n_b[k, ax] - damper + dV) < 1e-6 * K, (k, ax)
+    bodies = (("a", "b"), [1.0, 2.0], [np.eye(3), 2 * np.eye(3)])
+    dsys = DynamicSystem(System(bodies[0], ()), *bodies[1:], forces=(el,))
+    from floatwind import _kernels
+
+    why = "RotationalSpringDamper has no compiled form" if _kernels.enabled() else "kernels are off"
+    with pytest.raises(CaseError, match=why):
+        dynamic_analysis(dsys, q, qd, 0.01, 0.01, method="baumgarte", form="omega", compiled=True)
+    bad = RotationalSpringDamper((0, 2), (0, 0, 1), (1, 0, 0), (1, 0, 0))
+    with pytest.raises(CaseError, match="names body 2"):
+        DynamicSystem(System(bodies[0], ()), *bodies[1:], forces=(bad,))
+
+
+@pytest.mark.parametrize("t", [0.0, 1.7])
+def test_free_yaw_accelerations_equal_the_momentum_cloud_core(t):
+    """Random base and yaw states (yaw on the ServoDyn spring-damper toward the ramp command):
+    eq. (67) gives every body's CM and angular acceleration of mcm.forward_dynamics_dofs, and
+    the yaw acceleration d/dt [(omega_c - omega_p) . h_p] its joint acceleration (bound 1e-9
+    relative; measured: CM 4e-15, angular 1.4e-14, yaw 5e-15; eq. (69), bound 1e-7: 1e-10,
+    8.5e-10, 8.8e-11)."""
+    from floatwind.multibody.mbdm.tree_model import initial_state, joint_angles, system_from_tree
+    from floatwind.multibody.mcm import (
+        body_kinematics,
+        forward_dynamics_dofs,
+        mass_distribution,
+        relative_kinematics,
+    )
+
+    rng = np.random.default_rng(int(10 * t) + 3)
+    tree, loads, env, q0, qd0 = build(free_yaw=True)
+    dsys = system_from_tree(tree, loads, env)
+    assert [j.type for j in dsys.system.joints] == ["R", "R", "RDRV"]  # yaw: no driver
+    q = q0 + rng.normal(scale=[1.0, 1.0, 1.0, 0.05, 0.05, 0.3])
+    qd = qd0 + rng.normal(scale=[0.1, 0.1, 0.1, 0.01, 0.01, 0.02])
+    th, thd = rng.normal(scale=0.5, size=1), rng.normal(scale=0.05, size=1)
+    rel = relative_kinematics(tree, t, (th[None], thd[None]))
+    md = mass_distribution(tree, rel)
+    kin = body_kinematics(tree, t, rel, md, q[None], qd[None])
+    w = Wrench.zeros(1, tree.n_bodies)
+    for ld in loads:
+        w += ld.wrench(t, kin, env)
+    yaw = tree.joint_of[tree.dofs[0]]
+    tau = yaw.drive.torque(th, thd, yaw.rotation.evaluate(t)[:2])[None]
+    acc = forward_dynamics_dofs(tree, rel, md, q[None], qd[None], w, tau)
+    Q, QD = initial_state(dsys, tree, t, q, qd, (th, thd))
+    np.testing.assert_allclose(Q[:, :3], kin.r_G_g[0], atol=1e-9)
+    ang, rate = joint_angles(dsys, Q, QD)["yaw"]
+    assert abs(ang - th[0]) < 1e-12 and abs(rate - thd[0]) < 1e-12
+    assert abs(dsys.forces[0].torque(t, Q, QD) - tau[0, 0]) < 1e-9 * abs(tau[0, 0])
+    for form, tol in (("omega", 1e-9), ("p", 1e-7)):
+        qdd = accelerations(dsys, Q, QD, t, form=form)[0]
+        a_ref = acc.a_G_g[0]
+        assert np.max(np.abs(qdd[:, :3] - a_ref)) < tol * np.max(np.abs(a_ref))
+        A = A_matrix(Q[:, 3:])
+        dw = np.einsum("kij,kj->ki", A, 2.0 * np.einsum("kij,kj->ki", G_matrix(Q[:, 3:]),
+                                                        qdd[:, 3:]))  # fmt: skip
+        assert np.max(np.abs(dw - acc.dw_b_g[0])) < tol * np.max(np.abs(acc.dw_b_g[0]))
+        # theta'' = (alpha_c - alpha_p) . h + (omega_c - omega_p) . (omega_p x h)
+        wg = omega_global(Q[:, 3:], QD[:, 3:])
+        h = A[0] @ np.asarray(dsys.forces[0].axis)
+        thdd = (dw[1] - dw[0]) @ h + (wg[1] - wg[0]) @ np.cross(wg[0], h)
+        assert abs(thdd - acc.qdd_dof[0, 0]) < tol * np.max(np.abs(acc.dw_b_g[0]))
+
+
+def test_free_yaw_motion_matches_the_momentum_cloud_core():
+    """2.5 s of the turbine with the yaw free on its spring-damper (OC3 YawSpr, YawDamp) toward
+    the yaw ramp from t = 1 s, started 0.02 rad off the command and turning: base motion and
+    yaw angle agree to 1e-6 (measured 1.4e-12 m, 1.7e-11 rad, yaw 1.3e-10 rad; 60 s in the
+    validation)."""
+    c = crosscheck(2.5, dt=0.0025, save_every=40, free_yaw=True, yaw_initial=(0.02, -0.01))
+    assert c["range_position"] > 0.5 and c["range_yaw"] > 0.02  # the base moves, the yaw turns
+    assert c["err_position"] < 1e-6, c["err_position"]
+    assert c["err_rotation"] < 1e-6, c["err_rotation"]
+    assert c["err_yaw"] < 1e-6, c["err_yaw"]
+
+
+@pytest.mark.parametrize("kind", ["free", "torque"])
+def test_free_rotor_accelerations_equal_the_momentum_cloud_core(kind):
+    """The rotor joint free (no torque) or on a torque drive (constant + a table vs rate), at an
+    angle past pi: eq. (67) gives the accelerations of mcm.forward_dynamics_dofs (measured
+    1.6e-15 CM, 3.7e-14 angular)."""
+    from dataclasses import replace
+
+    from floatwind.multibody import ConstantRate, Tree, three_body
+    from floatwind.multibody.drives import FreeDrive, TorqueDrive
+    from floatwind.multibody.mbdm.tree_model import initial_state, system_from_tree
+    from floatwind.multibody.mcm import (
+        body_kinematics,
+        forward_dynamics_dofs,
+        mass_distribution,
+        relative_kinematics,
+    )
+
+    drive = FreeDrive() if kind == "free" else TorqueDrive(torque0=1e5, rates=(-1.0, 1.0),
+                                                           torques=(3e6, -3e6))  # fmt: skip
+    _, loads, env, q0, qd0 = build()
+    bodies, joints = three_body(yaw=ConstantRate(0.0, 0.01), spin=ConstantRate(0.0, 1.2))
+    tree = Tree(bodies, [replace(j, drive=drive) if j.name == "spin" else j for j in joints])
+    dsys = system_from_tree(tree, loads, env)
+    assert [j.type for j in dsys.system.joints] == ["R", "RDRV", "R"]  # spin: no driver
+    t, th, thd = 0.7, np.array([3.5]), np.array([1.1])
+    rel = relative_kinematics(tree, t, (th[None], thd[None]))
+    md = mass_distribution(tree, rel)
+    kin = body_kinematics(tree, t, rel, md, q0[None], qd0[None])
+    w = Wrench.zeros(1, tree.n_bodies)
+    for ld in loads:
+        w += ld.wrench(t, kin, env)
+    tau = drive.torque(th, thd, (0.0, 0.0))[None]
+    acc = forward_dynamics_dofs(tree, rel, md, q0[None], qd0[None], w, tau)
+    Q, QD = initial_state(dsys, tree, t, q0, qd0, (th, thd))
+    assert abs(dsys.forces[0].torque(t, Q, QD) - tau[0, 0]) <= 1e-9 * max(1.0, abs(tau[0, 0]))
+    qdd = accelerations(dsys, Q, QD, t, form="omega")[0]
+    assert np.max(np.abs(qdd[:, :3] - acc.a_G_g[0])) < 1e-9 * np.max(np.abs(acc.a_G_g[0]))
+    dw = np.einsum("kij,kj->ki", A_matrix(Q[:, 3:]),
+                   2.0 * np.einsum("kij,kj->ki", G_matrix(Q[:, 3:]), qdd[:, 3:]))  # fmt: skip
+    assert np.max(np.abs(dw - acc.dw_b_g[0])) < 1e-9 * np.max(np.abs(acc.dw_b_g[0]))

@@ -52,6 +52,7 @@ from floatwind.multibody.mbdm.files import (
 from floatwind.multibody.mbdm.forces import (
     BodyLoad,
     GasForce94,
+    RotationalSpringDamper,
     contract_loads,
     gas_force_94,
     load_kinematics,
@@ -79,6 +80,7 @@ __all__ = [
     "Joint",
     "KinematicResult",
     "MbdmModel",
+    "RotationalSpringDamper",
     "Rows",
     "SpringDamper",
     "accelerations",

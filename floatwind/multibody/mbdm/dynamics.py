@@ -22,7 +22,8 @@ Optional ``switches`` split an RK4 step where an applied force has a kink or swi
 (e.g. the gas force (94)), so the fixed-step integrator keeps its fourth order.
 
 Applied loads: gravity (any direction), spring-damper lines (sec. 6, ``lines``), force elements
-with a compiled form (``forces``: ``BodyLoad``, ``GasForce94``), floatwind Load objects through
+with a compiled form (``forces``: ``BodyLoad``, ``GasForce94``; ``RotationalSpringDamper``
+between two bodies, NumPy path only), floatwind Load objects through
 the Load contract (``floatwind_loads``, NumPy path: a Kinematics record from r, A(p), rdot and
 omega; the Wrench enters F^A and n'^A = A^T n of eqs. 67/69) and a callable
 ``applied(t, q, qdot) -> (F (nb, 3) global forces at the centres of mass, n (nb, 3) global
@@ -76,7 +77,8 @@ class DynamicSystem:
     gravity: tuple = (0.0, 0.0, -9.81)
     lines: tuple = ()
     applied: Callable | None = None
-    #: applied-force elements with a compiled form (``forces.BodyLoad``, ``forces.GasForce94``)
+    #: applied-force elements (``forces.BodyLoad``, ``forces.GasForce94``: compiled too;
+    #: ``forces.RotationalSpringDamper``: NumPy path)
     forces: tuple = ()
     #: floatwind Load objects (``wrench(t, kin, env)``, NumPy path), evaluated with ``env``
     floatwind_loads: tuple = ()
@@ -105,9 +107,10 @@ class DynamicSystem:
         if self.cm_b is not None:
             object.__setattr__(self, "cm_b", np.asarray(self.cm_b, dtype=float).reshape(nb, 3))
         for fe in self.forces:
-            if not 0 <= fe.body < nb:
-                raise CaseError(f"force element names body {fe.body}, but there are {nb} bodies",
-                                field=getattr(fe, "name", "") or "forces")  # fmt: skip
+            for b in getattr(fe, "bodies", (fe.body,)):  # RotationalSpringDamper: two bodies
+                if not 0 <= b < nb:
+                    raise CaseError(f"force element names body {b}, but there are {nb} bodies",
+                                    field=getattr(fe, "name", "") or "forces")  # fmt: skip
         for ln in self.lines:
             if not 0 <= ln.body < nb:
                 raise CaseError(f"line names body {ln.body}, but there are {nb} bodies",

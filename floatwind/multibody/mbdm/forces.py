@@ -8,6 +8,12 @@ floatwind's Load contract, Leble (seed 001) sec. 4, 6 and 10.3.
   Listing 5 does (``FA[...] += F``: resisting while the body moves along +axis, nothing on the
   intake stroke). Its ``switches`` (the velocity and x - 5 m) tell the integrator where the
   force jumps or kinks, so RK4 keeps its fourth order.
+* :class:`RotationalSpringDamper`: a torque between two bodies about a joint axis (a free yaw
+  joint on its spring-damper drive, ``floatwind.multibody.drives``): tau = -K (theta -
+  theta_c(t)) - C (theta' - theta_c'(t)) (+ a constant torque and a torque-versus-rate table),
+  theta the RDRV angle of eqs. (22)-(27), on the second body about the axis, the opposite on the
+  first; enters n'^A of eq. (67) (2 G^T n'^A of eq. 69) through its virtual work, as the line of
+  eqs. (85)-(88) does. NumPy path only (the compiled path refuses it in one line).
 * :func:`load_kinematics` / :func:`contract_loads`: floatwind ``Load`` objects
   (``wrench(t, kin, env)``, :mod:`floatwind.records`) evaluated on MBDM body states: the
   Kinematics record is built from r (the centre of mass), A(p) (eq. 2), rdot and the global
@@ -25,7 +31,14 @@ from floatwind.errors import CaseError
 from floatwind.multibody.mbdm.coordinates import A_matrix, omega_global
 from floatwind.records import Kinematics
 
-__all__ = ["BodyLoad", "GasForce94", "contract_loads", "gas_force_94", "load_kinematics"]
+__all__ = [
+    "BodyLoad",
+    "GasForce94",
+    "RotationalSpringDamper",
+    "contract_loads",
+    "gas_force_94",
+    "load_kinematics",
+]
 
 
 @dataclass(frozen=True)
@@ -88,6 +101,135 @@ class GasForce94:
     def switches(self, t, q, qdot) -> list:
         """Where (94) is not smooth: the velocity (on/off) and x = 5 m (slope jump)."""
         return [qdot[self.body, self.axis], q[self.body, self.axis] - 5.0]
+
+
+def _unit(v, what, name) -> np.ndarray:
+    v = np.asarray(v, dtype=float).reshape(-1)
+    if v.shape != (3,) or not np.all(np.isfinite(v)) or not np.linalg.norm(v) > 0:
+        raise CaseError(f"{what} must be 3 finite numbers, not all zero", field=name or what)
+    return v / np.linalg.norm(v)
+
+
+@dataclass(frozen=True)
+class RotationalSpringDamper:
+    """A rotational spring-damper between ``bodies`` = (i, j) about a joint axis (a revolute
+    joint R, eq. 19, without its driver): the torque on body j about the axis is
+
+        tau = -K (theta - theta_c(t)) - C (theta' - theta_c'(t)) + tau_0 + table(theta'),
+
+    and -tau on body i (the drive laws of ``floatwind.multibody.drives``). ``axis`` (h_i) and
+    ``ref_i`` (f_i) are fixed in body i's frame, ``ref_j`` (f_j) in body j's frame (made normal
+    to the axis, as the definition frames of sec. 2.1); theta = atan2(g_i . f_j, f_i . f_j),
+    g_i = h_i x f_i, is the angle of the revolute driver RDRV (eqs. 22-27) with the same
+    vectors, and theta' = (omega_j - omega_i) . h_i (global angular velocities, eq. 40).
+    ``command``: a ``floatwind.multibody.motion.Motion`` theta_c(t) (None: 0); theta - theta_c
+    is taken in (-pi, pi] (the atan2 angle is known modulo 2 pi). ``rates``/``torques``: a
+    torque-versus-rate table (linear, held beyond its ends)."""
+
+    bodies: tuple
+    axis: tuple
+    ref_i: tuple
+    ref_j: tuple
+    stiffness: float = 0.0
+    damping: float = 0.0
+    command: object = None
+    torque0: float = 0.0
+    rates: tuple = ()
+    torques: tuple = ()
+    name: str = ""
+
+    def __post_init__(self):
+        i, j = (int(b) for b in self.bodies)
+        if i == j:
+            raise CaseError("a rotational spring-damper needs two different bodies",
+                            field=self.name or "bodies")  # fmt: skip
+        object.__setattr__(self, "bodies", (i, j))
+        h = _unit(self.axis, "axis", self.name)
+        refs = []
+        for what in ("ref_i", "ref_j"):
+            f = _unit(getattr(self, what), what, self.name)
+            f = f - (f @ h) * h  # normal to the axis (sec. 2.1: f made normal to h)
+            if not np.linalg.norm(f) > 1e-9:
+                raise CaseError(f"{what} is parallel to the axis", field=self.name or what)
+            refs.append(f / np.linalg.norm(f))
+        object.__setattr__(self, "axis", tuple(h))
+        object.__setattr__(self, "ref_i", tuple(refs[0]))
+        object.__setattr__(self, "ref_j", tuple(refs[1]))
+        for what in ("stiffness", "damping", "torque0"):
+            v = float(getattr(self, what))
+            if not np.isfinite(v) or (what != "torque0" and v < 0.0):
+                bound = "" if what == "torque0" else " >= 0"
+                raise CaseError(f"{what} must be a finite number{bound}", field=self.name or what)
+            object.__setattr__(self, what, v)
+        x = np.asarray(self.rates, dtype=float).reshape(-1)
+        y = np.asarray(self.torques, dtype=float).reshape(-1)
+        if x.shape != y.shape or (x.size and np.any(np.diff(x) <= 0)) or x.size == 1:
+            raise CaseError("rates and torques: a table of 2 points or more, rates increasing",
+                            field=self.name or "rates")  # fmt: skip
+        object.__setattr__(self, "rates", tuple(float(v) for v in x))
+        object.__setattr__(self, "torques", tuple(float(v) for v in y))
+
+    @property
+    def body(self) -> int:
+        """The body the torque turns (j); both bodies are in ``bodies``."""
+        return self.bodies[1]
+
+    def _frames(self, q):
+        i, j = self.bodies
+        A = A_matrix(np.asarray(q, dtype=float)[[i, j], 3:])  # eq. (2)
+        h = A[0] @ np.asarray(self.axis)
+        fi = A[0] @ np.asarray(self.ref_i)
+        fj = A[1] @ np.asarray(self.ref_j)
+        return h, fi, np.cross(h, fi), fj
+
+    def angle(self, q) -> float:
+        """theta = atan2(g_i . f_j, f_i . f_j) (the RDRV angle, eqs. 22-27), in (-pi, pi]."""
+        _, fi, gi, fj = self._frames(q)
+        return float(np.arctan2(gi @ fj, fi @ fj))
+
+    def rate(self, q, qdot) -> float:
+        """theta' = (omega_j - omega_i) . h_i, global angular velocities 2 E pdot (eq. 40)."""
+        i, j = self.bodies
+        q = np.asarray(q, dtype=float)
+        w = omega_global(q[[i, j], 3:], np.asarray(qdot, dtype=float)[[i, j], 3:])
+        return float((w[1] - w[0]) @ self._frames(q)[0])
+
+    def torque(self, t, q, qdot) -> float:
+        """tau of the drive law at (t, q, qdot)."""
+        th_c, thd_c = 0.0, 0.0
+        if self.command is not None:
+            th_c, thd_c, _ = self.command.evaluate(float(t))
+        rate = self.rate(q, qdot)
+        tau = self.torque0 - self.damping * (rate - thd_c)
+        if self.stiffness:
+            d = (self.angle(q) - th_c + np.pi) % (2.0 * np.pi) - np.pi  # in [-pi, pi)
+            tau -= self.stiffness * d
+        if self.rates:
+            tau += float(np.interp(rate, self.rates, self.torques))
+        return float(tau)
+
+    def evaluate(self, t, q, qdot) -> tuple[np.ndarray, np.ndarray]:
+        """Global forces (none) and global moments (nb, 3): tau h on body j, -tau h on body i.
+
+        Virtual work, as for the line of eqs. (85)-(88): with the constraints of the revolute
+        joint (h_j parallel to h_i) the variation of the RDRV angle is
+        delta theta = h^T (A_j delta pi'_j - A_i delta pi'_i) (the RDRV row of eqs. 22-27 in
+        the virtual rotations of eq. 63), so delta W = tau delta theta gives the generalised
+        moments n'_j^A = tau A_j^T h and n'_i^A = -tau A_i^T h, which enter n'^A of eq. (67)
+        and 2 G^T n'^A of eq. (69); no force F^A (``DynamicSystem.loads`` turns the global
+        moments returned here to n' = A^T n)."""
+        q = np.asarray(q, dtype=float)
+        i, j = self.bodies
+        h = self._frames(q)[0]
+        tau = self.torque(t, q, qdot)
+        F = np.zeros((q.shape[0], 3))
+        n = np.zeros((q.shape[0], 3))
+        n[j] += tau * h
+        n[i] -= tau * h
+        return F, n
+
+    def switches(self, t, q, qdot) -> list:
+        return []
 
 
 def load_kinematics(t: float, q, qdot, cm_b=None) -> Kinematics:
