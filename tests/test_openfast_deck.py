@@ -455,6 +455,8 @@ def test_unsupported_settings_on_modified_deck(tmp_path):
     assert unsupported_settings(read_fst(fst)) == []
     _set(folder / "ElastoDyn.dat", "FlapDOF1", "True")
     _set(folder / "ElastoDyn.dat", "TwFADOF2", "True")
+    # GenDOF without ServoDyn is a free rotor since issue 17 (tests/test_joint_dofs.py); with a
+    # connected generator it is refused there
     _set(folder / "ElastoDyn.dat", "GenDOF", "True")
     _set(fst, "CompAero", "2")
     _set(fst, "CompMooring", "2")  # FEAMooring (MAP++ = 1 and MoorDyn = 3 are read)
@@ -466,7 +468,6 @@ def test_unsupported_settings_on_modified_deck(tmp_path):
     expected = [
         "FlapDOF1",
         "TwFADOF2",
-        "GenDOF",
         "CompAero = 2",
         "CompMooring = 2",
         "RdtnMod = 2",
