@@ -86,6 +86,76 @@ def test_oc3_profile_mesh_volume_and_hydrostatics():
     assert bem.hull_from_case(OC3, panels=400, lid=False).n_lid_panels == 0
 
 
+def test_profile_mesh_refines_self_similarly():
+    """The mesh rule behind the convergence study (validation/bem/oc3_capytaine.py): the grading
+    along the outline is a fixed shape times the largest panel length, so ``refine = (a, b)``
+    gives ``a`` times the sides and exactly ``b`` times the panels of every outline piece, the
+    coarse outline's points kept (nested meshes, the largest panel length divided by ``b``, the
+    flat bottom's rings ``2 b``); the displaced volume is the circle's at every level (the radii
+    keep each section's area, so refining does not change the hull)."""
+    prof = bem.profile_from_members(
+        [{"z_bottom": -120.0, "z_top": -12.0, "diameter": 9.4},
+         {"z_bottom": -12.0, "z_top": -4.0, "diameter_bottom": 9.4, "diameter_top": 6.5},
+         {"z_bottom": -4.0, "z_top": 10.0, "diameter": 6.5}])  # fmt: skip
+    base = bem.hull_from_profile(prof, panels=400, n_sectors=16)
+    outline = base.wedge[0][0::2]  # the profile points (angle 0)
+
+    def lengths(pts):
+        return np.hypot(np.hypot(pts[:, 0], pts[:, 1])[1:] - np.hypot(pts[:-1, 0], pts[:-1, 1]),
+                        np.diff(pts[:, 2]))  # fmt: skip
+
+    for m in (1, 2, 4):
+        hull = bem.hull_from_profile(prof, panels=400, n_sectors=16, refine=(m, m))
+        pts = hull.wedge[0][0::2]
+        assert hull.n_sectors == 16 * m and hull.n_panels == m * m * base.n_panels
+        nested = bem.hull_from_profile(prof, panels=400, n_sectors=16, refine=(1, m))
+        np.testing.assert_allclose(nested.wedge[0][0::2][::m], outline, atol=1e-9)
+        np.testing.assert_allclose(pts[::m, 2], outline[:, 2], atol=1e-9)
+        assert lengths(nested.wedge[0][0::2]).max() == pytest.approx(lengths(outline).max() / m,
+                                                                    rel=1e-6)  # fmt: skip
+        assert np.sum(np.isclose(pts[:, 2], -120.0)) == 2 * m + 1  # centre + 2 m rings
+        assert hull.volume == pytest.approx(8029.2092, rel=2e-7)  # OC3 8,029.21 m^3
+        assert hull.centre_of_buoyancy_z == pytest.approx(-62.0657, abs=1e-4)
+    along = bem.hull_from_profile(prof, panels=400, n_sectors=16, refine=(1, 2))
+    assert along.n_sectors == 16 and along.n_lid_panels == base.n_lid_panels
+    assert bem.hull_from_profile(prof, panels=400, refine=2).n_panels == 4 * bem.hull_from_profile(
+        prof, panels=400).n_panels  # fmt: skip
+    # the default is the shared files' layout: 32 sides x 50 along the outline = 1,600 panels
+    default = bem.hull_from_profile(prof)
+    assert (default.n_sectors, default.n_panels) == (32, 1600)
+    for bad in (0, 1.5, (2, 0), (1, 2, 3)):
+        with pytest.raises(CaseError, match="field 'refine'"):
+            bem.hull_from_profile(prof, panels=400, refine=bad)
+
+
+def test_refining_converges_monotonically_in_each_direction():
+    """Coarse OC3 meshes (16 sides x 13 panels along the outline) refined around and along by 2
+    and 4: the surge added mass falls with the sides at first order (Capytaine's constant
+    panels: the 32-side layout of the shared files is ~4 % above the converged value,
+    docs/potential_flow.md) and hardly moves along the outline; the heave added mass falls
+    with the panels along the outline (the flat bottom) and hardly moves with the sides; each
+    family converges (each change smaller than the one before)."""
+    pytest.importorskip("capytaine")
+    prof = bem.profile_from_members(
+        [{"z_bottom": -120.0, "z_top": -12.0, "diameter": 9.4},
+         {"z_bottom": -12.0, "z_top": -4.0, "diameter_bottom": 9.4, "diameter_top": 6.5},
+         {"z_bottom": -4.0, "z_top": 10.0, "diameter": 6.5}])  # fmt: skip
+
+    def limits(refine):
+        hull = bem.hull_from_profile(prof, panels=16 * 13, n_sectors=16, refine=refine)
+        ds = bem.compute_coefficients(hull, omega=[1.0], headings_deg=[0.0], cache_dir=False)
+        return np.array([ds.added_mass_inf.values[0, 0], ds.added_mass_inf.values[2, 2]])
+
+    around = np.array([limits((m, 1)) for m in (1, 2, 4)])
+    d = np.diff(around, axis=0)  # (2, 2) changes of A11, A33
+    assert np.all(d[:, 0] < 0.0) and 0.8 < math.log2(d[0, 0] / d[1, 0]) < 1.4  # first order
+    assert np.all(np.abs(around[:, 1] / around[0, 1] - 1.0) < 0.01)
+    along = np.array([limits((1, m)) for m in (1, 2, 4)])
+    d = np.diff(along, axis=0)
+    assert np.all(d[:, 1] < 0.0) and abs(d[1, 1]) < 0.8 * abs(d[0, 1])
+    assert np.all(np.abs(along[:, 0] / along[0, 0] - 1.0) < 0.01)
+
+
 def test_bad_input_one_line_errors(tmp_path, monkeypatch):
     """No axisymmetric hull, an off-axis member, a hull under water, Capytaine missing: one line
     naming the field."""

@@ -36,8 +36,9 @@ __all__ = [
 LID_DEPTH = 0.01
 #: axial / circumferential panel size of the revolved profile (slender hulls vary slowly along z)
 ASPECT = 2.5
-#: growth of the panel length along the outline from the waterline down (m per m)
-GRADING = 0.1
+#: the panels grow from a quarter of the largest at the waterline to the largest over this
+#: fraction of the outline's length (a fixed shape, so that refining is self-similar)
+GRADED_FRACTION = 1.0 / 6.0
 
 
 @dataclass(frozen=True)
@@ -142,36 +143,32 @@ def profile_from_members(members, field: str = "members") -> np.ndarray:
     return np.array(out, dtype=float)
 
 
-def _split(profile: np.ndarray, n_target: float) -> np.ndarray:
+def _split(profile: np.ndarray, n_target: float, refine: int = 1) -> np.ndarray:
     """Points along the outline, about ``n_target`` panels graded from the waterline down: the
-    panel length grows from ``h/4`` at the free surface by 0.1 m per m of outline to ``h``
-    (waves decay as e^{kz}, so the radiated waves come from the top few metres: the damping
-    near its peak needs fine panels there; docs/potential_flow.md has the mesh study). Every
-    corner of the outline is a mesh point; a horizontal piece (a flat bottom) has two panels at
-    least (the heave added mass comes from it)."""
+    panel length is ``h f(d)`` at the distance ``d`` along the outline from the waterline, with
+    ``f = min(1, 1/4 + 3/4 d / L)`` and ``L = GRADED_FRACTION`` of the outline's length (waves
+    decay as e^{kz}, so the radiated waves come from the top few metres: the damping near its
+    peak needs fine panels there; docs/potential_flow.md has the mesh study). ``f`` does not
+    depend on ``h``, so meshes of more panels are the same layout refined everywhere by the
+    same factor (a self-similar family, as a convergence study needs); ``refine`` multiplies
+    every piece's panel count of the ``n_target`` layout exactly. Every corner of the outline
+    is a mesh point; a horizontal piece (a flat bottom) has two panels at least (the heave
+    added mass comes from it)."""
     seg = np.hypot(*np.diff(profile, axis=0).T)
     s_edges = np.concatenate([[0.0], np.cumsum(seg)])
     total = s_edges[-1]
     fine = np.linspace(0.0, total, 4001)
-
-    def density(h):  # panels per metre at arc length s (s = 0 at the bottom's centre)
-        d = total - fine
-        return 1.0 / np.minimum(h, 0.25 * h + GRADING * d)
-
-    def count(h):
-        c = np.concatenate([[0.0], np.cumsum(0.5 * (density(h)[1:] + density(h)[:-1])
-                                             * np.diff(fine))])  # fmt: skip
-        return c
-
-    lo, hi = 1e-6 * total, 10.0 * total
-    for _ in range(60):  # the largest panel length that gives n_target panels
-        mid = math.sqrt(lo * hi)
-        lo, hi = (mid, hi) if count(mid)[-1] > n_target else (lo, mid)
-    cum = count(hi)
+    shape = np.minimum(1.0, 0.25 + 0.75 * (total - fine) / (GRADED_FRACTION * total))
+    # panels per metre / (1 / h), integrated from the bottom's centre: n(s) = cum(s) / h
+    cum = np.concatenate([[0.0], np.cumsum(0.5 * (1.0 / shape[1:] + 1.0 / shape[:-1])
+                                           * np.diff(fine))])  # fmt: skip
+    h = cum[-1] / n_target  # the largest panel length that gives n_target panels
+    cum = cum / h
     out = [profile[0]]
     for a, b, s0, s1 in zip(profile[:-1], profile[1:], s_edges[:-1], s_edges[1:]):
         c0, c1 = np.interp([s0, s1], fine, cum)
         n = max(2 if abs(b[1] - a[1]) < 1e-9 else 1, round(c1 - c0))  # a flat bottom: 2 rings
+        n *= int(refine)
         for k in range(1, n + 1):
             s_k = np.interp(c0 + (c1 - c0) * k / n, cum, fine)
             out.append(a + (b - a) * (s_k - s0) / (s1 - s0))
@@ -179,14 +176,25 @@ def _split(profile: np.ndarray, n_target: float) -> np.ndarray:
 
 
 def hull_from_profile(profile, *, panels: int = 1600, lid: bool = True, name: str = "hull",
-                      source: str = "", field: str = "profile",
-                      n_sectors: int | None = None) -> Hull:  # fmt: skip
+                      source: str = "", field: str = "profile", n_sectors: int | None = None,
+                      refine=1) -> Hull:  # fmt: skip
     """Revolve an ``(r, z)`` outline (from the bottom's centre, r = 0, up to the waterline z = 0)
     into a polygonal hull of about ``panels`` panels (module docstring).
 
     The number of sides is a multiple of 4 chosen so that the panels are about ``ASPECT`` times
     longer along the outline than around it (at the largest radius), unless ``n_sectors`` is
-    given (then ``panels`` sets the panel length along the outline)."""
+    given (then ``panels / n_sectors`` sets the panel count along the outline).
+
+    ``refine`` (an integer, or a pair ``(around, along)``) refines that layout by whole factors:
+    ``around`` times the sides (and the lid's rings as for that many sides), every piece of the
+    outline ``along`` times its panels, with the same grading (a self-similar family of meshes
+    for a convergence study: ``refine = 2`` has 4 times the panels)."""
+    pair = (refine, refine) if np.ndim(refine) == 0 else tuple(np.ravel(refine))
+    if len(pair) != 2 or any(int(m) != m or m < 1 for m in pair):
+        raise CaseError(f"refine {refine!r}: a whole factor >= 1 or a pair (around, along)",
+                        field="refine")  # fmt: skip
+    m_around, m_along = pair
+    m_around, m_along = int(m_around), int(m_along)
     prof = np.asarray(profile, dtype=float)
     if prof.ndim != 2 or prof.shape[1] != 2 or len(prof) < 2:
         raise CaseError("expected (r, z) points", field=field)
@@ -202,7 +210,8 @@ def hull_from_profile(profile, *, panels: int = 1600, lid: bool = True, name: st
         if int(n_sectors) < 3:
             raise CaseError(f"{n_sectors} sectors: at least 3", field="n_sectors")
         n = int(n_sectors)
-    pts = _split(prof, panels / n)
+    pts = _split(prof, panels / n, m_along)
+    n *= m_around
     scale = math.sqrt(2.0 * math.pi / (n * math.sin(2.0 * math.pi / n)))
     wv, wf = _revolve_wedge(pts, n, scale)
     lv = lf = np.zeros((0, 3))
