@@ -13,6 +13,8 @@ OpenFAST's names and SI units (the ``.out``/``.outb`` writers convert to FAST un
   (spin joint; the azimuth of blade 1 from ElastoDyn's ``AzimB1Up``, in [0, 2 pi)) and
   ``BldPitch1`` (pitch joint of blade 1), from their motions at the output times, or for a joint
   with its own degree of freedom (YawDOF, GenDOF) from its states ``Q_``/``QD_``/``QD2_``;
+* ``YawMom`` (ServoDyn) when the yaw is a degree of freedom on its drive: minus the drive's
+  moment on the nacelle;
 * every other channel a load writes under an OpenFAST name (``FAIRTEN1``, ``B1RdtFxi`` ...).
 
 OpenFAST channel names are case-insensitive; names floatwind does not compute (controller
@@ -117,6 +119,14 @@ def deck_channels(ds: xr.Dataset, model, info: dict) -> dict[str, xr.Variable]:
             vals = vals * (-float(np.sign(axis[2])))
         arr = np.broadcast_to(vals, ds["PtfmSurge"].shape).copy()  # (time,) or per member
         out[name] = xr.Variable(dims, arr, {"units": unit, "long_name": text})
+    yaw = _joint(model, ("yaw",))
+    if yaw is not None and yaw.free and "Q_yaw" in ds and "QD_yaw" in ds:
+        # ServoDyn's YawMom: minus the yaw-drive moment on the nacelle (ref03 README)
+        th_c, thd_c, _ = yaw.rotation.evaluate_many(t)
+        tau = yaw.drive.torque(ds["Q_yaw"].values, ds["QD_yaw"].values, (th_c, thd_c))
+        out["YawMom"] = xr.Variable(dims, np.asarray(-tau, dtype=float), {
+            "units": "N m", "long_name": "yaw-drive moment, minus the moment on the nacelle "
+            "about the yaw axis (ServoDyn YawMom; yaw joint degree of freedom)"})  # fmt: skip
     return out
 
 

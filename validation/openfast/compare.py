@@ -56,7 +56,7 @@ LOAD_CHANNELS = (
 )
 HYDRO_CHANNELS = [f"Hydro{k}{a}i" for k in ("F", "M") for a in "xyz"]
 #: the nacelle-yaw joint (a degree of freedom with YawDOF, issue 17) and the rotor speed
-JOINT_CHANNELS = ["NacYaw", "NacYawV", "NacYawA", "RotSpeed"]
+JOINT_CHANNELS = ["NacYaw", "NacYawV", "NacYawA", "RotSpeed", "YawMom"]
 #: MAP++ line outputs (``<quantity>[line]``) and the floatwind channel of each
 #: (floatwind.loads.catenary: fairlead tension, anchor tension, laid length)
 MOORING_CHANNELS = {"T": "FAIRTEN", "T_a": "ANCHTEN", "Lb": "LAYLEN"}
@@ -257,6 +257,8 @@ def channel_group(name: str) -> str:
     if name in HYDRO_CHANNELS:
         return "hydro_loads"
     if name.startswith(("YawBr", "TwrBs", "Root")):
+        return "structural_loads"
+    if name == "YawMom":
         return "structural_loads"
     if name in JOINT_CHANNELS:
         return "joints"
