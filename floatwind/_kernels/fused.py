@@ -144,20 +144,8 @@ def system_rhs(p, t, y, g, out):
     static tree). Returns 0, or the NEEDS_PYTHON bit of the first load that cannot do it.
 
     Template (compiled per model by :mod:`floatwind.simulate.generate`): ``_loads`` is the
-    generated walk over the model's load kernels."""
-    if p.dofs.n > 0:  # joint degrees of freedom: relative kinematics per member
-        st, kin_d, rel_d = rhs_kinematics_dofs(p.dofs, p.euler_tol, y, g)
-        if st != 0:
-            return st
-        Bd, Nd = y.shape[0], kin_d.r_G.shape[1]
-        force_d = np.zeros((Bd, Nd, 3))
-        moment_d = np.zeros((Bd, Nd, 3))
-        A_d = np.zeros((Bd, Nd, 6, 6))
-        st = _loads(p.loads, t, kin_d, y, out, force_d, moment_d, A_d)  # noqa: F821 (generated)
-        if st != 0:
-            return st
-        rhs_dynamics_dofs(rel_d, p.dofs, p.adds_mass, g, y, force_d, moment_d, A_d, out)
-        return 0
+    generated walk over the model's load kernels. A model with joint degrees of freedom gets
+    :func:`system_rhs_dofs` under this name instead (so the others do not compile its code)."""
     status, kin, i = rhs_kinematics(p.rel, p.static, p.euler_tol, t, y, g)
     if status != 0:
         return status
@@ -172,16 +160,36 @@ def system_rhs(p, t, y, g, out):
     return 0
 
 
+def system_rhs_dofs(p, t, y, g, out):
+    """:func:`system_rhs` of a model with joint degrees of freedom: the relative kinematics per
+    member from the joint states, then the coupled base + joint solve (template, generated as
+    ``system_rhs``)."""
+    status, kin, rel = rhs_kinematics_dofs(p.dofs, p.euler_tol, y, g)
+    if status != 0:
+        return status
+    B, N = y.shape[0], kin.r_G.shape[1]
+    force = np.zeros((B, N, 3))
+    moment = np.zeros((B, N, 3))
+    A = np.zeros((B, N, 6, 6))
+    status = _loads(p.loads, t, kin, y, out, force, moment, A)  # noqa: F821 (generated)
+    if status != 0:
+        return status
+    rhs_dynamics_dofs(rel, p.dofs, p.adds_mass, g, y, force, moment, A, out)
+    return 0
+
+
 def system_after_step(p, t, y, g):
     """The loads' step memories take the accepted state (t, y) (``Load.after_step``).
 
     Template (compiled per model, only for a model with step memories): ``_after_steps`` is the
     generated walk over the loads' ``after_step`` kernels."""
-    if p.dofs.n > 0:
-        st, kin_d, rel_d = rhs_kinematics_dofs(p.dofs, p.euler_tol, y, g)
-        _after_steps(p.loads, t, kin_d, y)  # noqa: F821 (generated)
-        return None
     status, kin, i = rhs_kinematics(p.rel, p.static, p.euler_tol, t, y, g)
+    _after_steps(p.loads, t, kin, y)  # noqa: F821 (generated)
+
+
+def system_after_step_dofs(p, t, y, g):
+    """:func:`system_after_step` of a model with joint degrees of freedom (template)."""
+    status, kin, rel = rhs_kinematics_dofs(p.dofs, p.euler_tol, y, g)
     _after_steps(p.loads, t, kin, y)  # noqa: F821 (generated)
 
 

@@ -97,7 +97,7 @@ class FusedRHS:
         self._total_mass = float(tree.total_mass)
         self._cm_b = f64(tree.cm_b)
         self._static = system.static
-        self.stepper = stepper(self.compiled)  # the model's system_rhs and rk4_chunk
+        self.stepper = stepper(self.compiled, system.n_dof > 0)  # the model's system_rhs, rk4_chunk
         self.params = kf.SystemParams(
             self._static,
             None,

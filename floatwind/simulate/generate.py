@@ -103,7 +103,13 @@ def _emit(c, name: str, imports: list[str], defs: list[str]) -> None:
     defs.append("\n".join(lines))
 
 
-def _source(loads: list) -> str:
+def _template(fn, name: str) -> str:
+    """The source of template ``fn`` defined under ``name``."""
+    src = inspect.getsource(fn)
+    return src.replace(f"def {fn.__name__}(", f"def {name}(", 1)
+
+
+def _source(loads: list, dofs: bool = False) -> str:
     from floatwind._kernels import fused
     from floatwind.integrate import base, compiled, compiled_bossak
 
@@ -132,7 +138,8 @@ def _source(loads: list) -> str:
     defs.append("\n".join(body))
     jit = "@njit(cache=True, fastmath=False)\n"
     defs.append(jit + inspect.getsource(base.rk4_stage_times))
-    defs.append(jit + inspect.getsource(fused.system_rhs))
+    rhs_t = fused.system_rhs_dofs if dofs else fused.system_rhs
+    defs.append(jit + _template(rhs_t, "system_rhs"))
     defs.append("rhs = system_rhs")
     after = [(i, c) for i, c in enumerate(loads) if getattr(c, "after_step", None) is not None]
     if after:
@@ -144,7 +151,8 @@ def _source(loads: list) -> str:
             imports.append(f"from {mod} import {qual} as _after{i}")
             walk.append(f"    _after{i}(p[{i}], t, kin, y)")
         defs.append("\n".join(walk))
-        defs.append(jit + inspect.getsource(fused.system_after_step))
+        after_t = fused.system_after_step_dofs if dofs else fused.system_after_step
+        defs.append(jit + _template(after_t, "system_after_step"))
         defs.append("after = system_after_step")
     else:
         defs.append(jit + "def after(p, t, y, g):\n    return None")
@@ -164,10 +172,11 @@ def _name(text: str) -> str:
     return f"floatwind_gen_{hashlib.sha1(text.encode()).hexdigest()[:20]}"
 
 
-def is_compiled(loads: list) -> bool:
-    """Whether the stepping module of ``loads`` is in numba's disk cache already (else the first
-    call compiles it: tens of seconds)."""
-    name = _name(_source(loads))
+def is_compiled(loads: list, dofs: bool = False) -> bool:
+    """Whether the stepping module of ``loads`` (``dofs``: a model with joint degrees of
+    freedom) is in numba's disk cache already (else the first call compiles it: tens of
+    seconds)."""
+    name = _name(_source(loads, dofs))
     folder = _kernel_dir() / "__pycache__"
     try:
         entries = os.listdir(folder)
@@ -177,9 +186,10 @@ def is_compiled(loads: list) -> bool:
     return any(os.path.exists(h) for h in hits)
 
 
-def stepper(loads: list):
-    """The generated module (``system_rhs``, ``rk4_chunk``) for the load list ``loads``."""
-    text = _source(loads)
+def stepper(loads: list, dofs: bool = False):
+    """The generated module (``system_rhs``, ``rk4_chunk``) for the load list ``loads``; with
+    ``dofs`` the right-hand side of a model with joint degrees of freedom."""
+    text = _source(loads, dofs)
     name = _name(text)
     key = name
     with _LOCK:

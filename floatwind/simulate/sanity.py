@@ -192,10 +192,11 @@ def compile_notice(model=None) -> str | None:
         if not fused._ENABLED or model.settings.integrator.lower() not in ("rk4", "bossak_newmark"):
             return None
         try:
-            loads = fused.compiled_loads(System(model))
+            system = System(model)
+            loads = fused.compiled_loads(system)
         except NoCompiledForm:
             return None
-        if is_compiled(loads):
+        if is_compiled(loads, system.n_dof > 0):
             return None
     except Exception:  # noqa: BLE001 - a notice only
         return None
