@@ -14,6 +14,7 @@ import pytest
 
 from floatwind.errors import CaseError
 from floatwind.loads.simple import ConstantForce, Gravity
+from floatwind.multibody.drives import SpringDamperDrive
 from floatwind.multibody.mbdm import (
     A_matrix,
     DynamicSystem,
@@ -188,7 +189,7 @@ def test_rotational_spring_damper_element():
     cmd = Ramp(q0=0.1, rate=0.3, t_start=0.2)
     K, C = 2.0e3, 40.0
     el = RotationalSpringDamper((0, 1), axis=tuple(h), ref_i=tuple(fi), ref_j=tuple(fi),
-                                stiffness=K, damping=C, command=cmd)  # fmt: skip
+                                drive=SpringDamperDrive(K, C), command=cmd)  # fmt: skip
     hb = np.asarray(el.axis)
     th0, thd0 = 2.9, -0.7  # body j = body i turned by th0 about h, turning at thd0 relative
     q, qd = _random_state(rng, 2)

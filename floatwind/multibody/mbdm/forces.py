@@ -23,11 +23,12 @@ floatwind's Load contract, Leble (seed 001) sec. 4, 6 and 10.3.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from floatwind.errors import CaseError
+from floatwind.multibody.drives import Drive, FreeDrive
 from floatwind.multibody.mbdm.coordinates import A_matrix, omega_global
 from floatwind.records import Kinematics
 
@@ -113,29 +114,25 @@ def _unit(v, what, name) -> np.ndarray:
 @dataclass(frozen=True)
 class RotationalSpringDamper:
     """A rotational spring-damper between ``bodies`` = (i, j) about a joint axis (a revolute
-    joint R, eq. 19, without its driver): the torque on body j about the axis is
+    joint R, eq. 19, without its driver): the torque on body j about the axis is the ``drive``'s
+    (a ``floatwind.multibody.drives.Drive``: free, spring-damper toward ``command``, torque law),
 
         tau = -K (theta - theta_c(t)) - C (theta' - theta_c'(t)) + tau_0 + table(theta'),
 
-    and -tau on body i (the drive laws of ``floatwind.multibody.drives``). ``axis`` (h_i) and
+    and -tau on body i. ``axis`` (h_i) and
     ``ref_i`` (f_i) are fixed in body i's frame, ``ref_j`` (f_j) in body j's frame (made normal
     to the axis, as the definition frames of sec. 2.1); theta = atan2(g_i . f_j, f_i . f_j),
     g_i = h_i x f_i, is the angle of the revolute driver RDRV (eqs. 22-27) with the same
     vectors, and theta' = (omega_j - omega_i) . h_i (global angular velocities, eq. 40).
     ``command``: a ``floatwind.multibody.motion.Motion`` theta_c(t) (None: 0); theta - theta_c
-    is taken in (-pi, pi] (the atan2 angle is known modulo 2 pi). ``rates``/``torques``: a
-    torque-versus-rate table (linear, held beyond its ends)."""
+    is taken in (-pi, pi] (the atan2 angle is known modulo 2 pi)."""
 
     bodies: tuple
     axis: tuple
     ref_i: tuple
     ref_j: tuple
-    stiffness: float = 0.0
-    damping: float = 0.0
+    drive: Drive = field(default_factory=FreeDrive)
     command: object = None
-    torque0: float = 0.0
-    rates: tuple = ()
-    torques: tuple = ()
     name: str = ""
 
     def __post_init__(self):
@@ -155,19 +152,8 @@ class RotationalSpringDamper:
         object.__setattr__(self, "axis", tuple(h))
         object.__setattr__(self, "ref_i", tuple(refs[0]))
         object.__setattr__(self, "ref_j", tuple(refs[1]))
-        for what in ("stiffness", "damping", "torque0"):
-            v = float(getattr(self, what))
-            if not np.isfinite(v) or (what != "torque0" and v < 0.0):
-                bound = "" if what == "torque0" else " >= 0"
-                raise CaseError(f"{what} must be a finite number{bound}", field=self.name or what)
-            object.__setattr__(self, what, v)
-        x = np.asarray(self.rates, dtype=float).reshape(-1)
-        y = np.asarray(self.torques, dtype=float).reshape(-1)
-        if x.shape != y.shape or (x.size and np.any(np.diff(x) <= 0)) or x.size == 1:
-            raise CaseError("rates and torques: a table of 2 points or more, rates increasing",
-                            field=self.name or "rates")  # fmt: skip
-        object.__setattr__(self, "rates", tuple(float(v) for v in x))
-        object.__setattr__(self, "torques", tuple(float(v) for v in y))
+        if not isinstance(self.drive, Drive):
+            raise CaseError(f"expected a joint drive, got {self.drive!r}", field=self.name or "drive")
 
     @property
     def body(self) -> int:
@@ -195,18 +181,13 @@ class RotationalSpringDamper:
         return float((w[1] - w[0]) @ self._frames(q)[0])
 
     def torque(self, t, q, qdot) -> float:
-        """tau of the drive law at (t, q, qdot)."""
+        """tau of the drive law (``Drive.torque``) at (t, q, qdot), with the angle taken within
+        pi of the command."""
         th_c, thd_c = 0.0, 0.0
         if self.command is not None:
             th_c, thd_c, _ = self.command.evaluate(float(t))
-        rate = self.rate(q, qdot)
-        tau = self.torque0 - self.damping * (rate - thd_c)
-        if self.stiffness:
-            d = (self.angle(q) - th_c + np.pi) % (2.0 * np.pi) - np.pi  # in [-pi, pi)
-            tau -= self.stiffness * d
-        if self.rates:
-            tau += float(np.interp(rate, self.rates, self.torques))
-        return float(tau)
+        theta = th_c + (self.angle(q) - th_c + np.pi) % (2.0 * np.pi) - np.pi  # in [-pi, pi)
+        return float(self.drive.torque(theta, self.rate(q, qdot), (th_c, thd_c)))
 
     def evaluate(self, t, q, qdot) -> tuple[np.ndarray, np.ndarray]:
         """Global forces (none) and global moments (nb, 3): tau h on body j, -tau h on body i.

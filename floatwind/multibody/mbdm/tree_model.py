@@ -84,15 +84,11 @@ def system_from_tree(tree, loads=(), env=None, *, gravity=(0.0, 0.0, 0.0)) -> Dy
         joints.append(Joint("R", (p, c), p1=tuple(sp), q1=tuple(sp + a_p), r1=tuple(rp),
                             p2=tuple(sc), q2=tuple(sc + a), name=f"{j.name}_revolute"))  # fmt: skip
         if j.drive is not None:
-            d = j.drive
-            x, y = d.table()
             # the RDRV angle definition (eqs. 22-27) with the driver's vectors: h_p = R0_c2p a,
             # f_p = R0_c2p n on the parent, f_c = n on the child, so theta is the tree's angle
             elements.append(RotationalSpringDamper(
                 (p, c), axis=tuple(a_p), ref_i=tuple(j.R0_c2p @ n), ref_j=tuple(n),
-                stiffness=float(d.stiffness), damping=float(d.damping), command=rot,
-                torque0=float(d.torque0), rates=tuple(x), torques=tuple(y),
-                name=f"{j.name}_drive"))  # fmt: skip
+                drive=j.drive, command=rot, name=f"{j.name}_drive"))  # fmt: skip
             continue
         joints.append(Joint("RDRV", (p, c), p1=tuple(j.R0_c2p @ n), q1=tuple(a_p),
                             r1=(theta0, 0.0, 0.0), p2=tuple(n), dist=rate,
