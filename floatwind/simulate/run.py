@@ -17,7 +17,7 @@ from floatwind.io.channels import channel_attrs
 from floatwind.model import Model
 from floatwind.rotation import EULER_PITCH_GUARD, euler_zyx_from_matrix
 from floatwind.rotation.vec import cross, matvec
-from floatwind.simulate.system import Evaluation, System
+from floatwind.simulate.system import Evaluation, System, dof_channel_info, dof_state_names
 
 log = logging.getLogger(__name__)
 
@@ -256,8 +256,7 @@ def known_channels(model: Model) -> set[str]:
     from floatwind.io.channels import CHANNELS
 
     names = set(STATE_CHANNELS) | set(DYNAMICS_CHANNELS) | set(CHANNELS)
-    for n in model.tree.dof_names:  # joint DOFs (System.dof_info)
-        names |= {f"Q_{n}", f"QD_{n}", f"QD2_{n}"}
+    names |= set(dof_channel_info(model.tree))  # joint DOFs
     for load in model.loads:
         names |= set(load.channel_info())
         if getattr(load, "n_states", 0):
@@ -396,18 +395,13 @@ def _check_dof_solver(model: Model) -> None:
         )
 
 
-def system_state_channels(model: Model) -> list[str]:
-    """The joint DOF angle and rate channels (columns of the state)."""
-    return [f"{p}_{n}" for p in ("Q", "QD") for n in model.tree.dof_names]
-
-
 def output_plan(model: Model, channels) -> list[int] | None:
     """The loads (indices) whose channels, with the state channels, give all of ``channels``
     without the forward dynamics; None when a channel needs the full evaluation (accelerations,
     external wrench, per-load wrenches, inverse dynamics) or is not known."""
     if channels is None:
         return None
-    need = set(channels) - STATE_CHANNELS - set(system_state_channels(model))
+    need = set(channels) - STATE_CHANNELS - set(dof_state_names(model.tree))
     for load in model.loads:
         if getattr(load, "n_states", 0):
             need -= set(load.state_names())

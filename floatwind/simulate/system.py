@@ -151,20 +151,12 @@ class System:
                 load.after_step(t, kin, self.env, self.memories[i], None if sl is None else y[:, sl])
 
     def dof_names(self) -> list[str]:
-        """Output channels of the joint DOFs: angle ``Q_{joint}``, rate ``QD_{joint}`` (the
-        columns of y after the 12 rigid-body ones; ElastoDyn's naming) and acceleration
-        ``QD2_{joint}``."""
-        names = self.tree.dof_names
-        return [f"Q_{n}" for n in names] + [f"QD_{n}" for n in names]
+        """Names of the joint DOF columns of y (:func:`dof_state_names`)."""
+        return dof_state_names(self.tree)
 
     def dof_info(self) -> dict[str, tuple[str, str]]:
-        """Units and description of the joint DOF channels."""
-        out = {}
-        for n in self.tree.dof_names:
-            out[f"Q_{n}"] = ("rad", f"angle of joint '{n}' (degree of freedom)")
-            out[f"QD_{n}"] = ("rad/s", f"rate of joint '{n}' (degree of freedom)")
-            out[f"QD2_{n}"] = ("rad/s^2", f"acceleration of joint '{n}' (degree of freedom)")
-        return out
+        """Units and description of the joint DOF channels (:func:`dof_channel_info`)."""
+        return dof_channel_info(self.tree)
 
     def state_names(self) -> list[str]:
         """Names of the columns of y after the 12 rigid-body ones: the joint DOFs, then the
@@ -224,16 +216,22 @@ class System:
         rel = relative_kinematics_many(self.tree, times, dofs)
         return rel, mass_distribution(self.tree, rel)
 
-    def drive_torques(self, t: float, y: np.ndarray) -> np.ndarray:
-        """Torques (B, n_dof) of the free joints' drives at (t, y) (``multibody.drives``)."""
+    def drive_torques(self, t, y: np.ndarray) -> np.ndarray:
+        """Torques (B, n_dof) of the free joints' drives at (t, y) (``multibody.drives``); ``t``
+        one time, or one per member (B,)."""
         nf = self.n_dof
         out = np.zeros((y.shape[0], nf))
         for k, (drive, cmd) in enumerate(zip(self._drives, self._commands)):
-            th_c, thd_c, _ = cmd.evaluate(float(t))
+            if np.ndim(t) == 0:
+                th_c, thd_c, _ = cmd.evaluate(float(t))
+            else:
+                th_c, thd_c, _ = cmd.evaluate_many(t)
             out[:, k] = drive.torque(y[:, 12 + k], y[:, 12 + nf + k], (th_c, thd_c))
         return out
 
     def _dynamics(self, t, y, rel, md, q, qd, w):
+        """The forward dynamics at (t, y): Wang (5.26), or with joint DOFs the coupled base and
+        joint solve (``t`` one time, or one per member)."""
         if not self.n_dof:
             return forward_dynamics(self.tree, rel, md, q, qd, w)
         return forward_dynamics_dofs(self.tree, rel, md, q, qd, w, self.drive_torques(t, y))
@@ -326,7 +324,6 @@ class System:
             nf = self.n_dof
             rates[:, 0:nf] = y[:, 12 + nf : 12 + 2 * nf]
             rates[:, nf : 2 * nf] = acc.qdd_dof
-            _set_dof_accelerations(self.tree, rel, acc.qdd_dof)
         states = y[:, 12:] if self.n_y > 12 else None
         return Evaluation(t, q, qd, rel, md, kin, w, acc, per_load, rates, states)
 
@@ -358,12 +355,12 @@ class System:
         if bad.any():
             k = int(np.nonzero(bad)[0][0] // B)
             check_singularity(float(times[k]), ys[k, :, :6])
+        t_members = np.repeat(times, B)
         if self.n_dof:
-            rel, md = self._relative_dofs(np.repeat(times, B), y)
+            rel, md = self._relative_dofs(t_members, y)
         else:
             rel, md = self._relative_stack(times, B)
         kin = body_kinematics(self.tree, float(times[0]), rel, md, q, qd)
-        t_members = np.repeat(times, B)
         w = Wrench.zeros(T * B, self.tree.n_bodies)
         per_load = [] if keep_loads else None
         slices = None
@@ -385,15 +382,7 @@ class System:
             if keep_loads:
                 per_load.append(lw)
             w += lw
-        acc = None
-        if dynamics and self.n_dof:
-            tau = np.concatenate(
-                [self.drive_torques(float(times[k]), ys[k]) for k in range(T)], axis=0
-            )
-            acc = forward_dynamics_dofs(self.tree, rel, md, q, qd, w, tau)
-            _set_dof_accelerations(self.tree, rel, acc.qdd_dof)
-        elif dynamics:
-            acc = forward_dynamics(self.tree, rel, md, q, qd, w)
+        acc = self._dynamics(t_members, y, rel, md, q, qd, w) if dynamics else None
         states = y[:, 12:] if self.n_y > 12 else None
         return Evaluation(float(times[0]), q, qd, rel, md, kin, w, acc, per_load, None, states)
 
@@ -451,16 +440,22 @@ class System:
         return np.concatenate(parts, axis=1)
 
 
-def _set_dof_accelerations(tree, rel: RelativeKinematics, qdd_dof: np.ndarray) -> None:
-    """Put the solved joint accelerations into ``rel.joint_q`` (outputs such as NacYawA read
-    the joints' (angle, rate, acceleration) there)."""
-    for c in tree.order[1:]:
-        k = int(tree.dof_of[c])
-        if k >= 0:
-            name = tree.joint_of[c].name
-            v = list(rel.joint_q[name])
-            v[2] = tree.dof_ratio[c] * qdd_dof[:, k]
-            rel.joint_q[name] = tuple(v)
+def dof_state_names(tree) -> list[str]:
+    """Output channels of the joint DOF columns of y: angles ``Q_{joint}``, then rates
+    ``QD_{joint}`` (ElastoDyn's naming)."""
+    return [f"Q_{n}" for n in tree.dof_names] + [f"QD_{n}" for n in tree.dof_names]
+
+
+def dof_channel_info(tree) -> dict[str, tuple[str, str]]:
+    """Units and description of every joint DOF channel: ``Q_``, ``QD_`` and the solved
+    acceleration ``QD2_{joint}`` (the free joints' entries of ``rel.joint_q`` keep the zero
+    acceleration the relative kinematics are computed with)."""
+    out = {}
+    for n in tree.dof_names:
+        out[f"Q_{n}"] = ("rad", f"angle of joint '{n}' (degree of freedom)")
+        out[f"QD_{n}"] = ("rad/s", f"rate of joint '{n}' (degree of freedom)")
+        out[f"QD2_{n}"] = ("rad/s^2", f"acceleration of joint '{n}' (degree of freedom)")
+    return out
 
 
 def cat_members(arrs: list, B: int) -> np.ndarray:
