@@ -125,21 +125,7 @@ class FusedRHS:
         T = len(times)
         N = tree.n_bodies
         if self._tree_arrays is None:
-            axis = np.zeros((N, 3))
-            R0 = np.zeros((N, 3, 3))
-            rJp = np.zeros((N, 3))
-            uc = np.zeros((N, 3))
-            parent = np.zeros(N, dtype=np.int64)
-            for c, j in tree.joint_of.items():
-                parent[c] = j.parent
-                axis[c] = j.axis
-                R0[c] = j.R0_c2p
-                rJp[c] = j.r_J_p - tree.cm_b[j.parent]
-                uc[c] = tree.cm_b[c] - j.r_J_c
-            self._tree_arrays = (
-                np.asarray(tree.order, dtype=np.int64), parent, f64(axis), f64(R0), f64(rJp),
-                f64(uc), f64(tree.mass), f64(tree.inertia_b), self._total_mass,
-            )  # fmt: skip
+            self._tree_arrays = tree_arrays(tree)
         motion = np.zeros((T, N, 6))
         for c, j in tree.joint_of.items():
             th, thd, thdd = j.rotation.evaluate_many(times)
@@ -192,38 +178,47 @@ def fuse(system) -> tuple[FusedRHS | None, str]:
     return FusedRHS(system, loads), ""
 
 
-def dof_params(tree, motion: np.ndarray | None = None):
-    """The compiled form of ``tree``'s joint DOFs (:class:`floatwind._kernels.joints.DofParams`) (``motion`` (T, N, 6) the joint motions at the grid
-    times; a (1, N, 6) placeholder when not given)."""
-    from floatwind._kernels.joints import DofParams
-    from floatwind.multibody.drives import drive_arrays
-
+def tree_arrays(tree) -> tuple:
+    """The tree as the arguments of :func:`floatwind._kernels.mcm.rel_table`: (order, parent,
+    joint axis, R0_c2p, r_J_p - cm_b[parent], cm_b[child] - r_J_c per child body, mass,
+    inertia_b, total mass)."""
     N = tree.n_bodies
     axis = np.zeros((N, 3))
     R0 = np.zeros((N, 3, 3))
     rJp = np.zeros((N, 3))
     uc = np.zeros((N, 3))
     parent = np.zeros(N, dtype=np.int64)
-    sub = np.zeros((N, N), dtype=np.int64)
     for c, j in tree.joint_of.items():
         parent[c] = j.parent
         axis[c] = j.axis
         R0[c] = j.R0_c2p
         rJp[c] = j.r_J_p - tree.cm_b[j.parent]
         uc[c] = tree.cm_b[c] - j.r_J_c
-        for i in tree.subtree(c):
-            sub[c, i] = 1
+    return (
+        np.asarray(tree.order, dtype=np.int64), parent, f64(axis), f64(R0), f64(rJp), f64(uc),
+        f64(tree.mass), f64(tree.inertia_b), float(tree.total_mass),
+    )  # fmt: skip
+
+
+def dof_params(tree, motion: np.ndarray | None = None):
+    """The compiled form of ``tree``'s joint DOFs (:class:`floatwind._kernels.joints.DofParams`;
+    ``motion`` (T, N, 6) the joint motions at the grid times, a (1, N, 6) placeholder when not
+    given)."""
+    from floatwind._kernels.joints import DofParams
+    from floatwind.multibody.drives import drive_arrays
+
+    N = tree.n_bodies
+    sub = np.zeros((N, N), dtype=np.int64)
+    for c in tree.joint_of:
+        sub[c, tree.subtree(c)] = 1
     da = drive_arrays([tree.joint_of[c].drive for c in tree.dofs])
     nf = tree.n_dofs
     if motion is None:
         motion = np.zeros((1, N, 6))
     f = np.ascontiguousarray
     return DofParams(
-        int(nf), np.asarray(tree.order, dtype=np.int64), parent, f(axis), f(R0), f(rJp), f(uc),
-        f(tree.mass, dtype=float), f(tree.inertia_b, dtype=float), float(tree.total_mass),
-        f(tree.cm_b, dtype=float), f(tree.dof_of, dtype=np.int64), f(tree.dof_ratio, dtype=float),
-        f(tree.dof_offset, dtype=float), np.asarray(tree.dofs, dtype=np.int64).reshape(nf), sub,
-        f(da.stiffness), f(da.damping), f(da.torque0), f(da.table_n), f(da.table_x),
-        f(da.table_y), f(motion, dtype=float),
+        int(nf), *tree_arrays(tree), f(tree.cm_b, dtype=float), f(tree.dof_of, dtype=np.int64),
+        f(tree.dof_ratio, dtype=float), f(tree.dof_offset, dtype=float),
+        np.asarray(tree.dofs, dtype=np.int64).reshape(nf), sub, f(da.stiffness), f(da.damping),
+        f(da.torque0), f(da.table_n), f(da.table_x), f(da.table_y), f(motion, dtype=float),
     )  # fmt: skip
-
