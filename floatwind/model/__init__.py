@@ -10,6 +10,7 @@ import numpy as np
 
 from floatwind.environment import Environment
 from floatwind.loads.base import Load
+from floatwind.multibody.drives import SpringDamperDrive
 from floatwind.multibody.tree import Tree
 
 
@@ -103,7 +104,7 @@ class Model:
             j = t.joint_of[c]
             if j.free:  # a joint DOF (docs/multibody.md, "Joint DOFs")
                 what = f"degree of freedom, drive {j.drive.describe()}"
-                if type(j.drive).__name__ == "SpringDamperDrive":
+                if isinstance(j.drive, SpringDamperDrive):
                     what += f" toward {j.rotation.describe('rad')}"
             elif j.gear is not None:
                 what = f"geared to {j.gear.leader} (ratio {j.gear.ratio:g})"

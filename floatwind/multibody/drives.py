@@ -31,7 +31,7 @@ from floatwind.multibody.motion import Locked, Motion
 
 
 class Drive:
-    """Base class of joint drives: ``torque(t, theta, rate, command)`` -> tau (B,)."""
+    """Base class of joint drives: ``torque(theta, rate, command)`` -> tau (B,)."""
 
     #: stiffness (N m/rad), damping (N m s/rad), constant torque (N m)
     stiffness: float = 0.0
