@@ -70,6 +70,12 @@ SUB_EXAMPLES = {
         ("floatwind bem cases/oc3_hywind.yaml -o oc3_coarse --panels 400 --frequencies 0.2:2.0:0.2",
          "a coarse mesh and 10 frequencies (seconds; cached by the hull's fingerprint)"),
     ],
+    "ss-fit": [
+        ("floatwind ss-fit ../shared/reference/openfast/ref07_potential_decay/HydroData/spar "
+         "-o spar.ss", "frequency-domain fit of the OC3 hull's radiation kernels (1e-3), as .ss"),
+        ("floatwind ss-fit HydroData/marin_semi --ulen 1 --tolerance 3e-3 -o marin_semi.ss",
+         "a looser fit (fewer states) of another body's files"),
+    ],
     "mooring": [
         ("floatwind mooring cases/oc3_hywind_catenary.yaml --figure mooring.png",
          "equilibrium, 6x6 stiffness, line tensions, offset-tension figure"),
@@ -302,6 +308,19 @@ def _parser() -> argparse.ArgumentParser:
     bm.add_argument("--no-lid", action="store_true", help="no irregular-frequency lid")
     bm.add_argument("--depth", default="inf", help="water depth: m, 'inf' (default) or 'case'")
     bm.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+    sf = command("ss-fit", "state-space model of a WAMIT body's radiation memory, written as "
+                 "HydroDyn's .ss file (RdtnMod = 2; docs/potential_flow.md)")
+    sf.add_argument("wamit", help="WAMIT file root (path without .1)")
+    sf.add_argument("-o", "--output", required=True, help="the .ss file to write")
+    sf.add_argument("--method", choices=("fdi", "era"), default="fdi", help="frequency-domain "
+                    "identification (default) or eigensystem realisation of the kernel")
+    sf.add_argument("--tolerance", type=float, help="fit tolerance (fdi 1e-3, era 3e-4)")
+    sf.add_argument("--max-order", type=int, default=24, help="largest order per entry (24)")
+    sf.add_argument("--rho", type=float, default=1025.0, help="water density (1025 kg/m^3)")
+    sf.add_argument("--ulen", type=float, default=1.0, help="WAMIT ULEN of the files (1)")
+    sf.add_argument("--rdtn-tmax", type=float, default=60.0, help="kernel length for era (60 s)")
+    _output_options(sf)
     return p
 
 
@@ -533,6 +552,9 @@ def cmd_run(args) -> int:
         f"{model.name}: simulated {model.settings.t_max:g} s in {wall:.2f} s wall "
         f"({model.settings.t_max / wall:.1f}x real time{compiled_now}), batch {model.batch}"
     )
+    for ld in model.loads:  # a fitted radiation model says how well it fits
+        if getattr(ld, "fit_report", None):
+            print(f"{ld.name}: {ld.fit_report}")
     if "realization" not in ds.dims:
         print(_summary(ds))
     if missing:
@@ -757,6 +779,29 @@ def cmd_bem(args) -> int:
         water_depth=args.depth, progress=not args.no_progress and sys.stderr.isatty(),
     )  # fmt: skip
     print(bem.summary(run))
+    return 0
+
+
+def cmd_ss_fit(args) -> int:
+    """``floatwind ss-fit ROOT -o FILE.ss``: a fitted radiation model as HydroDyn's file."""
+    from floatwind.loads.hydrodyn_ss import write_hydrodyn_ss
+    from floatwind.loads.potential import PotentialRadiationSS
+    from floatwind.loads.radiation_fit import hydrodyn_ss_from_fits
+
+    out = pathlib.Path(args.output)
+    _check_output(args, out, [pathlib.Path(args.wamit + ext) for ext in (".1", ".3", ".hst")])
+    for name in ("tolerance", "max_order", "rho", "ulen", "rdtn_tmax"):
+        value = getattr(args, name)
+        if value is not None and not value > 0:
+            raise CaseError(f"must be positive, got {value}", field=f"--{name.replace('_', '-')}")
+    ld = PotentialRadiationSS(body=0, wamit=args.wamit, ulen=args.ulen, t_max=args.rdtn_tmax,
+                              method=args.method, tolerance=args.tolerance,
+                              max_order=args.max_order)  # fmt: skip
+    ss = hydrodyn_ss_from_fits(ld.fits, args.rho)
+    write_hydrodyn_ss(out, ss, f"floatwind ss-fit {pathlib.Path(args.wamit).name}: "
+                      f"{ld.fit_report}; rho = {args.rho:g} kg/m^3")  # fmt: skip
+    print(ld.fit_report)
+    print(f"wrote {out} ({ss.a.shape[0]} states)")
     return 0
 
 
@@ -1141,6 +1186,7 @@ def main(argv: list[str] | None = None) -> int:
         "plot": cmd_plot,
         "mooring": cmd_mooring,
         "bem": cmd_bem,
+        "ss-fit": cmd_ss_fit,
         "warmup": cmd_warmup,
         "mbdm": cmd_mbdm,
     }

@@ -339,6 +339,7 @@ MAPPED = [
     ("ref05_morison_jonswap", "SeaState", "WaveDir", "30", lambda c: c["environment"]["waves"]["heading_deg"], 30.0),
     ("ref05_morison_jonswap", "SeaState", "WaveNDAmp", "FALSE", lambda c: c["environment"]["waves"]["random_amplitude"], False),
     ("ref05_morison_jonswap", "SeaState", "WaveStMod", "1", lambda c: c["environment"]["waves"]["stretching"], "vertical"),
+    ("ref07_potential_decay", "HydroDyn", "RdtnMod", "0", lambda c: _load(c, "potential_radiation")["memory"], False),
     ("ref07_potential_decay", "HydroDyn", "RdtnTMax", "30", lambda c: _load(c, "potential_radiation")["rdtn_tmax"], 30.0),
     ("ref07_potential_decay", "HydroDyn", "PtfmVol0", "8000", lambda c: _load(c, "linear", "hydrodyn_wamit_hydrostatics")["f0"][2], 1025 * 9.80665 * 8000),
 ]  # fmt: skip

@@ -460,8 +460,9 @@ def test_unsupported_settings_on_modified_deck(tmp_path):
     _set(folder / "ElastoDyn.dat", "GenDOF", "True")
     _set(fst, "CompAero", "2")
     _set(fst, "CompMooring", "2")  # FEAMooring (MAP++ = 1 and MoorDyn = 3 are read)
-    # a WAMIT body is imported since issue 26; its state-space forms and large-yaw model are not
-    _set(folder / "HydroDyn.dat", "RdtnMod", "2")
+    # a WAMIT body is imported since issue 26 (RdtnMod = 2: HydroDyn's .ss file); other radiation
+    # models and the large-yaw model are not
+    _set(folder / "HydroDyn.dat", "RdtnMod", "3")
     _set(folder / "HydroDyn.dat", "PtfmYMod", "1")
     _set(folder / "SeaState.dat", "WaveMod", "3")
     lines = unsupported_settings(read_fst(fst))
@@ -470,7 +471,7 @@ def test_unsupported_settings_on_modified_deck(tmp_path):
         "TwFADOF2",
         "CompAero = 2",
         "CompMooring = 2",
-        "RdtnMod = 2",
+        "RdtnMod = 3",
         "PtfmYMod = 1",
         "WaveMod = 3",
     ]

@@ -178,9 +178,11 @@ def excitation_kernel(p, t, kin, y, dy, force, moment, added):
 @njit(cache=True, fastmath=False)
 def radiation_ss_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.potential.PotentialRadiationSS`: the infinite-frequency added mass
-    and its centripetal part as :func:`radiation_kernel`, and the memory force of the fitted
-    state-space models, one per non-zero kernel entry (i, j): ``dx/dt = A x + b v_j``,
-    ``F_i -= c . x`` (states ``y[:, state0:]``, blocks padded to ``A.shape[1]``)."""
+    and its centripetal part as :func:`radiation_kernel`, and the memory force of the
+    state-space blocks (:class:`floatwind.loads.radiation_fit.SSBlocks`): ``dx_q/dt = a_q x_q
+    + b_q v``, ``F += c_q x_q`` (HydroDyn SS_Radiation: ``dxdt = A x + B qdot``, ``y = C x``;
+    states ``y[:, state0:]``, blocks padded to ``a.shape[1]``, zero columns of ``b`` and rows
+    of ``c`` skipped by ``b_used`` / ``c_used``)."""
     pos = np.empty(3)
     vel = np.empty(3)
     f6 = np.empty(6)
@@ -194,18 +196,23 @@ def radiation_ss_kernel(p, t, kin, y, dy, force, moment, added):
         for k in range(3):
             v6[k] = vel[k]
             v6[3 + k] = kin.w_b[b, p.body, k]
-        for q in range(p.pairs.shape[0]):
-            i, j = p.pairs[q, 0], p.pairs[q, 1]
+        for q in range(p.orders.shape[0]):
             off = p.state0 + p.offsets[q]
             n = p.orders[q]
-            acc = 0.0
             for r in range(n):
-                acc += p.c[q, r] * y[b, off + r]
-                d = p.b[q, r] * v6[j]
+                d = 0.0
+                for j in range(6):
+                    if p.b_used[q, j]:
+                        d += p.b[q, r, j] * v6[j]
                 for k in range(n):
                     d += p.a[q, r, k] * y[b, off + k]
                 dy[b, off + r] = d
-            f6[i] -= p.rho * acc
+            for i in range(6):
+                if p.c_used[q, i]:
+                    acc = 0.0
+                    for r in range(n):
+                        acc += p.c[q, i, r] * y[b, off + r]
+                    f6[i] += acc
         _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
         _added_mass(kin, b, p.body, pos, A, S, AS, added)
     return 0

@@ -823,13 +823,15 @@ def write_case_yaml(result: ImportResult, path: str | pathlib.Path) -> pathlib.P
 def _wamit_loads(hd: dict, deck: dict, p_hd, env: dict, ss, notes: list[str]) -> list[dict]:
     """HydroDyn's WAMIT body (PotMod = 1) as floatwind loads: ``linear`` hydrostatics (rho g
     PtfmVol0 at the centre of buoyancy's x, y, and the ``.hst`` stiffness, at the reference
-    point, as HydroDyn), ``potential_radiation`` (infinite-frequency added mass + memory when
-    RdtnMod = 1) and ``potential_excitation`` (ExctnMod = 1 with waves). A null body (PtfmVol0
-    = 0 and all-zero files, the usual switch for AddF0/AddCLin) gives none."""
+    point, as HydroDyn), ``potential_radiation`` (infinite-frequency added mass + memory: the
+    convolution when RdtnMod = 1, the state-space model of ``<PotFile>.ss`` when RdtnMod = 2)
+    and ``potential_excitation`` (ExctnMod = 1 with waves). A null body (PtfmVol0 = 0 and
+    all-zero files, the usual switch for AddF0/AddCLin) gives none."""
     from floatwind.loads.wamit import read_wamit
 
     hd_file = deck["HydroDyn"]["file"]
     root = pathlib.Path(hd_file).parent / hd["PotFile"][0]
+    ss_file = _hydrodyn_ss_file(root, hd_file) if hd["RdtnMod"] == 2 else None
     ulen = float(hd["WAMITULEN"][0])
     data = read_wamit(root, rho=1.0, gravity=1.0, ulen=ulen,
                       excitation=hd["ExctnMod"] == 1)  # fmt: skip
@@ -845,23 +847,43 @@ def _wamit_loads(hd: dict, deck: dict, p_hd, env: dict, ss, notes: list[str]) ->
     f0 = [0.0, 0.0, buoy, buoy * float(hd["PtfmCOByt"][0]), -buoy * float(hd["PtfmCOBxt"][0]),
           0.0]  # fmt: skip
     wamit = str(root)
+    radiation = {"type": "potential_radiation", "name": "hydrodyn_wamit_radiation",
+                 "body": "platform", "wamit": wamit, "ulen": ulen, "point": _vec(p_hd)}  # fmt: skip
+    if ss_file is None:
+        radiation.update(rdtn_tmax=float(hd["RdtnTMax"]), memory=hd["RdtnMod"] == 1)
+    else:  # the state-space model refuses the convolution's keys
+        radiation.update(model="state_space", ss_file=ss_file)
     out: list[dict] = [
         {"type": "linear", "name": "hydrodyn_wamit_hydrostatics", "body": "platform",
          "point": _vec(p_hd), "point0": _vec(p_hd), "f0": f0,
          "stiffness": _mat(rho * g * data.hydrostatic), "yawed": True,
          "openfast_channels": "B1HdS"},
-        {"type": "potential_radiation", "name": "hydrodyn_wamit_radiation", "body": "platform",
-         "wamit": wamit, "ulen": ulen, "point": _vec(p_hd), "rdtn_tmax": float(hd["RdtnTMax"]),
-         "memory": hd["RdtnMod"] == 1},
+        radiation,
     ]  # fmt: skip
     waves = ss is not None and ss["WaveMod"] not in (0, "0")
     if hd["ExctnMod"] == 1 and waves:
         out.append({"type": "potential_excitation", "name": "hydrodyn_wamit_excitation",
                     "body": "platform", "wamit": wamit, "ulen": ulen, "point": _vec(p_hd)})  # fmt: skip
+    memory = {1: ", radiation memory", 2: ", radiation memory as state-space (.ss file)"}
     notes.append(
         f"{pathlib.Path(hd_file).name}: WAMIT body {hd['PotFile'][0]} (PotMod = 1) as potential_radiation"
-        f" (infinite-frequency added mass{', radiation memory' if hd['RdtnMod'] == 1 else ''})"
+        f" (infinite-frequency added mass{memory.get(hd['RdtnMod'], '')})"
         f"{', potential_excitation' if len(out) > 2 else ''} and linear hydrostatics (rho g "
         "PtfmVol0 + .hst)"
     )
     return out
+
+
+def _hydrodyn_ss_file(root: pathlib.Path, hd_file) -> str:
+    """``<PotFile>.ss`` of RdtnMod = 2, read and checked here so that a missing, malformed or
+    unstable file stops the import (one line naming the file and the line). HydroDyn
+    (``SS_Radiation.f90``, ``SS_Rad_Init``) enables all six DOFs and reports a file that does
+    not enable them all as an error; it then uses the whole model, as floatwind does."""
+    from floatwind.loads.hydrodyn_ss import read_checked
+
+    path = root.with_name(root.name + ".ss")
+    if not path.is_file():
+        raise CaseError(f"RdtnMod = 2 (state-space radiation) reads {path}, which does not exist",
+                        field="RdtnMod", file=str(hd_file))  # fmt: skip
+    read_checked(path)
+    return str(path)

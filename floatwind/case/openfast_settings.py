@@ -833,14 +833,17 @@ SETTINGS: dict[str, dict[str, Setting]] = {
             "excitation headings of the large-yaw model, used only with PtfmYMod = 1 (refused)"
         ),
         "RdtnMod": M(
-            "potential_radiation.memory (1: convolution)",
-            lambda v, ctx: (not _potmod1(ctx)) or v in (0, 1),
-            "RdtnMod = 0 or 1 (convolution)",
-            "2",
+            "potential_radiation: 0 memory: false, 1 convolution, 2 model: state_space with "
+            "ss_file: <PotFile>.ss (HydroDyn's state-space file; states integrated with the bodies)",
+            lambda v, ctx: (not _potmod1(ctx)) or v in (0, 1, 2),
+            "RdtnMod = 0, 1 (convolution) or 2 (state-space, <PotFile>.ss)",
+            "3",
         ),
-        "RdtnTMax": M("potential_radiation.rdtn_tmax"),
+        "RdtnTMax": M("potential_radiation.rdtn_tmax (RdtnMod = 1; unused with the .ss model)"),
         "RdtnDT": R(
-            "RdtnDT = DEFAULT or DT with radiation memory (floatwind samples the memory every step)",
+            "RdtnDT = DEFAULT or DT with RdtnMod = 1 (floatwind samples the memory every step); any "
+            "with RdtnMod = 2 (HydroDyn integrates the .ss states at RdtnDT, floatwind with the "
+            "bodies at the run's step)",
             lambda v, ctx: (
                 not _potmod1(ctx)
                 or ctx.v("HydroDyn", "RdtnMod") != 1

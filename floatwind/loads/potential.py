@@ -43,6 +43,7 @@ import numpy as np
 from floatwind import _kernels
 from floatwind._kernels.contract import BodyKinematics, CompiledLoad, NoCompiledForm, f64
 from floatwind.errors import CaseError
+from floatwind.loads import radiation_fit as rf
 from floatwind.loads.base import Kinematics, Load, Wrench
 from floatwind.loads.wamit import WamitData, read_wamit
 from floatwind.validate import Section, check_body
@@ -53,7 +54,6 @@ __all__ = [
     "PotentialExcitation",
     "PotentialRadiation",
     "PotentialRadiationSS",
-    "fit_radiation_state_space",
     "radiation_kernel_table",
 ]
 
@@ -154,27 +154,44 @@ class PotentialRadiation(Load):
     @classmethod
     def from_config(cls, cfg, *, body_index, field, base_dir=None):
         sec = Section(cfg, field, ("type", "body", "wamit", "ulen", "point", "rdtn_tmax",
-                                   "rdtn_dt", "memory", "model", "ss_tolerance", "ss_max_order",
-                                   "name"))  # fmt: skip
+                                   "rdtn_dt", "memory", "model", "ss_method", "ss_tolerance",
+                                   "ss_max_order", "ss_file", "name"))  # fmt: skip
         root = _wamit_root(sec, base_dir)
         model = sec.choice("model", ("convolution", "state_space"), "convolution")
         if model == "state_space":
-            for key in ("rdtn_dt", "memory"):
+            ss_file = sec.raw("ss_file", None)
+            method = None if ss_file is not None else sec.choice("ss_method", rf.METHODS, "fdi")
+            unused = {"rdtn_dt": "the convolution model", "memory": "the convolution model"}
+            if method != "era":
+                unused["rdtn_tmax"] = "the convolution and ss_method: era (the kernel's length)"
+            if ss_file is not None:
+                unused.update(dict.fromkeys(("ss_method", "ss_tolerance", "ss_max_order"),
+                                            "a fitted model, not an ss_file"))  # fmt: skip
+            for key, owner in unused.items():
                 if sec.has(key):
-                    raise CaseError(f"'{key}' belongs to the convolution model",
-                                    field=sec.path(key))  # fmt: skip
+                    raise CaseError(f"'{key}' belongs to {owner}", field=sec.path(key))
+            ss = None
+            if ss_file is not None:
+                from floatwind.loads.hydrodyn_ss import read_checked
+
+                path = pathlib.Path(str(ss_file))
+                if not path.is_absolute() and base_dir is not None:
+                    path = pathlib.Path(base_dir) / path
+                ss = read_checked(path)
+            ulen = sec.number("ulen", 1.0, kind="positive")
             return PotentialRadiationSS(
                 body=sec.body(body_index),
-                wamit=read_wamit(root, rho=1.0, gravity=1.0, ulen=sec.number("ulen", 1.0,
-                                 kind="positive"), excitation=False),
+                wamit=read_wamit(root, rho=1.0, gravity=1.0, ulen=ulen, excitation=False),
                 point_b=sec.vector("point", [0.0, 0.0, 0.0]),
                 t_max=sec.number("rdtn_tmax", 60.0, kind="positive"),
-                tolerance=sec.number("ss_tolerance", 3e-4, kind="positive"),
+                method=method or "fdi",
+                tolerance=sec.number("ss_tolerance", None, kind="positive"),
                 max_order=int(sec.number("ss_max_order", 24, kind="positive")),
+                ss=ss,
                 name=sec.raw("name", None),
                 field=field,
             )  # fmt: skip
-        for key in ("ss_tolerance", "ss_max_order"):
+        for key in ("ss_method", "ss_tolerance", "ss_max_order", "ss_file"):
             if sec.has(key):
                 raise CaseError(f"'{key}' belongs to model: state_space", field=sec.path(key))
         return cls(
@@ -386,106 +403,46 @@ def _body_kin(kin: Kinematics) -> BodyKinematics:
                           f64(kin.cm_b))  # fmt: skip
 
 
-def _era(h: np.ndarray, order: int):
-    """Eigensystem realisation (Kung / Juang-Pappa) of the impulse response samples ``h[1:]``:
-    discrete ``(Ad, Bd, Cd)`` of ``order`` with ``h[k] = Cd Ad^(k-1) Bd``."""
-    n = (len(h) - 2) // 2
-    H0 = np.array([h[i + 1 : i + 1 + n] for i in range(n)])
-    H1 = np.array([h[i + 2 : i + 2 + n] for i in range(n)])
-    U, S, Vt = np.linalg.svd(H0)
-    U, S, Vt = U[:, :order], S[:order], Vt[:order]
-    sq, isq = np.sqrt(S), 1.0 / np.sqrt(S)
-    Ad = (isq[:, None] * (U.T @ H1 @ Vt.T)) * isq[None, :]
-    return Ad, (sq[:, None] * Vt)[:, 0], (U * sq[None, :])[0, :]
-
-
-def fit_radiation_state_space(K: np.ndarray, dt: float, pairs, *, tolerance: float = 3e-3,
-                              max_order: int = 20, sample_dt: float = 0.1):  # fmt: skip
-    """State-space models of the radiation kernel entries ``pairs`` (i, j) of ``K`` (N, 6, 6)
-    sampled every ``dt``: per entry the smallest even order (2..``max_order``) whose eigensystem
-    realisation (:func:`_era`, on samples every ``sample_dt``) is stable (all discrete poles
-    inside the unit circle: the fitted radiation stays passive-like and cannot grow) and
-    reproduces the kernel to ``tolerance`` (RMS error relative to the entry's largest value over
-    the kernel's length), else the most accurate stable one. Continuous form
-    ``h(t) = c exp(A t) b``: ``A = logm(Ad)/sample_dt``, ``b = Ad^-1 Bd``, ``c = Cd``.
-
-    Returns a list of ``(i, j, A, b, c, error)``."""
-    from scipy.linalg import logm
-
-    step = max(1, int(round(sample_dt / dt)))
-    ds = step * dt
-    out = []
-    for i, j in pairs:
-        h = K[::step, i, j]
-        scale = float(np.max(np.abs(h))) or 1.0
-        best = None
-        for order in range(2, max_order + 1, 2):
-            if order >= (len(h) - 2) // 2:
-                break
-            Ad, Bd, Cd = _era(h, order)
-            if np.max(np.abs(np.linalg.eigvals(Ad))) >= 1.0:
-                continue
-            x = Bd.copy()
-            pred = np.empty(len(h) - 1)
-            for k in range(len(h) - 1):
-                pred[k] = Cd @ x
-                x = Ad @ x
-            err = float(np.sqrt(np.mean((pred - h[1:]) ** 2)) / scale)
-            if best is None or err < best[-1]:
-                best = (Ad, Bd, Cd, err)
-            if err <= tolerance:
-                break
-        if best is None:
-            raise CaseError(f"no stable state-space fit of the radiation kernel K{i + 1}{j + 1}")
-        Ad, Bd, Cd, err = best
-        A = logm(Ad) / ds
-        if np.max(np.abs(np.imag(A))) > 1e-9 * max(np.max(np.abs(A)), 1.0):
-            raise CaseError(f"the state-space fit of K{i + 1}{j + 1} has a real negative pole")
-        out.append((int(i), int(j), np.real(A), np.linalg.solve(Ad, Bd), Cd.copy(), err))
-    return out
-
-
 class PotentialRadiationSS(PotentialRadiation):
-    """Radiation with the memory as fitted state-space models (HydroDyn's ``RdtnMod = 2`` idea;
-    the fit is floatwind's own, :func:`fit_radiation_state_space`, from the same kernel as the
-    convolution): continuous states integrated with the bodies, so any integrator can run it.
+    """Radiation with the memory as state-space models whose states are integrated with the
+    bodies, so any integrator can run it: fitted to the same data as the convolution
+    (:mod:`floatwind.loads.radiation_fit`, ``method`` ``fdi`` (frequency-domain identification,
+    default) or ``era``), or read from a HydroDyn ``.ss`` file (``ss``: the model of
+    ``RdtnMod = 2``, :func:`floatwind.loads.hydrodyn_ss.read_hydrodyn_ss`, dimensional).
     ``fit_report`` says the orders and the accuracy reached."""
 
     name = "potential_radiation"
+    DEFAULT_TOLERANCE = {"fdi": 1e-3, "era": 3e-4}
 
     def __init__(self, *, body: int, wamit, point_b=(0.0, 0.0, 0.0), ulen: float = 1.0,
-                 t_max: float = 60.0, tolerance: float = 3e-4, max_order: int = 24,
-                 name: str | None = None, field: str = ""):  # fmt: skip
+                 t_max: float = 60.0, method: str = "fdi", tolerance: float | None = None,
+                 max_order: int = 24, ss=None, name: str | None = None,
+                 field: str = ""):  # fmt: skip
         super().__init__(body=body, wamit=wamit, point_b=point_b, ulen=ulen, t_max=t_max,
                          name=name, field=field)  # fmt: skip
-        dt_k = 0.0125
-        K = radiation_kernel_table(self.data.omega, self.data.damping, self.t_max, dt_k)
-        big = np.max(np.abs(K), axis=0)
-        pairs = np.argwhere(big > 1e-12 * max(float(big.max()), 1e-300))
-        fits = fit_radiation_state_space(K, dt_k, pairs, tolerance=tolerance,
-                                         max_order=max_order)  # fmt: skip
-        P = len(fits)
-        nmax = max((f[2].shape[0] for f in fits), default=1)
-        self._a = np.zeros((P, nmax, nmax))
-        self._b = np.zeros((P, nmax))
-        self._c = np.zeros((P, nmax))
-        self._orders = np.zeros(P, dtype=np.int64)
-        self._offsets = np.zeros(P, dtype=np.int64)
-        self._pairs = np.zeros((P, 2), dtype=np.int64)
-        off = 0
-        for q, (i, j, A, b, c, _err) in enumerate(fits):
-            n = A.shape[0]
-            self._a[q, :n, :n], self._b[q, :n], self._c[q, :n] = A, b, c
-            self._orders[q], self._offsets[q], self._pairs[q] = n, off, (i, j)
-            off += n
-        self.n_states = off
-        errs = [f[-1] for f in fits]
-        self.fit_error = max(errs, default=0.0)
-        self.fit_report = (
-            f"state-space radiation: {P} kernel entries, orders "
-            f"{sorted(set(int(o) for o in self._orders))}, {off} states, largest RMS error "
-            f"{self.fit_error:.2e} of the entry's peak (tolerance {tolerance:g})"
-        )
+        self.fits = []
+        self._by_rho: dict[float, rf.SSBlocks] = {}
+        if ss is not None:  # a HydroDyn .ss file: dimensional, force = C x
+            self._blocks = rf.blocks_from_matrices(ss.a, ss.b, ss.c)
+            self.fit_error = float("nan")
+            self.fit_report = (
+                f"state-space radiation (.ss file): {len(self._blocks.orders)} blocks, "
+                f"{self._blocks.n_states} states"
+            )
+        else:
+            tolerance = self.DEFAULT_TOLERANCE[method] if tolerance is None else float(tolerance)
+            big = np.max(np.abs(self.data.damping), axis=0)  # the entries the convolution has
+            pairs = np.argwhere(big > 1e-12 * max(float(big.max()), 1e-300))
+            kernel = (radiation_kernel_table(self.data.omega, self.data.damping, self.t_max,
+                                             0.0125) if method == "era" else None)  # fmt: skip
+            self.fits = rf.fit_radiation_state_space(self.data, pairs, method=method,
+                                                     tolerance=tolerance, max_order=max_order,
+                                                     kernel=kernel, kernel_dt=0.0125)  # fmt: skip
+            self._blocks = None  # per unit density: scaled by the run's rho (_ss_params)
+            self.fit_error = max((f.error for f in self.fits), default=0.0)
+            self.fit_report = rf.fit_report(self.fits, method, tolerance)
+        self.n_states = (self._blocks.n_states if self._blocks is not None
+                         else sum(f.a.shape[0] for f in self.fits))  # fmt: skip
         logger.info(self.fit_report)
 
     # a model with states, no step memory
@@ -507,20 +464,30 @@ class PotentialRadiationSS(PotentialRadiation):
         body: int
         ref_b: np.ndarray
         a_inf: np.ndarray
-        rho: float
-        pairs: np.ndarray  # (P, 2) kernel entries (i, j)
-        orders: np.ndarray  # (P,) state count of each
+        orders: np.ndarray  # (P,) states of each block
         offsets: np.ndarray  # (P,) first state of each, from state0
         a: np.ndarray  # (P, n, n)
-        b: np.ndarray  # (P, n)
-        c: np.ndarray  # (P, n)
+        b: np.ndarray  # (P, n, 6)
+        c: np.ndarray  # (P, 6, n): the memory force, signed, in N and N m
+        b_used: np.ndarray  # (P, 6) columns of b that are not zero
+        c_used: np.ndarray  # (P, 6) rows of c that are not zero
         state0: int
+
+    def blocks(self, rho: float) -> rf.SSBlocks:
+        """The model's blocks in N and N m (a fit is per unit density: ``c = -rho c_fit``)."""
+        if self._blocks is not None:
+            return self._blocks
+        if rho not in self._by_rho:
+            self._by_rho[rho] = rf.blocks_from_fits(self.fits, rho)
+        return self._by_rho[rho]
 
     def _ss_params(self, env, state0: int):
         rho = float(getattr(env, "rho_water", 1025.0))
+        blk = self.blocks(rho)
         return self.SSParams(int(self.body), f64(self.point_b), f64(rho * self.data.added_mass_inf),
-                             rho, self._pairs, self._orders, self._offsets, f64(self._a),
-                             f64(self._b), f64(self._c), int(state0))  # fmt: skip
+                             blk.orders, blk.offsets, f64(blk.a), f64(blk.b), f64(blk.c),
+                             np.any(blk.b != 0.0, axis=1), np.any(blk.c != 0.0, axis=2),
+                             int(state0))  # fmt: skip
 
     def compiled(self, env, batch):
         from floatwind._kernels import potential as kp

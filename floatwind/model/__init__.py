@@ -114,6 +114,9 @@ class Model:
                 f"    joint {j.name}: {t.bodies[j.parent].name} -> {t.bodies[j.child].name}, {what}"
             )
         lines.append(f"  loads: {', '.join(ld.name for ld in self.loads) or 'none'}")
+        for ld in self.loads:  # a fitted model says how well it fits (potential_radiation)
+            if getattr(ld, "fit_report", None):
+                lines.append(f"    {ld.name}: {ld.fit_report}")
         lines.append(f"  sea: {self.env.sea.describe()}; wind: {self.env.wind.describe()}")
         s = self.settings
         lines.append(
