@@ -10,8 +10,9 @@ circle's); only the part below the still water level ``z = 0`` is meshed. The me
 one wedge (``2 pi / n``) that Capytaine's ``RotationSymmetricMesh`` turns into the whole hull,
 which makes the solve about ``n`` times cheaper (Capytaine 3 docs, "Symmetries"). Normals point
 out of the body into the water (Capytaine's convention). The irregular-frequency lid is a disc
-of the same polygon slightly below the free surface (Capytaine docs, "Irregular frequencies
-removal"), normals pointing down.
+of the same polygon on the free surface (Capytaine docs, "Irregular frequencies removal"),
+normals pointing down, its rim one waterline panel inside the hull (``LID_INSET``; the lid study
+of docs/potential_flow.md).
 """
 
 from __future__ import annotations
@@ -32,8 +33,13 @@ __all__ = [
     "profile_from_members",
 ]
 
-#: depth of the irregular-frequency lid below the still water level (m)
-LID_DEPTH = 0.01
+#: depth of the irregular-frequency lid below the still water level (m): on it (Capytaine's
+#: free-surface panels; 0.01 m below, the lid made spurious resonances at 3.2-4 rad/s)
+LID_DEPTH = 0.0
+#: the lid's rim stands this many lengths of the hull's waterline panels inside the waterline:
+#: a lid that meets the hull (0) changed the damping at regular frequencies by several per cent
+#: at 1,600 panels, the more the finer the lid (docs/potential_flow.md, "the lid")
+LID_INSET = 1.0
 #: axial / circumferential panel size of the revolved profile (slender hulls vary slowly along z)
 ASPECT = 2.5
 #: the panels grow from a quarter of the largest at the waterline to the largest over this
@@ -177,7 +183,8 @@ def _split(profile: np.ndarray, n_target: float, refine: int = 1) -> np.ndarray:
 
 def hull_from_profile(profile, *, panels: int = 1600, lid: bool = True, name: str = "hull",
                       source: str = "", field: str = "profile", n_sectors: int | None = None,
-                      refine=1) -> Hull:  # fmt: skip
+                      refine=1, lid_depth: float = LID_DEPTH, lid_rings: int | None = None,
+                      lid_inset: float = LID_INSET) -> Hull:  # fmt: skip
     """Revolve an ``(r, z)`` outline (from the bottom's centre, r = 0, up to the waterline z = 0)
     into a polygonal hull of about ``panels`` panels (module docstring).
 
@@ -188,7 +195,17 @@ def hull_from_profile(profile, *, panels: int = 1600, lid: bool = True, name: st
     ``refine`` (an integer, or a pair ``(around, along)``) refines that layout by whole factors:
     ``around`` times the sides (and the lid's rings as for that many sides), every piece of the
     outline ``along`` times its panels, with the same grading (a self-similar family of meshes
-    for a convergence study: ``refine = 2`` has 4 times the panels)."""
+    for a convergence study: ``refine = 2`` has 4 times the panels).
+
+    The irregular-frequency lid is a disc of the same polygon ``lid_depth`` below the free
+    surface (``0 <= lid_depth`` < the depth of the hull's first vertex below the waterline: a
+    deeper lid leaves irregular frequencies in the range and cuts the hull's top panels), its
+    rim ``lid_inset`` times the length of the hull's waterline panels (along the outline) inside
+    the hull (at most half the radius; 0: a lid that meets the hull), in ``lid_rings`` rings of
+    equal width (default: as many as make the lid's panels about ``ASPECT`` times longer
+    radially than around at the hull's waterline; ``refine``'s ``around`` multiplies them).
+    The defaults are what ``floatwind bem`` uses; the other values are for the lid study of
+    docs/potential_flow.md."""
     pair = (refine, refine) if np.ndim(refine) == 0 else tuple(np.ravel(refine))
     if len(pair) != 2 or any(int(m) != m or m < 1 for m in pair):
         raise CaseError(f"refine {refine!r}: a whole factor >= 1 or a pair (around, along)",
@@ -216,10 +233,24 @@ def hull_from_profile(profile, *, panels: int = 1600, lid: bool = True, name: st
     wv, wf = _revolve_wedge(pts, n, scale)
     lv = lf = np.zeros((0, 3))
     if lid:
-        r_lid = float(np.interp(-LID_DEPTH, prof[1:, 1], prof[1:, 0]))
-        n_rings = max(1, math.ceil(n / (2.0 * math.pi * ASPECT) - 1e-9))  # as the hull's panels
+        depth = float(lid_depth)
+        if not 0.0 <= depth < -float(pts[-2, 1]):
+            raise CaseError(f"lid_depth {lid_depth!r}: between 0 and {-float(pts[-2, 1]):.4g} m (the "
+                            "hull's first vertex below the waterline)", field="lid_depth")  # fmt: skip
+        if not (math.isfinite(float(lid_inset)) and float(lid_inset) >= 0.0):
+            raise CaseError(f"lid_inset {lid_inset!r}: >= 0 (waterline panel lengths)",
+                            field="lid_inset")  # fmt: skip
+        r_wall = float(np.interp(-depth, prof[1:, 1], prof[1:, 0]))
+        h_wl = float(np.hypot(*(pts[-1] - pts[-2])))  # the hull's waterline panel, along the outline
+        r_lid = r_wall - min(float(lid_inset) * h_wl / scale, 0.5 * r_wall)
+        if lid_rings is None:  # the lid's panels shaped as the hull's
+            n_rings = max(1, math.ceil(n / (2.0 * math.pi * ASPECT) - 1e-9))
+        elif int(lid_rings) != lid_rings or lid_rings < 1:
+            raise CaseError(f"lid_rings {lid_rings!r}: a whole number >= 1", field="lid_rings")
+        else:
+            n_rings = int(lid_rings) * m_around
         disc = np.column_stack([np.linspace(0.0, r_lid, n_rings + 1),
-                                np.full(n_rings + 1, -LID_DEPTH)])  # fmt: skip
+                                np.full(n_rings + 1, -depth)])  # fmt: skip
         lv, lf = _revolve_wedge(disc, n, scale)  # outward from the axis: normals down
     V, F = _rotate_copies(wv, wf, n)
     LV, LF = _rotate_copies(lv, lf.astype(int), n) if lid else (np.zeros((0, 3)),
@@ -294,8 +325,8 @@ def hull_from_case(path, *, panels: int = 1600, lid: bool = True, load: int | No
 
 def hull_from_mesh_file(path, *, lid: bool = True) -> Hull:
     """A hull from a mesh file Capytaine reads (``.gdf``, ``.dat``, ``.pnl``, ``.msh``, ...,
-    Capytaine docs "Mesh formats"), clipped at z = 0; the lid from Capytaine's
-    ``generate_lid``."""
+    Capytaine docs "Mesh formats"), clipped at z = 0; the lid rings of its waterline
+    (:func:`_star_lid`; Capytaine's ``generate_lid`` finds none under vertical walls)."""
     from floatwind.bem.solve import require_capytaine
 
     cpt = require_capytaine()
@@ -323,15 +354,22 @@ def hull_from_mesh_file(path, *, lid: bool = True) -> Hull:
 
 def _star_lid(V, F, size: float, file: str):
     """A lid under a single waterline that is star-shaped about its centroid: rings of the
-    waterline polygon shrunk towards the centroid, ``LID_DEPTH`` below the free surface, normals
-    down. (Capytaine's ``generate_lid`` finds no lid under vertical walls.)"""
+    waterline polygon shrunk towards the centroid, ``LID_DEPTH`` below the free surface, the
+    outer ring ``LID_INSET`` times the mean height of the waterline panels inside the waterline
+    (as :func:`hull_from_profile`'s), normals down. (Capytaine's ``generate_lid`` finds no lid
+    under vertical walls.)"""
     on = np.abs(V[:, 2]) < 1e-6 * size
     edges = set()
+    heights = []
     for f in F:
         ring = [int(v) for v in f]
+        touches = False
         for a, b in zip(ring, ring[1:] + ring[:1]):
             if a != b and on[a] and on[b]:
                 edges.add((min(a, b), max(a, b)))
+                touches = True
+        if touches:
+            heights.append(-float(V[ring, 2].min()))
     if not edges:
         raise CaseError("the hull has no waterline at z = 0 for a lid (use --no-lid)", file=file)
     parent = {v: v for e in edges for v in e}
@@ -355,8 +393,9 @@ def _star_lid(V, F, size: float, file: str):
     radius = np.hypot(*(poly - c).T)
     step = 2.0 * math.pi * float(radius.mean()) / n
     m = max(1, math.ceil(float(radius.max()) / (ASPECT * step) - 1e-9))
+    outer = 1.0 - min(LID_INSET * float(np.mean(heights)) / float(radius.mean()), 0.5)
     verts = [np.array([c[0], c[1], -LID_DEPTH])]
-    for t in np.arange(1, m + 1) / m:
+    for t in outer * np.arange(1, m + 1) / m:
         verts.extend(np.column_stack([c + t * (poly - c), np.full(n, -LID_DEPTH)]))
     LV = np.array(verts)
     faces = []

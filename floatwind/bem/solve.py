@@ -27,7 +27,7 @@ import time
 import numpy as np
 import xarray as xr
 
-from floatwind.bem.hull import LID_DEPTH, Hull
+from floatwind.bem.hull import Hull
 from floatwind.errors import CaseError
 
 logger = logging.getLogger(__name__)
@@ -292,6 +292,20 @@ def _save_npz(path, **arrays) -> None:
         np.savez(fh, **arrays)
 
 
+def _lid_text(hull: Hull) -> str:
+    """The lid's panels, depth and how far its rim stands inside the waterline (m)."""
+    if not hull.n_lid_panels:
+        return "none"
+    depth = round(-float(np.max(hull.lid_vertices[:, 2])), 10) + 0.0
+    text = f"{hull.n_lid_panels} panels {depth:g} m below the free surface"
+    if hull.n_sectors:  # a revolved profile: the lid and the waterline are coaxial polygons
+        wl = np.abs(hull.vertices[:, 2]) < 1e-9
+        gap = float(np.hypot(*hull.vertices[wl, :2].T).max()
+                    - np.hypot(*hull.lid_vertices[:, :2].T).max())  # fmt: skip
+        text += f", its rim {gap:.3g} m inside the waterline"
+    return text
+
+
 _UNITS = "kg, kg m, kg m^2 (translation-translation, -rotation, rotation-rotation)"
 
 
@@ -330,8 +344,7 @@ def _dataset(hull, omega, heads, depth, rho, g, A, B, X, limits, C, version, per
         "reference_point": "origin on the still water level (WAMIT reference point), inertial axes",
         "seconds_per_frequency": float(per_freq),
         "solver": "capytaine.BEMSolver() defaults (Delhommeau Green function, indirect method)",
-        "lid": (f"{hull.n_lid_panels} panels {LID_DEPTH:g} m below the free surface"
-                if hull.n_lid_panels else "none"),
+        "lid": _lid_text(hull),
         "excitation_convention": "WAMIT: elevation Re{A e^{i omega t}} at the origin, force "
                                  "Re{X A e^{i omega t}} (Capytaine's values conjugated)",
     })  # fmt: skip

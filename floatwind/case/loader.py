@@ -512,8 +512,6 @@ def _bem_to_wamit(data: dict, items: list, field: str, base_dir, env: dict) -> d
     hydrostatics profile, or ``mesh``) computed with Capytaine (floatwind.bem, cached by the
     hull's fingerprint: the first load of the case solves, later ones read the cache), written
     once as WAMIT files in the cache; the load then reads them as with ``wamit:``."""
-    import hashlib
-    import json
     import math
 
     from floatwind import bem
@@ -534,7 +532,6 @@ def _bem_to_wamit(data: dict, items: list, field: str, base_dir, env: dict) -> d
     if sec.has("mesh"):
         mesh = resolve_path(sec.raw("mesh"), sec.path("mesh"), base_dir)
         hull = bem.load_hull(mesh, lid=lid)
-        key_src = {"mesh": mesh.read_bytes().hex()[:4096], "mesh_path": str(mesh)}
     else:
         hyd = next((ld for ld in items if isinstance(ld, dict) and ld.get("type") == "hydrostatics"),
                    None)  # fmt: skip
@@ -545,12 +542,11 @@ def _bem_to_wamit(data: dict, items: list, field: str, base_dir, env: dict) -> d
 
         prof = profile_from_members(hyd.get("members"), f"{field}.bem (hydrostatics members)")
         hull = hull_from_profile(prof, panels=panels, lid=lid, name="hull", field=f"{field}.bem")
-        key_src = {"members": hyd.get("members")}
     ds = bem.compute_coefficients(hull, omega=omega, headings_deg=heads, water_depth=depth,
                                   rho=rho, g=g)  # fmt: skip
-    key = hashlib.sha256(json.dumps({**key_src, "panels": panels, "lid": lid, "omega": omega,
-                                     "headings": heads, "depth": str(depth), "rho": rho, "g": g},
-                                    sort_keys=True, default=str).encode()).hexdigest()[:16]  # fmt: skip
+    # the files are the dataset's: named by its fingerprint (the whole mesh with its lid, the
+    # frequencies, headings, depth, rho, g and the Capytaine version)
+    key = str(ds.attrs["fingerprint"])[:16]
     root = bem.default_cache_dir() / "wamit" / key / "hull"
     if not all(root.with_suffix(ext).is_file() for ext in (".1", ".3", ".hst")):
         root.parent.mkdir(parents=True, exist_ok=True)

@@ -19,12 +19,22 @@ convergence study.
    order the smooth coefficients show, where the observed one is outside 0.5-2 or the changes
    are not monotone: Roache's rule for the grid convergence index).
 
+3. **The irregular-frequency lid** (``--lid-study``, not part of the verdict): the heave and
+   surge damping at the regular frequencies 1.4 and 1.78 rad/s relative to the same hull
+   without a lid and the heave damping against Haskind's relation (from the heave
+   excitation), for lids 0-0.5 m below the free surface in 1-48 rings meeting the hull or with
+   their rim inset, on the shared files' layout and refined along the outline, around it and
+   both; the heave excitation at 2.6-2.8 rad/s, around the first irregular frequency of the
+   3.25 m waterline (2.7 rad/s), which the lid must remove; and the lowest B33 and B11 at
+   3.2-4.0 rad/s (negative: a spurious resonance of the lid).
+
 PASS when (1) A11, A33, A55 and B11, B33, B55 (significant band) are within 2 % of the shared
 files at their layout and (2) the finest mesh is within 2 % of the extrapolated value for the same
 coefficients at the study frequencies (damping where significant): exit status 0, else 1. Says
 separately whether the shared files are within 2 % of the extrapolated (converged) values. Writes
 ``oc3_capytaine.png`` and the BEM cache to ``--out`` (default a temporary folder).
 ``--quick``: part of the shared frequencies and the two coarser levels (no extrapolation).
+``--lid-study``: item 3 only (a few minutes, most of it the 25,600-panel level).
 """
 
 from __future__ import annotations
@@ -231,6 +241,91 @@ def study_table(conv: dict, ref, quick: bool):
     return rows, finest_dev, shared_dev
 
 
+#: the lid study: regular frequencies, and the band of the first irregular frequency (rad/s)
+LID_REGULAR = (1.4, 1.78)
+LID_IRREGULAR = (2.6, 2.7, 2.8)
+#: lids on the shared files' layout: (depth m, rings per 32 sides or None for floatwind's rule,
+#: rim inset in waterline panel lengths)
+LID_LAYOUTS = (tuple((d, r, 0.0) for d in (0.0, 0.01, 0.1, 0.25, 0.5) for r in (1, 3, 12, 48))
+               + tuple((d, r, 1.0) for d in (0.0, 0.01) for r in (12, 48)))  # fmt: skip
+#: floatwind's lid before issue 26's lid study: 0.01 m below the free surface, meeting the hull
+FORMER_LID = (0.01, None, 0.0)
+#: hull refinements (around, along), each with no lid, floatwind's lid, the former lid, that one
+#: with 12 rings per 32 sides and floatwind's 0.01 m below the free surface
+LID_LEVELS = ((1, 1), (1, 2), (1, 4), (2, 1), (4, 1), (2, 2), (4, 4))
+#: spurious resonances of a lid: the largest negative B33 and B11 over these frequencies (rad/s)
+LID_HIGH = tuple(np.round(np.arange(3.2, 4.001, 0.04), 2))
+
+
+def haskind_b33(omega: float, x3: float) -> float:
+    """Heave damping of an axisymmetric body from its heave excitation (deep water, Haskind:
+    ``B33 = k |X3|^2 / (4 rho g c_g) = omega^3 |X3|^2 / (2 rho g^3)``), an independent check of
+    the radiation solution."""
+    return omega**3 * x3**2 / (2.0 * RHO * G**3)
+
+
+def lid_study(prof, out: pathlib.Path) -> list:
+    """Prints the lid study (item 3); returns its rows."""
+    from floatwind.bem import compute_coefficients, hull_from_profile
+    from floatwind.bem.hull import LID_DEPTH, LID_INSET
+
+    def run(refine, lid, omega):
+        kw = {} if lid in (None, False) else {"lid_depth": lid[0], "lid_rings": lid[1],
+                                               "lid_inset": lid[2]}  # fmt: skip
+        hull = hull_from_profile(prof, panels=PANELS, n_sectors=32, refine=refine, name="oc3",
+                                 lid=lid is not False, **kw)  # fmt: skip
+        ds = compute_coefficients(hull, omega=list(omega), headings_deg=[0.0], rho=RHO, g=G,
+                                  cache_dir=out / "cache")  # fmt: skip
+        B = ds.radiation_damping.values
+        X3 = np.hypot(ds.excitation_re.values[:, 0, 2], ds.excitation_im.values[:, 0, 2])
+        return hull, {w: (B[f, 2, 2], B[f, 0, 0], X3[f]) for f, w in enumerate(omega)}
+
+    print("\n3. the irregular-frequency lid: B33 and B11 relative to the same hull without a "
+          f"lid at {LID_REGULAR[0]:g} and {LID_REGULAR[1]:g} rad/s (regular frequencies: the lid "
+          "must not change them once fine enough); B33 against Haskind's ``omega^3 |X3|^2 / "
+          "(2 rho g^3)`` (equal in the exact solution); |X3| (heading 0) at "
+          + ", ".join(f"{w:g}" for w in LID_IRREGULAR)
+          + " rad/s (the first irregular frequency of the waterline is 2.7 rad/s: without a lid "
+          "|X3| peaks there) and the lowest B33, B11 at 3.2-4.0 rad/s (negative: a spurious "
+          "resonance). Lids: depth, rings, rim inset in waterline panels:")  # fmt: skip
+    print(f"  {'hull':>6s} {'lid':>20s} {'panels':>6s} {'lid':>5s} | {'B33 1.4':>7s} "
+          f"{'B33 1.78':>8s} {'B11 1.78':>8s} | B33/Haskind 1.4, 1.78 | |X3| 2.6-2.8")  # fmt: skip
+    below = (0.01, None, LID_INSET)
+    cases = [((1, 1), False), ((1, 1), None), ((1, 1), FORMER_LID), ((1, 1), below)]
+    cases += [((1, 1), lid) for lid in LID_LAYOUTS]
+    for lv in LID_LEVELS[1:]:
+        cases += [(lv, False), (lv, None), (lv, FORMER_LID), (lv, (0.01, 12, 0.0)), (lv, below)]
+    omega_all = tuple(sorted(LID_REGULAR + LID_IRREGULAR))
+    base, rows = {}, []
+    for lv, lid in cases:
+        high = lv in ((1, 1), (2, 2)) and lid in (False, None, FORMER_LID, below)
+        omega = omega_all if lv in ((1, 1), (2, 2)) else LID_REGULAR + (2.7,)
+        hull, vals = run(lv, lid, omega + (LID_HIGH if high else ()))
+        if lid is False:
+            base[lv] = vals
+        b = base[lv]
+        if lid is False:
+            label = "none"
+        elif lid is None:
+            label = f"floatwind ({LID_DEPTH:g}, rule, {LID_INSET:g})"
+        else:
+            label = f"{lid[0]:g}, {'rule' if lid[1] is None else lid[1] * lv[0]}, {lid[2]:g}"
+        rel = [vals[w][k] / b[w][k] - 1.0 for w, k in ((1.4, 0), (1.78, 0), (1.78, 1))]
+        hk = [vals[w][0] / haskind_b33(w, vals[w][2]) - 1.0 for w in LID_REGULAR]
+        x3 = " ".join(f"{vals[w][2]:6.0f}" if w in vals else "     -" for w in LID_IRREGULAR)
+        if high:
+            x3 += "   B33, B11 min at 3.2-4: " + ", ".join(
+                f"{min(vals[w][k] for w in LID_HIGH):.4g}" for k in (0, 1))
+        if lid is False:
+            txt = " ".join(f"{vals[w][k]:8.4g}" for w, k in ((1.4, 0), (1.78, 0), (1.78, 1)))
+        else:
+            txt = f"{rel[0]:+7.2%} {rel[1]:+8.2%} {rel[2]:+8.2%}"
+        print(f"  {lv[0]},{lv[1]:<4d} {label:>20s} {hull.n_panels:6d} {hull.n_lid_panels:5d} | "
+              f"{txt} | {hk[0]:+7.2%} {hk[1]:+7.2%}       | {x3}", flush=True)  # fmt: skip
+        rows.append((lv, label, hull.n_panels, hull.n_lid_panels, rel, hk, vals))
+    return rows
+
+
 def _figure(row, conv, ref, path: pathlib.Path) -> None:
     import matplotlib
 
@@ -270,7 +365,13 @@ def main(argv=None) -> int:
         action="store_true",
         help="every 4th shared frequency, the two coarser levels (no extrapolation)",
     )
+    p.add_argument("--lid-study", action="store_true",
+                   help="only the irregular-frequency lid study (item 3 of the docstring)")
     args = p.parse_args(argv)
+    if args.lid_study:
+        with tempfile.TemporaryDirectory(prefix="floatwind-bem-") as tmp:
+            lid_study(_profile(), pathlib.Path(args.out) if args.out else pathlib.Path(tmp))
+        return 0
     if not (SHARED / "spar.1").is_file():
         print(f"the shared WAMIT files are missing: {SHARED}", file=sys.stderr)
         return 2
