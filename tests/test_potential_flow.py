@@ -616,8 +616,9 @@ def test_state_space_keys_refused_naming_the_field(extra, field):
 
 @needs_refs
 def test_ss_fit_command_errors(tmp_path, capsys):
-    """``floatwind ss-fit``: a missing WAMIT file, a non-positive option and an existing output
-    (without --overwrite) stop with exit status 2 and one line. Read back, the file splits into
+    """``floatwind ss-fit``: a missing WAMIT file, a non-positive option, an existing output
+    (without --overwrite), an option of the other kind of file and an unknown suffix stop with
+    exit status 2 and one line. Read back, the file splits into
     independent blocks (the compiled load's: here one per real pole or complex pair of the
     vector fit), each driven by one velocity and giving one force, whose states per DOF are
     the file's."""
@@ -634,6 +635,12 @@ def test_ss_fit_command_errors(tmp_path, capsys):
     assert "tolerance 0.003" in capsys.readouterr().out
     assert main(["ss-fit", str(SPAR), "-o", str(out)]) == 2
     assert "--overwrite" in capsys.readouterr().err
+    assert main(["ss-fit", str(SPAR), "-o", str(tmp_path / "b.ss"), "--heading", "15"]) == 2
+    assert "'--heading': only for an .ssexctn file" in capsys.readouterr().err
+    assert main(["ss-fit", str(SPAR), "-o", str(tmp_path / "b.ssexctn"), "--method", "era"]) == 2
+    assert "'--method': only for a .ss file" in capsys.readouterr().err
+    assert main(["ss-fit", str(SPAR), "-o", str(tmp_path / "b.txt")]) == 2
+    assert "b.txt" in capsys.readouterr().err
     ss = read_checked(out)
     blocks = blocks_from_matrices(ss.a, ss.b, ss.c)
     assert blocks.n_states == ss.a.shape[0] and max(blocks.orders) == 2
@@ -641,3 +648,128 @@ def test_ss_fit_command_errors(tmp_path, capsys):
     assert np.all(np.sum(np.any(blocks.c != 0, axis=2), axis=1) == 1)
     assert list(ss.states_per_dof) == [int(sum(blocks.orders[np.any(blocks.b[:, :, j] != 0, axis=1)]))
                                        for j in range(6)]  # fmt: skip
+
+
+@needs_refs
+def test_state_space_excitation_fit_and_run(compiled_on):
+    """The state-space excitation (HydroDyn ExctnMod = 2; ``potential_excitation`` with
+    ``model: state_space``), fitted to the .3 data at 0 deg: every DOF's model is stable and
+    reproduces X(omega) e^{-i omega Tc} at the file frequencies within its tolerance (1e-2 RMS
+    of the DOF's peak), Tc the delay that leaves 1e-4 of the impulse response's energy before
+    -Tc; on ref08's regular wave (1P30, H 4 m, T 10 s) the forces after the build-up (t > 4 Tc)
+    equal the DFT excitation's within 1 % of their range (measured 0.1 % Fx, 0.3 % Fz, 0.6 %
+    My); compiled like the Python path (1e-9) and a batch member equals the run alone bit for
+    bit."""
+    from floatwind.case import model_from_dict
+    from floatwind.case.openfast_import import import_openfast
+    from floatwind.loads import radiation_fit as rf
+    from floatwind.loads.potential import PotentialExcitationSS
+    from floatwind.simulate import simulate
+
+    ld = PotentialExcitationSS(body=0, wamit=SPAR)
+    d = ld.data
+    assert [f.i for f in ld.fits] == [0, 2, 4] and ld.tc > 0.0
+    assert f"Tc = {ld.tc:g} s" in ld.fit_report
+    for f in ld.fits:
+        assert np.max(np.linalg.eigvals(f.a).real) < 0.0 and f.converged, f.i
+        x = d.excitation[:, 0, f.i]
+        fit = rf.realised_response(f.a, f.b, f.c, d.exc_omega) * np.exp(1j * d.exc_omega * ld.tc)
+        assert _rms(fit - x) <= 1e-2 * np.max(np.abs(x)) * (1 + 1e-9), f.i
+    before = rf.excitation_irf(d.exc_omega, d.excitation[:, 0, 4],
+                               np.arange(-60.0, -ld.tc, 0.05))  # fmt: skip
+    whole = rf.excitation_irf(d.exc_omega, d.excitation[:, 0, 4], np.arange(-60.0, 60.0, 0.05))
+    assert np.sum(before**2) <= 1e-4 * np.sum(whole**2) * 1.01
+
+    fst = REF08 / "ref08_potential_regular.fst"
+    runs = {}
+    for model in ("dft", "state_space"):
+        case = import_openfast(fst)["case"]
+        case["simulation"]["t_max"] = 4 * ld.tc + 30.0
+        exc = next(e for e in case["loads"] if e["type"] == "potential_excitation")
+        exc["model"] = model
+        runs[model] = simulate(model_from_dict(case, base_dir=fst.parent, name=model),
+                               progress=False)  # fmt: skip
+    late = runs["dft"]["time"].values > 4 * ld.tc
+    for c in ("Fxi", "Fzi", "Myi"):
+        a = np.ravel(runs["state_space"][f"hydrodyn_wamit_excitation_{c}"].values)[late]
+        b = np.ravel(runs["dft"][f"hydrodyn_wamit_excitation_{c}"].values)[late]
+        assert np.max(np.abs(a - b)) <= 1e-2 * np.ptp(b), c
+
+    case["simulation"]["t_max"] = 5.0
+    _compiled_python_and_alone(
+        case, fst, ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+        ("PtfmSurge", "PtfmPitch", "hydrodyn_wamit_excitation_Fxi"),
+    )
+
+
+@needs_refs
+def test_state_space_excitation_refusals():
+    """One-line refusals naming the field: a sea from another heading than the fitted model's,
+    a heading outside the .3 file's, and the model's keys on the DFT excitation."""
+    from floatwind.case import model_from_dict
+    from floatwind.case.openfast_import import import_openfast
+    from floatwind.simulate import simulate
+
+    fst = REF08 / "ref08_potential_regular.fst"
+
+    def case_with(**keys):
+        case = import_openfast(fst)["case"]
+        case["simulation"]["t_max"] = 1.0
+        k, exc = next((k, e) for k, e in enumerate(case["loads"])
+                      if e["type"] == "potential_excitation")  # fmt: skip
+        exc.update(keys)
+        return case, f"loads[{k}]"
+
+    case, where = case_with(model="state_space", heading_deg=15.0)
+    with pytest.raises(CaseError) as err:
+        simulate(model_from_dict(case, base_dir=fst.parent, name="h"), progress=False)
+    assert f"{where}.heading_deg" in str(err.value) and "from 0 deg" in str(err.value)
+    for keys, field in (({"model": "state_space", "heading_deg": 60.0}, "heading_deg"),
+                        ({"ss_tc": 10.0}, "ss_tc"), ({"model": "fourier"}, "model")):  # fmt: skip
+        case, where = case_with(**keys)
+        with pytest.raises(CaseError) as err:
+            model_from_dict(case, base_dir=fst.parent, name="bad")
+        assert f"{where}.{field}" in str(err.value) and "\n" not in str(err.value), str(err.value)
+
+
+@needs_refs
+def test_hydrodyn_ssexctn_deck_runs_as_the_fit(tmp_path, compiled_on):
+    """HydroDyn's ``ExctnMod = 2``: ``floatwind ss-fit ... -o spar.ssexctn`` writes the fitted
+    excitation model (wave direction, Tc, matrices in N and N m) beside a copy of ref08's WAMIT
+    files; the deck with ``ExctnMod = 2`` imports it (``potential_excitation`` with ``ss_file``)
+    and runs bit for bit as the same fit made in the case (``model: state_space``)."""
+    import shutil
+    import stat
+
+    from floatwind.case import model_from_dict
+    from floatwind.case.openfast_import import import_openfast
+    from floatwind.cli import main
+    from floatwind.simulate import simulate
+
+    dst = tmp_path / "ref08"
+    shutil.copytree(REF08, dst, ignore=shutil.ignore_patterns("*.out", "*.outb", "*.sum"))
+    for p in dst.rglob("*"):
+        p.chmod(p.stat().st_mode | stat.S_IWUSR)
+    hd = dst / "HydroDyn.dat"
+    text, n = re.subn(r"^(\s*)1(\s+ExctnMod\s)", r"\g<1>2\g<2>", hd.read_text(encoding="latin-1"),
+                      count=1, flags=re.M)  # fmt: skip
+    assert n == 1
+    hd.write_text(text, encoding="latin-1")
+    assert main(["ss-fit", str(dst / "HydroData" / "spar"), "-o",
+                 str(dst / "HydroData" / "spar.ssexctn")]) == 0  # fmt: skip
+
+    fst = dst / "ref08_potential_regular.fst"
+    runs = []
+    for deck in (fst, REF08 / "ref08_potential_regular.fst"):
+        case = import_openfast(deck)["case"]
+        case["simulation"]["t_max"] = 30.0
+        exc = next(e for e in case["loads"] if e["type"] == "potential_excitation")
+        if deck == fst:
+            assert exc["model"] == "state_space" and exc["ss_file"].endswith("spar.ssexctn")
+        else:
+            exc["model"] = "state_space"
+        runs.append(simulate(model_from_dict(case, base_dir=deck.parent, name="x"),
+                             progress=False))  # fmt: skip
+    for name in ("PtfmSurge", "PtfmHeave", "PtfmPitch", "hydrodyn_wamit_excitation_Fxi"):
+        assert np.array_equal(runs[0][name].values, runs[1][name].values), name
+    assert np.max(np.abs(runs[0]["hydrodyn_wamit_excitation_Fxi"].values)) > 1e4

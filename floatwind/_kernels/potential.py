@@ -23,7 +23,8 @@ from numba import njit
 
 from floatwind._kernels.loads import _add_point_force, _point
 
-__all__ = ["convolve", "excitation_kernel", "radiation_after_step", "radiation_kernel"]
+__all__ = ["convolve", "excitation_kernel", "excitation_ss_kernel", "radiation_after_step",
+           "radiation_kernel", "radiation_ss_kernel"]
 
 
 @njit(cache=True, fastmath=False)
@@ -215,4 +216,45 @@ def radiation_ss_kernel(p, t, kin, y, dy, force, moment, added):
                     f6[i] += acc
         _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
         _added_mass(kin, b, p.body, pos, A, S, AS, added)
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def excitation_ss_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.potential.PotentialExcitationSS` (HydroDyn SS_Excitation):
+    ``dx_q/dt = a_q x_q + b_q eta(0, t + Tc)``, ``F += c_q x_q`` at the reference point, the
+    elevation ``sum e_re cos(omega (t + Tc)) - e_im sin(omega (t + Tc))`` of the member's sea."""
+    pos = np.empty(3)
+    vel = np.empty(3)
+    f6 = np.empty(6)
+    nc = p.omega.shape[0]
+    cs = np.empty(nc)
+    sn = np.empty(nc)
+    for c in range(nc):
+        cs[c] = math.cos(p.omega[c] * (t + p.tc))
+        sn[c] = math.sin(p.omega[c] * (t + p.tc))
+    R = p.e_re.shape[0]
+    for b in range(force.shape[0]):
+        r = b if R > 1 else 0
+        eta = 0.0
+        for c in range(nc):
+            eta += p.e_re[r, c] * cs[c] - p.e_im[r, c] * sn[c]
+        for k in range(6):
+            f6[k] = 0.0
+        for q in range(p.orders.shape[0]):
+            off = p.state0 + p.offsets[q]
+            n = p.orders[q]
+            for i in range(n):
+                d = p.b[q, i, 0] * eta
+                for k in range(n):
+                    d += p.a[q, i, k] * y[b, off + k]
+                dy[b, off + i] = d
+            for i in range(6):
+                if p.c_used[q, i]:
+                    acc = 0.0
+                    for k in range(n):
+                        acc += p.c[q, i, k] * y[b, off + k]
+                    f6[i] += acc
+        _ref_point(kin, b, p.body, p.ref_b, pos, vel)
+        _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
     return 0

@@ -1046,13 +1046,13 @@ def unsupported_settings(deck: dict) -> list[str]:
             if model["NAddDOF"] != 0:
                 out.append(f"{hd_name}: NAddDOF = {model['NAddDOF']} (generalised WAMIT modes) "
                            "is not supported")  # fmt: skip
-            if model["ExctnMod"] not in (0, 1):
-                out.append(f"{hd_name}: ExctnMod = {model['ExctnMod']} (state-space wave "
-                           "excitation) is not supported; use 1 (DFT)")  # fmt: skip
+            if model["ExctnMod"] not in (0, 1, 2):
+                out.append(f"{hd_name}: ExctnMod = {model['ExctnMod']} is not supported; use 0 "
+                           "(no excitation), 1 (DFT) or 2 (state-space, <PotFile>.ssexctn)")  # fmt: skip
             if model["RdtnMod"] not in (0, 1, 2):
                 out.append(f"{hd_name}: RdtnMod = {model['RdtnMod']} is not supported; use 0 "
                            "(no memory), 1 (convolution) or 2 (state-space, <PotFile>.ss)")  # fmt: skip
-            if model["ExctnMod"] == 1 and model["ExctnDisp"] != 0:
+            if model["ExctnMod"] in (1, 2) and model["ExctnDisp"] != 0:
                 out.append(f"{hd_name}: ExctnDisp = {model['ExctnDisp']} (excitation at the "
                            "displaced position) is not supported; use 0")  # fmt: skip
             if model["PtfmYMod"] != 0:

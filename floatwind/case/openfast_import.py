@@ -32,6 +32,7 @@ from __future__ import annotations
 import copy
 import math
 import pathlib
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -825,13 +826,23 @@ def _wamit_loads(hd: dict, deck: dict, p_hd, env: dict, ss, notes: list[str]) ->
     PtfmVol0 at the centre of buoyancy's x, y, and the ``.hst`` stiffness, at the reference
     point, as HydroDyn), ``potential_radiation`` (infinite-frequency added mass + memory: the
     convolution when RdtnMod = 1, the state-space model of ``<PotFile>.ss`` when RdtnMod = 2)
-    and ``potential_excitation`` (ExctnMod = 1 with waves). A null body (PtfmVol0 = 0 and
-    all-zero files, the usual switch for AddF0/AddCLin) gives none."""
+    and ``potential_excitation`` with waves (ExctnMod = 1: the ``.3`` data; ExctnMod = 2: the
+    state-space model of ``<PotFile>.ssexctn``, HydroDyn then reads no ``.3``). A null body
+    (PtfmVol0 = 0 and all-zero files, the usual switch for AddF0/AddCLin) gives none."""
+    from floatwind.loads.hydrodyn_ss import read_checked, read_checked_exctn
     from floatwind.loads.wamit import read_wamit
 
     hd_file = deck["HydroDyn"]["file"]
     root = pathlib.Path(hd_file).parent / hd["PotFile"][0]
-    ss_file = _hydrodyn_ss_file(root, hd_file) if hd["RdtnMod"] == 2 else None
+    waves = ss is not None and ss["WaveMod"] not in (0, "0")
+    ss_file = exctn_file = None
+    if hd["RdtnMod"] == 2:
+        ss_file = _hydrodyn_ss_file(root, hd_file, "RdtnMod", read_checked)
+    if hd["ExctnMod"] == 2:  # SS_Exc_Init opens the file with or without waves; SeaState's
+        # WaveDir (which it must match) is unused without them
+        wave_dir = math.degrees(ss["WaveDir"]) if waves else None
+        exctn_file = _hydrodyn_ss_file(root, hd_file, "ExctnMod",
+                                       lambda p: read_checked_exctn(p, wave_dir_deg=wave_dir))  # fmt: skip
     ulen = float(hd["WAMITULEN"][0])
     data = read_wamit(root, rho=1.0, gravity=1.0, ulen=ulen,
                       excitation=hd["ExctnMod"] == 1)  # fmt: skip
@@ -860,30 +871,41 @@ def _wamit_loads(hd: dict, deck: dict, p_hd, env: dict, ss, notes: list[str]) ->
          "openfast_channels": "B1HdS"},
         radiation,
     ]  # fmt: skip
-    waves = ss is not None and ss["WaveMod"] not in (0, "0")
-    if hd["ExctnMod"] == 1 and waves:
-        out.append({"type": "potential_excitation", "name": "hydrodyn_wamit_excitation",
-                    "body": "platform", "wamit": wamit, "ulen": ulen, "point": _vec(p_hd)})  # fmt: skip
+    if hd["ExctnMod"] in (1, 2) and waves:
+        excitation = {"type": "potential_excitation", "name": "hydrodyn_wamit_excitation",
+                      "body": "platform", "wamit": wamit, "ulen": ulen, "point": _vec(p_hd)}  # fmt: skip
+        if exctn_file is not None:
+            excitation.update(model="state_space", ss_file=exctn_file)
+        out.append(excitation)
     memory = {1: ", radiation memory", 2: ", radiation memory as state-space (.ss file)"}
+    exciting = {1: ", potential_excitation", 2: ", state-space potential_excitation (.ssexctn)"}
     notes.append(
         f"{pathlib.Path(hd_file).name}: WAMIT body {hd['PotFile'][0]} (PotMod = 1) as potential_radiation"
         f" (infinite-frequency added mass{memory.get(hd['RdtnMod'], '')})"
-        f"{', potential_excitation' if len(out) > 2 else ''} and linear hydrostatics (rho g "
+        f"{exciting[hd['ExctnMod']] if len(out) > 2 else ''} and linear hydrostatics (rho g "
         "PtfmVol0 + .hst)"
     )
     return out
 
 
-def _hydrodyn_ss_file(root: pathlib.Path, hd_file) -> str:
-    """``<PotFile>.ss`` of RdtnMod = 2, read and checked here so that a missing, malformed or
-    unstable file stops the import (one line naming the file and the line). HydroDyn
-    (``SS_Radiation.f90``, ``SS_Rad_Init``) enables all six DOFs and reports a file that does
-    not enable them all as an error; it then uses the whole model, as floatwind does."""
-    from floatwind.loads.hydrodyn_ss import read_checked
+#: HydroDyn's state-space files: switch (= 2) -> suffix of ``<PotFile>``, what the file holds
+_SS_FILES = {"RdtnMod": (".ss", "state-space radiation"),
+             "ExctnMod": (".ssexctn", "state-space wave excitation")}  # fmt: skip
 
-    path = root.with_name(root.name + ".ss")
+
+def _hydrodyn_ss_file(root: pathlib.Path, hd_file, key: str,
+                      check: Callable[[pathlib.Path], Any]) -> str:  # fmt: skip
+    """``<PotFile>.ss`` of RdtnMod = 2 or ``<PotFile>.ssexctn`` of ExctnMod = 2 (``key``), read
+    and checked here by ``check`` so that a missing, malformed or unstable file (or, for
+    ``.ssexctn``, one made for another wave direction) stops the import (one line naming the
+    file and the line). HydroDyn (``SS_Radiation.f90``, ``SS_Rad_Init``) enables all six DOFs
+    and reports a ``.ss`` file that does not enable them all as an error; it then uses the whole
+    model, as floatwind does. ``SS_Excitation.f90`` (``SS_Exc_Init``) stops on a ``.ssexctn``
+    whose WaveDir is not SeaState's."""
+    suffix, what = _SS_FILES[key]
+    path = root.with_name(root.name + suffix)
     if not path.is_file():
-        raise CaseError(f"RdtnMod = 2 (state-space radiation) reads {path}, which does not exist",
-                        field="RdtnMod", file=str(hd_file))  # fmt: skip
-    read_checked(path)
+        raise CaseError(f"{key} = 2 ({what}) reads {path}, which does not exist",
+                        field=key, file=str(hd_file))  # fmt: skip
+    check(path)
     return str(path)

@@ -808,14 +808,18 @@ SETTINGS: dict[str, dict[str, Setting]] = {
             "2",
         ),
         "ExctnMod": M(
-            "potential_excitation (1)",
-            lambda v, ctx: (not _potmod1(ctx)) or v in (0, 1),
-            "ExctnMod = 0 or 1 (DFT)",
-            "2",
+            "potential_excitation with waves: 0 none, 1 the .3 data (DFT), 2 model: state_space "
+            "with ss_file: <PotFile>.ssexctn (HydroDyn's state-space file, its WaveDir checked "
+            "against SeaState's; states integrated with the bodies)",
+            lambda v, ctx: (not _potmod1(ctx)) or v in (0, 1, 2),
+            "ExctnMod = 0, 1 (DFT) or 2 (state-space, <PotFile>.ssexctn)",
+            "3",
         ),
         "ExctnDisp": R(
             "ExctnDisp = 0 with wave excitation (excitation at the undisplaced position)",
-            lambda v, ctx: _same(v, 0) or not _potmod1(ctx) or ctx.v("HydroDyn", "ExctnMod") != 1,
+            lambda v, ctx: (
+                _same(v, 0) or not _potmod1(ctx) or ctx.v("HydroDyn", "ExctnMod") not in (1, 2)
+            ),
             "1",
             deck="ref07_potential_decay",
         ),
@@ -842,8 +846,8 @@ SETTINGS: dict[str, dict[str, Setting]] = {
         "RdtnTMax": M("potential_radiation.rdtn_tmax (RdtnMod = 1; unused with the .ss model)"),
         "RdtnDT": R(
             "RdtnDT = DEFAULT or DT with RdtnMod = 1 (floatwind samples the memory every step); any "
-            "with RdtnMod = 2 (HydroDyn integrates the .ss states at RdtnDT, floatwind with the "
-            "bodies at the run's step)",
+            "with RdtnMod = 2 (HydroDyn integrates the .ss and .ssexctn states at RdtnDT, "
+            "floatwind with the bodies at the run's step)",
             lambda v, ctx: (
                 not _potmod1(ctx)
                 or ctx.v("HydroDyn", "RdtnMod") != 1

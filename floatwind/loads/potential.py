@@ -52,6 +52,7 @@ logger = logging.getLogger(__name__)
 
 __all__ = [
     "PotentialExcitation",
+    "PotentialExcitationSS",
     "PotentialRadiation",
     "PotentialRadiationSS",
     "radiation_kernel_table",
@@ -302,7 +303,7 @@ class PotentialExcitation(Load):
         self.data = wamit if isinstance(wamit, WamitData) else read_wamit(
             wamit, rho=1.0, gravity=1.0, ulen=ulen
         )  # fmt: skip
-        if self.data.excitation is None:
+        if self.data.excitation is None and type(self) is PotentialExcitation:
             raise CaseError("the WAMIT data has no excitation (.3)", field=field or None)
         self.point_b = np.asarray(point_b, dtype=float)
         if name:
@@ -312,15 +313,45 @@ class PotentialExcitation(Load):
 
     @classmethod
     def from_config(cls, cfg, *, body_index, field, base_dir=None):
-        sec = Section(cfg, field, ("type", "body", "wamit", "ulen", "point", "name"))
+        sec = Section(cfg, field, ("type", "body", "wamit", "ulen", "point", "name", "model",
+                                   "ss_file", "heading_deg", "ss_tc", "ss_tolerance",
+                                   "ss_max_order"))  # fmt: skip
         root = _wamit_root(sec, base_dir)
-        return cls(
+        ulen = sec.number("ulen", 1.0, kind="positive")
+        model = sec.choice("model", ("dft", "state_space"), "dft")
+        ss_keys = ("ss_file", "heading_deg", "ss_tc", "ss_tolerance", "ss_max_order")
+        if model == "dft":
+            for key in ss_keys:
+                if sec.has(key):
+                    raise CaseError(f"'{key}' belongs to model: state_space", field=sec.path(key))
+            return cls(body=sec.body(body_index),
+                       wamit=read_wamit(root, rho=1.0, gravity=1.0, ulen=ulen),
+                       point_b=sec.vector("point", [0.0, 0.0, 0.0]), name=sec.raw("name", None),
+                       field=field)  # fmt: skip
+        ss = None
+        if sec.has("ss_file"):
+            for key in ss_keys[1:]:
+                if sec.has(key):
+                    raise CaseError(f"'{key}' belongs to a fitted model, not an ss_file "
+                                    "(the file gives its wave direction and Tc)",
+                                    field=sec.path(key))  # fmt: skip
+            from floatwind.loads.hydrodyn_ss import read_checked_exctn
+
+            path = pathlib.Path(str(sec.raw("ss_file")))
+            if not path.is_absolute() and base_dir is not None:
+                path = pathlib.Path(base_dir) / path
+            ss = read_checked_exctn(path)
+        tc = sec.raw("ss_tc", "auto")
+        if tc != "auto":
+            tc = sec.number("ss_tc", None)
+        return PotentialExcitationSS(
             body=sec.body(body_index),
-            wamit=read_wamit(root, rho=1.0, gravity=1.0,
-                             ulen=sec.number("ulen", 1.0, kind="positive")),
+            wamit=read_wamit(root, rho=1.0, gravity=1.0, ulen=ulen, excitation=ss is None),
             point_b=sec.vector("point", [0.0, 0.0, 0.0]),
-            name=sec.raw("name", None),
-            field=field,
+            heading_deg=sec.number("heading_deg", 0.0), tc=tc,
+            tolerance=sec.number("ss_tolerance", 1e-2, kind="positive"),
+            max_order=int(sec.number("ss_max_order", 40, kind="positive")),
+            ss=ss, name=sec.raw("name", None), field=field,
         )  # fmt: skip
 
     def coefficients(self, env) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -396,6 +427,149 @@ class PotentialExcitation(Load):
         fn(self._params(env), float(t), _body_kin(kin), np.empty((B, 0)), np.empty((B, 0)),
            force, moment, np.zeros((B, N, 6, 6)))  # fmt: skip
         return Wrench(force, moment)
+
+
+class PotentialExcitationSS(PotentialExcitation):
+    """First-order wave excitation as a state-space model driven by the wave elevation at the
+    origin ahead of time (HydroDyn ``ExctnMod = 2``, SS_Excitation.f90):
+    ``dx/dt = A x + B eta(t + Tc)``, ``F = C x`` at the reference point. The model is read from a
+    HydroDyn ``.ssexctn`` file (``ss``) or fitted here to the ``.3`` data at one wave heading
+    (:func:`floatwind.loads.radiation_fit.fit_excitation_state_space`: ``X_i(omega)
+    e^{-i omega Tc}`` by vector fitting, ``Tc`` by default the delay that makes the impulse
+    response causal to 1e-4 of its energy). Long-crested seas from that heading only; the states
+    start at zero (as HydroDyn's), so the force builds up over the first ``Tc`` seconds or so."""
+
+    def __init__(self, *, body: int, wamit, point_b=(0.0, 0.0, 0.0), ulen: float = 1.0,
+                 heading_deg: float = 0.0, tc="auto", tolerance: float = 1e-2,
+                 max_order: int = 40, ss=None, name: str | None = None, field: str = ""):  # fmt: skip
+        super().__init__(body=body, wamit=wamit, point_b=point_b, ulen=ulen, name=name,
+                         field=field)  # fmt: skip
+        self.fits = []
+        if ss is not None:  # dimensional, from a .ssexctn file
+            self.heading = math.radians(float(ss.wave_dir_deg))
+            self.tc = float(ss.tc)
+            self._blocks = rf.blocks_from_matrices(ss.a, ss.b[:, None], ss.c)
+            self.fit_error = float("nan")
+            self.fit_report = (f"state-space excitation (.ssexctn file): wave direction "
+                               f"{ss.wave_dir_deg:g} deg, Tc = {self.tc:g} s, "
+                               f"{self._blocks.n_states} states")  # fmt: skip
+        else:
+            d = self.data
+            if d.excitation is None:
+                raise CaseError("the WAMIT data has no excitation (.3)", field=field or None)
+            self.heading = math.radians(float(heading_deg))
+            hmin, hmax = float(d.exc_heading[0]), float(d.exc_heading[-1])
+            if not hmin - 1e-9 <= self.heading <= hmax + 1e-9:
+                raise CaseError(f"{heading_deg:g} deg lies outside the WAMIT .3 headings "
+                                f"{math.degrees(hmin):g}..{math.degrees(hmax):g} deg",
+                                field=f"{field}.heading_deg" if field else "heading_deg")  # fmt: skip
+            x = np.array([[np.interp(self.heading, d.exc_heading, d.excitation[f, :, i].real)
+                           + 1j * np.interp(self.heading, d.exc_heading, d.excitation[f, :, i].imag)
+                           for i in range(6)] for f in range(len(d.exc_omega))])  # fmt: skip
+            big = np.max(np.abs(x), axis=0)
+            dofs = [i for i in range(6) if big[i] > 1e-9 * float(big.max())]
+            self.tc = (max(rf.causal_delay(d.exc_omega, x[:, i]) for i in dofs)
+                       if tc == "auto" else float(tc))  # fmt: skip
+            self.fits = rf.fit_excitation_state_space(d.exc_omega, x, dofs, tc=self.tc,
+                                                      tolerance=tolerance, max_order=max_order)  # fmt: skip
+            self._blocks = None  # per unit rho g: scaled by the run's (_ss_params)
+            self.fit_error = max((f.error for f in self.fits), default=0.0)
+            missed = [f"X{f.i + 1}" for f in self.fits if not f.converged]
+            self.fit_report = (
+                f"state-space excitation (fdi): heading {heading_deg:g} deg, Tc = {self.tc:g} s, "
+                f"{len(self.fits)} DOFs, orders {sorted({f.a.shape[0] for f in self.fits})}, "
+                f"{sum(f.a.shape[0] for f in self.fits)} states, largest RMS |X e^(-i omega Tc)| "
+                f"error {self.fit_error:.2e} of the DOF's peak (tolerance {tolerance:g})"
+                + (f"; tolerance not reached for {', '.join(missed)}" if missed else "")
+            )
+        self.n_states = (self._blocks.n_states if self._blocks is not None
+                         else sum(f.a.shape[0] for f in self.fits))  # fmt: skip
+        self._by_rg: dict[float, rf.SSBlocks] = {}
+        self._eta: dict[int, tuple] = {}
+        logger.info(self.fit_report)
+
+    def state_names(self):
+        return [f"{self.name}_x{k + 1}" for k in range(self.n_states)]
+
+    def state_info(self):
+        return {n: ("1", f"state {k + 1} of the excitation state-space model of load "
+                         f"'{self.name}' (the units of its realisation; force = C x)")
+                for k, n in enumerate(self.state_names())}  # fmt: skip
+
+    def blocks(self, rho_g: float) -> rf.SSBlocks:
+        """The model's blocks in N and N m (a fit is per unit rho g)."""
+        if self._blocks is not None:
+            return self._blocks
+        if rho_g not in self._by_rg:
+            a, b, c, _ = rf.exctn_matrices_from_fits(self.fits)
+            self._by_rg[rho_g] = rf.blocks_from_matrices(a, b[:, None], rho_g * c)
+        return self._by_rg[rho_g]
+
+    class SSParams(NamedTuple):
+        body: int
+        ref_b: np.ndarray
+        omega: np.ndarray  # (M,) the sea's components
+        e_re: np.ndarray  # (R, M) eta(0, t) = sum e_re cos(omega t) - e_im sin(omega t)
+        e_im: np.ndarray
+        tc: float
+        orders: np.ndarray
+        offsets: np.ndarray
+        a: np.ndarray  # (P, n, n)
+        b: np.ndarray  # (P, n, 1)
+        c: np.ndarray  # (P, 6, n)
+        c_used: np.ndarray  # (P, 6)
+        state0: int
+
+    def _elevation(self, env):
+        """(omega, Re, Im) of the elevation at the origin in WAMIT's form ``Re A e^{i omega t}``,
+        the sea checked to come from the model's heading."""
+        sea = env.sea
+        if not hasattr(sea, "amplitude"):  # still water
+            return np.zeros(0), np.zeros((1, 0)), np.zeros((1, 0))
+        if not all(hasattr(sea, a) for a in ("omega", "cos_th", "sin_th")):
+            raise NoCompiledForm(f"the sea {type(sea).__name__} gives no wave components")
+        beta = np.arctan2(np.atleast_2d(sea.sin_th), np.atleast_2d(sea.cos_th))
+        off = np.abs(np.angle(np.exp(1j * (beta - self.heading))))
+        if off.size and float(off.max()) > 1e-6:
+            bad = float(np.degrees(beta.ravel()[int(np.argmax(off))]))
+            where = "ss_file" if self._blocks is not None else "heading_deg"
+            raise CaseError(
+                f"the sea has waves from {bad:g} deg; the state-space excitation is for "
+                f"{math.degrees(self.heading):g} deg only (long-crested seas from its heading)",
+                field=f"{self._field}.{where}" if self._field else where,
+            )  # fmt: skip
+        A = np.conj(np.atleast_2d(sea.amplitude))  # WAMIT's e^{+i omega t} amplitude
+        return f64(np.asarray(sea.omega, float)), f64(A.real), f64(A.imag)
+
+    def _ss_params(self, env, state0: int):
+        key = id(env.sea)
+        if key not in self._eta:
+            self._eta[key] = self._elevation(env)
+        w, er, ei = self._eta[key]
+        blk = self.blocks(float(env.rho_water) * float(env.gravity))
+        return self.SSParams(int(self.body), f64(self.point_b), w, er, ei, float(self.tc),
+                             blk.orders, blk.offsets, f64(blk.a), f64(blk.b), f64(blk.c),
+                             np.any(blk.c != 0.0, axis=2), int(state0))  # fmt: skip
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import potential as kp
+
+        return CompiledLoad(kp.excitation_ss_kernel, self._ss_params(env, -1))
+
+    def wrench(self, t, kin, env):  # pragma: no cover - a load with states answers wrench_state
+        return self.wrench_state(t, kin, env, None, None)[0]
+
+    def wrench_state(self, t, kin, env, s, memory):
+        from floatwind._kernels import potential as kp
+
+        B, N = kin.batch, kin.n_bodies
+        force, moment = np.zeros((B, N, 3)), np.zeros((B, N, 3))
+        y = np.zeros((B, self.n_states)) if s is None else np.ascontiguousarray(s, dtype=float)
+        dy = np.zeros_like(y)
+        fn = kp.excitation_ss_kernel if _kernels.enabled() else kp.excitation_ss_kernel.py_func
+        fn(self._ss_params(env, 0), float(t), _body_kin(kin), y, dy, force, moment,
+           np.zeros((B, N, 6, 6)))  # fmt: skip
+        return Wrench(force, moment), dy
 
 
 def _body_kin(kin: Kinematics) -> BodyKinematics:

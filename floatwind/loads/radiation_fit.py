@@ -72,7 +72,7 @@ class SSBlocks(NamedTuple):
     orders: np.ndarray  # (P,) states of each block
     offsets: np.ndarray  # (P,) first state of each
     a: np.ndarray  # (P, n, n), padded to the largest order
-    b: np.ndarray  # (P, n, 6)
+    b: np.ndarray  # (P, n, 6), or (P, n, 1) for the excitation (input: the wave elevation)
     c: np.ndarray  # (P, 6, n)
     n_states: int
 
@@ -143,10 +143,12 @@ def _stable(poles: np.ndarray) -> np.ndarray:
     return out
 
 
-def _fdi(omega: np.ndarray, h: np.ndarray, order: int, iterations: int = 30):
+def _fdi(omega: np.ndarray, h: np.ndarray, order: int, iterations: int = 30,
+         zero_at_origin: bool = True):
     """Vector fitting of ``h`` (complex, at ``s = i omega``) with ``order`` poles (even), no
-    constant term and the zero at s = 0 imposed. Frequencies scaled by their largest value.
-    Returns ``(A, b, c, rel_error)`` of ``h(s) ~ c (s I - A)^-1 b`` in unscaled s."""
+    constant term and (``zero_at_origin``, a radiation kernel) the zero at s = 0 imposed.
+    Frequencies scaled by their largest value. Returns ``(A, b, c, rel_error)`` of
+    ``h(s) ~ c (s I - A)^-1 b`` in unscaled s."""
     w0 = float(np.max(omega))
     s = 1j * omega / w0
     beta = np.linspace(float(np.min(omega)) / w0, 1.0, order // 2)
@@ -168,9 +170,10 @@ def _fdi(omega: np.ndarray, h: np.ndarray, order: int, iterations: int = 30):
                                 np.conj(poles[poles.imag > 1e-9 * np.abs(poles)])])  # fmt: skip
     real, upper = _split(poles)
     phi = _basis(s, real, upper)
-    # residues with K(0) = 0: phi(0) c = 0 (phi(0) is real), by elimination (null space)
+    # residues; with K(0) = 0: phi(0) c = 0 (phi(0) is real), by elimination (null space)
     phi0 = _basis(np.array([0.0 + 0.0j]), real, upper)[0].real
-    Q = np.linalg.svd(phi0[None, :])[2][1:].T  # (n, n-1) basis of {c : phi0 . c = 0}
+    Q = (np.linalg.svd(phi0[None, :])[2][1:].T if zero_at_origin
+         else np.eye(phi.shape[1]))  # (n, n-1): a basis of {c : phi0 . c = 0}  # fmt: skip
     Pr = np.concatenate([phi.real, phi.imag]) @ Q
     scale = np.linalg.norm(Pr, axis=0)
     scale[scale == 0] = 1.0
@@ -283,7 +286,8 @@ def fit_report(fits: list[EntryFit], method: str, tolerance: float) -> str:
 def _pack(blocks: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> SSBlocks:
     P = len(blocks)
     nmax = max((blk[0].shape[0] for blk in blocks), default=1)
-    a, b, c = np.zeros((P, nmax, nmax)), np.zeros((P, nmax, 6)), np.zeros((P, 6, nmax))
+    n_in = blocks[0][1].shape[1] if blocks else 6
+    a, b, c = np.zeros((P, nmax, nmax)), np.zeros((P, nmax, n_in)), np.zeros((P, 6, nmax))
     orders, offsets = np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64)
     off = 0
     for q, (A, B, C) in enumerate(blocks):
@@ -302,8 +306,9 @@ def blocks_from_fits(fits: list[EntryFit], rho: float) -> SSBlocks:
 
 
 def blocks_from_matrices(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> SSBlocks:
-    """A whole model ``dx/dt = a x + b v``, ``F = c x`` (a HydroDyn ``.ss`` file) split into
-    its independent blocks: the connected groups of states of ``a``'s coupling pattern."""
+    """A whole model ``dx/dt = a x + b u``, ``F = c x`` (a HydroDyn ``.ss`` file, ``u`` the six
+    velocities, or ``.ssexctn``, ``b`` (n, 1) and ``u`` the wave elevation) split into its
+    independent blocks: the connected groups of states of ``a``'s coupling pattern."""
     from scipy.sparse.csgraph import connected_components
 
     n_comp, label = connected_components((a != 0) | (a.T != 0), directed=False)
@@ -333,3 +338,76 @@ def hydrodyn_ss_from_fits(fits: list[EntryFit], rho: float):
         per_dof[f.j] += m
         k += m
     return HydroDynSS(a, b, c, np.ones(6, dtype=bool), per_dof)
+
+
+# -- wave excitation ----------------------------------------------------------------------------
+
+
+def excitation_irf(omega, x, t) -> np.ndarray:
+    """The excitation impulse response ``k(t) = (1/pi) int_0^inf Re[X(omega) e^{i omega t}]
+    d omega`` (``F(t) = int k(tau) eta(t - tau) d tau`` with WAMIT's ``eta = Re A e^{i omega t}``)
+    of ``x`` (F,) given at ``omega`` (F,), linear between them, the first value held down to
+    omega = 0 (a long wave's force), zero above the last, at ``t``; it is not causal (the wave
+    reaches the hull's far side after the origin)."""
+    w = np.asarray(omega, dtype=float)
+    grid = np.linspace(0.0, float(w[-1]), 4096)
+    xr = np.interp(grid, w, np.real(x))
+    xi = np.interp(grid, w, np.imag(x))
+    ph = np.outer(np.asarray(t, dtype=float), grid)
+    f = xr[None, :] * np.cos(ph) - xi[None, :] * np.sin(ph)
+    return np.trapezoid(f, grid, axis=1) / np.pi
+
+
+def causal_delay(omega, x, fraction: float = 1e-4, t_max: float = 60.0) -> float:
+    """The smallest delay ``Tc`` (s, steps of 0.05 s) for which the part of the excitation impulse
+    response before ``-Tc`` holds at most ``fraction`` of its energy (``int k^2``); the model
+    then runs on the elevation at ``t + Tc`` (HydroDyn's ``Tc``)."""
+    t = np.arange(-t_max, t_max + 1e-9, 0.05)
+    e = excitation_irf(omega, x, t) ** 2
+    before = np.cumsum(e) / np.sum(e)  # energy before t[k]
+    k = int(np.searchsorted(before, fraction))
+    return max(0.0, round(-float(t[min(k, len(t) - 1)]), 9))
+
+
+def fit_excitation_state_space(omega, x, dofs, *, tc: float, tolerance: float = 1e-2,
+                               max_order: int = 24) -> list[EntryFit]:  # fmt: skip
+    """State-space models of the excitation ``x`` (F, 6) (per unit amplitude, one heading) for
+    the DOFs ``dofs``: ``X_i(omega) e^{-i omega Tc} ~ c (i omega I - A)^-1 b`` (the delayed,
+    nearly causal response; driven by the elevation at ``t + Tc``), by vector fitting without the
+    zero at s = 0 (``X(0)`` is the hydrostatic force of a long wave); entries ``(i, -1)``."""
+    w = np.asarray(omega, dtype=float)
+    out = []
+    for i in dofs:
+        h = np.asarray(x[:, i]) * np.exp(-1j * w * tc)
+        best = None
+        for order in range(2, max_order + 1, 2):
+            if order >= len(w):
+                break
+            fit = _fdi(w, h, order, zero_at_origin=False)
+            if np.max(np.linalg.eigvals(fit[0]).real) >= 0.0:
+                continue
+            if best is None or fit[3] < best[3]:
+                best = fit
+            if fit[3] <= tolerance:
+                break
+        if best is None:
+            raise CaseError(f"no stable state-space fit of the wave excitation X{i + 1}")
+        A, b, c, err = best
+        out.append(EntryFit(int(i), -1, A, b, c, err, err <= tolerance))
+    return out
+
+
+def exctn_matrices_from_fits(fits: list[EntryFit]):
+    """The excitation fits as one model ``(a (n, n), b (n,), c (6, n), states per DOF)``, states
+    grouped by the force they give (``.ssexctn``'s "states per DOF")."""
+    fits = sorted(fits, key=lambda f: f.i)
+    n = sum(f.a.shape[0] for f in fits)
+    a, b, c = np.zeros((n, n)), np.zeros(n), np.zeros((6, n))
+    per_dof = np.zeros(6, dtype=np.int64)
+    k = 0
+    for f in fits:
+        m = f.a.shape[0]
+        a[k : k + m, k : k + m], b[k : k + m], c[f.i, k : k + m] = f.a, f.b, f.c
+        per_dof[f.i] += m
+        k += m
+    return a, b, c, per_dof
