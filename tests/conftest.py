@@ -55,6 +55,28 @@ def fused_and_python(make_model, **simulate_kw):
 _TOOL_LEFTOVERS = ("__pycache__/", ".pytest_cache/", ".hypothesis/", ".ruff_cache/", ".egg-info/")
 
 
+
+def set_deck_value(path: pathlib.Path, key: str, value: str) -> None:
+    """Replace the value in front of ``key`` in an OpenFAST input file (a test's copy)."""
+    import re
+
+    text, n = re.subn(rf"^(\s*)\S+(\s+{re.escape(key)}\s)", rf"\g<1>{value}\g<2>",
+                      path.read_text(encoding="latin-1"), count=1, flags=re.M)  # fmt: skip
+    assert n == 1, key
+    path.write_text(text, encoding="latin-1")
+
+
+def deck_copy(ref: pathlib.Path, tmp_path: pathlib.Path) -> pathlib.Path:
+    """A writable copy of the reference deck folder ``ref`` in ``tmp_path`` (its ``.fst``)."""
+    import shutil
+    import stat
+
+    dst = tmp_path / ref.name
+    shutil.copytree(ref, dst, ignore=shutil.ignore_patterns("*.out", "*.outb", "*.sum"))
+    for p in dst.rglob("*"):
+        p.chmod(p.stat().st_mode | stat.S_IWUSR)
+    return dst / f"{ref.name}.fst"
+
 def _tree_entries() -> set[str] | None:
     """Untracked and ignored paths of the checkout (``git status --porcelain --ignored``), tool
     caches left out; None outside a git checkout."""

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import pathlib
 import re
-import shutil
-import stat
 
 import numpy as np
 import pytest
+from conftest import deck_copy, set_deck_value
 
 from floatwind.case.openfast_import import UnsupportedDeckError, import_openfast
 from floatwind.errors import CaseError
@@ -355,27 +354,10 @@ def test_unstable_ssexctn_is_refused(tmp_path, pole):
 # --------------------------------------------------------------------------------- import
 
 
-def _set(path: pathlib.Path, key: str, value: str) -> None:
-    """Replace the value in front of ``key`` in an OpenFAST input file."""
-    text, n = re.subn(rf"^(\s*)\S+(\s+{re.escape(key)}\s)", rf"\g<1>{value}\g<2>",
-                      path.read_text(encoding="latin-1"), count=1, flags=re.M)  # fmt: skip
-    assert n == 1, key
-    path.write_text(text, encoding="latin-1")
-
-
-def _copy(ref: pathlib.Path, tmp_path: pathlib.Path) -> pathlib.Path:
-    """A writable copy of the reference deck ``ref`` (its ``.fst``)."""
-    dst = tmp_path / ref.name
-    shutil.copytree(ref, dst, ignore=shutil.ignore_patterns("*.out", "*.outb", "*.sum"))
-    for p in dst.rglob("*"):
-        p.chmod(p.stat().st_mode | stat.S_IWUSR)
-    return dst / f"{ref.name}.fst"
-
-
 def _ref07(tmp_path: pathlib.Path, rdtn_mod: str) -> pathlib.Path:
     """A writable copy of ref07 with RdtnMod set to ``rdtn_mod``."""
-    fst = _copy(REF07, tmp_path)
-    _set(fst.parent / "HydroDyn.dat", "RdtnMod", rdtn_mod)
+    fst = deck_copy(REF07, tmp_path)
+    set_deck_value(fst.parent / "HydroDyn.dat", "RdtnMod", rdtn_mod)
     return fst
 
 
@@ -451,8 +433,8 @@ def test_import_refuses_a_bad_ss_file(tmp_path, edit, line, needle):
 
 def _ref08(tmp_path: pathlib.Path, exctn_mod: str) -> pathlib.Path:
     """A writable copy of ref08 (regular waves) with ExctnMod set to ``exctn_mod``."""
-    fst = _copy(REF08, tmp_path)
-    _set(fst.parent / "HydroDyn.dat", "ExctnMod", exctn_mod)
+    fst = deck_copy(REF08, tmp_path)
+    set_deck_value(fst.parent / "HydroDyn.dat", "ExctnMod", exctn_mod)
     return fst
 
 
@@ -475,7 +457,7 @@ def test_import_maps_exctnmod_2_to_the_ssexctn_file(tmp_path, wave_dir):
     dft = _excitation(import_openfast(_ref08(tmp_path, "1")))
     fst = _ref08(tmp_path / "b", "2")
     if wave_dir is not None:
-        _set(fst.parent / "SeaState.dat", "WaveDir", wave_dir)
+        set_deck_value(fst.parent / "SeaState.dat", "WaveDir", wave_dir)
     data = fst.parent / "HydroData"
     ss = _stable_exctn(np.random.default_rng(3), wave_dir_deg=_sea_state_wave_dir(fst), tc=8.5)
     ss_path = write_hydrodyn_ssexctn(data / "spar.ssexctn", ss, "fitted elsewhere")
@@ -500,7 +482,7 @@ def test_import_maps_exctnmod_2_to_the_ssexctn_file(tmp_path, wave_dir):
 @needs_ref08
 def test_import_without_waves_reads_the_ssexctn_file_but_adds_no_excitation(tmp_path):
     fst = _ref08(tmp_path, "2")
-    _set(fst.parent / "SeaState.dat", "WaveMod", "0")
+    set_deck_value(fst.parent / "SeaState.dat", "WaveMod", "0")
     ss = _stable_exctn(np.random.default_rng(3), wave_dir_deg=45.0)  # WaveDir unused: no check
     path = write_hydrodyn_ssexctn(fst.parent / "HydroData" / "spar.ssexctn", ss, "still water")
     res = import_openfast(fst)
@@ -554,7 +536,7 @@ def test_import_refuses_a_bad_ssexctn_file(tmp_path, edit, line, needle):
 @needs_ref08
 def test_import_refuses_exctndisp_with_state_space_excitation(tmp_path):
     fst = _ref08(tmp_path, "2")
-    _set(fst.parent / "HydroDyn.dat", "ExctnDisp", "1")
+    set_deck_value(fst.parent / "HydroDyn.dat", "ExctnDisp", "1")
     with pytest.raises(UnsupportedDeckError) as err:
         import_openfast(fst)
     (line,) = [ln for ln in err.value.lines if "ExctnDisp" in ln]

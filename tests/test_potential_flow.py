@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 import pytest
+from conftest import deck_copy, set_deck_value
 
 from floatwind.errors import CaseError
 from floatwind.loads.potential import radiation_kernel_table
@@ -540,27 +541,18 @@ def test_hydrodyn_ss_file_deck_runs_as_the_fit(tmp_path, compiled_on):
     ``potential_radiation`` with ``ss_file`` and runs like the same fit made in the case
     (``model: state_space``) bit for bit (the same blocks: the file's numbers round-trip) and
     within 1e-3 of OpenFAST's convolution run (NRMSE over 60 s)."""
-    import shutil
-    import stat
 
     from floatwind.case import model_from_dict
     from floatwind.case.openfast_import import import_openfast
     from floatwind.cli import main
     from floatwind.simulate import simulate
 
-    dst = tmp_path / "ref07"
-    shutil.copytree(REF07, dst, ignore=shutil.ignore_patterns("*.out", "*.outb", "*.sum"))
-    for p in dst.rglob("*"):
-        p.chmod(p.stat().st_mode | stat.S_IWUSR)
-    hd = dst / "HydroDyn.dat"
-    text, n = re.subn(r"^(\s*)1(\s+RdtnMod\s)", r"\g<1>2\g<2>", hd.read_text(encoding="latin-1"),
-                      count=1, flags=re.M)  # fmt: skip
-    assert n == 1
-    hd.write_text(text, encoding="latin-1")
+    fst = deck_copy(REF07, tmp_path)
+    dst = fst.parent
+    set_deck_value(dst / "HydroDyn.dat", "RdtnMod", "2")
     assert main(["ss-fit", str(dst / "HydroData" / "spar"), "-o",
                  str(dst / "HydroData" / "spar.ss")]) == 0  # fmt: skip
 
-    fst = dst / "ref07_potential_decay.fst"
     case = import_openfast(fst)["case"]
     rad = next(ld for ld in case["loads"] if ld["type"] == "potential_radiation")
     assert rad["model"] == "state_space" and rad["ss_file"].endswith("spar.ss")
@@ -738,27 +730,18 @@ def test_hydrodyn_ssexctn_deck_runs_as_the_fit(tmp_path, compiled_on):
     excitation model (wave direction, Tc, matrices in N and N m) beside a copy of ref08's WAMIT
     files; the deck with ``ExctnMod = 2`` imports it (``potential_excitation`` with ``ss_file``)
     and runs bit for bit as the same fit made in the case (``model: state_space``)."""
-    import shutil
-    import stat
 
     from floatwind.case import model_from_dict
     from floatwind.case.openfast_import import import_openfast
     from floatwind.cli import main
     from floatwind.simulate import simulate
 
-    dst = tmp_path / "ref08"
-    shutil.copytree(REF08, dst, ignore=shutil.ignore_patterns("*.out", "*.outb", "*.sum"))
-    for p in dst.rglob("*"):
-        p.chmod(p.stat().st_mode | stat.S_IWUSR)
-    hd = dst / "HydroDyn.dat"
-    text, n = re.subn(r"^(\s*)1(\s+ExctnMod\s)", r"\g<1>2\g<2>", hd.read_text(encoding="latin-1"),
-                      count=1, flags=re.M)  # fmt: skip
-    assert n == 1
-    hd.write_text(text, encoding="latin-1")
+    fst = deck_copy(REF08, tmp_path)
+    dst = fst.parent
+    set_deck_value(dst / "HydroDyn.dat", "ExctnMod", "2")
     assert main(["ss-fit", str(dst / "HydroData" / "spar"), "-o",
                  str(dst / "HydroData" / "spar.ssexctn")]) == 0  # fmt: skip
 
-    fst = dst / "ref08_potential_regular.fst"
     runs = []
     for deck in (fst, REF08 / "ref08_potential_regular.fst"):
         case = import_openfast(deck)["case"]

@@ -236,33 +236,41 @@ def fit_radiation_state_space(data, pairs, *, method: str = "fdi", tolerance: fl
     else:
         step = max(1, int(round(sample_dt / kernel_dt)))
         ds = step * kernel_dt
+    w = np.asarray(data.omega, dtype=float)
     out = []
     for i, j in pairs:
-        best = None
-        for order in range(2, max_order + 1, 2):
-            if method == "fdi":
-                if order >= len(data.omega):
-                    break
-                A, b, c, err = _fdi(np.asarray(data.omega, dtype=float), H[:, i, j], order)
-                if np.max(np.linalg.eigvals(A).real) >= 0.0:
-                    continue
-                fit = (A, b, c, err)
-            else:
-                h = kernel[::step, i, j]
-                if order >= (len(h) - 2) // 2:
-                    break
-                fit = _era_fit(h, ds, order)
-                if fit is None:
-                    continue
-            if best is None or fit[3] < best[3]:
-                best = fit
-            if fit[3] <= tolerance:
-                break
+        if method == "fdi":
+            orders = range(2, min(max_order, len(w) - 1) + 1, 2)
+            best = _smallest_order((_stable_or_none(_fdi(w, H[:, i, j], m)) for m in orders),
+                                   tolerance)  # fmt: skip
+        else:
+            h = kernel[::step, i, j]
+            orders = range(2, min(max_order, (len(h) - 2) // 2 - 1) + 1, 2)
+            best = _smallest_order((_era_fit(h, ds, m) for m in orders), tolerance)
         if best is None:
             raise CaseError(f"no stable state-space fit of the radiation kernel K{i + 1}{j + 1}")
         A, b, c, err = best
         out.append(EntryFit(int(i), int(j), A, b, c, err, err <= tolerance))
     return out
+
+
+def _stable_or_none(fit):
+    """A continuous fit ``(A, b, c, err)``, or None when ``A`` has a pole with real part >= 0."""
+    return fit if np.max(np.linalg.eigvals(fit[0]).real) < 0.0 else None
+
+
+def _smallest_order(fits, tolerance: float):
+    """The first of ``fits`` (by increasing order; None = unstable) whose error reaches
+    ``tolerance``, else the most accurate; None when none is stable."""
+    best = None
+    for fit in fits:
+        if fit is None:
+            continue
+        if best is None or fit[3] < best[3]:
+            best = fit
+        if fit[3] <= tolerance:
+            break
+    return best
 
 
 def fit_report(fits: list[EntryFit], method: str, tolerance: float) -> str:
@@ -376,20 +384,12 @@ def fit_excitation_state_space(omega, x, dofs, *, tc: float, tolerance: float = 
     nearly causal response; driven by the elevation at ``t + Tc``), by vector fitting without the
     zero at s = 0 (``X(0)`` is the hydrostatic force of a long wave); entries ``(i, -1)``."""
     w = np.asarray(omega, dtype=float)
+    orders = range(2, min(max_order, len(w) - 1) + 1, 2)
     out = []
     for i in dofs:
         h = np.asarray(x[:, i]) * np.exp(-1j * w * tc)
-        best = None
-        for order in range(2, max_order + 1, 2):
-            if order >= len(w):
-                break
-            fit = _fdi(w, h, order, zero_at_origin=False)
-            if np.max(np.linalg.eigvals(fit[0]).real) >= 0.0:
-                continue
-            if best is None or fit[3] < best[3]:
-                best = fit
-            if fit[3] <= tolerance:
-                break
+        best = _smallest_order((_stable_or_none(_fdi(w, h, m, zero_at_origin=False))
+                                for m in orders), tolerance)  # fmt: skip
         if best is None:
             raise CaseError(f"no stable state-space fit of the wave excitation X{i + 1}")
         A, b, c, err = best
