@@ -177,13 +177,36 @@ def excitation_kernel(p, t, kin, y, dy, force, moment, added):
 
 
 @njit(cache=True, fastmath=False)
+def _ss_blocks(p, b, u, y, dy, f6):
+    """The state-space blocks of member ``b`` (:class:`floatwind.loads.radiation_fit.SSBlocks`
+    in ``p``): ``dx_q/dt = a_q x_q + b_q u`` into ``dy``, ``f6 += c_q x_q`` (states
+    ``y[b, state0 + offsets[q]:]``; zero columns of ``b`` and rows of ``c`` skipped by
+    ``b_used`` / ``c_used``)."""
+    for q in range(p.orders.shape[0]):
+        off = p.state0 + p.offsets[q]
+        n = p.orders[q]
+        for r in range(n):
+            d = 0.0
+            for j in range(u.shape[0]):
+                if p.b_used[q, j]:
+                    d += p.b[q, r, j] * u[j]
+            for k in range(n):
+                d += p.a[q, r, k] * y[b, off + k]
+            dy[b, off + r] = d
+        for i in range(6):
+            if p.c_used[q, i]:
+                acc = 0.0
+                for r in range(n):
+                    acc += p.c[q, i, r] * y[b, off + r]
+                f6[i] += acc
+
+
+@njit(cache=True, fastmath=False)
 def radiation_ss_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.potential.PotentialRadiationSS`: the infinite-frequency added mass
     and its centripetal part as :func:`radiation_kernel`, and the memory force of the
-    state-space blocks (:class:`floatwind.loads.radiation_fit.SSBlocks`): ``dx_q/dt = a_q x_q
-    + b_q v``, ``F += c_q x_q`` (HydroDyn SS_Radiation: ``dxdt = A x + B qdot``, ``y = C x``;
-    states ``y[:, state0:]``, blocks padded to ``a.shape[1]``, zero columns of ``b`` and rows
-    of ``c`` skipped by ``b_used`` / ``c_used``)."""
+    state-space blocks (:func:`_ss_blocks` with ``u`` the reference point's six velocities;
+    HydroDyn SS_Radiation: ``dxdt = A x + B qdot``, ``y = C x``)."""
     pos = np.empty(3)
     vel = np.empty(3)
     f6 = np.empty(6)
@@ -197,23 +220,7 @@ def radiation_ss_kernel(p, t, kin, y, dy, force, moment, added):
         for k in range(3):
             v6[k] = vel[k]
             v6[3 + k] = kin.w_b[b, p.body, k]
-        for q in range(p.orders.shape[0]):
-            off = p.state0 + p.offsets[q]
-            n = p.orders[q]
-            for r in range(n):
-                d = 0.0
-                for j in range(6):
-                    if p.b_used[q, j]:
-                        d += p.b[q, r, j] * v6[j]
-                for k in range(n):
-                    d += p.a[q, r, k] * y[b, off + k]
-                dy[b, off + r] = d
-            for i in range(6):
-                if p.c_used[q, i]:
-                    acc = 0.0
-                    for r in range(n):
-                        acc += p.c[q, i, r] * y[b, off + r]
-                    f6[i] += acc
+        _ss_blocks(p, b, v6, y, dy, f6)
         _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
         _added_mass(kin, b, p.body, pos, A, S, AS, added)
     return 0
@@ -227,6 +234,7 @@ def excitation_ss_kernel(p, t, kin, y, dy, force, moment, added):
     pos = np.empty(3)
     vel = np.empty(3)
     f6 = np.empty(6)
+    u = np.empty(1)
     nc = p.omega.shape[0]
     cs = np.empty(nc)
     sn = np.empty(nc)
@@ -241,20 +249,8 @@ def excitation_ss_kernel(p, t, kin, y, dy, force, moment, added):
             eta += p.e_re[r, c] * cs[c] - p.e_im[r, c] * sn[c]
         for k in range(6):
             f6[k] = 0.0
-        for q in range(p.orders.shape[0]):
-            off = p.state0 + p.offsets[q]
-            n = p.orders[q]
-            for i in range(n):
-                d = p.b[q, i, 0] * eta
-                for k in range(n):
-                    d += p.a[q, i, k] * y[b, off + k]
-                dy[b, off + i] = d
-            for i in range(6):
-                if p.c_used[q, i]:
-                    acc = 0.0
-                    for k in range(n):
-                        acc += p.c[q, i, k] * y[b, off + k]
-                    f6[i] += acc
+        u[0] = eta
+        _ss_blocks(p, b, u, y, dy, f6)
         _ref_point(kin, b, p.body, p.ref_b, pos, vel)
         _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
     return 0

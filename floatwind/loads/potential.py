@@ -517,6 +517,7 @@ class PotentialExcitationSS(PotentialExcitation):
         a: np.ndarray  # (P, n, n)
         b: np.ndarray  # (P, n, 1)
         c: np.ndarray  # (P, 6, n)
+        b_used: np.ndarray  # (P, 1)
         c_used: np.ndarray  # (P, 6)
         state0: int
 
@@ -549,7 +550,8 @@ class PotentialExcitationSS(PotentialExcitation):
         blk = self.blocks(float(env.rho_water) * float(env.gravity))
         return self.SSParams(int(self.body), f64(self.point_b), w, er, ei, float(self.tc),
                              blk.orders, blk.offsets, f64(blk.a), f64(blk.b), f64(blk.c),
-                             np.any(blk.c != 0.0, axis=2), int(state0))  # fmt: skip
+                             np.any(blk.b != 0.0, axis=1), np.any(blk.c != 0.0, axis=2),
+                             int(state0))  # fmt: skip
 
     def compiled(self, env, batch):
         from floatwind._kernels import potential as kp
