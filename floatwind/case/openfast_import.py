@@ -899,8 +899,8 @@ def _hydrodyn_ss_file(root: pathlib.Path, hd_file, key: str,
     and checked here by ``check`` so that a missing, malformed or unstable file (or, for
     ``.ssexctn``, one made for another wave direction) stops the import (one line naming the
     file and the line). HydroDyn (``SS_Radiation.f90``, ``SS_Rad_Init``) enables all six DOFs
-    and reports a ``.ss`` file that does not enable them all as an error; it then uses the whole
-    model, as floatwind does. ``SS_Excitation.f90`` (``SS_Exc_Init``) stops on a ``.ssexctn``
+    and reports a ``.ss`` file that does not enable them all as an error, which floatwind
+    refuses (``read_checked``). ``SS_Excitation.f90`` (``SS_Exc_Init``) stops on a ``.ssexctn``
     whose WaveDir is not SeaState's."""
     suffix, what = _SS_FILES[key]
     path = root.with_name(root.name + suffix)
