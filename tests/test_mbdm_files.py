@@ -17,8 +17,7 @@ import xarray as xr
 from floatwind.cli import main
 from floatwind.errors import CaseError
 from floatwind.multibody.mbdm import energy
-from floatwind.multibody.mbdm.coordinates import pdot_from_omega
-from floatwind.multibody.mbdm.files import read_mbdm, run_mbdm
+from floatwind.multibody.mbdm.files import read_mbdm, run_mbdm, states_from_dataset
 from tests.test_mbdm_dynamics import (
     _analytic,
     _check_slider_crank,
@@ -33,15 +32,6 @@ CASES = ROOT / "cases" / "mbdm"
 SPRING = CASES / "body_on_spring" / "mbdm"
 KINEMATIC = CASES / "slider_crank_kinematic" / "mbdm"
 DYNAMIC = CASES / "slider_crank_dynamic" / "mbdm"
-
-
-def _states(ds):
-    """q, qdot (nt, nb, 7) of a result Dataset (pdot from omega', eq. 40)."""
-    p = ds.body_quaternion.values
-    q = np.concatenate([ds.body_position.values, p], -1)
-    qd = np.concatenate([ds.body_velocity.values,
-                         pdot_from_omega(p, ds.body_angular_velocity.values)], -1)  # fmt: skip
-    return q, qd
 
 
 # --- the note's examples -------------------------------------------------------------------------
@@ -93,7 +83,7 @@ def test_slider_crank_kinematic_file_matches_closed_form():
 
 
 def _gas_and_angle_checks(ds, model, phi0, phid0):
-    q, qd = _states(ds)
+    q, qd = states_from_dataset(ds)
     t = ds.time.values
     phi = _crank_angle(q)
     err = np.max(np.abs(phi - lagrangian_crank(t, (phi0, phid0))))
@@ -114,7 +104,7 @@ def test_slider_crank_dynamic_file_as_printed_against_lagrangian():
     model = read_mbdm(DYNAMIC)
     ds = run_mbdm(model, t_end=0.15, dt=5e-4)
     assert "rod" in ds.attrs["assembly"]
-    q, qd = _states(ds)
+    q, qd = states_from_dataset(ds)
     phi0 = _crank_angle(q[:1])[0]
     assert abs(phi0 - np.pi) < 0.06  # mass-weighted assembly: the rod moves, not the crank
     err, rel = _gas_and_angle_checks(ds, model, phi0, ds.body_angular_velocity.values[0, 0, 2])
@@ -132,7 +122,7 @@ def test_slider_crank_dynamic_file_with_table27_state(method):
     model = dataclasses.replace(model, bodies=(model.bodies[0], rod) + model.bodies[2:])
     ds = run_mbdm(model, t_end=0.15, dt=5e-4, method=method)
     assert ds.attrs["assembly"] == ""
-    q, qd = _states(ds)
+    q, qd = states_from_dataset(ds)
     res = types.SimpleNamespace(time=ds.time.values, q=q, qdot=qd)
     _check_slider_crank(res, model.dynamic_system(), 1e-6, 1e-6)
 

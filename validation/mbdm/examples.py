@@ -37,16 +37,6 @@ from validation.seed_cases._common import Check, Outcome, figure  # noqa: E402
 CASES = ROOT / "cases" / "mbdm"
 
 
-def _states(ds):
-    from floatwind.multibody.mbdm.coordinates import pdot_from_omega
-
-    p = ds.body_quaternion.values
-    q = np.concatenate([ds.body_position.values, p], -1)
-    qd = np.concatenate([ds.body_velocity.values,
-                         pdot_from_omega(p, ds.body_angular_velocity.values)], -1)  # fmt: skip
-    return q, qd
-
-
 def spring(out: pathlib.Path, res: Outcome) -> None:
     from floatwind.multibody.mbdm import read_mbdm, run_mbdm
     from tests.test_mbdm_dynamics import _analytic
@@ -102,7 +92,7 @@ def kinematic(out: pathlib.Path, res: Outcome, quick: bool) -> None:
 
 
 def dynamic(out: pathlib.Path, res: Outcome, quick: bool, method: str) -> None:
-    from floatwind.multibody.mbdm import energy, read_mbdm, run_mbdm
+    from floatwind.multibody.mbdm import energy, read_mbdm, run_mbdm, states_from_dataset
     from tests.test_mbdm_dynamics import (
         TORQUE,
         _crank_angle,
@@ -115,7 +105,7 @@ def dynamic(out: pathlib.Path, res: Outcome, quick: bool, method: str) -> None:
     ds = run_mbdm(model, t_end=0.3 if quick else None, dt=5e-4 if quick else None, method=method)
     wall = time.perf_counter() - t0
     t = ds.time.values
-    q, qd = _states(ds)
+    q, qd = states_from_dataset(ds)
     phi = _crank_angle(q)
     phi0, phid0 = float(phi[0]), float(ds.body_angular_velocity.values[0, 0, 2])
     ref = lagrangian_crank(t, (phi0, phid0))

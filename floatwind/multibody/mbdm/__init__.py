@@ -48,6 +48,7 @@ from floatwind.multibody.mbdm.files import (
     MbdmModel,
     read_mbdm,
     run_mbdm,
+    states_from_dataset,
 )
 from floatwind.multibody.mbdm.forces import (
     BodyLoad,
@@ -114,4 +115,5 @@ __all__ = [
     "solve_position",
     "solve_velocity",
     "split",
+    "states_from_dataset",
 ]

@@ -75,6 +75,7 @@ __all__ = [
     "assemble_mass_weighted",
     "read_mbdm",
     "run_mbdm",
+    "states_from_dataset",
 ]
 
 # --- lines of text -------------------------------------------------------------------------------
@@ -172,6 +173,14 @@ def _integer(e: _Entry, file, where: str, lo: int = 0) -> int:
     if v != int(v) or v < lo:
         raise _err(file, e.line, where, f"expected a whole number >= {lo}, got {e.value!r}")
     return int(v)
+
+
+def _body_number(e: _Entry, file, where: str, nb: int) -> int:
+    """A body's number (1 to ``nb``, as the files count them) in entry ``e``."""
+    b = _integer(e, file, where, 0)
+    if not 1 <= b <= nb:
+        raise _err(file, e.line, where, f"body {b} does not exist: the bodies are 1 to {nb}")
+    return b
 
 
 def _unknown(e: _Entry, file, block: str, expected: list[str]) -> CaseError:
@@ -664,11 +673,7 @@ def _read_mooring(path: pathlib.Path, nb: int) -> list[SpringDamper]:
     for name, blk in blocks:
         blk.missing()
         t = blk.title
-        be = blk.one(_MOOR[0])
-        b = _integer(be, path, f"{t}.body nr", 0)
-        if not 1 <= b <= nb:
-            raise _err(path, be.line, f"{t}.body nr", f"body {b} does not exist: the bodies are "
-                       f"1 to {nb}")  # fmt: skip
+        b = _body_number(blk.one(_MOOR[0]), path, f"{t}.body nr", nb)
         anchor = _numbers(blk.one(_MOOR[1]), path, f"{t}.anchor", 3)
         fair = _numbers(blk.one(_MOOR[2]), path, f"{t}.fairlead", 3)
         _numbers(blk.one(_MOOR[3]), path, f"{t}.correction", 3)  # stored, not used (sec. 7.1.3)
@@ -713,11 +718,7 @@ def _read_forces(path: pathlib.Path, nb: int):
         if typ not in FORCE_TYPES:
             raise _err(path, te.line, f"{t}.type", f"unknown load type {te.value.strip()!r}; "
                        f"one of {', '.join(FORCE_TYPES)}")  # fmt: skip
-        be = blk.one("body")
-        b = _integer(be, path, f"{t}.body", 0)
-        if not 1 <= b <= nb:
-            raise _err(path, be.line, f"{t}.body", f"body {b} does not exist: the bodies are "
-                       f"1 to {nb}")  # fmt: skip
+        b = _body_number(blk.one("body"), path, f"{t}.body", nb)
         ve = blk.one("value in gcs")
         v = _numbers(ve, path, f"{t}.value in GCS", 3)
         if typ == "gas force (94)" and sorted(np.abs(v)) != [0.0, 0.0, 1.0]:
@@ -737,6 +738,16 @@ def _steps(model: MbdmModel, t_end: float, dt: float) -> int:
         raise CaseError(f"t_end - t_start = {t_end - model.t_start:g} s must be a positive whole "
                         f"number of steps of {dt:g} s", field="t_end")  # fmt: skip
     return int(round(n))
+
+
+def states_from_dataset(ds) -> tuple[np.ndarray, np.ndarray]:
+    """``q, qdot`` (nt, nb, 7) of a :func:`run_mbdm` result: positions and Euler parameters, and
+    their rates (``pdot`` from ``omega'``, eq. 40)."""
+    p = ds.body_quaternion.values
+    q = np.concatenate([ds.body_position.values, p], -1)
+    qd = np.concatenate([ds.body_velocity.values,
+                         pdot_from_omega(p, ds.body_angular_velocity.values)], -1)  # fmt: skip
+    return q, qd
 
 
 def run_mbdm(model: MbdmModel, *, method: str = "partitioning", form: str = "p",
