@@ -6,7 +6,7 @@ Cases (Leble, seed 001):
 
 * body on a spring (sec. 10.1, Tables 22-23: 60 kg, k = 10,000 N/m), 10 s at dt = 1e-3 s;
 * slider-crank dynamic case (sec. 10.3, Tables 27-28: torque 41,450 N m, gas force (94) with
-  its switches), 1 s at dt = 1e-3 s and 5e-4 s;
+  its switches; the shipped cases/mbdm/slider_crank_dynamic), 1 s at dt = 1e-3 s and 5e-4 s;
 
 each by Baumgarte/RK4 with eq. (67) on the compiled path (``dynamic_analysis(...,
 compiled=True)``; the compilation is done by a warm-up run first), outputs every 10 ms; and a
@@ -21,23 +21,23 @@ per-member cost relative to a single run; asserts nothing.
 from __future__ import annotations
 
 import argparse
+import pathlib
 import time
 
 import numpy as np
 
 from floatwind.multibody.mbdm import (
-    BodyLoad,
     DynamicSystem,
-    GasForce94,
-    Joint,
     SpringDamper,
     System,
-    assemble,
     dynamic_analysis,
     dynamic_analysis_batch,
     pdot_from_omega,
-    quaternion_from_angles123,
 )
+from floatwind.multibody.mbdm.files import assemble_mass_weighted, read_mbdm
+
+SLIDER_CRANK = (pathlib.Path(__file__).resolve().parents[1] / "cases" / "mbdm"
+                / "slider_crank_dynamic" / "mbdm")  # fmt: skip
 
 
 def spring_system(k: float = 10000.0) -> DynamicSystem:
@@ -48,31 +48,11 @@ def spring_system(k: float = 10000.0) -> DynamicSystem:
 
 
 def slider_crank() -> tuple[DynamicSystem, np.ndarray, np.ndarray]:
-    """Sec. 10.3 (Tables 25-28) with the crank torque and the gas force (94) as force elements."""
-    z, x = (0, 0, 1), (1, 0, 0)
-    joints = [
-        Joint("R", (0, 3), p1=(0, 0, 0), q1=z, r1=x, p2=(0, 0, 0), q2=z, name="crank_bearing"),
-        Joint("R", (0, 1), p1=(2, 0, 0), q1=(2, 0, 1), r1=(3, 0, 0), p2=(-1.75, 0, 0),
-              q2=(-1.75, 0, 1), name="crank_pin"),
-        Joint("C", (1, 2), p1=(1.75, 0, -1), q1=(1.75, 0, 0), r1=(2.75, 0, -1), p2=(0, 0, 0),
-              q2=z, r2=x, name="wrist_pin"),
-        Joint("ABY", (2, None), name="slider_y"),
-        Joint("ABZ", (2, None), name="slider_z"),
-        Joint("G", (3, None), name="ground"),
-        Joint("RDRV", (3, 2), p1=x, q1=z, p2=x, name="slider_no_spin"),
-    ]  # fmt: skip
-    ds = DynamicSystem(System(("crank", "rod", "slider", "ground"), joints),
-                       (200.0, 35.0, 25.0, 1.0), [np.eye(3) * j for j in (450.0, 35.0, 0.02, 1.0)],
-                       gravity=(-9.81, 0.0, 0.0),
-                       forces=(BodyLoad(0, moment=(0.0, 0.0, 41450.0)), GasForce94(2, 0)))  # fmt: skip
-    ang = np.array([[0, 0, np.pi], [0, 0, 0], [0, 0, 0], [0, 0, 0]])
-    r = np.array([[0, 0, 0], [-0.25, 0, 0], [1.5, 0, 0], [0, 0, 0]])
-    q0 = np.concatenate([r, quaternion_from_angles123(ang)], 1)
-    w = np.array([[0, 0, 30.0], [0, 0, 60.0 / 3.5], [0, 0, 0], [0, 0, 0]])
-    v = np.array([[0, 0, 0], [0, -30.0, 0], [0, 0, 0], [0, 0, 0]])
-    qd0 = np.concatenate([v, pdot_from_omega(q0[:, 3:], w)], 1)
-    q, qd = assemble(ds.system, q0, qd0)
-    return ds, q, qd
+    """Sec. 10.3 (Tables 25-28) as shipped, cases/mbdm/slider_crank_dynamic (crank torque and
+    gas force (94) as force elements), assembled as ``floatwind mbdm`` assembles it."""
+    model = read_mbdm(SLIDER_CRANK)
+    q, qd = assemble_mass_weighted(model, model.q0(), model.qdot0(), model.t_start)
+    return model.dynamic_system(), q, qd
 
 
 def best(fn, repeat: int) -> float:
