@@ -235,6 +235,32 @@ def test_rotational_spring_damper_element():
         DynamicSystem(System(bodies[0], ()), *bodies[1:], forces=(bad,))
 
 
+def _mcm_accelerations(tree, loads, env, t, q, qd, th, thd, tau_of):
+    """The momentum cloud core at one state: body kinematics and mcm.forward_dynamics_dofs with
+    the loads' wrench and the drive torque ``tau_of(th, thd)`` (a joint-DOF tree, one member)."""
+    from floatwind.multibody.mcm import (
+        body_kinematics,
+        forward_dynamics_dofs,
+        mass_distribution,
+        relative_kinematics,
+    )
+
+    rel = relative_kinematics(tree, t, (th[None], thd[None]))
+    md = mass_distribution(tree, rel)
+    kin = body_kinematics(tree, t, rel, md, q[None], qd[None])
+    w = Wrench.zeros(1, tree.n_bodies)
+    for ld in loads:
+        w += ld.wrench(t, kin, env)
+    tau = tau_of(th, thd)[None]
+    return kin, tau, forward_dynamics_dofs(tree, rel, md, q[None], qd[None], w, tau)
+
+
+def _angular_accelerations(Q, qdd):
+    """Each body's angular acceleration (global axes) from MBDM's pddot: A (2 G pddot)."""
+    return np.einsum("kij,kj->ki", A_matrix(Q[:, 3:]),
+                     2.0 * np.einsum("kij,kj->ki", G_matrix(Q[:, 3:]), qdd[:, 3:]))  # fmt: skip
+
+
 @pytest.mark.parametrize("t", [0.0, 1.7])
 def test_free_yaw_accelerations_equal_the_momentum_cloud_core(t):
     """Random base and yaw states (yaw on the ServoDyn spring-damper toward the ramp command):
@@ -243,12 +269,6 @@ def test_free_yaw_accelerations_equal_the_momentum_cloud_core(t):
     relative; measured: CM 4e-15, angular 1.4e-14, yaw 5e-15; eq. (69), bound 1e-7: 1e-10,
     8.5e-10, 8.8e-11)."""
     from floatwind.multibody.mbdm.tree_model import initial_state, joint_angles, system_from_tree
-    from floatwind.multibody.mcm import (
-        body_kinematics,
-        forward_dynamics_dofs,
-        mass_distribution,
-        relative_kinematics,
-    )
 
     rng = np.random.default_rng(int(10 * t) + 3)
     tree, loads, env, q0, qd0 = build(free_yaw=True)
@@ -257,15 +277,11 @@ def test_free_yaw_accelerations_equal_the_momentum_cloud_core(t):
     q = q0 + rng.normal(scale=[1.0, 1.0, 1.0, 0.05, 0.05, 0.3])
     qd = qd0 + rng.normal(scale=[0.1, 0.1, 0.1, 0.01, 0.01, 0.02])
     th, thd = rng.normal(scale=0.5, size=1), rng.normal(scale=0.05, size=1)
-    rel = relative_kinematics(tree, t, (th[None], thd[None]))
-    md = mass_distribution(tree, rel)
-    kin = body_kinematics(tree, t, rel, md, q[None], qd[None])
-    w = Wrench.zeros(1, tree.n_bodies)
-    for ld in loads:
-        w += ld.wrench(t, kin, env)
     yaw = tree.joint_of[tree.dofs[0]]
-    tau = yaw.drive.torque(th, thd, yaw.rotation.evaluate(t)[:2])[None]
-    acc = forward_dynamics_dofs(tree, rel, md, q[None], qd[None], w, tau)
+    kin, tau, acc = _mcm_accelerations(
+        tree, loads, env, t, q, qd, th, thd,
+        lambda a, r: yaw.drive.torque(a, r, yaw.rotation.evaluate(t)[:2]),
+    )  # fmt: skip
     Q, QD = initial_state(dsys, tree, t, q, qd, (th, thd))
     np.testing.assert_allclose(Q[:, :3], kin.r_G_g[0], atol=1e-9)
     ang, rate = joint_angles(dsys, Q, QD)["yaw"]
@@ -275,13 +291,11 @@ def test_free_yaw_accelerations_equal_the_momentum_cloud_core(t):
         qdd = accelerations(dsys, Q, QD, t, form=form)[0]
         a_ref = acc.a_G_g[0]
         assert np.max(np.abs(qdd[:, :3] - a_ref)) < tol * np.max(np.abs(a_ref))
-        A = A_matrix(Q[:, 3:])
-        dw = np.einsum("kij,kj->ki", A, 2.0 * np.einsum("kij,kj->ki", G_matrix(Q[:, 3:]),
-                                                        qdd[:, 3:]))  # fmt: skip
+        dw = _angular_accelerations(Q, qdd)
         assert np.max(np.abs(dw - acc.dw_b_g[0])) < tol * np.max(np.abs(acc.dw_b_g[0]))
         # theta'' = (alpha_c - alpha_p) . h + (omega_c - omega_p) . (omega_p x h)
         wg = omega_global(Q[:, 3:], QD[:, 3:])
-        h = A[0] @ np.asarray(dsys.forces[0].axis)
+        h = A_matrix(Q[:1, 3:])[0] @ np.asarray(dsys.forces[0].axis)
         thdd = (dw[1] - dw[0]) @ h + (wg[1] - wg[0]) @ np.cross(wg[0], h)
         assert abs(thdd - acc.qdd_dof[0, 0]) < tol * np.max(np.abs(acc.dw_b_g[0]))
 
@@ -308,12 +322,6 @@ def test_free_rotor_accelerations_equal_the_momentum_cloud_core(kind):
     from floatwind.multibody import ConstantRate, Tree, three_body
     from floatwind.multibody.drives import FreeDrive, TorqueDrive
     from floatwind.multibody.mbdm.tree_model import initial_state, system_from_tree
-    from floatwind.multibody.mcm import (
-        body_kinematics,
-        forward_dynamics_dofs,
-        mass_distribution,
-        relative_kinematics,
-    )
 
     drive = FreeDrive() if kind == "free" else TorqueDrive(torque0=1e5, rates=(-1.0, 1.0),
                                                            torques=(3e6, -3e6))  # fmt: skip
@@ -323,18 +331,11 @@ def test_free_rotor_accelerations_equal_the_momentum_cloud_core(kind):
     dsys = system_from_tree(tree, loads, env)
     assert [j.type for j in dsys.system.joints] == ["R", "RDRV", "R"]  # spin: no driver
     t, th, thd = 0.7, np.array([3.5]), np.array([1.1])
-    rel = relative_kinematics(tree, t, (th[None], thd[None]))
-    md = mass_distribution(tree, rel)
-    kin = body_kinematics(tree, t, rel, md, q0[None], qd0[None])
-    w = Wrench.zeros(1, tree.n_bodies)
-    for ld in loads:
-        w += ld.wrench(t, kin, env)
-    tau = drive.torque(th, thd, (0.0, 0.0))[None]
-    acc = forward_dynamics_dofs(tree, rel, md, q0[None], qd0[None], w, tau)
+    _, tau, acc = _mcm_accelerations(tree, loads, env, t, q0, qd0, th, thd,
+                                     lambda a, r: drive.torque(a, r, (0.0, 0.0)))  # fmt: skip
     Q, QD = initial_state(dsys, tree, t, q0, qd0, (th, thd))
     assert abs(dsys.forces[0].torque(t, Q, QD) - tau[0, 0]) <= 1e-9 * max(1.0, abs(tau[0, 0]))
     qdd = accelerations(dsys, Q, QD, t, form="omega")[0]
     assert np.max(np.abs(qdd[:, :3] - acc.a_G_g[0])) < 1e-9 * np.max(np.abs(acc.a_G_g[0]))
-    dw = np.einsum("kij,kj->ki", A_matrix(Q[:, 3:]),
-                   2.0 * np.einsum("kij,kj->ki", G_matrix(Q[:, 3:]), qdd[:, 3:]))  # fmt: skip
+    dw = _angular_accelerations(Q, qdd)
     assert np.max(np.abs(dw - acc.dw_b_g[0])) < 1e-9 * np.max(np.abs(acc.dw_b_g[0]))
