@@ -233,6 +233,16 @@ def crosscheck(t_end: float, dt: float = 0.01, save_every: int = 10, *, free_yaw
     return out
 
 
+def _base_checks(c: dict, prefix: str) -> list:
+    """The base body's path and rotation agree between the formulations (1e-6)."""
+    return [Check(f"{prefix}the base CM follows the same path in both formulations",
+                  "max |r_mcm - r_mbdm| (m)", c["err_position"], "< 1e-6",
+                  c["err_position"] < 1e-6),
+            Check(f"{prefix}the base body turns the same way in both formulations",
+                  "max angle of R_mcm^T R_mbdm (rad)", c["err_rotation"], "< 1e-6",
+                  c["err_rotation"] < 1e-6)]  # fmt: skip
+
+
 def run(out: pathlib.Path, quick: bool, dt: float = 0.01, free_dt: float = FREE_DT) -> Outcome:
     t_end = 10.0 if quick else 60.0
     res = Outcome("3-body turbine: MBDM joint library vs momentum cloud core"
@@ -246,12 +256,7 @@ def run(out: pathlib.Path, quick: bool, dt: float = 0.01, free_dt: float = FREE_
         f"wall: MCM {c['wall_mcm']:.1f} s, MBDM (NumPy path, Load contract) {c['wall_mbdm']:.1f} s; "
         f"MBDM drift |Phi| {c['drift_position']:.2g}, |Phi_q qdot - nu| {c['drift_velocity']:.2g}",
     ]  # fmt: skip
-    res.checks.append(Check("the base CM follows the same path in both formulations",
-                            "max |r_mcm - r_mbdm| (m)", c["err_position"], "< 1e-6",
-                            c["err_position"] < 1e-6))  # fmt: skip
-    res.checks.append(Check("the base body turns the same way in both formulations",
-                            "max angle of R_mcm^T R_mbdm (rad)", c["err_rotation"], "< 1e-6",
-                            c["err_rotation"] < 1e-6))  # fmt: skip
+    res.checks += _base_checks(c, "")
     t = c["time"]
     res.figures.append(figure(out / "turbine_crosscheck.png", t, [
         ("base CM (m)", [(c["r_mcm"][:, i], f"{'xyz'[i]} MCM") for i in range(3)]
@@ -273,12 +278,7 @@ def run(out: pathlib.Path, quick: bool, dt: float = 0.01, free_dt: float = FREE_
         f"|Phi| {f['drift_position']:.2g}, |Phi_q qdot - nu| {f['drift_velocity']:.2g}; "
         f"yaw rate difference {f['err_yaw_rate']:.2g} rad/s",
     ]  # fmt: skip
-    res.checks.append(Check("free yaw: the base CM follows the same path in both formulations",
-                            "max |r_mcm - r_mbdm| (m)", f["err_position"], "< 1e-6",
-                            f["err_position"] < 1e-6))  # fmt: skip
-    res.checks.append(Check("free yaw: the base body turns the same way in both formulations",
-                            "max angle of R_mcm^T R_mbdm (rad)", f["err_rotation"], "< 1e-6",
-                            f["err_rotation"] < 1e-6))  # fmt: skip
+    res.checks += _base_checks(f, "free yaw: ")
     res.checks.append(Check("free yaw: the yaw angle is the same in both formulations",
                             "max |theta_mcm - theta_mbdm| (rad)", f["err_yaw"], "< 1e-6",
                             f["err_yaw"] < 1e-6))  # fmt: skip
