@@ -32,7 +32,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from validation.seed_cases._common import Check, Outcome, figure  # noqa: E402
+from validation.seed_cases._common import Check, Outcome, figure, run_and_report  # noqa: E402
 
 CASES = ROOT / "cases" / "mbdm"
 
@@ -170,14 +170,7 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="short dynamic and kinematic runs")
     args = ap.parse_args(argv)
     out = pathlib.Path(args.out)
-    t0 = time.perf_counter()
-    res = run(out, args.quick)
-    res.wall_s = time.perf_counter() - t0
-    text = res.summary()
-    print(text)
-    (out / "report.txt").write_text(text + "\n")
-    print(f"report and figures in {out}")
-    return 0 if res.ok else 1
+    return run_and_report(lambda: run(out, args.quick), out)
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from validation.seed_cases._common import Check, Outcome, figure  # noqa: E402
+from validation.seed_cases._common import Check, Outcome, figure, run_and_report  # noqa: E402
 
 #: loads and motions of the comparison (OC3-like numbers)
 GRAVITY = 9.81  # m/s^2
@@ -302,14 +302,7 @@ def main(argv=None) -> int:
     ap.add_argument("--free-dt", type=float, default=FREE_DT, help="time step of the free-yaw run")
     args = ap.parse_args(argv)
     out = pathlib.Path(args.out)
-    t0 = time.perf_counter()
-    res = run(out, args.quick, args.dt, args.free_dt)
-    res.wall_s = time.perf_counter() - t0
-    text = res.summary()
-    print(text)
-    (out / "report.txt").write_text(text + "\n")
-    print(f"report and figure in {out}")
-    return 0 if res.ok else 1
+    return run_and_report(lambda: run(out, args.quick, args.dt, args.free_dt), out)
 
 
 if __name__ == "__main__":

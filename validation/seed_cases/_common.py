@@ -162,6 +162,23 @@ def cli(run, doc: str, argv=None) -> int:
     return 0 if res.ok else 1
 
 
+def run_and_report(call, out: pathlib.Path) -> int:
+    """``call()`` -> Outcome, timed; its summary printed and written (atomically) as
+    ``out/report.txt``. Exit status 0 when every check agrees."""
+    import time
+
+    from floatwind.io.safe import atomic_write
+
+    t0 = time.perf_counter()
+    res = call()
+    res.wall_s = time.perf_counter() - t0
+    text = res.summary()
+    print(text)
+    atomic_write(out / "report.txt", lambda tmp: tmp.write_text(text + "\n"))
+    print(f"report and figures in {out}")
+    return 0 if res.ok else 1
+
+
 def section(res: Outcome):
     """Report section (validation/registry.py) of an Outcome: one table row per check."""
     from floatwind.report import ReportSection
