@@ -298,12 +298,12 @@ class PotentialExcitation(Load):
     openfast_wrench = "B1Wvs"  # HydroDyn B1WvsF*i / B1WvsM*i (WAMIT body 1)
 
     def __init__(self, *, body: int, wamit, point_b=(0.0, 0.0, 0.0), ulen: float = 1.0,
-                 name: str | None = None, field: str = ""):  # fmt: skip
+                 name: str | None = None, field: str = "", needs_excitation: bool = True):  # fmt: skip
         self.body = check_body(body, f"{field}.body" if field else "body")
         self.data = wamit if isinstance(wamit, WamitData) else read_wamit(
-            wamit, rho=1.0, gravity=1.0, ulen=ulen
+            wamit, rho=1.0, gravity=1.0, ulen=ulen, excitation=needs_excitation
         )  # fmt: skip
-        if self.data.excitation is None and type(self) is PotentialExcitation:
+        if needs_excitation and self.data.excitation is None:
             raise CaseError("the WAMIT data has no excitation (.3)", field=field or None)
         self.point_b = np.asarray(point_b, dtype=float)
         if name:
@@ -443,7 +443,7 @@ class PotentialExcitationSS(PotentialExcitation):
                  heading_deg: float = 0.0, tc="auto", tolerance: float = 1e-2,
                  max_order: int = 40, ss=None, name: str | None = None, field: str = ""):  # fmt: skip
         super().__init__(body=body, wamit=wamit, point_b=point_b, ulen=ulen, name=name,
-                         field=field)  # fmt: skip
+                         field=field, needs_excitation=ss is None)  # fmt: skip
         self.fits = []
         if ss is not None:  # dimensional, from a .ssexctn file
             self.heading = math.radians(float(ss.wave_dir_deg))
@@ -455,8 +455,6 @@ class PotentialExcitationSS(PotentialExcitation):
                                f"{self._blocks.n_states} states")  # fmt: skip
         else:
             d = self.data
-            if d.excitation is None:
-                raise CaseError("the WAMIT data has no excitation (.3)", field=field or None)
             self.heading = math.radians(float(heading_deg))
             hmin, hmax = float(d.exc_heading[0]), float(d.exc_heading[-1])
             if not hmin - 1e-9 <= self.heading <= hmax + 1e-9:

@@ -164,10 +164,7 @@ def _fdi(omega: np.ndarray, h: np.ndarray, order: int, iterations: int = 30,
         x = np.linalg.lstsq(Mr / scale, hr, rcond=None)[0] / scale
         A, bv = _companion(real, upper)
         new = np.linalg.eigvals(A - np.outer(bv, x[phi.shape[1] :]))  # the zeros of sigma
-        poles = _stable(new)
-        poles = np.concatenate([poles[np.abs(poles.imag) <= 1e-9 * np.abs(poles)].real + 0j,
-                                poles[poles.imag > 1e-9 * np.abs(poles)],
-                                np.conj(poles[poles.imag > 1e-9 * np.abs(poles)])])  # fmt: skip
+        poles = _stable(new)  # _split keeps the real ones and one of each conjugate pair
     real, upper = _split(poles)
     phi = _basis(s, real, upper)
     # residues; with K(0) = 0: phi(0) c = 0 (phi(0) is real), by elimination (null space)
