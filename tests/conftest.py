@@ -114,3 +114,59 @@ def pytest_sessionfinish(session, exitstatus):
         if reporter is not None:
             reporter.write_line(f"ERROR: {msg}", red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+# No test depends on wall-clock speed: hypothesis' per-example deadline is off for the whole
+# suite (a loaded 2-core machine made a 200 ms deadline fail at random).
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("floatwind", deadline=None)
+_hypothesis_settings.load_profile("floatwind")
+
+
+# A `floatwind study` process that stops, deterministically, before its batch n + 1: once n
+# batches are written it writes `marker` and waits (the "long" next batch) until the test
+# signals or kills it. Tests of Ctrl-C, kill and resume used to race a study that could finish
+# before the signal on a fast machine, or not start on a loaded one.
+_PAUSED_STUDY = r"""
+import pathlib, sys, time
+import floatwind.studies.execute as execute
+marker, n = pathlib.Path(sys.argv[1]), int(sys.argv[2])
+real, done = execute.run_batch, []
+def run_batch(*args, **kwargs):
+    if len(done) == n:
+        marker.write_text(f"{n} batches written")
+        time.sleep(600)
+    res = real(*args, **kwargs)
+    done.append(res)
+    return res
+execute.run_batch = run_batch
+from floatwind.cli import main
+sys.exit(main(sys.argv[3:]))
+"""
+
+
+def paused_study(argv: list[str], n_batches: int, marker: pathlib.Path, **popen_kw):
+    """(process, marker) of ``floatwind ARGV`` (a one-worker study) paused before its batch
+    ``n_batches + 1``; wait for it with ``wait_for_marker``."""
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-c", _PAUSED_STUDY, str(marker), str(n_batches), *argv]
+    return subprocess.Popen(cmd, **popen_kw)
+
+
+def wait_for_marker(proc, marker: pathlib.Path, timeout: float = 600.0) -> None:
+    """Wait until ``marker`` exists (the first batch may include JIT compilation); fail with the
+    process's stderr if it ended first."""
+    import time
+
+    end = time.monotonic() + timeout
+    while not marker.exists():
+        if proc.poll() is not None:
+            _, err = proc.communicate()
+            pytest.fail(f"the study ended (exit {proc.returncode}) before pausing: {err}")
+        if time.monotonic() > end:
+            proc.kill()
+            pytest.fail("the study did not reach its pause in time")
+        time.sleep(0.02)

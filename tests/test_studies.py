@@ -9,12 +9,12 @@ import re
 import signal
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
 import xarray as xr
 import yaml
+from conftest import paused_study, wait_for_marker
 
 from floatwind.cli import main
 from floatwind.errors import CaseError
@@ -134,16 +134,13 @@ def test_study_killed_midway_resumes_to_the_uninterrupted_result(tmp_path):
     out = tmp_path / "killed"
     cmd = [sys.executable, "-m", "floatwind", "study", str(STUDY), "-o", str(out)]
     cmd += ["--workers", "1", "--batch-size", "1", "--no-progress"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 300  # the first batch may include JIT compilation
-    # kill as soon as a batch is written: with warm kernels the 12 one-run batches take well
-    # under a second in all, and waiting for 3 let all 12 finish before the kill (flaky)
-    while time.time() < deadline and not list((out / "batches").glob("*.json")):
-        time.sleep(0.005)
+    marker = tmp_path / "paused"
+    proc = paused_study(cmd[3:], 3, marker, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wait_for_marker(proc, marker)  # 3 of the 12 one-run batches written, the 4th "running"
     proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    proc.communicate()
     n_done = len(list((out / "batches").glob("*.json")))
-    assert 1 <= n_done < 12, n_done
+    assert n_done == 3, n_done
     with pytest.raises(CaseError, match="--resume"):
         run_study(load_study(STUDY), out, workers=1, progress=False)
     res = run_study(load_study(STUDY), out, resume=True, workers=2, progress=False)
@@ -162,15 +159,14 @@ def test_ctrl_c_keeps_finished_batches(tmp_path):
     out = tmp_path / "int"
     cmd = [sys.executable, "-m", "floatwind", "study", str(STUDY), "-o", str(out)]
     cmd += ["--workers", "1", "--batch-size", "1", "--no-progress"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 300  # the first batch may include JIT compilation
-    while time.time() < deadline and len(list((out / "batches").glob("*.json"))) < 2:
-        time.sleep(0.05)
+    marker = tmp_path / "paused"
+    proc = paused_study(cmd[3:], 2, marker, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for_marker(proc, marker)  # 2 batches written, the 3rd "running": Ctrl-C now
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
     assert "--resume" in err
-    assert len(list((out / "batches").glob("*.json"))) >= 2
+    assert len(list((out / "batches").glob("*.json"))) == 2
 
 
 def test_dask_local_cluster_gives_the_local_results(tmp_path):

@@ -175,15 +175,18 @@ def _name(text: str) -> str:
 def is_compiled(loads: list, dofs: bool = False) -> bool:
     """Whether the stepping module of ``loads`` (``dofs``: a model with joint degrees of
     freedom) is in numba's disk cache already (else the first call compiles it: tens of
-    seconds)."""
-    name = _name(_source(loads, dofs))
-    folder = _kernel_dir() / "__pycache__"
+    seconds).
+
+    numba is asked where it keeps the cache of the module's ``rk4_chunk`` (beside the module,
+    or under ``NUMBA_CACHE_DIR`` on clusters, containers and read-only installations), so the
+    answer does not depend on where the cache lives. Loading the module compiles nothing: numba
+    compiles on the first call."""
+    mod = stepper(loads, dofs)
     try:
-        entries = os.listdir(folder)
-    except OSError:
+        index = mod.rk4_chunk._cache._cache_file._index_path
+    except AttributeError:  # a numba without this cache layout: say "compiling" rather than lie
         return False
-    hits = [folder / f for f in entries if f.startswith(f"{name}.rk4_chunk-") and f.endswith(".nbi")]
-    return any(os.path.exists(h) for h in hits)
+    return os.path.exists(index)
 
 
 def stepper(loads: list, dofs: bool = False):
