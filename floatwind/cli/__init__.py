@@ -35,25 +35,32 @@ overrides, the pre-run checks) and ``_results`` (writing a run's result).
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import sys
 
 from floatwind import __version__
+from floatwind.cli import (
+    bem,
+    check,
+    dlc,
+    import_openfast,
+    mbdm,
+    mooring,
+    plot,
+    report,
+    run,
+    ss_fit,
+    study,
+    warmup,
+)
 from floatwind.cli._common import GENERAL_EXAMPLES, exit_status
 
-#: the command modules (floatwind/cli/<module>.py), in the order ``floatwind --help`` lists them
-COMMANDS = ("run", "import_openfast", "report", "study", "dlc", "plot", "warmup", "check",
-            "mooring", "mbdm", "bem", "ss_fit")  # fmt: skip
+#: the command modules, in the order ``floatwind --help`` lists them
+COMMANDS = (run, import_openfast, report, study, dlc, plot, warmup, check, mooring, mbdm, bem,
+            ss_fit)  # fmt: skip
 
 
-def commands() -> dict:
-    """Subcommand name -> its module."""
-    mods = (importlib.import_module(f"floatwind.cli.{m}") for m in COMMANDS)
-    return {mod.NAME: mod for mod in mods}
-
-
-def _parser(table: dict | None = None) -> argparse.ArgumentParser:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="floatwind",
         description="Time-domain simulation of floating offshore wind turbines (momentum cloud method).",
@@ -63,9 +70,9 @@ def _parser(table: dict | None = None) -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"floatwind {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    for name, mod in (table or commands()).items():
+    for mod in COMMANDS:
         mod.add_arguments(sub.add_parser(
-            name, help=mod.HELP, epilog=mod.EPILOG,
+            mod.NAME, help=mod.HELP, epilog=mod.EPILOG,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         ))  # fmt: skip
     return p
@@ -85,8 +92,7 @@ def without_dask() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    table = commands()
-    parser = _parser(table)
+    parser = _parser()
     args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
@@ -95,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    command = table[args.command]
+    command = next(mod for mod in COMMANDS if mod.NAME == args.command)
     if argv is None and getattr(command, "NO_DASK", False):
         without_dask()  # the command's own process only (not a caller of main([...]))
     return exit_status(command.main, args)
