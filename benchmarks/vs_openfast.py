@@ -128,7 +128,7 @@ def main() -> int:
         keep = args.cases.split(",")
         refs = [d for d in refs if any(d.name.startswith(k) for k in keep)]
     env = dict(os.environ, OMP_NUM_THREADS="1")
-    fw = [sys.executable, "-m", "floatwind.cli"]
+    fw = [sys.executable, "-m", "floatwind"]
     cmp_py = [sys.executable, str(ROOT / "validation" / "openfast" / "compare.py")]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

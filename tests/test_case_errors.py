@@ -107,7 +107,7 @@ def test_cli_subprocess_has_no_traceback(tmp_path):
     path = tmp_path / "bad.yaml"
     path.write_text(yaml.safe_dump(_mutate(_set(["bodies", 0, "mass"], -1))))
     proc = subprocess.run(
-        [sys.executable, "-m", "floatwind.cli", "check", str(path)], capture_output=True, text=True
+        [sys.executable, "-m", "floatwind", "check", str(path)], capture_output=True, text=True
     )
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr

@@ -53,7 +53,7 @@ def test_summaries_print_clean_numbers():
     import numpy as np
     import xarray as xr
 
-    from floatwind.cli import _summary
+    from floatwind.cli._results import summary
     from floatwind.multibody.motion import ConstantRate, Locked, Ramp
 
     t = np.arange(3.0)
@@ -64,7 +64,7 @@ def test_summaries_print_clean_numbers():
             ("PtfmPitch", [-0.0, 0.5, 0.25]), ("PtfmYaw", [1.0, 2.0, 3.0]))},
         coords={"time": t},
     )  # fmt: skip
-    text = _summary(ds)
+    text = summary(ds)
     assert "-0 " not in text + " " and "e-17" not in text, text
     assert ConstantRate(rate=1.2671, q0=0.0).describe("rad") == (
         "constant rate 1.2671 rad/s (12.1 rpm) from 0 rad"

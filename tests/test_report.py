@@ -173,6 +173,67 @@ def test_ctrl_c_keeps_the_finished_validations(tmp_path, monkeypatch, capsys):
     assert "interrupted at stopped_here" in capsys.readouterr().err
 
 
+def _report_entry_points(monkeypatch, *values: str) -> None:
+    """The installed entry points of the group floatwind.reports, as if they were ``values``
+    (``validation = VALUE`` each): the lookup of floatwind/cli/report.py, without reinstalling."""
+    import importlib.metadata as md
+
+    from floatwind.cli.report import GROUP
+
+    eps = [md.EntryPoint(name="validation", value=v, group=GROUP) for v in values]
+    real = md.entry_points
+
+    def entry_points(**params):
+        return eps if params.get("group") == GROUP else real(**params)
+
+    monkeypatch.setattr(md, "entry_points", entry_points)
+
+
+def test_the_validation_report_is_found_through_its_entry_point(tmp_path, monkeypatch, capsys):
+    """Issue 34: `floatwind report validation` loads the builder that pyproject.toml declares as
+    the entry point `validation` of the group floatwind.reports (validation.registry:report);
+    floatwind's own code never names the validation package."""
+    import ast
+
+    from floatwind.cli import main
+    from floatwind.cli.report import GROUP
+
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]
+    value = declared[GROUP]["validation"]
+    assert value == "validation.registry:report"
+    _report_entry_points(monkeypatch, value)
+    out = tmp_path / "r.html"
+    argv = ["report", "validation", "-o", str(out), "--quick", "--only", "mass_properties"]
+    assert main(argv) == 0
+    assert capsys.readouterr().out == f"wrote {out} (all passed)\n"
+    assert 'id="summary"' in out.read_text()
+    for f in (ROOT / "floatwind").rglob("*.py"):  # no import, no import_module string
+        for node in ast.walk(ast.parse(f.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                names = [node.value] if node.value.startswith("validation.") else []
+            assert not any(n.split(".")[0] == "validation" for n in names), (f, node.lineno)
+
+
+def test_without_a_report_provider_one_line_says_what_to_install(tmp_path, monkeypatch, capsys):
+    """No entry point `validation` installed (or one that does not import): exit 2, one line."""
+    from floatwind.cli import main
+
+    out = tmp_path / "r.html"
+    for values, needle in (((), "no validation report is installed"),
+                           (("validation.no_such_module:report",), "is not importable")):  # fmt: skip
+        _report_entry_points(monkeypatch, *values)
+        assert main(["report", "validation", "-o", str(out), "--quick"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and needle in err and "pip install -e" in err, err
+        assert not out.exists()
+
+
 def test_progress_bar_on_a_terminal_not_in_a_pipe(tmp_path):
     """Issue 24 item 1: `floatwind report validation` shows a tqdm bar (one step per validation)
     on a terminal and nothing of it in a pipe; --no-progress hides it on a terminal."""

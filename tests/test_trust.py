@@ -279,7 +279,7 @@ def test_at_least_forty_invocations():
 
 def test_no_traceback_in_a_subprocess(work):
     proc = subprocess.run(
-        [sys.executable, "-m", "floatwind.cli", "run", str(work / "latin1.yaml")],
+        [sys.executable, "-m", "floatwind", "run", str(work / "latin1.yaml")],
         capture_output=True,
         text=True,
     )

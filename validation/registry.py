@@ -1,6 +1,8 @@
 """Registry of every validation floatwind has, and the validation report builder.
 
-``floatwind report validation -o report.html [--quick]`` calls :func:`build_report`: it runs each
+``floatwind report validation -o report.html [--quick]`` calls :func:`report`, which it finds as
+the entry point ``validation`` of the group ``floatwind.reports`` (pyproject.toml; floatwind never
+imports this package), and :func:`report` calls :func:`build_report`: it runs each
 registered validation (``quick=True``: short windows for CI), collects its summary rows
 (case, metric, value, criterion, pass/fail), notes and overlay figures, and hands them to
 :func:`floatwind.report.render_report` (which formats only). A later issue adds a validation by
@@ -401,3 +403,13 @@ def build_report(path: pathlib.Path, *, quick: bool = True, only: list[str] | No
     page = render_report("floatwind validation report", summary, sections, mode=mode)
     pathlib.Path(path).write_text(page)
     return all(r.get("passed") is not False for r in summary) and bool(np.size(summary))
+
+
+def report(path: pathlib.Path, *, quick: bool = True, only: list[str] | None = None,
+           progress: bool | None = None) -> tuple[bool, str | None]:  # fmt: skip
+    """The report provider of ``floatwind report validation`` (entry point ``validation`` of the
+    group ``floatwind.reports``, pyproject.toml): :func:`build_report` writes the page to
+    ``path``; returns whether every check passed and the validation a Ctrl-C stopped (None when
+    none did; the page then holds the validations that finished)."""
+    ok = build_report(path, quick=quick, only=only, progress=progress)
+    return ok, (INTERRUPTED[0] if INTERRUPTED else None)

@@ -1,0 +1,72 @@
+"""``floatwind mbdm FILE -o OUT.nc``: an MBDM input file run (floatwind.multibody.mbdm.files)."""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import sys
+
+from floatwind.cli._common import check_output, examples, output_options
+from floatwind.cli._results import clean, write_result
+from floatwind.errors import CaseError, SimulationError
+
+NAME = "mbdm"
+HELP = ("run an MBDM input file (Leble's note, sec. 7, 10): kinematic or dynamic analysis, netCDF "
+        "of body positions and Euler parameters (docs/mbdm.md)")
+EPILOG = examples([
+    ("floatwind mbdm cases/mbdm/body_on_spring/mbdm -o spring.nc",
+     "the note's body on a spring (sec. 10.1; its mbdm.expert.mooring is read too)"),
+    ("floatwind mbdm cases/mbdm/slider_crank_dynamic/mbdm -o crank.nc --tmax 0.2",
+     "the slider-crank dynamic case (sec. 10.3) over 0.2 s, coordinate partitioning"),
+])  # fmt: skip
+NO_DASK = True
+
+
+def add_arguments(mb: argparse.ArgumentParser) -> None:
+    mb.add_argument("file", help="the main input file ('mbdm'); FILE.expert.mooring and "
+                    "FILE.expert.forces beside it are read when present")
+    mb.add_argument("-o", "--output", help="netCDF file (default: the file's Name + .nc)")
+    mb.add_argument("--method", choices=("partitioning", "baumgarte"), default="partitioning",
+                    help="dynamic analysis: coordinate partitioning (sec. 5, as MBDM; default) "
+                    "or Baumgarte stabilisation")
+    mb.add_argument("--tmax", type=float, help="end time (s), overrides the file's t_end")
+    mb.add_argument("--dt", type=float, help="time step (s), overrides the file's dt")
+    output_options(mb)
+
+
+def main(args) -> int:
+    import time
+
+    import numpy as np
+
+    from floatwind.multibody.mbdm.files import read_mbdm, run_mbdm
+
+    for opt in ("tmax", "dt"):
+        if getattr(args, opt) is not None and not getattr(args, opt) > 0:
+            raise CaseError(f"must be positive, got {getattr(args, opt):g}", field=f"--{opt}")
+    model = read_mbdm(args.file)
+    out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{model.name}.nc")
+    out = check_output(args, out, model.files)
+    for note in model.notes:
+        print(f"  note: {note}")
+    t0 = time.perf_counter()
+    try:
+        ds = run_mbdm(model, method=args.method, t_end=args.tmax, dt=args.dt)
+    except SimulationError as err:
+        print(f"floatwind: simulation failed: {err}", file=sys.stderr)
+        return 1
+    write_result(ds, out, "nc")
+    nb, nj = len(model.bodies), len(model.joints)
+    print(f"{model.name}: {ds.attrs['analysis']}, {nb} bod{'y' if nb == 1 else 'ies'}, {nj} "
+          f"joint{'s' if nj != 1 else ''}, {len(model.lines)} line(s): {float(ds.time[-1]):g} s "
+          f"in {time.perf_counter() - t0:.1f} s wall")  # fmt: skip
+    if ds.attrs["assembly"]:
+        print(f"  assembly corrected the initial state: {ds.attrs['assembly']}")
+    print(f"  constraint drift: max |Phi| {float(np.max(ds.constraint_drift_position)):.3g}, "
+          f"max |Phi_q qdot - nu| {float(np.max(ds.constraint_drift_velocity)):.3g}")  # fmt: skip
+    pos = ds.body_position.isel(time=-1)
+    for name in model.body_names:
+        xyz = " ".join(f"{clean(float(v), 1.0):.6g}" for v in pos.sel(body=name).values)
+        print(f"  {name:<12s} final position {xyz} m")
+    print(f"wrote {out}")
+    return 0

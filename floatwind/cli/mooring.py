@@ -1,0 +1,116 @@
+"""``floatwind mooring CASE``: the mooring's statics (floatwind.simulate.mooring)."""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+
+from floatwind.cli._case import load_model
+from floatwind.cli._common import check_output, examples, output_options
+from floatwind.errors import CaseError
+
+NAME = "mooring"
+HELP = "mooring statics: equilibrium, linearised 6x6 stiffness, line tensions, offset-tension curve"
+EPILOG = examples([
+    ("floatwind mooring cases/oc3_hywind_catenary.yaml --figure mooring.png",
+     "equilibrium, 6x6 stiffness, line tensions, offset-tension figure"),
+])  # fmt: skip
+NO_DASK = True
+
+
+def add_arguments(m: argparse.ArgumentParser) -> None:
+    m.add_argument("case", help="case file (.yaml) or OpenFAST deck (.fst)")
+    m.add_argument(
+        "--figure",
+        help="offset-tension figure (.png/.pdf; default <case>_mooring.png in the current folder)",
+    )
+    m.add_argument("--surge-max", type=float, default=40.0, help="surge sweep 0..S m (default 40)")
+    m.add_argument(
+        "--at-rest", action="store_true", help="linearise at the initial pose, not at equilibrium"
+    )
+    output_options(m)
+
+
+def main(args) -> int:
+    import numpy as np
+
+    from floatwind.io.safe import atomic_write, input_files
+    from floatwind.simulate import mooring as sm
+
+    model = load_model(args.case)
+    loads = sm.mooring_loads(model)
+    if not loads:
+        raise CaseError("the case has no mooring_catenary or mooring_taut load", field="loads")
+    body = loads[0].body
+    fig_path = pathlib.Path(args.figure or f"{pathlib.Path(args.case).stem}_mooring.png").resolve()
+    fig_path = check_output(args, fig_path, input_files(args.case))
+    if args.at_rest:
+        origin, R = sm.rest_pose(model, body)
+        where = "at the initial pose"
+    else:
+        from floatwind.simulate.equilibrium import static_equilibrium
+        from floatwind.simulate.system import System
+
+        eq = static_equilibrium(model)
+        system = System(model)
+        y = system.initial_state()[:1].copy()
+        y[:, 6:] = 0.0
+        y[0, :6] = eq["q"]
+        origin, R = sm.pose_of_state(model, system, y, body)
+        where = "at the static equilibrium (" + ", ".join(
+            f"{k} {eq[k]:.6g}" for k in ("PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll",
+                                         "PtfmPitch", "PtfmYaw")
+        ) + " m/rad)"  # fmt: skip
+    K = sm.mooring_stiffness(model, origin, R)
+    f, mom, ch = sm.mooring_wrench(model, origin, R)
+    print(f"{args.case}: mooring of body '{model.tree.bodies[body].name}' {where}")
+    print("linearised mooring stiffness K (F = -K q; q = x, y, z [m], rx, ry, rz [rad] about the "
+          "inertial axes; moments about the reference point), N/m, N/rad, N m/rad:")  # fmt: skip
+    for row in K:
+        print("  " + " ".join(f"{v:13.5e}" for v in row))
+    print(
+        "mooring force (N) "
+        + " ".join(f"{v:.6g}" for v in f[0])
+        + ", moment about the reference point (N m) "
+        + " ".join(f"{v:.6g}" for v in mom[0])
+    )
+    for name in sorted(ch):
+        if name.startswith(("FAIRTEN", "ANCHTEN", "LAYLEN")) or "FAIRTEN" in name:
+            unit = "m" if "LAYLEN" in name else "N"
+            print(f"  {name:<12s} {float(ch[name][0]):14.6g} {unit}")
+    nodes = sorted({n[: n.rindex("P")] for n in ch if n.startswith("Point") and n[-2:-1] == "P"})
+    for node in nodes:  # connect nodes: equilibrium positions (inertial)
+        xyz = " ".join(f"{float(ch[f'{node}P{ax}'][0]):.6g}" for ax in "xyz")
+        print(f"  {node:<12s} at {xyz} m")
+    surge = np.linspace(0.0, float(args.surge_max), 81)
+    curve = sm.offset_curve(model, origin, R, surge)
+    tens = sorted(
+        (k for k in curve if k.endswith(tuple("0123456789")) and "FAIRTEN" in k),
+        key=lambda k: int("".join(c for c in k if c.isdigit()) or 0),
+    )
+
+    def draw(tmp):
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 4))
+        for k in tens:
+            a1.plot(surge, curve[k] / 1e3, label=k)
+        a1.set_xlabel("surge offset from the pose (m)")
+        a1.set_ylabel("fairlead tension (kN)")
+        a1.legend()
+        a1.grid(True)
+        a2.plot(surge, -curve["Fx"] / 1e3, "k")
+        a2.set_xlabel("surge offset from the pose (m)")
+        a2.set_ylabel("mooring restoring force -Fx (kN)")
+        a2.grid(True)
+        fig.suptitle(f"{model.name}: mooring offset-tension curve")
+        fig.tight_layout()
+        fig.savefig(tmp, format=fig_path.suffix.lstrip(".") or "png", dpi=100)
+        plt.close(fig)
+
+    atomic_write(fig_path, draw)
+    print(f"offset-tension curve (surge 0-{args.surge_max:g} m): {fig_path}")
+    return 0
