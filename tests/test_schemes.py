@@ -12,8 +12,8 @@ import xarray as xr
 
 from floatwind.case import load_case
 from floatwind.errors import CaseError, SimulationError
-from floatwind.simulate import simulate
 from floatwind.simulate import schemes as sc
+from floatwind.simulate import simulate
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 OC3 = ROOT / "cases" / "oc3_platform_decay.yaml"
@@ -32,7 +32,9 @@ def test_the_lookup_has_exactly_the_case_files_names():
 
 def test_each_scheme_is_registered_where_it_is_defined_and_run_names_none():
     where = {type(s).__module__ for s in sc.SCHEMES.values()}
-    assert where == {f"floatwind.simulate.{m}" for m in ("bossak", "euler313", "first_order", "lie")}
+    assert where == {
+        f"floatwind.simulate.{m}" for m in ("bossak", "euler313", "first_order", "lie")
+    }
     run = (ROOT / "floatwind" / "simulate" / "run.py").read_text()
     for formulation, integrator in sc.SCHEMES:
         assert f'"{integrator}"' not in run and f'"{formulation}"' not in run

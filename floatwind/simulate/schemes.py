@@ -66,8 +66,10 @@ class Scheme:
        module that defines it.
     2. :meth:`check` refuses, before anything is computed, what the scheme cannot run, as one
        line (``CaseError`` naming the field): joint degrees of freedom it does not integrate,
-       load states, an initial state ``y0`` or ``extra_channels`` it does not use. A scheme
-       never ignores an argument silently.
+       load states, an initial state ``y0`` or ``extra_channels`` it does not use; what only the
+       assembled system shows (Bossak-Newmark: load states, the links' spectral radius) is
+       refused the same way at the start of :meth:`run`, before the first step. A scheme never
+       ignores an argument silently.
     3. :meth:`run` steps the model and returns the Dataset of
        :func:`floatwind.simulate.outputs.to_dataset` (the outputs evaluated on the recorded
        states), plus the scheme's own channels. ``progress`` is None or a function of the
