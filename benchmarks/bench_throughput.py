@@ -29,7 +29,7 @@ import numpy as np
 
 from floatwind.integrate import RK4
 from floatwind.simulate import fused as fz
-from floatwind.simulate.run import output_times, to_dataset
+from floatwind.simulate.outputs import output_times, to_dataset
 from floatwind.simulate.system import System
 from floatwind.studies import build_batch_model, study_from_dict
 

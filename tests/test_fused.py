@@ -162,11 +162,11 @@ def test_kernels_off_means_no_fusing():
 
 def test_outputs_in_blocks_equal_time_by_time(monkeypatch):
     """to_dataset stacks blocks of output times along the batch axis: same bits as one by one."""
-    import floatwind.simulate.run as run_mod
+    import floatwind.simulate.outputs as outputs_mod
 
     study = _study(2, duration=2.0)
     a = simulate(_model(study, study.runs()), progress=False)
-    monkeypatch.setattr(run_mod, "OUTPUT_BLOCK", 1)
+    monkeypatch.setattr(outputs_mod, "OUTPUT_BLOCK", 1)
     b = simulate(_model(study, study.runs()), progress=False)
     assert set(a.data_vars) == set(b.data_vars)
     for name in a.data_vars:
@@ -361,7 +361,7 @@ def test_selected_channels_skip_unneeded_loads_with_the_same_numbers():
     """simulate(channels=...): state channels and the loads' own channels (a study's default set)
     are evaluated without the forward dynamics and without the other loads, to the bit of the
     full outputs; a channel that needs the accelerations takes the full evaluation."""
-    from floatwind.simulate.run import output_plan
+    from floatwind.simulate.outputs import output_plan
 
     study = _study(2, duration=3.0)
     chans = ["PtfmSurge", "PtfmPitch", "PtfmTVxi", "X5d", "RtAeroFxh", "RtAeroCt", "HstVol"]

@@ -14,8 +14,22 @@ Algorithm 1:
 Model and algorithm are kept apart (STYLE.md): :class:`RigidBodySpatial` is the frozen model, the
 state is a :class:`LieGroupState`, and :class:`LieGroupGeneralizedAlpha` steps ``(model, state)``.
 The same Newton loop drives the mixed (R3 x SO(3), left translation) and local (SE(3))
-formulations of Giusti sec. 2.3-2.4 (:mod:`floatwind.integrate.lie_group_formulations`) through
-the :class:`Formulation` interface, for the comparison of sec. 7.4.
+formulations of Giusti sec. 2.3-2.4 (:class:`MixedFormulation`, :class:`LocalFormulation`) through
+the :class:`Formulation` interface, for the comparison of sec. 7.4: only the group, the
+composition rule and the velocity variables differ (Bruls & Cardona 2010; Sonneville 2015):
+
+* mixed, R3 x SO(3) with left translation: v = [v_G (inertial); W (body axes)],
+  x_{n+1} = x_n + y_x, R_{n+1} = R_n exp(~y_rot); the equations are Newton's law in the inertial
+  basis and Euler's equations J W' + W x J W = T^M in the body basis;
+* local, SE(3): v = [R^T v_G; W] (both body axes), H_{n+1} = H_n exp_SE3(y), i.e.
+  R_{n+1} = R_n exp(~theta), x_{n+1} = x_n + R_n T(theta)^T u for y = [u; theta];
+  the translational equation is m (v' + W x v) = F^M.
+
+Their loads are the same :class:`~floatwind.integrate.spatial_loads.SpatialLoad` objects: a
+formulation maps its variables to the inertial ones (w = R W, dw = R W', a_G = R (v' + W x v)),
+evaluates the inertial residual (1) and writes it in its own basis, so the three integrators
+differ only in their discretisation; the iteration matrix of the mixed and local ones is the
+finite-difference Jacobian of :class:`Formulation`.
 
 :class:`FloatwindLoadsAdapter` lets floatwind ``Load`` objects (the ``wrench(t, kin, env)``
 contract) act on the body with finite-difference tangents, and :func:`simulate_lie_ga` runs a
@@ -45,9 +59,12 @@ from floatwind.rotation import exp_so3, log_so3, tangent, tangent_inv, unwrap_ro
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "FORMULATIONS",
     "Formulation",
     "LieGroupGeneralizedAlpha",
     "LieGroupState",
+    "LocalFormulation",
+    "MixedFormulation",
     "RigidBodySpatial",
     "SpatialFormulation",
     "generalized_alpha_parameters",
@@ -276,17 +293,66 @@ class SpatialFormulation(Formulation):
         return spatial_tangents(model, SpatialKinematics.from_vectors(t, r_G_g, R_b2g, v, vdot)).M
 
 
+class MixedFormulation(Formulation):
+    """R3 x SO(3) with left translation (Giusti sec. 2.3): v = [v_G inertial; W body axes]."""
+
+    name = "mixed"
+
+    def compose(self, r_G_g, R_b2g, y):
+        return r_G_g + y[:, :3], R_b2g @ exp_so3(y[:, 3:])
+
+    def to_spatial(self, R_b2g, v, vdot):
+        v_s = np.concatenate([v[:, :3], _mv(R_b2g, v[:, 3:])], -1)
+        vdot_s = np.concatenate([vdot[:, :3], _mv(R_b2g, vdot[:, 3:])], -1)  # dw = R W'
+        return v_s, vdot_s
+
+    def from_spatial(self, R_b2g, v_s):
+        return np.concatenate([v_s[:, :3], _mv(_T(R_b2g), v_s[:, 3:])], -1)
+
+    def project(self, R_b2g, r_s):
+        return np.concatenate([r_s[:, :3], _mv(_T(R_b2g), r_s[:, 3:])], -1)
+
+
+class LocalFormulation(Formulation):
+    """SE(3) (Giusti sec. 2.4): v = [R^T v_G; W], both in body axes."""
+
+    name = "local"
+
+    def compose(self, r_G_g, R_b2g, y):
+        u, theta = y[:, :3], y[:, 3:]
+        # exp_SE3([u; theta]) = (exp(~theta), T(theta)^T u), composed on the right of (R_n, x_n)
+        step = _mv(_T(tangent(theta)), u)
+        return r_G_g + _mv(R_b2g, step), R_b2g @ exp_so3(theta)
+
+    def to_spatial(self, R_b2g, v, vdot):
+        v_b, W = v[:, :3], v[:, 3:]
+        v_s = np.concatenate([_mv(R_b2g, v_b), _mv(R_b2g, W)], -1)
+        a_s = _mv(R_b2g, vdot[:, :3] + np.cross(W, v_b))  # a_G = R (v' + W x v)
+        return v_s, np.concatenate([a_s, _mv(R_b2g, vdot[:, 3:])], -1)
+
+    def from_spatial(self, R_b2g, v_s):
+        RT = _T(R_b2g)
+        return np.concatenate([_mv(RT, v_s[:, :3]), _mv(RT, v_s[:, 3:])], -1)
+
+    def project(self, R_b2g, r_s):
+        RT = _T(R_b2g)
+        return np.concatenate([_mv(RT, r_s[:, :3]), _mv(RT, r_s[:, 3:])], -1)
+
+
+#: the formulations by name (``LieGroupGeneralizedAlpha(formulation=...)``)
+FORMULATIONS: dict[str, type[Formulation]] = {
+    f.name: f for f in (SpatialFormulation, MixedFormulation, LocalFormulation)
+}
+
+
 def _formulation(spec) -> Formulation:
     if isinstance(spec, Formulation):
         return spec
-    from floatwind.integrate.lie_group_formulations import LocalFormulation, MixedFormulation
-
-    table = {"spatial": SpatialFormulation, "mixed": MixedFormulation, "local": LocalFormulation}
-    if spec not in table:
+    if spec not in FORMULATIONS:
         raise CaseError(
-            f"formulation must be one of {sorted(table)}, got {spec!r}", field="formulation"
+            f"formulation must be one of {sorted(FORMULATIONS)}, got {spec!r}", field="formulation"
         )
-    return table[spec]()
+    return FORMULATIONS[spec]()
 
 
 # ----------------------------------------------------------------------------------------------

@@ -225,5 +225,5 @@ def channels_for(tree: Tree, spec: dict | None = None) -> Callable[[object], dic
             out.update(gyro.gyro_channels(tree, ev))
         return out
 
-    extra.channel_info = info  # read by floatwind.simulate.run.to_dataset
+    extra.channel_info = info  # read by floatwind.simulate.outputs.to_dataset
     return extra

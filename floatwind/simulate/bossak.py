@@ -37,9 +37,11 @@ from floatwind.multibody.links import LinkedBodies, WeldLink, pack, unpack
 from floatwind.multibody.mcm import system_state_from_base
 from floatwind.rotation import euler123_from_matrix, euler_rates_from_omega
 from floatwind.rotation.vec import matvec
+from floatwind.simulate.outputs import default_extra_channels, to_dataset
+from floatwind.simulate.schemes import PITCH_GUARD, Scheme, register, say_python_path
 from floatwind.simulate.system import System
 
-__all__ = ["LinearizedSystem", "linearize", "linked_bodies", "run_bossak"]
+__all__ = ["BossakScheme", "LinearizedSystem", "linearize", "linked_bodies", "run_bossak"]
 
 FIELD = "simulation.integrator"
 
@@ -260,6 +262,28 @@ def _step_channels(model, integ, t_out, n, lb: LinkedBodies | None, Y=None) -> d
     return out
 
 
+class BossakScheme(Scheme):
+    """``integrator: bossak_newmark`` on the MCM formulation (see the module docstring)."""
+
+    integrators = ("bossak_newmark",)
+    fixed_step = True
+    compiled = True
+
+    def run(self, model, t_out, *, y0, progress, extra_channels, channels):
+        """``y0`` (B, 12): the MCM initial state instead of the model's initial conditions."""
+        return run_bossak(
+            model,
+            t_out,
+            y0=y0,
+            progress=progress,
+            extra_channels=default_extra_channels(model, extra_channels),
+            channels=channels,
+        )
+
+
+register(BossakScheme())
+
+
 def run_bossak(
     model: Model,
     t_out: np.ndarray,
@@ -268,13 +292,11 @@ def run_bossak(
     progress=None,
     extra_channels=None,
     channels=None,
-    guard=None,
 ):
     """Run ``model`` with Bossak-Newmark; returns the Dataset (see the module docstring).
 
-    ``y0`` (B, 12): the MCM initial state instead of the model's initial conditions."""
-    from floatwind.simulate.run import _progress_bar, to_dataset
-
+    ``y0`` (B, 12): the MCM initial state instead of the model's initial conditions;
+    ``progress``: None or a function of the simulated time."""
     s = model.settings
     system = System(model)
     if system.n_y > 12 or system.has_memory:
@@ -294,25 +316,23 @@ def run_bossak(
         x0 = static_equilibrium(model)["q"]
         fun = linearize(system, x0, B)
         from floatwind.simulate.fused import fuse
-        from floatwind.simulate.run import _say_python_path
 
         fused, why = fuse(system)
         if fused is not None:
             fun.fused, fun.bossak_chunk = fused, fun._chunk  # compiled whole steps
         else:
-            _say_python_path(model, why)
+            say_python_path(model, why)
         y_start = y12
     else:
         fun, y_start = linked_bodies(model, system, y12)
         lb = fun
         from floatwind.simulate.fused import fuse
-        from floatwind.simulate.run import _say_python_path
 
         fused, why = fuse(system)
         if fused is not None:
             lb.bossak_chunk = compiled_linked_chunk(lb, fused)  # compiled whole steps
         else:
-            _say_python_path(model, why)
+            say_python_path(model, why)
         if lb.links and s.bossak_beta == "seafem" and s.bossak_alpha < 0:
             rho = spectral_radius_infinity(integ.params)
             raise CaseError(
@@ -355,18 +375,13 @@ def run_bossak(
         )
         return ds
 
-    update, bar = _progress_bar(model, progress)
     try:
         # the Euler-pitch guard is on the MCM state (small rotations); the free bodies carry
         # rotation matrices and meet no singularity while stepping
-        rec = integ.run(
-            fun, y_start, t_out, bound=s.bound, progress=update, guard=guard if lb is None else None
-        )
+        guard = PITCH_GUARD if lb is None else None
+        rec = integ.run(fun, y_start, t_out, bound=s.bound, progress=progress, guard=guard)
     except SimulationError as err:
         if err.partial is not None and err.partial.n > 0:
             err.dataset = finish(err.partial, status=str(err))
         raise
-    finally:
-        if bar is not None:
-            bar.close()
     return finish(rec)

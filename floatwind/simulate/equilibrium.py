@@ -7,6 +7,7 @@ from scipy import optimize
 
 from floatwind.errors import SimulationError
 from floatwind.model import Model
+from floatwind.simulate.outputs import evaluate_outputs
 from floatwind.simulate.system import System
 
 
@@ -18,8 +19,6 @@ def static_equilibrium(
     Returns the equilibrium state ``q`` (6,) and the OpenFAST-style platform channels
     (``PtfmSurge`` .. ``PtfmYaw`` at the reference point) there.
     """
-    from floatwind.simulate.run import evaluate_outputs
-
     system = System(model)
     y0 = system.initial_state()[:1].copy()
     y0[:, 6:12] = 0.0

@@ -7,12 +7,15 @@ Wang's angles, 1: the same angles relative to a reference turned 90 deg about X,
 hook for, so this module steps RK4 itself (stage times from ``rk4_stage_times``) and records the
 chart with the state. Outputs: the usual Dataset (state channels of the momentum-cloud outputs,
 from the equivalent 1-2-3 state, and the loads' own channels) plus the chapter's channels
-(:data:`CHANNELS`).
+(:data:`CHANNELS`). Its scheme (:class:`Euler313Scheme`, the stepping contract of
+:mod:`floatwind.simulate.schemes`) is found for the formulation whatever the integrator name and
+refuses any but ``rk4``.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import xarray as xr
 
 from floatwind import _kernels
 from floatwind.errors import CaseError, SimulationError
@@ -21,6 +24,9 @@ from floatwind.loads.base import Wrench
 from floatwind.model import Model
 from floatwind.multibody import euler313 as e3
 from floatwind.rotation import euler123_from_matrix, euler_rates_from_omega
+from floatwind.simulate.outputs import STATE_CHANNELS, to_dataset
+from floatwind.simulate.schemes import ANY, Scheme, register
+from floatwind.simulate.system import System
 
 #: output channels of the formulation: units, long name
 CHANNELS: dict[str, tuple[str, str]] = {
@@ -299,13 +305,40 @@ def mcm_state(system: Euler313System, rec: Recording, charts: np.ndarray) -> np.
     return q.reshape(T, Bn, 12)
 
 
+class Euler313Scheme(Scheme):
+    """``formulation: euler313``: its own RK4 (:func:`integrate`) from the case's initial
+    conditions; writes the momentum-cloud state channels, the loads' own channels and
+    :data:`CHANNELS`."""
+
+    formulation = "euler313"
+    integrators = ANY  # one integrator of its own: the others are refused in check()
+
+    def check(self, model, *, y0, extra_channels):
+        super().check(model, y0=y0, extra_channels=extra_channels)
+        if y0 is not None or model.settings.integrator.lower() != "rk4":
+            raise CaseError(
+                "formulation euler313 runs its own RK4 from the case's initial conditions "
+                "(no y0 or other integrator)",
+                field="formulation",
+            )
+        if extra_channels is not None:
+            raise CaseError(
+                "formulation euler313 writes its own channels (no extra_channels)",
+                field="formulation",
+            )
+
+    def run(self, model, t_out, *, y0, progress, extra_channels, channels):
+        ds = run_euler313(model, t_out, progress=progress)
+        if channels is not None:  # a study's channels: those the formulation writes
+            ds = ds[[c for c in channels if c in ds.data_vars]]
+        return ds
+
+
+register(Euler313Scheme())
+
+
 def run_euler313(model: Model, t_out: np.ndarray, *, progress=None):
     """Run ``model`` (``formulation: euler313``) and return the Dataset."""
-    import xarray as xr
-
-    from floatwind.simulate.run import STATE_CHANNELS, to_dataset
-    from floatwind.simulate.system import System
-
     system = Euler313System(model)
     y0, c0 = initial_state(model)
     s = model.settings
@@ -347,7 +380,6 @@ def mcm_reference(model: Model, y0: np.ndarray, chart0: np.ndarray, t_out: np.nd
 
     from floatwind.integrate.base import RK4
     from floatwind.loads.simple import Gravity
-    from floatwind.simulate.system import System
 
     body = model.euler313
     tree = e3.mcm_tree(body)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+import xarray as xr
 
 from floatwind.errors import CaseError, SimulationError
 from floatwind.integrate import Recording
@@ -20,6 +21,8 @@ from floatwind.loads.base import Kinematics
 from floatwind.model import Model
 from floatwind.rotation import euler123_from_matrix, euler_rates_from_omega, exp_so3
 from floatwind.rotation.vec import matvec
+from floatwind.simulate.outputs import to_dataset
+from floatwind.simulate.schemes import Scheme, register
 from floatwind.simulate.system import System
 
 PSI_CHANNELS = {
@@ -36,18 +39,50 @@ def _to_mcm_state(r_G, R, v_G, w_g) -> np.ndarray:
     return np.concatenate([r_G, ang, v_G, rates], axis=-1)
 
 
-def run_lie_group(model: Model, t_out: np.ndarray, *, progress=None):
-    """Run ``model`` (one body) with ``integrator: lie_generalized_alpha``; returns the Dataset."""
-    from floatwind.simulate.run import to_dataset
+class LieGroupScheme(Scheme):
+    """``integrator: lie_generalized_alpha`` on a one-body MCM model."""
 
+    integrators = ("lie_generalized_alpha",)
+    fixed_step = True
+
+    def check(self, model, *, y0, extra_channels):
+        super().check(model, y0=y0, extra_channels=extra_channels)
+        stateful = [ld.name for ld in model.loads if getattr(ld, "stateful", False)]
+        if stateful:
+            raise CaseError(
+                f"load {stateful[0]!r} has states of its own, which the Lie-group integrator "
+                "does not integrate: use integrator rk4",
+                field="simulation.integrator",
+            )
+        if model.tree.n_bodies != 1:
+            raise CaseError(
+                f"the Lie-group integrator runs one rigid body; this model has "
+                f"{model.tree.n_bodies}",
+                field="simulation.integrator",
+            )
+
+    def run(self, model, t_out, *, y0, progress, extra_channels, channels):
+        return run_lie_group(
+            model, t_out, y0=y0, progress=progress, extra_channels=extra_channels,
+            channels=channels,
+        )  # fmt: skip
+
+
+register(LieGroupScheme())
+
+
+def run_lie_group(
+    model: Model, t_out: np.ndarray, *, y0=None, progress=None, extra_channels=None, channels=None
+):
+    """Run ``model`` (one body) with ``integrator: lie_generalized_alpha``; returns the Dataset.
+
+    ``y0`` (B, 12): the MCM initial state instead of the model's initial conditions;
+    ``progress``: None or a function of the simulated time; ``extra_channels`` and ``channels``
+    as in :func:`floatwind.simulate.outputs.to_dataset`. What it refuses:
+    :meth:`LieGroupScheme.check`."""
     tree = model.tree
-    if tree.n_bodies != 1:
-        raise CaseError(
-            f"the Lie-group integrator runs one rigid body; this model has {tree.n_bodies}",
-            field="simulation.integrator",
-        )
     system = System(model)
-    y0 = system.initial_state()
+    y0 = system.initial_state() if y0 is None else system.with_load_states(y0)
     q, qd = y0[:, :6], y0[:, 6:12]
     kin = system.evaluate(0.0, y0).kin
     body = tree.bodies[0]
@@ -66,19 +101,22 @@ def run_lie_group(model: Model, t_out: np.ndarray, *, progress=None):
             t_out,
             s.dt,
             s.rho_inf,
+            progress=progress,
         )
     except SimulationError as err:
         part = err.partial
         if part is not None and "r_G_g" in part and len(part["r_G_g"]):
             n = len(part["r_G_g"])
             y = _to_mcm_state(part["r_G_g"], part["R_b2g"], part["v_G_g"], part["w_b_g"])
-            err.dataset = to_dataset(model, system, Recording(t_out[:n], y, n), status=str(err))
+            rec = Recording(t_out[:n], y, n)
+            err.dataset = to_dataset(
+                model, system, rec, extra_channels, status=str(err), channels=channels
+            )
         raise
     y = _to_mcm_state(out["r_G_g"], out["R_b2g"], out["v_G_g"], out["w_b_g"])
     psi = out["psi"]
-    ds = to_dataset(model, system, Recording(np.asarray(t_out), y, len(t_out)))
-    import xarray as xr
-
+    rec = Recording(np.asarray(t_out), y, len(t_out))
+    ds = to_dataset(model, system, rec, extra_channels, channels=channels)
     for k, name in enumerate(PSI_CHANNELS):
         units, long_name = PSI_CHANNELS[name]
         vals = psi[..., k].T  # (B, T)

@@ -29,6 +29,7 @@ import math
 import numpy as np
 
 from floatwind.model import Model
+from floatwind.simulate.schemes import lookup
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +112,8 @@ def sanity_warnings(model: Model, system=None) -> list[str]:
     """One line per setting that cannot be right (empty when all is well)."""
     s = model.settings
     out: list[str] = []
-    fixed = s.integrator.lower() in ("rk4", "lie_generalized_alpha", "bossak_newmark")
+    scheme = lookup(model)
+    fixed = scheme is not None and scheme.fixed_step
     if fixed and s.dt < DT_MIN:
         out.append(
             f"simulation.dt = {s.dt:g} s is below {DT_MIN:g} s: "
@@ -189,7 +191,8 @@ def compile_notice(model=None) -> str | None:
         from floatwind.simulate.generate import is_compiled
         from floatwind.simulate.system import System
 
-        if not fused._ENABLED or model.settings.integrator.lower() not in ("rk4", "bossak_newmark"):
+        scheme = lookup(model)
+        if not fused._ENABLED or scheme is None or not scheme.compiled:
             return None
         try:
             system = System(model)

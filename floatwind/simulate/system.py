@@ -344,7 +344,7 @@ class System:
         whole stack; the others once per time on its slice of members. ``loads`` (indices into
         ``self.loads``) evaluates only those loads and ``dynamics=False`` skips the forward
         dynamics (``acc`` is None): for output channels that need neither the other loads nor
-        the accelerations (:func:`floatwind.simulate.run.to_dataset` with ``channels``); each
+        the accelerations (:func:`floatwind.simulate.outputs.to_dataset` with ``channels``); each
         load's wrench and channels are the same numbers as in the full evaluation.
         """
         times = np.asarray(times, dtype=float)

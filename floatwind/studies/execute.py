@@ -150,7 +150,7 @@ def _simulate_robust(study: Study, runs: list[RunSpec], errors: dict) -> tuple[l
     model = build_batch_model(study, runs)
     try:
         # only the study's channels: when they need no accelerations (the default set) the
-        # outputs evaluate just the loads that write them (simulate.run.to_dataset)
+        # outputs evaluate just the loads that write them (simulate.outputs.to_dataset)
         ds = simulate(model, progress=False, channels=list(study.channels))
     except Interrupted:
         # Ctrl-C is not a failure of the runs: stop the study (finished batches are on disk)
@@ -264,7 +264,7 @@ def check_channels(study: Study) -> None:
     if "channels" not in study.raw:
         return
     from floatwind.case.loader import model_from_dict
-    from floatwind.simulate.run import known_channels
+    from floatwind.simulate.outputs import known_channels
     from floatwind.validate import suggest
 
     names: set[str] = set()

@@ -13,7 +13,7 @@ script
    waves, floatwind's wave is the reference Wave1Elev (exact FFT reconstruction);
 3. converts units and frames: OpenFAST degrees -> rad, kN -> N; OpenFAST v5 platform angles are
    Z-Y'-X'' Tait-Bryan angles (``R = Rz(yaw) Ry(pitch) Rx(roll)``, ``ElastoDyn.f90:6110-6123``),
-   which floatwind also writes as PtfmRoll/Pitch/Yaw (``floatwind.simulate.run``), computed from
+   which floatwind also writes as PtfmRoll/Pitch/Yaw (``floatwind.simulate.outputs``), computed from
    the rotation matrix - no small-angle conversion anywhere; PtfmRV*/RA* are the angular velocity /
    acceleration vectors in earth axes in both codes; YawBr* loads are in platform axes about the
    tower top, Root*b1 in the pitched blade-1 frame (reference README "Load channels");
