@@ -323,12 +323,20 @@ def hull_from_case(path, *, panels: int = 1600, lid: bool = True, load: int | No
         raise exc.with_file(str(path)) from None
 
 
+def require_capytaine():
+    """The ``capytaine`` module, or a one-line :class:`CaseError` saying how to install it."""
+    try:
+        import capytaine
+    except ImportError:
+        raise CaseError("computing coefficients from a hull needs Capytaine: pip install -e "
+                        "'.[bem]'", field="bem") from None  # fmt: skip
+    return capytaine
+
+
 def hull_from_mesh_file(path, *, lid: bool = True) -> Hull:
     """A hull from a mesh file Capytaine reads (``.gdf``, ``.dat``, ``.pnl``, ``.msh``, ...,
     Capytaine docs "Mesh formats"), clipped at z = 0; the lid rings of its waterline
     (:func:`_star_lid`; Capytaine's ``generate_lid`` finds none under vertical walls)."""
-    from floatwind.bem.solve import require_capytaine
-
     cpt = require_capytaine()
     path = pathlib.Path(path)
     if not path.is_file():

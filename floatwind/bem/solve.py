@@ -27,7 +27,7 @@ import time
 import numpy as np
 import xarray as xr
 
-from floatwind.bem.hull import Hull
+from floatwind.bem.hull import Hull, require_capytaine
 from floatwind.errors import CaseError
 
 logger = logging.getLogger(__name__)
@@ -51,16 +51,6 @@ DEFAULT_OMEGA = np.round(np.concatenate([np.arange(1, 76) * 0.02, 1.48 + np.aran
 DEFAULT_HEADINGS_DEG = (0.0, 15.0, 30.0, 45.0)
 #: bump when the dataset layout changes (part of the fingerprint)
 _LAYOUT = "floatwind-bem-1"
-
-
-def require_capytaine():
-    """The ``capytaine`` module, or a one-line :class:`CaseError` saying how to install it."""
-    try:
-        import capytaine
-    except ImportError:
-        raise CaseError("computing coefficients from a hull needs Capytaine: pip install -e "
-                        "'.[bem]'", field="bem") from None  # fmt: skip
-    return capytaine
 
 
 def default_cache_dir() -> pathlib.Path:

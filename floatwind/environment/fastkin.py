@@ -69,7 +69,7 @@ import numpy as np
 
 from floatwind import _kernels
 from floatwind.environment.base import time_runs
-from floatwind.environment.waves import _depth_factors, wavenumber
+from floatwind.environment.dispersion import _depth_factors, wavenumber
 
 logger = logging.getLogger(__name__)
 

@@ -5,12 +5,12 @@ Newton-Euler cross-check. See docs/multibody.md."""
 from floatwind.multibody.gyro import gyro_channels, gyro_moment, rna_moment, spin_inertia
 from floatwind.multibody.inverse import (
     CHANNELS,
-    channels_for,
     joint_loads,
     joint_point,
     subsystem_loads,
     two_joint_loads,
 )
+from floatwind.multibody.load_channels import channels_for
 from floatwind.multibody.mcm import (
     body_kinematics,
     forward_dynamics,
