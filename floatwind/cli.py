@@ -364,7 +364,7 @@ def _load(path: str, overrides: dict | None = None, approximate: bool = False, s
     if not _is_deck(path):
         check_text_inputs(input_files(path))
     if _is_deck(path):
-        from floatwind.case.openfast_import import import_openfast, model_from_deck
+        from floatwind.case.openfast import import_openfast, model_from_deck
 
         res = import_openfast(path, approximate=approximate, split=split)
         model = model_from_deck(path, approximate=approximate, overrides=overrides, result=res)
@@ -541,7 +541,7 @@ def cmd_run(args) -> int:
         ds.attrs["environment_override"] = f"--env {args.env}"
     missing = []
     if _is_deck(args.case):
-        from floatwind.case.openfast_outputs import deck_channels, deck_outlist, not_computed
+        from floatwind.case.openfast.outputs import deck_channels, deck_outlist, not_computed
 
         res = model.deck_import
         for name, var in deck_channels(ds, model, res["info"]).items():
@@ -840,7 +840,7 @@ def cmd_ss_fit(args) -> int:
 
 
 def cmd_import_openfast(args) -> int:
-    from floatwind.case.openfast_import import import_openfast, write_case_yaml
+    from floatwind.case.openfast import import_openfast, write_case_yaml
     from floatwind.io.safe import atomic_write, input_files
 
     out = (
