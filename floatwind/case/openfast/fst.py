@@ -43,8 +43,8 @@ def read_fst(path: str | Path) -> dict[str, Any]:
     ``CompServo = 1``; SeaState (``SeaStFile``) when ``CompSeaSt = 1``; HydroDyn (``HydroFile``) when
     ``CompHydro = 1``; the mooring file (``MooringFile``) of MAP++ (``CompMooring = 1``) or MoorDyn
     (3) is located (``deck["Mooring"] = {"kind", "file"}``) and read by
-    :mod:`floatwind.case.openfast.mooring`. Other modules (AeroDyn, InflowWind, SubDyn, ...) are not read;
-    :func:`unsupported_settings` lists them when they are on.
+    :mod:`floatwind.case.openfast.mooring`. Other modules (AeroDyn, InflowWind, SubDyn, ...) are
+    not read; :func:`unsupported_settings` lists them when they are on.
 
     Parameters
     ----------
@@ -159,8 +159,8 @@ def environment(deck: dict) -> dict[str, float]:
 
 def _refusals(deck: dict) -> list[str]:
     """The module switches of the ``.fst`` floatwind does not model (CompElast = 2 BeamDyn,
-    CompAero, CompSub, CompMooring other than MAP++/MoorDyn, CompIce, CompSoil, MHK, NRotors > 1)."""
-    out: list[str] = []
+    CompAero, CompSub, CompMooring other than MAP++/MoorDyn, CompIce, CompSoil, MHK,
+    NRotors > 1)."""
     out: list[str] = []
     fst = deck["fst"]
     fst_name = Path(fst["file"]).name
