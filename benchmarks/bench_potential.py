@@ -87,7 +87,7 @@ def main() -> None:
     args = p.parse_args()
     if not DECK.is_file():
         raise SystemExit(f"bench_potential: {DECK} not found (../shared/reference)")
-    from floatwind.case.openfast_import import import_openfast
+    from floatwind.case.openfast import import_openfast
 
     case = import_openfast(DECK)["case"]
     case["simulation"]["t_max"] = args.tmax

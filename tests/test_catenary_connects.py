@@ -12,7 +12,7 @@ import pytest
 from conftest import fused_and_python
 from test_loads_catenary import ENV, _decay_case, _kin, _model, oc3_lines
 
-from floatwind.case.mooring_files import read_map, read_moordyn
+from floatwind.case.openfast.mooring import read_map, read_moordyn
 from floatwind.environment import Environment
 from floatwind.errors import CaseError
 from floatwind.loads.catenary import CatenaryMooring

@@ -131,7 +131,7 @@ def test_every_shipped_case_steps_compiled(case):
 @pytest.mark.skipif(not DECKS, reason="OpenFAST references not available")
 @pytest.mark.parametrize("deck", DECKS, ids=lambda p: p.stem)
 def test_every_reference_deck_steps_compiled(deck):
-    from floatwind.case.openfast_import import model_from_deck
+    from floatwind.case.openfast import model_from_deck
 
     _close(*fused_and_python(lambda: model_from_deck(deck, overrides={"simulation.t_max": 1.0})))
 

@@ -1,5 +1,5 @@
 """Issue 17 item 2: every OpenFAST deck setting is mapped, refused, without physics or ignored for
-a stated reason (floatwind.case.openfast_settings), never silently replaced by a floatwind default.
+a stated reason (floatwind.case.openfast: each input-file kind's table), never silently replaced by a floatwind default.
 
 (a) every key and table column of every file of every reference deck is in the table (a key the
     table does not know fails here, naming it); (b) every setting with a supported set is refused,
@@ -17,9 +17,10 @@ import stat
 
 import pytest
 
-from floatwind.case import openfast_deck as od
-from floatwind.case import openfast_settings as st
-from floatwind.case.openfast_import import UnsupportedDeckError, import_openfast
+from floatwind.case import openfast as od
+from floatwind.case.openfast import UnsupportedDeckError, import_openfast
+from floatwind.case.openfast import settings as st
+from floatwind.case.openfast.reader import _tokens
 from floatwind.errors import CaseError
 
 REF = pathlib.Path("/work/shared/reference/openfast")
@@ -65,7 +66,7 @@ def _set_value(path: pathlib.Path, key: str, value: str) -> None:
     """Replace the value(s) in front of ``key`` (the first line where it is the key)."""
     lines = path.read_text(encoding="latin-1").splitlines()
     for n, line in enumerate(lines):
-        toks = od._tokens(re.split(r"\s!", line)[0])
+        toks = _tokens(re.split(r"\s!", line)[0])
         j = next((i for i, t in enumerate(toks) if not t.is_value), 0)
         if j == 0 or toks[j].text != key:
             continue
@@ -118,7 +119,7 @@ def test_table_is_well_formed():
         for key in keys:
             s = st.lookup(module, key)
             assert s is not None and s.kind == "mapped" and s.text == st.ISSUE17_CORE, key
-            assert s.ok is None, key  # the table never refuses them: openfast_import.py decides
+            assert s.ok is None, key  # the table never refuses them: openfast/importer.py decides
 
 
 @needs_reference
@@ -138,7 +139,7 @@ def test_every_key_of_the_reference_decks_is_in_the_table(case):
                 n += 1
                 if st.lookup(st.column_module(module, title), col, column=True) is None:
                     missing.append(f"{name}: column {col} ({title})")
-    assert not missing, "settings missing from floatwind.case.openfast_settings: " + ", ".join(
+    assert not missing, "settings missing from the tables of floatwind.case.openfast: " + ", ".join(
         missing
     )
     assert n > 400
@@ -245,7 +246,7 @@ def test_unknown_key_is_refused_in_one_line(tmp_path):
     with pytest.raises(UnsupportedDeckError) as err:
         import_openfast(fst)
     (line,) = err.value.lines
-    assert "ElastoDyn.dat: FooDamp = 2.5" in line and "openfast_settings" in line
+    assert "ElastoDyn.dat: FooDamp = 2.5" in line and "floatwind.case.openfast.elastodyn" in line
     res = import_openfast(fst, approximate=True)
     assert any("FooDamp" in n and "approximated" in n for n in res["notes"])
 

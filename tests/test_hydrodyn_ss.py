@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from conftest import deck_copy, set_deck_value
 
-from floatwind.case.openfast_import import UnsupportedDeckError, import_openfast
+from floatwind.case.openfast import UnsupportedDeckError, import_openfast
 from floatwind.errors import CaseError
 from floatwind.loads.hydrodyn_ss import (
     HydroDynSS,

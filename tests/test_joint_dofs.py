@@ -312,7 +312,7 @@ def test_import_maps_the_yaw_drive_of_ref03():
     """ElastoDyn YawDOF with ServoDyn YawSpr/YawDamp and the override maneuver becomes a
     spring-damper yaw joint toward the ramp from YawNeut (held at TYawManS itself), starting at
     NacYaw at rest."""
-    from floatwind.case.openfast_import import import_openfast
+    from floatwind.case.openfast import import_openfast
 
     ref = pathlib.Path(__file__).resolve().parents[2] / "shared/reference/openfast/ref03_yaw_spin"
     if not ref.exists():
@@ -356,7 +356,7 @@ def test_gendof_without_generator_torque_is_a_free_rotor(tmp_path):
     platform's angular velocity about the shaft axis), is constant (1e-8 of its value), while the
     rotor speed itself changes by about 1 % with the platform roll. A deck whose generator is
     connected is refused in one line."""
-    from floatwind.case.openfast_import import import_openfast, model_from_deck
+    from floatwind.case.openfast import import_openfast, model_from_deck
     from floatwind.rotation import euler_zyx_matrix
     from floatwind.simulate.run import simulate
 

@@ -9,7 +9,7 @@ import shutil
 import numpy as np
 import pytest
 
-from floatwind.case.mooring_files import read_map, read_moordyn
+from floatwind.case.openfast.mooring import read_map, read_moordyn
 from floatwind.errors import CaseError
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -150,7 +150,7 @@ def test_malformed_files_one_line_errors(tmp_path, kind, old, new, field):
 def test_deck_with_map_and_with_moordyn(tmp_path):
     """ref06 imports with its MAP++ lines; the same deck with CompMooring = 3 and a MoorDyn file
     gives the same lines (friction aside) and says that MoorDyn is run quasi-statically."""
-    from floatwind.case.openfast_import import import_openfast
+    from floatwind.case.openfast import import_openfast
 
     res = import_openfast(REF06 / "ref06_catenary_decay.fst")
     moor = [ld for ld in res["case"]["loads"] if ld["type"] == "mooring_catenary"]

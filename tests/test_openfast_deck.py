@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from floatwind.case.openfast_deck import (
+from floatwind.case.openfast import (
     DEFAULT,
     deck_summary,
     elastodyn_mass_properties,

@@ -19,7 +19,7 @@ import re
 import numpy as np
 import pytest
 
-from floatwind.case.openfast_deck import DEFAULT, read_fst
+from floatwind.case.openfast import DEFAULT, read_fst
 
 pytest.importorskip("openfast_io")
 from openfast_io.FAST_reader import InputReader_OpenFAST  # noqa: E402
@@ -231,7 +231,7 @@ def test_map_settings_equal_openfast_io(fst):
     MAP++'s 'repeat' copies), equals openfast_io's read of it: line type (Diam, MassDenInAir,
     EA, CB), node coordinates (Z = depth: the seabed), UnstrLen and the anchor/fairlead nodes
     of every line."""
-    from floatwind.case.mooring_files import read_map
+    from floatwind.case.openfast.mooring import read_map
 
     deck, vt = _read_both(fst)
     moor = deck.get("Mooring")

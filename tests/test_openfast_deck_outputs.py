@@ -1,6 +1,6 @@
 """``floatwind run DECK.fst`` writes the channels of the deck's OutLists that floatwind computes, in
 OpenFAST's names, and lists the others in one line (issue 17 item 2;
-floatwind/case/openfast_outputs.py)."""
+floatwind/case/openfast/outputs.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from floatwind.case.openfast_outputs import deck_outlist, needs_split, not_computed
+from floatwind.case.openfast.outputs import deck_outlist, needs_split, not_computed
 from floatwind.cli import main
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -42,7 +42,7 @@ def test_plain_deck_run_writes_the_outlist_as_openfast_does(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "OutList channel(s)" not in printed  # ref01 asks for nothing floatwind lacks
     ds = xr.open_dataset(out)
-    from floatwind.case import openfast_deck as od
+    from floatwind.case import openfast as od
 
     names = deck_outlist(od.read_fst(deck))
     assert not not_computed(names, ds)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import yaml
 
-from floatwind.case.openfast_import import (
+from floatwind.case.openfast import (
     UnsupportedDeckError,
     euler123_from_zyx,
     import_openfast,

@@ -99,7 +99,7 @@ def _nrmse(a, b):
 
 def _run_deck(fst: pathlib.Path, t_max: float, **over):
     from floatwind.case import model_from_dict
-    from floatwind.case.openfast_import import import_openfast
+    from floatwind.case.openfast import import_openfast
     from floatwind.simulate import simulate
 
     case = import_openfast(fst)["case"]
@@ -116,7 +116,7 @@ def _ref07_case(radiation: str = "convolution") -> dict:
     """ref07 imported as a case, its radiation by ``convolution`` (the deck's), ``state_space``
     (frequency-domain identification), ``state_space_era`` or ``added_mass_only`` (memory
     off)."""
-    from floatwind.case.openfast_import import import_openfast
+    from floatwind.case.openfast import import_openfast
 
     case = import_openfast(REF07 / "ref07_potential_decay.fst")["case"]
     rad = next(ld for ld in case["loads"] if ld["type"] == "potential_radiation")
@@ -205,7 +205,7 @@ def test_compiled_equals_python_and_batch_bitwise(compiled_on):
     """The radiation memory and excitation step compiled as on the Python path (1e-9) and a
     batch member equals the same run alone bit for bit."""
 
-    from floatwind.case.openfast_import import import_openfast
+    from floatwind.case.openfast import import_openfast
 
     fst = REF08 / "ref08_potential_regular.fst"
     case = import_openfast(fst)["case"]
@@ -221,7 +221,7 @@ def test_regular_wave_with_phase_and_refusals(tmp_path):
     """SeaState WaveMod = 1P30 imports as a regular wave eta(0, t) = H/2 cos(2 pi t/T + 30 deg)
     (ref08 README); WaveMod = 1 (phase from the seeds) is refused in one line, and so is
     RdtnMod = 2 without its state-space file, naming the path it looked for (spar.ss)."""
-    from floatwind.case.openfast_import import import_openfast
+    from floatwind.case.openfast import import_openfast
 
     case = import_openfast(REF08 / "ref08_potential_regular.fst")["case"]
     waves = case["environment"]["waves"]
@@ -258,7 +258,7 @@ def test_proppot_members_carry_only_drag(tmp_path):
     member hydrostatics; the other members keep everything."""
     import shutil
 
-    from floatwind.case.openfast_import import import_openfast
+    from floatwind.case.openfast import import_openfast
 
     src = REF / "ref04_morison_decay"
     if not src.is_dir():
@@ -366,7 +366,7 @@ def test_heave_rao_equals_frequency_domain():
     0.03-0.99 % from 4.7 to 40 s; below 4 s, where the heave is 1e-6..1e-4 m for the 0.1 m wave
     (the deep spar cancels its heave excitation), 1.8-16 % of that, i.e. < 3e-6 m."""
     from floatwind.case import model_from_dict
-    from floatwind.case.openfast_import import import_openfast
+    from floatwind.case.openfast import import_openfast
     from floatwind.environment.waves import LinearSea
     from floatwind.loads.wamit import read_wamit
     from floatwind.simulate import simulate
@@ -543,7 +543,7 @@ def test_hydrodyn_ss_file_deck_runs_as_the_fit(tmp_path, compiled_on):
     within 1e-3 of OpenFAST's convolution run (NRMSE over 60 s)."""
 
     from floatwind.case import model_from_dict
-    from floatwind.case.openfast_import import import_openfast
+    from floatwind.case.openfast import import_openfast
     from floatwind.cli import main
     from floatwind.simulate import simulate
 
@@ -653,7 +653,7 @@ def test_state_space_excitation_fit_and_run(compiled_on):
     My); compiled like the Python path (1e-9) and a batch member equals the run alone bit for
     bit."""
     from floatwind.case import model_from_dict
-    from floatwind.case.openfast_import import import_openfast
+    from floatwind.case.openfast import import_openfast
     from floatwind.loads import radiation_fit as rf
     from floatwind.loads.potential import PotentialExcitationSS
     from floatwind.simulate import simulate
@@ -699,7 +699,7 @@ def test_state_space_excitation_refusals():
     """One-line refusals naming the field: a sea from another heading than the fitted model's,
     a heading outside the .3 file's, and the model's keys on the DFT excitation."""
     from floatwind.case import model_from_dict
-    from floatwind.case.openfast_import import import_openfast
+    from floatwind.case.openfast import import_openfast
     from floatwind.simulate import simulate
 
     fst = REF08 / "ref08_potential_regular.fst"
@@ -732,7 +732,7 @@ def test_hydrodyn_ssexctn_deck_runs_as_the_fit(tmp_path, compiled_on):
     and runs bit for bit as the same fit made in the case (``model: state_space``)."""
 
     from floatwind.case import model_from_dict
-    from floatwind.case.openfast_import import import_openfast
+    from floatwind.case.openfast import import_openfast
     from floatwind.cli import main
     from floatwind.simulate import simulate
 

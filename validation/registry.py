@@ -138,7 +138,7 @@ def _openfast_section(ref_dir: pathlib.Path, quick: bool) -> ReportSection:
 
 def _mass_properties_section(quick: bool) -> ReportSection:
     """ElastoDyn mass properties recomputed by floatwind vs each reference's mass_properties.json."""
-    from floatwind.case import openfast_deck as od
+    from floatwind.case import openfast as od
 
     sec = ReportSection(title="ElastoDyn mass properties (analytic: same discretisation)")
     root = openfast_reference_root()

@@ -20,7 +20,7 @@ def load_model(path: str, overrides: dict | None = None, approximate: bool = Fal
     if not is_deck(path):
         check_text_inputs(input_files(path))
     if is_deck(path):
-        from floatwind.case.openfast_import import import_openfast, model_from_deck
+        from floatwind.case.openfast import import_openfast, model_from_deck
 
         res = import_openfast(path, approximate=approximate, split=split)
         model = model_from_deck(path, approximate=approximate, overrides=overrides, result=res)

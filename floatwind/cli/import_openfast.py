@@ -41,7 +41,7 @@ def add_arguments(i: argparse.ArgumentParser) -> None:
 
 
 def main(args) -> int:
-    from floatwind.case.openfast_import import import_openfast, write_case_yaml
+    from floatwind.case.openfast import import_openfast, write_case_yaml
     from floatwind.io.safe import atomic_write, input_files
 
     out = (

@@ -88,7 +88,7 @@ def main(args) -> int:
         ds.attrs["environment_override"] = f"--env {args.env}"
     missing = []
     if is_deck(args.case):
-        from floatwind.case.openfast_outputs import deck_channels, deck_outlist, not_computed
+        from floatwind.case.openfast.outputs import deck_channels, deck_outlist, not_computed
 
         res = model.deck_import
         for name, var in deck_channels(ds, model, res["info"]).items():

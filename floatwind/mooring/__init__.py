@@ -1,5 +1,5 @@
 """Mooring line mechanics: the quasi-static elastic catenary (``catenary``).
 
 The loads built on it live in :mod:`floatwind.loads.catenary`; the readers of MAP++ and MoorDyn
-input files in :mod:`floatwind.case.mooring_files`.
+input files in :mod:`floatwind.case.openfast.mooring`.
 """

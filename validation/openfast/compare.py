@@ -6,7 +6,7 @@ script
 
 1. reads the reference ``.out`` and ``.outb`` (when both exist they must agree to the text
    format's 8 significant digits, else the comparison fails);
-2. imports the deck (:mod:`floatwind.case.openfast_import`) and runs floatwind inside the
+2. imports the deck (:mod:`floatwind.case.openfast`) and runs floatwind inside the
    validation window. Where OpenFAST realises a ServoDyn yaw maneuver through its yaw-drive spring,
    floatwind's prescribed nacelle yaw is driven by the reference's NacYaw, NacYawV and NacYawA
    (a quintic Hermite table, exact at the output samples). Where SeaState generated irregular
@@ -396,9 +396,9 @@ def _load_channel_function(model):
 
 def hydrodyn_channels(ds, load_names: list[str]) -> dict[str, np.ndarray]:
     """HydroDyn's HydroF*i/HydroM*i as 1-D series: the sums a deck run writes
-    (:func:`floatwind.case.openfast_outputs.hydrodyn_totals`); {} when a per-load channel is
+    (:func:`floatwind.case.openfast.outputs.hydrodyn_totals`); {} when a per-load channel is
     missing."""
-    from floatwind.case.openfast_outputs import hydrodyn_totals
+    from floatwind.case.openfast.outputs import hydrodyn_totals
 
     return {k: np.ravel(v) for k, v in hydrodyn_totals(ds, load_names).items()}
 
@@ -433,8 +433,8 @@ def compare_case(
     dt : float, optional
         floatwind RK4 step (default: the deck's DT, or half DT_Out when the yaw is table-driven).
     """
-    from floatwind.case import openfast_deck as od
-    from floatwind.case.openfast_import import case_from_deck, model_from_deck
+    from floatwind.case import openfast as od
+    from floatwind.case.openfast import case_from_deck, model_from_deck
     from floatwind.errors import CaseError
     from floatwind.simulate import simulate
 
@@ -547,7 +547,7 @@ def compare_case(
         )
     # NacYaw, NacYawV, NacYawA, RotSpeed as `floatwind run DECK.fst` writes them (the yaw DOF's
     # own states in --plain mode)
-    from floatwind.case.openfast_outputs import deck_channels
+    from floatwind.case.openfast.outputs import deck_channels
 
     joints = {k: v for k, v in deck_channels(ds, model, res["info"]).items() if k in JOINT_CHANNELS}
     if joints:

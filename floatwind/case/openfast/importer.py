@@ -1,7 +1,7 @@
 """OpenFAST deck -> floatwind case (``floatwind import-openfast DECK.fst -o CASE.yaml``).
 
 Builds a floatwind case dict (the YAML case format of :mod:`floatwind.case.loader`) from an
-OpenFAST v5 deck read by :func:`floatwind.case.openfast_deck.read_fst`:
+OpenFAST v5 deck read by :func:`floatwind.case.openfast.read_fst`:
 
 * **bodies** from ElastoDyn's own discretisation (:func:`elastodyn_mass_properties`): the base
   body is platform + tower + yaw bearing (rigid); the nacelle (point mass with only its yaw inertia
@@ -32,20 +32,34 @@ from __future__ import annotations
 import copy
 import math
 import pathlib
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import yaml
 
-from floatwind.case import openfast_deck as od
+from floatwind.case.openfast.elastodyn import (
+    elastodyn_mass_properties,
+    enabled_dofs,
+    initial_conditions,
+)
+from floatwind.case.openfast.fst import environment as fst_environment
+from floatwind.case.openfast.fst import read_fst
+from floatwind.case.openfast.hydrodyn import case_loads as hydrodyn_case_loads
+from floatwind.case.openfast.hydrodyn import hydrodyn_model
+from floatwind.case.openfast.mooring import catenary_load
+from floatwind.case.openfast.reader import DEFAULT, _float, _vec
+from floatwind.case.openfast.seastate import case_waves, sea_state
+from floatwind.case.openfast.servodyn import generator_off, servodyn_maneuvers
+from floatwind.case.openfast.settings import UnsupportedDeckError, unsupported_settings
 from floatwind.environment.base import DEFAULT_RHO_WATER, DEFAULT_WATER_DEPTH
 from floatwind.errors import CaseError
 
 __all__ = [
     "ImportResult",
-    "UnsupportedDeckError",
     "case_from_deck",
+    "case_yaml",
+    "deck_summary",
+    "euler123_from_zyx",
     "import_openfast",
     "model_from_deck",
     "write_case_yaml",
@@ -55,26 +69,6 @@ __all__ = [
 #: (ElastoDyn's nacelle has no inertia except about the yaw axis, its generator no mass)
 EPS_INERTIA = 1e-3
 EPS_MASS = 1e-6
-
-
-class UnsupportedDeckError(CaseError):
-    """A deck with settings floatwind cannot represent; ``lines`` has one line per setting."""
-
-    def __init__(self, lines: list[str], *, file: str | None = None):
-        self.lines = list(lines)
-        super().__init__(
-            f"{len(lines)} unsupported setting(s): "
-            + "; ".join(lines)
-            + " (use --approximate to replace them by documented approximations)",
-            file=file,
-        )
-
-    def with_file(self, file: str) -> UnsupportedDeckError:
-        return self if self.file else UnsupportedDeckError(self.lines, file=file)
-
-
-#: SeaState WaveStMod -> floatwind's ``stretching`` (2, extrapolation stretching, is refused)
-_STRETCHING = {0: "none", 1: "vertical", 3: "wheeler"}
 
 
 class ImportResult(dict):
@@ -122,14 +116,6 @@ def _body(name: str, mass: float, cm, inertia, origin, description: str) -> dict
     }
 
 
-def _vec(v) -> list[float]:
-    return [float(x) for x in np.asarray(v, dtype=float).ravel()]
-
-
-def _mat(v) -> list[list[float]]:
-    return [[float(x) for x in row] for row in np.asarray(v, dtype=float)]
-
-
 def euler123_from_zyx(roll: float, pitch: float, yaw: float) -> np.ndarray:
     """floatwind 1-2-3 angles (X4, X5, X6) of the OpenFAST v5 platform angles (Z-Y'-X'', rad).
 
@@ -147,18 +133,18 @@ def euler123_from_zyx(roll: float, pitch: float, yaw: float) -> np.ndarray:
 
 def _screen(deck: dict, approximate: bool) -> tuple[list[str], list[str], dict]:
     """Unsupported lines, approximation notes, and the decisions taken."""
-    lines = list(od.unsupported_settings(deck))
+    lines = list(unsupported_settings(deck))
     notes: list[str] = []
-    dofs = od.enabled_dofs(deck)
-    hd = od.hydrodyn_model(deck)
+    dofs = enabled_dofs(deck)
+    hd = hydrodyn_model(deck)
     ed_name = pathlib.Path(deck["ElastoDyn"]["file"]).name
     decisions: dict[str, Any] = {"yaw": "locked"}
     if dofs["YawDOF"]:
         # the nacelle yaw is a degree of freedom on the yaw-drive spring/damper (ServoDyn's
         # YawSpr, YawDamp) toward YawNeut or the override maneuver's command (issue 17)
-        decisions["yaw"] = "drive"  # (YCMode != 0 is refused by od.unsupported_settings)
+        decisions["yaw"] = "drive"  # (YCMode != 0 is refused by unsupported_settings)
     decisions["rotor"] = "prescribed"
-    if dofs["GenDOF"] and od.generator_off(deck):
+    if dofs["GenDOF"] and generator_off(deck):
         # the rotor speed as a degree of freedom without generator torque (issue 17)
         decisions["rotor"] = "free"
     elif dofs["GenDOF"] and approximate:
@@ -210,8 +196,8 @@ def _screen(deck: dict, approximate: bool) -> tuple[list[str], list[str], dict]:
             decisions["morison"] = True
     if approximate:
         # everything unsupported_settings refused becomes a note (the module is dropped)
-        notes.extend(f"{ln}; approximated: ignored" for ln in od.unsupported_settings(deck))
-        lines = [ln for ln in lines if ln not in od.unsupported_settings(deck)]
+        notes.extend(f"{ln}; approximated: ignored" for ln in unsupported_settings(deck))
+        lines = [ln for ln in lines if ln not in unsupported_settings(deck)]
     return lines, notes, decisions
 
 
@@ -228,7 +214,7 @@ def case_from_deck(
     Parameters
     ----------
     deck : dict
-        From :func:`floatwind.case.openfast_deck.read_fst`.
+        From :func:`floatwind.case.openfast.read_fst`.
     approximate : bool
         Replace unsupported settings by documented approximations (listed in ``notes``) instead of
         raising.
@@ -258,11 +244,11 @@ def case_from_deck(
     lines, notes, decisions = _screen(deck, approximate)
     if lines:
         raise UnsupportedDeckError(lines, file=fst_file)
-    env = od.environment(deck)
-    ic = od.initial_conditions(deck)
-    servo = od.servodyn_maneuvers(deck)
-    hd = od.hydrodyn_model(deck)
-    ss = od.sea_state(deck)
+    env = fst_environment(deck)
+    ic = initial_conditions(deck)
+    servo = servodyn_maneuvers(deck)
+    hd = hydrodyn_model(deck)
+    ss = sea_state(deck)
     fst = deck["fst"]
 
     yaw_moves = decisions["yaw"] in ("maneuver", "drive")
@@ -271,7 +257,7 @@ def case_from_deck(
     ic = {**ic, "rotor_free": decisions["rotor"] == "free"}
     nacelle_separate = yaw_moves or split
     rotor_separate = spin or split
-    mp = od.elastodyn_mass_properties(
+    mp = elastodyn_mass_properties(
         deck,
         nac_yaw=0.0 if nacelle_separate else ic["NacYaw"],
         azimuth=ic["AzimB1Up"] if rotor_separate else ic["Azimuth"],
@@ -293,71 +279,18 @@ def case_from_deck(
 
     loads: list[dict] = [{"type": "gravity"}]
     if hd is not None:
-        p_hd = np.array([hd["PtfmRefxt"][0], hd["PtfmRefyt"][0], hd["PtfmRefzt"][0]], dtype=float)
-        f0 = np.asarray(hd["AddF0"], float).ravel()[:6]
-        C = np.asarray(hd["AddCLin"], float)[:6, :6]
-        Bl = np.asarray(hd["AddBLin"], float)[:6, :6]
-        if np.any(f0) or np.any(C) or np.any(Bl):
-            loads.append(
-                {
-                    "type": "linear",
-                    "name": "hydrodyn_additional",
-                    "body": "platform",
-                    "point": _vec(p_hd),
-                    "point0": _vec(p_hd),
-                    "f0": _vec(f0),
-                    "stiffness": _mat(C),
-                    "damping": _mat(Bl),
-                }
+        loads.extend(
+            hydrodyn_case_loads(
+                hd, deck, env, ss, morison=bool(decisions.get("morison")),
+                morison_axis=morison_axis, notes=notes,
             )
-        if hd["PotMod"] == 1:
-            loads.extend(_wamit_loads(hd, deck, p_hd, env, ss, notes))
-        if decisions.get("morison"):
-            loads.extend(_morison_loads(hd, deck, morison_axis, notes))
+        )  # fmt: skip
     # every load after gravity is HydroDyn's: their sum is HydroDyn's HydroF*i/HydroM*i
     hydrodyn_loads = list(range(1, len(loads)))
     moor = deck.get("Mooring")
     if moor is not None:
-        from floatwind.case.mooring_files import read_mooring_file
-
-        depth = float(env["water_depth"] or DEFAULT_WATER_DEPTH)
-        mfile = read_mooring_file(moor["file"], kind=moor["kind"], depth=depth)
-        for ln in mfile.lines:  # MAP++/MoorDyn vessel points are relative to the platform ref.
-            if not isinstance(ln["fairlead"], str):
-                ln["fairlead"] = _vec(np.asarray(ln["fairlead"], float) + ref)
-        mload = {"type": "mooring_catenary", "body": "platform", "lines": mfile.lines}
-        if mfile.connects:
-            mload["connects"] = mfile.connects
-        loads.append(mload)
-        notes.extend(mfile.notes)
-    sea: dict[str, Any] = {"kind": "still"}
-    phase = od.regular_phase(ss["WaveMod"]) if ss is not None else None
-    # SeaState's stretching of the incident-wave kinematics (unsupported modes are refused by
-    # unsupported_settings): 0 none, 1 vertical, 3 Wheeler
-    stretching = _STRETCHING.get(int(ss["WaveStMod"]), "none") if ss is not None else "none"
-    if phase is not None:
-        sea = {
-            "kind": "regular",
-            "height": float(ss["WaveHs"]),
-            "period": float(ss["WaveTp"]),
-            "phase_deg": phase,
-            "heading_deg": math.degrees(ss["WaveDir"]),
-            "stretching": stretching,
-        }
-    if ss is not None and ss["WaveMod"] == 2:
-        sea = {
-            "kind": "jonswap",
-            "hs": float(ss["WaveHs"]),
-            "tp": float(ss["WaveTp"]),
-            "gamma": float(ss["WavePkShp"]),
-            "heading_deg": math.degrees(ss["WaveDir"]),
-            "stretching": stretching,
-            "random_amplitude": bool(ss["WaveNDAmp"]),
-        }
-        notes.append(
-            "SeaState JONSWAP imported by its parameters: floatwind's random phases differ from "
-            "SeaState's (gfortran pRNG); compare.py reproduces the reference wave exactly from Wave1Elev"
-        )
+        loads.append(catenary_load(moor, env, ref, notes))
+    sea = case_waves(ss, notes)
     environment = {
         "gravity": float(env["gravity"]),
         "rho_water": float(env["water_density"] or DEFAULT_RHO_WATER),
@@ -370,7 +303,7 @@ def case_from_deck(
     t_max = float(fst["values"]["TMax"])
     dt = float(fst["values"]["DT"])
     dt_out = fst["values"].get("DT_Out", dt)
-    dt_out = dt if dt_out == od.DEFAULT else float(dt_out)
+    dt_out = dt if dt_out == DEFAULT else float(dt_out)
     case = {
         "name": name or pathlib.Path(fst_file).stem,
         "description": (
@@ -665,96 +598,6 @@ def _split_topology(bodies, joints, mp, shift, ic, servo, yaw_moves) -> None:
     )
 
 
-def _morison_loads(hd: dict, deck: dict, axis: str, notes: list[str]) -> list[dict]:
-    """HydroDyn Morison members (simple coefficients, model 1) -> floatwind morison (+ hydrostatics)."""
-    joints = {
-        j["JointID"]: np.array([j["Jointxi"], j["Jointyi"], j["Jointzi"]], float)
-        for j in hd["joints"]
-    }
-    props = {p["PropSetID"]: float(p["PropD"]) for p in hd["properties_cyl"]}
-    coef = hd["simple_coefficients_cyl"] or {}
-    if isinstance(coef, list):
-        coef = coef[0] if coef else {}
-    hd_name = pathlib.Path(deck["HydroDyn"]["file"]).name
-    members = []
-    hst_members = []
-    n_pot = n_full = 0
-    for mb in hd["members"]:
-        if mb.get("MCoefMod", 1) != 1:
-            raise UnsupportedDeckError(
-                [
-                    f"{hd_name}: member {mb['MemberID']}: MCoefMod = {mb['MCoefMod']} (only simple coefficients, 1)"
-                ]
-            )
-        a, b = joints[mb["MJointID1"]], joints[mb["MJointID2"]]
-        da, db = props[mb["MPropSetID1"]], props[mb["MPropSetID2"]]
-        ca = float(coef.get("SimplCa", 1.0))
-        cp = float(coef.get("SimplCp", 1.0))
-        # PropPot = True: the member is part of the WAMIT body, whose potential flow carries its
-        # wave inertia, added mass and hydrostatics; HydroDyn keeps only its viscous drag
-        pot = bool(mb.get("PropPot", False))
-        members.append(
-            {
-                "end_a": _vec(a),
-                "end_b": _vec(b),
-                "diameter_a": da,
-                "diameter_b": db,
-                "cd": float(coef.get("SimplCd", 0.6)),
-                "ca": 0.0 if pot else ca,
-                "cm": 0.0 if pot else ca + cp,
-                "strip_length": float(mb.get("MDivSize", 1.0)),
-            }
-        )
-        if pot:
-            n_pot += 1
-            continue
-        n_full += 1
-        if abs(a[0] - b[0]) < 1e-9 and abs(a[1] - b[1]) < 1e-9:
-            lo, hi = (a, b) if a[2] < b[2] else (b, a)
-            dlo, dhi = (da, db) if a[2] < b[2] else (db, da)
-            hst_members.append(
-                {
-                    "axis_xy": _vec(a[:2]),
-                    "z_bottom": float(lo[2]),
-                    "z_top": float(hi[2]),
-                    "diameter_bottom": dlo,
-                    "diameter_top": dhi,
-                }
-            )
-    # HydroDyn without wave stretching (WaveStMod = 0) computes Morison loads at the nodes below
-    # the still water level only: wet the strips up to the SWL, not up to the wave elevation
-    try:
-        stretch = int(od.sea_state(deck).get("WaveStMod", 0) or 0)
-    except (KeyError, TypeError, ValueError):
-        stretch = 0
-    surface = "still" if stretch == 0 else "wave"
-    notes.append(
-        f"Morison strips wetted up to the {'still water level' if surface == 'still' else 'wave elevation'} "
-        f"(SeaState WaveStMod = {stretch})"
-    )
-    out = [
-        {
-            "type": "morison",
-            "body": "platform",
-            "axis": axis,
-            "surface": surface,
-            "members": members,
-        }
-    ]
-    if n_pot:
-        notes.append(
-            f"{hd_name}: {n_pot} member(s) with PropPot = True carry only viscous drag (cm = ca "
-            "= 0, no member hydrostatics): the WAMIT body gives their inertia and buoyancy"
-        )
-    if hst_members and len(hst_members) == n_full:
-        out.append({"type": "hydrostatics", "body": "platform", "members": hst_members})
-        notes.append(
-            "HydroDyn member hydrostatics (MHstLMod) imported as floatwind's exact nonlinear "
-            "hydrostatics of the vertical members"
-        )
-    return out
-
-
 def import_openfast(
     path: str | pathlib.Path,
     *,
@@ -764,10 +607,10 @@ def import_openfast(
 ) -> ImportResult:
     """Read a deck and build the case (see :func:`case_from_deck`). ``split="auto"`` splits the
     bodies when the deck's OutLists ask for tower-base or blade-root loads
-    (:mod:`floatwind.case.openfast_outputs`)."""
-    deck = od.read_fst(path)
+    (:mod:`floatwind.case.openfast.outputs`)."""
+    deck = read_fst(path)
     if split == "auto":
-        from floatwind.case.openfast_outputs import deck_outlist, needs_split
+        from floatwind.case.openfast.outputs import deck_outlist, needs_split
 
         split = needs_split(deck_outlist(deck))
     try:
@@ -821,91 +664,27 @@ def write_case_yaml(result: ImportResult, path: str | pathlib.Path) -> pathlib.P
     return path
 
 
-def _wamit_loads(hd: dict, deck: dict, p_hd, env: dict, ss, notes: list[str]) -> list[dict]:
-    """HydroDyn's WAMIT body (PotMod = 1) as floatwind loads: ``linear`` hydrostatics (rho g
-    PtfmVol0 at the centre of buoyancy's x, y, and the ``.hst`` stiffness, at the reference
-    point, as HydroDyn), ``potential_radiation`` (infinite-frequency added mass + memory: the
-    convolution when RdtnMod = 1, the state-space model of ``<PotFile>.ss`` when RdtnMod = 2)
-    and ``potential_excitation`` with waves (ExctnMod = 1: the ``.3`` data; ExctnMod = 2: the
-    state-space model of ``<PotFile>.ssexctn``, HydroDyn then reads no ``.3``). A null body
-    (PtfmVol0 = 0 and all-zero files, the usual switch for AddF0/AddCLin) gives none."""
-    from floatwind.loads.hydrodyn_ss import read_checked, read_checked_exctn
-    from floatwind.loads.wamit import read_wamit
+def deck_summary(deck: dict) -> dict[str, Any]:
+    """Everything floatwind extracts from a deck, in one dict (SI).
 
-    hd_file = deck["HydroDyn"]["file"]
-    root = pathlib.Path(hd_file).parent / hd["PotFile"][0]
-    waves = ss is not None and ss["WaveMod"] not in (0, "0")
-    ss_file = exctn_file = None
-    if hd["RdtnMod"] == 2:
-        ss_file = _hydrodyn_ss_file(root, hd_file, "RdtnMod", read_checked)
-    if hd["ExctnMod"] == 2:  # SS_Exc_Init opens the file with or without waves; SeaState's
-        # WaveDir (which it must match) is unused without them
-        wave_dir = math.degrees(ss["WaveDir"]) if waves else None
-        exctn_file = _hydrodyn_ss_file(root, hd_file, "ExctnMod",
-                                       lambda p: read_checked_exctn(p, wave_dir_deg=wave_dir))  # fmt: skip
-    ulen = float(hd["WAMITULEN"][0])
-    data = read_wamit(root, rho=1.0, gravity=1.0, ulen=ulen,
-                      excitation=hd["ExctnMod"] == 1)  # fmt: skip
-    vol = float(hd["PtfmVol0"][0])
-    null = (vol == 0.0 and not np.any(data.hydrostatic) and not np.any(data.added_mass_inf)
-            and not np.any(data.damping)
-            and (data.excitation is None or not np.any(data.excitation)))  # fmt: skip
-    if null:
-        return []
-    rho = float(env["water_density"] or DEFAULT_RHO_WATER)
-    g = float(env["gravity"])
-    buoy = rho * g * vol
-    f0 = [0.0, 0.0, buoy, buoy * float(hd["PtfmCOByt"][0]), -buoy * float(hd["PtfmCOBxt"][0]),
-          0.0]  # fmt: skip
-    wamit = str(root)
-    radiation = {"type": "potential_radiation", "name": "hydrodyn_wamit_radiation",
-                 "body": "platform", "wamit": wamit, "ulen": ulen, "point": _vec(p_hd)}  # fmt: skip
-    if ss_file is None:
-        radiation.update(rdtn_tmax=float(hd["RdtnTMax"]), memory=hd["RdtnMod"] == 1)
-    else:  # the state-space model refuses the convolution's keys
-        radiation.update(model="state_space", ss_file=ss_file)
-    out: list[dict] = [
-        {"type": "linear", "name": "hydrodyn_wamit_hydrostatics", "body": "platform",
-         "point": _vec(p_hd), "point0": _vec(p_hd), "f0": f0,
-         "stiffness": _mat(rho * g * data.hydrostatic), "yawed": True,
-         "openfast_channels": "B1HdS"},
-        radiation,
-    ]  # fmt: skip
-    if hd["ExctnMod"] in (1, 2) and waves:
-        excitation = {"type": "potential_excitation", "name": "hydrodyn_wamit_excitation",
-                      "body": "platform", "wamit": wamit, "ulen": ulen, "point": _vec(p_hd)}  # fmt: skip
-        if exctn_file is not None:
-            excitation.update(model="state_space", ss_file=exctn_file)
-        out.append(excitation)
-    memory = {1: ", radiation memory", 2: ", radiation memory as state-space (.ss file)"}
-    exciting = {1: ", potential_excitation", 2: ", state-space potential_excitation (.ssexctn)"}
-    notes.append(
-        f"{pathlib.Path(hd_file).name}: WAMIT body {hd['PotFile'][0]} (PotMod = 1) as potential_radiation"
-        f" (infinite-frequency added mass{memory.get(hd['RdtnMod'], '')})"
-        f"{exciting[hd['ExctnMod']] if len(out) > 2 else ''} and linear hydrostatics (rho g "
-        "PtfmVol0 + .hst)"
-    )
-    return out
-
-
-#: HydroDyn's state-space files: switch (= 2) -> suffix of ``<PotFile>``, what the file holds
-_SS_FILES = {"RdtnMod": (".ss", "state-space radiation"),
-             "ExctnMod": (".ssexctn", "state-space wave excitation")}  # fmt: skip
-
-
-def _hydrodyn_ss_file(root: pathlib.Path, hd_file, key: str,
-                      check: Callable[[pathlib.Path], Any]) -> str:  # fmt: skip
-    """``<PotFile>.ss`` of RdtnMod = 2 or ``<PotFile>.ssexctn`` of ExctnMod = 2 (``key``), read
-    and checked here by ``check`` so that a missing, malformed or unstable file (or, for
-    ``.ssexctn``, one made for another wave direction) stops the import (one line naming the
-    file and the line). HydroDyn (``SS_Radiation.f90``, ``SS_Rad_Init``) enables all six DOFs
-    and reports a ``.ss`` file that does not enable them all as an error, which floatwind
-    refuses (``read_checked``). ``SS_Excitation.f90`` (``SS_Exc_Init``) stops on a ``.ssexctn``
-    whose WaveDir is not SeaState's."""
-    suffix, what = _SS_FILES[key]
-    path = root.with_name(root.name + suffix)
-    if not path.is_file():
-        raise CaseError(f"{key} = 2 ({what}) reads {path}, which does not exist",
-                        field=key, file=str(hd_file))  # fmt: skip
-    check(path)
-    return str(path)
+    Returns
+    -------
+    dict
+        ``file``, ``unsupported`` (list of str), ``environment``, ``dofs``, ``initial_conditions``,
+        ``servodyn`` (or None), ``hydrodyn`` (or None), ``sea_state`` (or None),
+        ``mass_properties``, ``tmax`` (s, TMax), ``dt`` (s, DT).
+    """
+    fst = deck["fst"]
+    return {
+        "file": deck["file"],
+        "unsupported": unsupported_settings(deck),
+        "environment": fst_environment(deck),
+        "dofs": enabled_dofs(deck),
+        "initial_conditions": initial_conditions(deck),
+        "servodyn": servodyn_maneuvers(deck),
+        "hydrodyn": hydrodyn_model(deck),
+        "sea_state": sea_state(deck),
+        "mass_properties": elastodyn_mass_properties(deck),
+        "tmax": _float(fst, "TMax"),
+        "dt": _float(fst, "DT"),
+    }

@@ -31,9 +31,19 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from floatwind.case.openfast.reader import _vec, read_openfast_input
+from floatwind.case.openfast.settings import Ctx, FileKind, I, M, N, R, same, show
+from floatwind.environment.base import DEFAULT_WATER_DEPTH
 from floatwind.errors import CaseError
 
-__all__ = ["MooringInput", "read_map", "read_moordyn", "read_mooring_file"]
+__all__ = [
+    "FILE_KIND",
+    "MooringInput",
+    "catenary_load",
+    "read_map",
+    "read_moordyn",
+    "read_mooring_file",
+]
 
 
 class MooringInput(NamedTuple):
@@ -415,3 +425,207 @@ def read_mooring_file(path, *, kind: str, depth: float) -> MooringInput:
     if kind == "moordyn":
         return read_moordyn(path, depth=depth)
     raise ValueError(kind)
+
+
+# ------------------------------------------------------------------------------------ the case
+
+
+def catenary_load(moor: dict, env: dict, ref: np.ndarray, notes: list[str]) -> dict:
+    """The ``mooring_catenary`` load of the deck's mooring file (``deck["Mooring"]``); ``ref``
+    is the platform reference point (MAP++/MoorDyn vessel points are relative to it)."""
+    depth = float(env["water_depth"] or DEFAULT_WATER_DEPTH)
+    mfile = read_mooring_file(moor["file"], kind=moor["kind"], depth=depth)
+    for ln in mfile.lines:  # MAP++/MoorDyn vessel points are relative to the platform ref.
+        if not isinstance(ln["fairlead"], str):
+            ln["fairlead"] = _vec(np.asarray(ln["fairlead"], float) + ref)
+    mload = {"type": "mooring_catenary", "body": "platform", "lines": mfile.lines}
+    if mfile.connects:
+        mload["connects"] = mfile.connects
+    notes.extend(mfile.notes)
+    return mload
+
+
+# ------------------------------------------------------------------------------ dedicated checks
+
+
+def _moordyn_options(deck: dict, ctx: Ctx) -> list[tuple[str, str, str]]:
+    """MoorDyn's options with a supported set (its tables are read, and refused where
+    unreadable, by :func:`read_moordyn`)."""
+    out: list[tuple[str, str, str]] = []
+    moor = deck.get("Mooring")
+    if moor is not None and moor.get("kind") == "moordyn":
+        values = read_openfast_input(moor["file"])["values"]
+        name = pathlib.Path(moor["file"]).name
+        for key, s in _SETTINGS["MoorDyn"].items():
+            if s.ok is not None and key in values and not s.ok(values[key], ctx):
+                out.append((name, key, f"{name}: {key} = {show(values[key])} is not supported; "
+                            f"floatwind supports {s.supported}"))  # fmt: skip
+    return out
+
+
+# ---------------------------------------------------------------------------------- the table
+
+_MOORDYN_DYN = (
+    "MoorDyn lumped-mass dynamics (line inertia, drag, internal damping, seabed contact "
+    "stiffness/damping): floatwind's catenary is quasi-static and lies on a rigid seabed (the "
+    "import notes that MoorDyn's dynamics are not represented)"
+)
+
+_SETTINGS = {
+    # MAP++ SOLVER OPTIONS (first word of each option row); read by read_map
+    "MAP": {
+        "repeat": M("copies of the lines rotated about z (mooring_catenary lines)"),
+        **{
+            k: N(
+                "MAP++'s own solver option; floatwind solves the lines with its own solver (noted)"
+            )
+            for k in (
+                "help",
+                "inner_ftol",
+                "inner_gtol",
+                "inner_xtol",
+                "inner_max_its",
+                "outer_max_its",
+                "outer_tol",
+                "outer_epsilon",
+                "outer_bd",
+                "outer_cd",
+                "outer_fd",
+                "pg_cooked",
+                "integration_dt",
+                "kb_default",
+                "cb_default",
+                "wave_kinematics",
+                "lm_model",
+                "ref_position",
+                "krylov_accelerator",
+                "powell",
+            )
+        },  # fmt: skip
+    },
+    # MoorDyn v1/v2 keys and OPTIONS (read by read_moordyn; the whole lumped-mass
+    # model is replaced by the quasi-static catenary, which the import notes in one line)
+    "MoorDyn": {
+        "Echo": N("echo of the input file"),
+        "NTypes": M("rows of LINE TYPES"),
+        "NConnects": M("rows of CONNECTION PROPERTIES"),
+        "NLines": M("rows of LINE PROPERTIES"),
+        "dtM": N("MoorDyn's own integration step; the quasi-static catenary has no time step"),
+        "kbot": I(_MOORDYN_DYN),
+        "cbot": I(_MOORDYN_DYN),
+        "dtIC": N("MoorDyn's initial-condition solve (numerics)"),
+        "TmaxIC": N("MoorDyn's initial-condition solve (numerics)"),
+        "CdScaleIC": N("MoorDyn's initial-condition solve (numerics)"),
+        "threshIC": N("MoorDyn's initial-condition solve (numerics)"),
+        "WtrDpth": R(
+            "MoorDyn WtrDpth = the .fst WtrDpth (floatwind's seabed is at the deck's water depth)",
+            lambda v, ctx: (
+                isinstance(v, int | float)
+                and (float(v) == -999 or same(v, ctx.v("fst", "WtrDpth")))
+            ),
+            "300",
+        ),  # fmt: skip
+        "WtrDnsty": R(
+            "MoorDyn WtrDnsty = the .fst WtrDens (one water density)",
+            lambda v, ctx: same(v, ctx.v("fst", "WtrDens")),
+            "1000",
+        ),
+        "rhoW": R(
+            "MoorDyn rhoW = the .fst WtrDens (one water density)",
+            lambda v, ctx: same(v, ctx.v("fst", "WtrDens")),
+            "1000",
+        ),
+        "g": R(
+            "MoorDyn g = the .fst Gravity (one gravity)",
+            lambda v, ctx: same(v, ctx.v("fst", "Gravity")),
+            "9.7",
+        ),
+    },
+}
+
+_COLUMNS = {
+    # MAP++ sections LINE DICTIONARY / NODE PROPERTIES / LINE PROPERTIES (read_map)
+    "MAP": {
+        "LineType": M("line type lookup"),
+        "Diam": M("mooring_catenary lines[].diameter"),
+        "MassDenInAir": M(
+            "mooring_catenary lines[].mass_per_length (submerged weight with rho, d)"
+        ),
+        "EA": M("mooring_catenary lines[].ea"),
+        "CB": M("mooring_catenary lines[].seabed_friction"),
+        "CIntDamp": I("internal damping: not used by a quasi-static line (MAP++ ignores it too)"),
+        "Ca": I("added mass: not used by a quasi-static line (MAP++ ignores it too)"),
+        "Cdn": I("normal drag: not used by a quasi-static line (MAP++ ignores it too)"),
+        "Cdt": I("tangential drag: not used by a quasi-static line (MAP++ ignores it too)"),
+        "ID": M("node/line identifier"),
+        "Attachment": M("anchor (fix), fairlead (vessel) or connect node"),
+        "X": M("node position (anchor, fairlead, connect start)"),
+        "Y": M("node position (anchor, fairlead, connect start)"),
+        "Z": M("node position (anchor, fairlead, connect start)"),
+        "M": M("connect node point mass"),
+        "B": M("connect node displaced volume"),
+        "FX": M("connect node external force"),
+        "FY": M("connect node external force"),
+        "FZ": M("connect node external force"),
+        "UnstrLen": M("mooring_catenary lines[].length"),
+        "NodeAnch": M("line end A"),
+        "NodeFair": M("line end B"),
+        "Flags": N("MAP++ output flags of the line"),
+        "Option": N("header of MAP++'s option list"),
+    },
+    # MoorDyn v1 (LINE TYPES / CONNECTION PROPERTIES / LINE PROPERTIES) and v2 (LINE TYPES /
+    # POINTS / LINES) columns
+    "MoorDyn": {
+        "Name": M("line type lookup"),
+        "TypeName": M("line type lookup"),
+        "Diam": M("mooring_catenary lines[].diameter"),
+        "MassDen": M("mooring_catenary lines[].mass_per_length"),
+        "Mass/m": M("mooring_catenary lines[].mass_per_length"),
+        "EA": M("mooring_catenary lines[].ea (a nonlinear EA table is refused)"),
+        **{
+            k: I(_MOORDYN_DYN)
+            for k in (
+                "BA/-zeta",
+                "EI",
+                "Can",
+                "Cat",
+                "Cdn",
+                "Cdt",
+                "Cd",
+                "Ca",
+                "CdAx",
+                "CaAx",
+                "CdA",
+                "CA",
+            )
+        },
+        "Node": M("point identifier"),
+        "ID": M("point/line identifier"),
+        "Type": M("anchor (fixed), fairlead (vessel) or free (connect) point"),
+        "Attachment": M("anchor (fixed), fairlead (vessel) or free (connect) point"),
+        "X": M("point position"),
+        "Y": M("point position"),
+        "Z": M("point position"),
+        "M": M("free point mass"),
+        "Mass": M("free point mass"),
+        "V": M("free point volume"),
+        "Volume": M("free point volume"),
+        "FX": M("free point force (v1)"),
+        "FY": M("free point force (v1)"),
+        "FZ": M("free point force (v1)"),
+        "Line": M("line identifier"),
+        "LineType": M("line type of the line"),
+        "UnstrLen": M("mooring_catenary lines[].length"),
+        "NumSegs": N("MoorDyn's segments of a line (discretisation of its lumped-mass model)"),
+        "NodeAnch": M("line end A"),
+        "NodeFair": M("line end B"),
+        "AttachA": M("line end A"),
+        "AttachB": M("line end B"),
+        "Flags/Outputs": N("MoorDyn output flags of the line"),
+        "Outputs": N("MoorDyn output flags of the line"),
+    },  # fmt: skip
+}
+
+FILE_KIND = FileKind(
+    "MAP++/MoorDyn", __name__, settings=_SETTINGS, columns=_COLUMNS, more=_moordyn_options
+)

@@ -1,0 +1,402 @@
+"""The OpenFAST input-file format: a generic reader and typed access, shared by every file kind.
+
+One reader parses every OpenFAST module file (v3-v5 text format); the modules of
+:mod:`floatwind.case.openfast` (one per input-file kind) read their keys from its result with the
+typed accessors below, which raise :class:`floatwind.errors.CaseError` naming the file and key.
+
+Generic parse result (``read_openfast_input``)::
+
+    {"file": str, "title": str,            # path and the free text of line 2
+     "values": {key: value},               # "value KEY - comment" lines, in file order
+     "tables": {section_title: {"columns": [...], "units": [...], "rows": [[...], ...]}},
+     "outlists": {"OutList": [...], "OutList_2": [...]},
+     "sections": [section_title, ...]}
+
+Values are ``int``, ``float``, ``bool``, ``str``, the string ``"DEFAULT"`` (for ``DEFAULT`` or
+``"default"``), ``None`` (a key without a value), a list (several values on one line, e.g.
+``30, 60 LinTimes``), or a list of rows when numeric lines without a key follow the keyed line
+(HydroDyn ``AddF0``, ``AddCLin``, ``AddBLin``, ``AddBQuad``).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from floatwind.errors import CaseError
+
+__all__ = ["DEFAULT", "read_openfast_input"]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT = "DEFAULT"
+"""Value stored for an OpenFAST ``DEFAULT`` / ``"default"`` entry."""
+
+_DEG = math.pi / 180.0
+_RPM = 2.0 * math.pi / 60.0
+
+# --------------------------------------------------------------------------------------------------
+# generic input-file reader
+# --------------------------------------------------------------------------------------------------
+
+_TOKEN_RE = re.compile(r'"[^"]*"|\'[^\']*\'|[^\s,]+')
+_INT_RE = re.compile(r"^[+-]?\d+$")
+_FLOAT_RE = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eEdD][+-]?\d+)?$")
+_KEY_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\(\d+\))*$")
+_SECTION_RE = re.compile(r"^\s*(-{3,}|={3,})")
+
+
+class _Token:
+    """One token of an input line: its converted value and what kind of token it is."""
+
+    __slots__ = ("text", "kind", "value")
+
+    def __init__(self, text: str):
+        self.text = text
+        if text[:1] in "\"'" and len(text) >= 2 and text[-1] == text[0]:
+            inner = text[1:-1]
+            self.kind = "quoted"
+            self.value = DEFAULT if inner.strip().lower() == "default" else inner
+            return
+        low = text.lower()
+        if _INT_RE.match(text):
+            self.kind, self.value = "number", int(text)
+        elif _FLOAT_RE.match(text) or low in ("nan", "inf", "-inf", "+inf"):
+            self.kind, self.value = "number", float(low.replace("d", "e"))
+        elif low in ("true", "t", ".true."):
+            self.kind, self.value = "bool", True
+        elif low in ("false", "f", ".false."):
+            self.kind, self.value = "bool", False
+        elif low == "default":
+            self.kind, self.value = "default", DEFAULT
+        elif re.fullmatch(r"1p[-+]?\d+(\.\d*)?", low):  # SeaState WaveMod = 1P# (phase, deg)
+            self.kind, self.value = "quoted", text.upper()
+        elif _KEY_RE.match(text):
+            self.kind, self.value = "word", text
+        else:
+            self.kind, self.value = "other", text
+
+    @property
+    def is_value(self) -> bool:
+        return self.kind in ("quoted", "number", "bool", "default")
+
+
+def _tokens(line: str) -> list[_Token]:
+    return [_Token(m.group(0)) for m in _TOKEN_RE.finditer(line)]
+
+
+def _section_title(line: str) -> str:
+    text = line.strip().strip("-=").strip()
+    text = re.split(r"-{3,}|={3,}", text)[0].strip()
+    return text
+
+
+def _is_units_line(line: str) -> bool:
+    toks = line.split()
+    return bool(toks) and all(
+        (t.startswith("(") and t.endswith(")")) or (t.startswith("[") and t.endswith("]"))
+        for t in toks
+    )
+
+
+def _is_row(toks: list[_Token]) -> bool:
+    return bool(toks) and all(t.kind in ("number", "bool", "default") for t in toks)
+
+
+def _outlist_entries(line: str) -> list[str]:
+    """Channel names on one OutList line: quoted lists, or bare names before a comment."""
+    names: list[str] = []
+    for m in _TOKEN_RE.finditer(line):
+        tok = m.group(0)
+        if tok[:1] in "\"'":
+            names.extend(n for n in re.split(r"[\s,]+", tok[1:-1]) if n)
+        elif tok in ("-", "--") or tok[:1] in "!#-":
+            break
+        else:
+            names.append(tok)
+    return names
+
+
+def read_openfast_input(path: str | Path) -> dict[str, Any]:
+    """Parse one OpenFAST input file (any module, v3-v5 text format).
+
+    Recognised lines: section lines (``---- TITLE ----`` / ``==== TITLE ====``), the free title on
+    line 2, ``value(s)  KEY  - comment`` lines (numbers with Fortran ``D`` exponents, ``TRUE``/
+    ``FALSE``/``T``/``F``, quoted strings, ``DEFAULT``; comma or blank separated lists), numeric
+    continuation lines of a keyed matrix, tables (a line of column names followed by a line of
+    units in parentheses, then the numeric rows) and output lists (quoted channel names after an
+    ``OutList`` key or in an output-channel section, up to the line starting with ``END``).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The input file.
+
+    Returns
+    -------
+    dict
+        See the module docstring for the layout.
+
+    Raises
+    ------
+    CaseError
+        The file cannot be read.
+    """
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="latin-1").splitlines()
+    except OSError as exc:
+        raise CaseError(f"cannot read the file ({exc})", file=str(path)) from exc
+
+    values: dict[str, Any] = {}
+    matrices: dict[str, list[list[Any]]] = {}
+    tables: dict[str, dict[str, Any]] = {}
+    outlists: dict[str, list[str]] = {}
+    sections: list[str] = []
+    title = ""
+    section = ""
+    table: dict[str, Any] | None = None
+    outlist: list[str] | None = None
+    last_key: str | None = None  # keyed line that numeric continuation lines may extend
+
+    def new_outlist() -> list[str]:
+        name = "OutList"
+        k = 1
+        while name in outlists:
+            k += 1
+            name = f"OutList_{k}"
+        outlists[name] = []
+        return outlists[name]
+
+    i = 0
+    n = len(lines)
+    while i < n:
+        raw = lines[i]
+        line = raw.strip()
+        i += 1
+        if not line:
+            continue
+        if outlist is not None:
+            if line[:3].upper() == "END" or _SECTION_RE.match(line):
+                outlist = None
+                if line[:3].upper() == "END":
+                    continue
+            else:
+                outlist.extend(_outlist_entries(line))
+                continue
+        if _SECTION_RE.match(line):
+            section = _section_title(line)
+            sections.append(section)
+            table = None
+            last_key = None
+            continue
+        if i == 2:
+            title = line
+            continue
+        if line[:3].upper() == "END" and not line[3:4].isalnum():
+            continue  # an end-of-list marker (e.g. after an empty output list), not a setting
+        toks = _tokens(re.split(r"\s!", line)[0])
+        if not toks:
+            continue
+        if table is not None:
+            if _is_row(toks):
+                table["rows"].append([t.value for t in toks])
+                continue
+            table = None
+        # numeric continuation of a keyed matrix (AddF0, AddCLin, ...)
+        if _is_row(toks) and last_key is not None:
+            matrices.setdefault(last_key, [])
+            matrices[last_key].append([t.value for t in toks])
+            continue
+        # table header: names only, followed by a units line
+        head = line.split("[")[0]
+        head_toks = _tokens(head)
+        nxt = next((lines[j] for j in range(i, n) if lines[j].strip()), "")
+        if (
+            len(head_toks) >= 2
+            and all(t.kind == "word" for t in head_toks)
+            and _is_units_line(nxt.split("[")[0])
+        ):
+            name = section or f"table_{len(tables) + 1}"
+            base, k = name, 1
+            while name in tables:
+                k += 1
+                name = f"{base} ({k})"
+            table = {
+                "columns": [t.text for t in head_toks],
+                "units": [],
+                "rows": [],
+            }
+            # the units line
+            while i < n and not lines[i].strip():
+                i += 1
+            table["units"] = [u.strip("()[]") for u in lines[i].split("[")[0].split()]
+            i += 1
+            tables[name] = table
+            last_key = None
+            continue
+        # value(s) KEY - comment
+        vals: list[Any] = []
+        j = 0
+        while j < len(toks) and toks[j].is_value:
+            vals.append(toks[j].value)
+            j += 1
+        key: str | None = None
+        if j < len(toks) and toks[j].kind == "word":
+            key = toks[j].text
+            if not vals and j + 1 < len(toks) and toks[j + 1].kind == "word":
+                # unquoted string value followed by its key (e.g. "RanLux  WaveSeed(2)")
+                vals = [toks[j].text]
+                key = toks[j + 1].text
+        if key is None:
+            if vals and all(t.kind == "quoted" for t in toks[:j]):
+                # an output-channel line without an OutList key (HydroDyn, SeaState)
+                outlist = new_outlist()
+                outlist.extend(_outlist_entries(line))
+                last_key = None
+                continue
+            logger.debug("%s:%d: line not understood, ignored: %s", path, i, line)
+            continue
+        if key.lower() == "outlist" or key.lower().endswith("outlist"):
+            if not vals:
+                outlist = new_outlist()
+                last_key = None
+                continue
+        value: Any = None if not vals else (vals[0] if len(vals) == 1 else vals)
+        if key in values:
+            logger.warning("%s:%d: key %s repeated; the first value is kept", path, i, key)
+        else:
+            values[key] = value
+        last_key = key if vals and all(isinstance(v, int | float) for v in vals) else None
+
+    for key, rows in matrices.items():
+        first = values[key]
+        values[key] = [first if isinstance(first, list) else [first], *rows]
+    return {
+        "file": str(path),
+        "title": title,
+        "values": values,
+        "tables": tables,
+        "outlists": outlists,
+        "sections": sections,
+    }
+
+
+# --------------------------------------------------------------------------------------------------
+# typed access with CaseError
+# --------------------------------------------------------------------------------------------------
+
+
+def _raw(f: dict, key: str, default: Any = ...) -> Any:
+    if key in f["values"]:
+        return f["values"][key]
+    if default is not ...:
+        return default
+    raise CaseError("missing entry", field=key, file=f["file"])
+
+
+def _float(f: dict, key: str, default: Any = ...) -> float:
+    v = _raw(f, key, default)
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        raise CaseError(f"expected a number, got {v!r}", field=key, file=f["file"])
+    return float(v)
+
+
+def _int(f: dict, key: str, default: Any = ...) -> int:
+    v = _raw(f, key, default)
+    if isinstance(v, bool) or not isinstance(v, int | float) or float(v) != int(v):
+        raise CaseError(f"expected an integer, got {v!r}", field=key, file=f["file"])
+    return int(v)
+
+
+def _bool(f: dict, key: str, default: Any = ...) -> bool:
+    v = _raw(f, key, default)
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int) and v in (0, 1):
+        return bool(v)
+    raise CaseError(f"expected TRUE or FALSE, got {v!r}", field=key, file=f["file"])
+
+
+def _str(f: dict, key: str, default: Any = ...) -> str:
+    v = _raw(f, key, default)
+    if not isinstance(v, str):
+        raise CaseError(f"expected a (quoted) string, got {v!r}", field=key, file=f["file"])
+    return v
+
+
+def _matrix(f: dict, key: str, shape: tuple[int, ...]) -> np.ndarray:
+    v = _raw(f, key)
+    try:
+        arr = np.asarray(v, dtype=float).ravel()
+    except (TypeError, ValueError) as exc:
+        raise CaseError(f"expected {shape} numbers, got {v!r}", field=key, file=f["file"]) from exc
+    if arr.size != int(np.prod(shape)):
+        raise CaseError(
+            f"expected {int(np.prod(shape))} numbers {shape}, found {arr.size}",
+            field=key,
+            file=f["file"],
+        )
+    return arr.reshape(shape)
+
+
+def _find_table(f: dict, required: Iterable[str], what: str) -> dict:
+    req = list(required)
+    for tab in f["tables"].values():
+        if all(c in tab["columns"] for c in req):
+            return tab
+    raise CaseError(f"no {what} table with columns {req}", field=what, file=f["file"])
+
+
+def _table_columns(f: dict, tab: dict, count_key: str | None, what: str) -> dict[str, list[Any]]:
+    """Table as column lists; checks the row count against ``count_key`` and the row widths."""
+    rows = tab["rows"]
+    if count_key is not None:
+        count = _int(f, count_key)
+        if len(rows) != count:
+            raise CaseError(
+                f"{count_key} = {count} but the {what} table has {len(rows)} rows",
+                field=count_key,
+                file=f["file"],
+            )
+    ncol = len(tab["columns"])
+    for k, row in enumerate(rows):
+        if len(row) < ncol:
+            raise CaseError(
+                f"row {k + 1} has {len(row)} values for {ncol} columns {tab['columns']}",
+                field=what,
+                file=f["file"],
+            )
+    return {c: [row[j] for row in rows] for j, c in enumerate(tab["columns"])}
+
+
+# --------------------------------------------------------------------------------------------------
+# the deck
+# --------------------------------------------------------------------------------------------------
+
+
+def _ed(deck: dict) -> dict:
+    """The deck's ElastoDyn file (floatwind imports only decks with one)."""
+    ed = deck.get("ElastoDyn")
+    if ed is None:
+        raise CaseError("the deck has no ElastoDyn file", field="EDFile", file=deck.get("file"))
+    return ed
+
+
+# --------------------------------------------------------------------------------------------------
+# plain lists for the case dict
+# --------------------------------------------------------------------------------------------------
+
+
+def _vec(v) -> list[float]:
+    return [float(x) for x in np.asarray(v, dtype=float).ravel()]
+
+
+def _mat(v) -> list[list[float]]:
+    return [[float(x) for x in row] for row in np.asarray(v, dtype=float)]
