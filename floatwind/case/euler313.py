@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from floatwind.case.motions import motion_from_config
 from floatwind.errors import CaseError
 from floatwind.validate import Section
 
@@ -40,7 +41,6 @@ def build(model, section: Any, base_dir=None):
     """Attach the :class:`~floatwind.multibody.euler313.Euler313Body` (``model.euler313``) and
     the 3-1-3 initial state (``model.euler313_initial``) to ``model``; CaseError naming the field
     on anything the formulation cannot represent."""
-    from floatwind.case.loader import _motion
     from floatwind.multibody.euler313 import RNA_EQUATIONS, Euler313Body
 
     sec = Section(section or {}, "euler313", KEYS)
@@ -98,7 +98,7 @@ def build(model, section: Any, base_dir=None):
         "the RNA inertia must be diagonal in (C, B, A) = (spin_axis x z, spin_axis, z)",
         "topology.rna.inertia",
     )
-    spin = _motion(sec.raw("spin", None), "euler313.spin", base_dir, angular=True)
+    spin = motion_from_config(sec.raw("spin", None), "euler313.spin", base_dir, angular=True)
     ic = model.initial
     _require(
         not np.any(ic.displacement) and not np.any(ic.velocity),

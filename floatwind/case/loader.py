@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from floatwind.case.motions import motion_from_config
 from floatwind.environment import Environment
 from floatwind.environment.base import DEFAULT_GRAVITY, DEFAULT_RHO_WATER, DEFAULT_WATER_DEPTH
 from floatwind.errors import CaseError
@@ -25,7 +26,6 @@ from floatwind.loads.simple import (
     TimeSeriesForce,
 )
 from floatwind.model import InitialConditions, Model, SimulationSettings
-from floatwind.multibody import motion as mo
 from floatwind.multibody.tree import Body, Joint, Tree
 from floatwind.validate import Section, resolve_path, suggest
 
@@ -75,7 +75,6 @@ DRIVE_KEYS = {
     "spring_damper": {"kind", "stiffness", "damping"} | _INITIAL,
     "torque": {"kind", "torque", "rates", "torques", "rates_rpm"} | _INITIAL,
 }
-MOTION_KINDS = ("locked", "constant_rate", "ramp", "table")
 SIM_KEYS = {"t_max", "dt", "dt_out", "integrator", "rtol", "atol", "rho_inf", "bound", "bossak"}
 BOSSAK_KEYS = {"alpha", "beta", "rotations", "aitken", "max_iter"}
 INITIAL_KEYS = {
@@ -128,84 +127,6 @@ def _body(data: Any, field: str) -> Body:
     cm = sec.vector("cm", [0.0, 0.0, 0.0])
     I = _inertia(sec.raw("inertia"), sec.path("inertia"))
     return Body(name=name, mass=mass, cm_b=cm, inertia_b=I)
-
-
-#: the keys each motion kind reads (without the _deg / _rpm unit suffixes)
-_MOTION_KIND_KEYS = {
-    "locked": {"value"},
-    "constant_rate": {"q0", "rate"},
-    "ramp": {"q0", "rate", "t_start", "final", "hold_at_start"},
-    "table": {"file", "time", "values", "rates", "accelerations", "scale", "value"},
-}
-
-
-def _motion(data: Any, field: str, base_dir, angular: bool) -> mo.Motion:
-    if data is None:
-        return mo.Locked()
-    if isinstance(data, (int, float)) and not isinstance(data, bool):
-        return mo.Locked(float(data))
-    unit = "deg" if angular else None
-    keys = {"kind", "value", "q0", "rate", "t_start", "final", "file", "time", "values", "rates"}
-    keys |= {"hold_at_start"}
-    keys |= {"accelerations", "scale"}
-    if unit:
-        keys |= {"value_deg", "q0_deg", "rate_deg", "rate_rpm", "final_deg"}
-    sec = Section(data, field, keys)
-    kind = sec.choice("kind", MOTION_KINDS)
-    # a key of another kind would be silently ignored (e.g. a locked joint with a rate_rpm left
-    # over from a merged constant_rate): refused, naming the keys this kind reads
-    base_keys = _MOTION_KIND_KEYS[kind]
-    for key in data:
-        if key != "kind" and key.removesuffix("_deg").removesuffix("_rpm") not in base_keys:
-            allowed = sorted(k for k in keys if k.removesuffix("_deg").removesuffix("_rpm") in base_keys)
-            raise CaseError(
-                f"key '{key}' does not apply to a motion of kind '{kind}' (its keys: "
-                f"{', '.join(['kind', *allowed])})",
-                field=f"{field}.{key}",
-            )
-
-    def ang(key, default=...):
-        if angular:
-            return sec.angle(key, default)
-        return sec.number(key, default)
-
-    if kind == "locked":
-        return mo.Locked(ang("value", 0.0))
-    if kind == "constant_rate":
-        rate = sec.speed("rate") if angular and sec.has("rate_rpm") else ang("rate")
-        return mo.ConstantRate(ang("q0", 0.0), rate)
-    if kind == "ramp":
-        return mo.Ramp(ang("q0", 0.0), ang("rate"), sec.number("t_start", 0.0), ang("final", None),
-                       sec.boolean("hold_at_start", False))  # fmt: skip
-    # table: inline (time, values[, rates, accelerations]) or a file with columns
-    scale = sec.number("scale", math.pi / 180 if angular and sec.has("value_deg") else 1.0)
-    if sec.has("file"):
-        path = resolve_path(sec.raw("file"), sec.path("file"), base_dir)
-        try:
-            tab = np.loadtxt(path, comments="#", delimiter=None, ndmin=2)
-        except ValueError as exc:
-            raise CaseError(f"cannot read table {path}: {exc}", field=sec.path("file")) from None
-        if tab.shape[1] < 2:
-            raise CaseError(
-                "table file needs at least 2 columns (time, value)", field=sec.path("file")
-            )
-        time = tab[:, 0]
-        vals = tab[:, 1] * scale
-        rates = tab[:, 2] * scale if tab.shape[1] > 2 else None
-        accs = tab[:, 3] * scale if tab.shape[1] > 3 else None
-    else:
-        time = sec.raw("time")
-        vals = np.asarray(sec.raw("values"), dtype=float) * scale
-        rates = None if not sec.has("rates") else np.asarray(sec.raw("rates"), float) * scale
-        accs = (
-            None
-            if not sec.has("accelerations")
-            else np.asarray(sec.raw("accelerations"), float) * scale
-        )
-    try:
-        return mo.Table(time, vals, rates, accs)
-    except ValueError as exc:
-        raise CaseError(str(exc), field=field) from None
 
 
 def _rotation_from_cfg(sec: Section) -> np.ndarray:
@@ -301,8 +222,8 @@ def _joint(data: Any, field: str, index: dict[str, int], base_dir) -> Joint:
             r_J_c=sec.vector("position_child", [0.0, 0.0, 0.0]),
             axis=sec.vector("axis", [0.0, 0.0, 1.0]),
             R0_c2p=_rotation_from_cfg(sec),
-            rotation=_motion(sec.raw("rotation", None), sec.path("rotation"), base_dir, True),
-            slide=_motion(sec.raw("slide", None), sec.path("slide"), base_dir, False),
+            rotation=motion_from_config(sec.raw("rotation", None), sec.path("rotation"), base_dir, True),
+            slide=motion_from_config(sec.raw("slide", None), sec.path("slide"), base_dir, False),
             drive=_drive(sec.raw("drive", None), sec.path("drive")),
             gear=_gear(sec.raw("gear", None), sec.path("gear")),
         )
