@@ -744,7 +744,8 @@ def cmd_mbdm(args) -> int:
 
     import numpy as np
 
-    from floatwind.multibody.mbdm.files import read_mbdm, run_mbdm
+    from floatwind.case.mbdm_files import read_mbdm
+    from floatwind.simulate.mbdm import run_mbdm
 
     for opt in ("tmax", "dt"):
         if getattr(args, opt) is not None and not getattr(args, opt) > 0:
