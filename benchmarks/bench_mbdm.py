@@ -26,6 +26,7 @@ import time
 
 import numpy as np
 
+from floatwind.case.mbdm_files import read_mbdm
 from floatwind.multibody.mbdm import (
     DynamicSystem,
     SpringDamper,
@@ -34,7 +35,7 @@ from floatwind.multibody.mbdm import (
     dynamic_analysis_batch,
     pdot_from_omega,
 )
-from floatwind.multibody.mbdm.files import assemble_mass_weighted, read_mbdm
+from floatwind.simulate.mbdm import assemble_mass_weighted
 
 SLIDER_CRANK = (pathlib.Path(__file__).resolve().parents[1] / "cases" / "mbdm"
                 / "slider_crank_dynamic" / "mbdm")  # fmt: skip

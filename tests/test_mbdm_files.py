@@ -14,10 +14,11 @@ import numpy as np
 import pytest
 import xarray as xr
 
+from floatwind.case.mbdm_files import read_mbdm
 from floatwind.cli import main
 from floatwind.errors import CaseError
 from floatwind.multibody.mbdm import energy
-from floatwind.multibody.mbdm.files import read_mbdm, run_mbdm, states_from_dataset
+from floatwind.simulate.mbdm import run_mbdm, states_from_dataset
 from tests.test_mbdm_dynamics import (
     _analytic,
     _check_slider_crank,

@@ -23,7 +23,8 @@ bits). Per member and per RK4 stage:
   rows share; Cholesky on its envelope, which has no fill: a chain of joints gives a band),
   omegadot' = M^-1 (f - Phi_x^T lambda), pddot by eq. (40);
 * RK4 with the steps split where a switch of the gas force changes sign (regula falsi, Illinois
-  variant), the same algorithm as ``floatwind.multibody.mbdm.dynamics._crossing``.
+  variant), the same algorithm as the stepping driver's ``events``
+  (``floatwind.integrate.base.FixedStepIntegrator._crossing``).
 
 The stepping functions allocate nothing and are compiled without the numba runtime's reference
 counting (``_nrt=False``): with it, every array argument of a call cost an atomic increment and
@@ -45,12 +46,27 @@ from numba import njit
 #: row types
 DOT_DD, DOT_AD, SS, EP, RDRV = 0, 1, 2, 3, 4
 
+#: columns of a row's float table ``rf`` (m, 16): three definition vectors (3 each) and two
+#: scalars. DOT_DD: a_i (VEC1), a_j (VEC2); DOT_AD: a (VEC1), s'_i (VEC2), s'_j (VEC3); SS: s'_i
+#: (VEC2), s'_j (VEC3); RDRV: f_i (VEC1), g_i (VEC2), f_j (VEC3). CONST is subtracted from the
+#: row's value (dist, dist^2, e0_k, the driver's C0); RATE is the driver's rate (C = C0 + RATE t)
+RF_VEC1, RF_VEC2, RF_VEC3, RF_CONST, RF_RATE, RF_WIDTH = 0, 3, 6, 12, 13, 16
+#: columns of a line's ``lpar`` (nl, 9): anchor (global), fairlead (body frame), l0, k, b (eq. 84)
+LP_ANCHOR, LP_FAIRLEAD, LP_L0, LP_K, LP_B, LP_WIDTH = 0, 3, 6, 7, 8, 9
+#: columns of a constant body load's ``cpar`` (nc, 6): global force, global moment
+CP_FORCE, CP_MOMENT, CP_WIDTH = 0, 3, 6
+#: rows of the RK4 scratch ``rk`` (7, 14 nb): the four slopes k1..k4 (0-3), the stage state, the
+#: state of a trial step in the switch search and the end-of-step state
+RK_STAGE, RK_TRIAL, RK_END, RK_ROWS = 4, 5, 6, 7
+#: rows of the switch scratch ``sw`` (3, n_switches): at the step's start, its end, a trial point
+SW_START, SW_END, SW_TRIAL, SW_ROWS = 0, 1, 2, 3
+
 
 class Structure(NamedTuple):
     """The joint rows of a system, shared by the members of a batch."""
 
     rint: np.ndarray  # (m, 4) int: type, body i, body j (-1: ground), extra
-    rf: np.ndarray  # (m, 16) definition vectors (3 x 3) and scalars ([12], [13])
+    rf: np.ndarray  # (m, RF_WIDTH) definition vectors and scalars (the RF_* columns)
     rb: np.ndarray  # (m, 2) int: the body of each Jacobian slot (-1: none)
     pairs: np.ndarray  # (P, 4) int: rows a >= b sharing a body, with their slots
     fixed: np.ndarray  # (nb,) int: 1 for a body held at rest by a G joint
@@ -65,10 +81,32 @@ class Member(NamedTuple):
     Jinv: np.ndarray  # (nb, 3, 3) its inverse
     grav: np.ndarray  # (3,) m/s^2, global
     lbody: np.ndarray  # (nl,) int: body of each line
-    lpar: np.ndarray  # (nl, 9): anchor (3), fairlead (3), l0, k, b
+    lpar: np.ndarray  # (nl, LP_WIDTH): the LP_* columns
     cbody: np.ndarray  # (nc,) int: body of each constant load
-    cpar: np.ndarray  # (nc, 6): global force, global moment
+    cpar: np.ndarray  # (nc, CP_WIDTH): the CP_* columns
     gas: np.ndarray  # (ng, 2) int: body and axis of each gas force (94)
+
+
+class Workspace(NamedTuple):
+    """Scratch arrays of one member's evaluation (allocated once per member, :func:`_workspace`)."""
+
+    A: np.ndarray  # (nb, 3, 3) A(p), eq. (2)
+    G: np.ndarray  # (nb, 3, 4) G(p), eq. (36)
+    wg: np.ndarray  # (nb, 3) omega = 2 E pdot, global (eq. 40)
+    wb: np.ndarray  # (nb, 3) omega' = 2 G pdot, body frame (eq. 40)
+    pn: np.ndarray  # (nb,) p^T p
+    phi: np.ndarray  # (m,) Phi of the joint rows
+    nu: np.ndarray  # (m,) nu = -Phi_t (eq. 34)
+    gam: np.ndarray  # (m,) gamma (eq. 35)
+    rate: np.ndarray  # (m,) Phi_q qdot
+    Jb: np.ndarray  # (m, 2, 6) Jacobian blocks with respect to (r, pi') of the two body slots
+    Jt: np.ndarray  # (2, 2, 6) the two d1 rows of an RDRV row
+    f: np.ndarray  # (nb, 6) [F^A global, n'^A body frame]
+    x0: np.ndarray  # (nb, 6) M^-1 (f - Phi_x^T lambda): [rddot, omegadot']
+    W: np.ndarray  # (m, 2, 6) M^-1 Phi_x^T per row and body slot
+    S: np.ndarray  # (m, m) Schur complement Phi_x M^-1 Phi_x^T (its lower envelope)
+    lam: np.ndarray  # (m,) right-hand side, then lambda
+
 
 _TWO_PI = 2.0 * math.pi
 
@@ -169,14 +207,14 @@ def rows(rint, rf, q, qd, t, A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt):
                 Jb[r, s, c] = 0.0
         nu[r] = 0.0
         if typ == DOT_DD:  # eq. (7)
-            val, rt, g = _d1(bi, p, 0, bj, 3, A, wg, pn, Jb, r)
-            phi[r], rate[r], gam[r] = val - p[12], rt, g
+            val, rt, g = _d1(bi, p, RF_VEC1, bj, RF_VEC2, A, wg, pn, Jb, r)
+            phi[r], rate[r], gam[r] = val - p[RF_CONST], rt, g
         elif typ == DOT_AD or typ == SS:  # eq. (8) / (10) / (15a), eq. (11)
             if (ex & 2) == 0:
                 # d_ij = r_j + A_j s_j' - r_i - A_i s_i' (eq. 9): value, rate, zero-acceleration
                 # second derivative; the arms A s' of both points
-                i0, i1, i2, id0, id1, id2, ia0, ia1, ia2 = _bv(bi, p[3], p[4], p[5], A, wg)
-                j0, j1, j2, jd0, jd1, jd2, ja0, ja1, ja2 = _bv(bj, p[6], p[7], p[8], A, wg)
+                i0, i1, i2, id0, id1, id2, ia0, ia1, ia2 = _bv(bi, p[RF_VEC2], p[RF_VEC2 + 1], p[RF_VEC2 + 2], A, wg)
+                j0, j1, j2, jd0, jd1, jd2, ja0, ja1, ja2 = _bv(bj, p[RF_VEC3], p[RF_VEC3 + 1], p[RF_VEC3 + 2], A, wg)
                 d0, d1, d2 = j0 - i0, j1 - i1, j2 - i2
                 dd0, dd1, dd2 = jd0 - id0, jd1 - id1, jd2 - id2
                 if bj >= 0:
@@ -205,8 +243,9 @@ def rows(rint, rf, q, qd, t, A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt):
                     Jb[r, 0, 0], Jb[r, 0, 1], Jb[r, 0, 2] = -2.0 * d0, -2.0 * d1, -2.0 * d2
                     _add_rot(Jb, r, 0, bi, A, pn, i0, i1, i2, d0, d1, d2, -2.0)
             else:
-                a0, a1, a2, ad0, ad1, ad2, aa0, aa1, aa2 = _bv(bi if (ex & 1) == 0 else -1, p[0],
-                                                               p[1], p[2], A, wg)  # fmt: skip
+                a0, a1, a2, ad0, ad1, ad2, aa0, aa1, aa2 = _bv(bi if (ex & 1) == 0 else -1,
+                                                               p[RF_VEC1], p[RF_VEC1 + 1],
+                                                               p[RF_VEC1 + 2], A, wg)  # fmt: skip
                 val = a0 * d0 + a1 * d1 + a2 * d2
                 rt = ad0 * d0 + ad1 * d1 + ad2 * d2 + a0 * dd0 + a1 * dd1 + a2 * dd2
                 g = -(aa0 * d0 + aa1 * d1 + aa2 * d2 + 2.0 * (ad0 * dd0 + ad1 * dd1 + ad2 * dd2)
@@ -219,10 +258,10 @@ def rows(rint, rf, q, qd, t, A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt):
                     _add_rot(Jb, r, 0, bi, A, pn, i0, i1, i2, a0, a1, a2, -1.0)
                     if (ex & 1) == 0:
                         _add_rot(Jb, r, 0, bi, A, pn, a0, a1, a2, d0, d1, d2, 1.0)
-            phi[r], rate[r], gam[r] = val - p[12], rt, g
+            phi[r], rate[r], gam[r] = val - p[RF_CONST], rt, g
         elif typ == EP:  # eq. (15b): e_k - e0_k; Phi_pi' = 1/2 (G^T)_k, gamma + 1/4 |w'|^2 p_k
             c = 7 * bi + 3 + ex
-            phi[r] = q[c] - p[12]
+            phi[r] = q[c] - p[RF_CONST]
             rate[r] = qd[c]
             ww = wb[bi, 0] * wb[bi, 0] + wb[bi, 1] * wb[bi, 1] + wb[bi, 2] * wb[bi, 2]
             gam[r] = 0.25 * ww * q[c]
@@ -233,18 +272,18 @@ def rows(rint, rf, q, qd, t, A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt):
                 for c in range(6):
                     Jt[0, s, c] = 0.0
                     Jt[1, s, c] = 0.0
-            cv, cd, cg = _d1(bi, p, 0, bj, 6, A, wg, pn, Jt, 0)
-            sv, sd, sg = _d1(bi, p, 3, bj, 6, A, wg, pn, Jt, 1)
+            cv, cd, cg = _d1(bi, p, RF_VEC1, bj, RF_VEC3, A, wg, pn, Jt, 0)
+            sv, sd, sg = _d1(bi, p, RF_VEC2, bj, RF_VEC3, A, wg, pn, Jt, 1)
             rho2 = cv * cv + sv * sv
             theta = math.atan2(sv, cv)
-            C = p[12] + p[13] * t
+            C = p[RF_CONST] + p[RF_RATE] * t
             x = theta - C + math.pi
             phi[r] = x - _TWO_PI * math.floor(x / _TWO_PI) - math.pi  # the 2 n pi of eq. (27)
             thd = (cv * sd - sv * cd) / rho2
             for s in range(2):
                 for c in range(6):
                     Jb[r, s, c] = (cv * Jt[1, s, c] - sv * Jt[0, s, c]) / rho2
-            nu[r] = p[13]
+            nu[r] = p[RF_RATE]
             rate[r] = thd
             gam[r] = (cv * sg - sv * cg) / rho2 + 2.0 * thd * (cv * cd + sv * sd) / rho2
 
@@ -291,11 +330,12 @@ def loads(q, qd, nb, mass, grav, lbody, lpar, cbody, cpar, gas, A, wb, f):
             f[k, 3 + i] = 0.0
     for n in range(lbody.shape[0]):
         k = lbody[n]
-        p = lpar[n]  # anchor (3), fairlead (3), l0, k, b
-        s0, s1, s2 = p[3], p[4], p[5]
-        d0 = q[7 * k] + A[k, 0, 0] * s0 + A[k, 0, 1] * s1 + A[k, 0, 2] * s2 - p[0]  # eq. (80)
-        d1 = q[7 * k + 1] + A[k, 1, 0] * s0 + A[k, 1, 1] * s1 + A[k, 1, 2] * s2 - p[1]
-        d2 = q[7 * k + 2] + A[k, 2, 0] * s0 + A[k, 2, 1] * s1 + A[k, 2, 2] * s2 - p[2]
+        p = lpar[n]  # the LP_* columns
+        s0, s1, s2 = p[LP_FAIRLEAD], p[LP_FAIRLEAD + 1], p[LP_FAIRLEAD + 2]
+        a0, a1, a2 = p[LP_ANCHOR], p[LP_ANCHOR + 1], p[LP_ANCHOR + 2]
+        d0 = q[7 * k] + A[k, 0, 0] * s0 + A[k, 0, 1] * s1 + A[k, 0, 2] * s2 - a0  # eq. (80)
+        d1 = q[7 * k + 1] + A[k, 1, 0] * s0 + A[k, 1, 1] * s1 + A[k, 1, 2] * s2 - a1
+        d2 = q[7 * k + 2] + A[k, 2, 0] * s0 + A[k, 2, 1] * s1 + A[k, 2, 2] * s2 - a2
         length = math.sqrt(d0 * d0 + d1 * d1 + d2 * d2)  # eq. (81)
         if not length > 0.0:
             return 3
@@ -304,7 +344,7 @@ def loads(q, qd, nb, mass, grav, lbody, lpar, cbody, cpar, gas, A, wb, f):
                 + d1 * (qd[7 * k + 1] + A[k, 1, 0] * c0 + A[k, 1, 1] * c1 + A[k, 1, 2] * c2)
                 + d2 * (qd[7 * k + 2] + A[k, 2, 0] * c0 + A[k, 2, 1] * c1 + A[k, 2, 2] * c2)
                 ) / length  # eq. (83)  # fmt: skip
-        fl = p[7] * (length - p[6]) + p[8] * ldot  # eq. (84)
+        fl = p[LP_K] * (length - p[LP_L0]) + p[LP_B] * ldot  # eq. (84)
         f[k, 0] += -fl / length * d0  # eq. (88a)
         f[k, 1] += -fl / length * d1
         f[k, 2] += -fl / length * d2
@@ -317,10 +357,11 @@ def loads(q, qd, nb, mass, grav, lbody, lpar, cbody, cpar, gas, A, wb, f):
         f[k, 5] += -fl / length * n2
     for n in range(cbody.shape[0]):
         k = cbody[n]
-        p = cpar[n]  # force (3), moment (3), global
+        p = cpar[n]  # the CP_* columns: global force, global moment
+        m0, m1, m2 = p[CP_MOMENT], p[CP_MOMENT + 1], p[CP_MOMENT + 2]
         for i in range(3):
-            f[k, i] += p[i]
-            f[k, 3 + i] += A[k, 0, i] * p[3] + A[k, 1, i] * p[4] + A[k, 2, i] * p[5]  # A^T n
+            f[k, i] += p[CP_FORCE + i]
+            f[k, 3 + i] += A[k, 0, i] * m0 + A[k, 1, i] * m1 + A[k, 2, i] * m2  # A^T n
     for n in range(gas.shape[0]):
         k, ax = gas[n, 0], gas[n, 1]
         f[k, ax] += _gas94(q[7 * k + ax], qd[7 * k + ax])
@@ -366,7 +407,7 @@ def accelerations(t, x, out, nb, alpha, beta, shift, st, mp, ws):
     Returns a status (0 fine, 2 singular, 3 zero-length line)."""
     rint, rf, rb, pairs, fixed, first = st
     mass, Jin, Jinv, grav, lbody, lpar, cbody, cpar, gas = mp
-    A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt, f, x0, W, S, lam = ws
+    A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt, f, x0, W, S, lam = ws  # Workspace
     n = 7 * nb
     q = x[:n]
     qd = x[n:]
@@ -449,7 +490,7 @@ def accelerations(t, x, out, nb, alpha, beta, shift, st, mp, ws):
 @njit(cache=True, error_model="numpy", _nrt=False)
 def _rk4(ta, x, h, xb, nb, alpha, beta, st, mp, ws, rk):
     """One classical RK4 step of x' = f(t, x) (Baumgarte, eq. 67) into xb; returns a status."""
-    xs = rk[4]
+    xs = rk[RK_STAGE]
     nx = x.shape[0]
     for i in range(nx):
         xs[i] = x[i]
@@ -489,9 +530,9 @@ def _sign(v):
 @njit(cache=True, error_model="numpy", _nrt=False)
 def _crossing(ta, x, h, xb, nb, alpha, beta, st, mp, ws, rk, sw):
     """Earliest time in (ta, ta + h) where a switch changes sign, or -1 (regula falsi, Illinois
-    variant, on the length of the RK4 step from ta), as dynamics._crossing. Status in [1]."""
+    variant, on the length of the RK4 step from ta), as FixedStepIntegrator._crossing. Status in [1]."""
     gas = mp.gas
-    sa, sb, sm, xm = sw[0], sw[1], sw[2], rk[5]
+    sa, sb, sm, xm = sw[SW_START], sw[SW_END], sw[SW_TRIAL], rk[RK_TRIAL]
     _switches(x, nb, gas, sa)
     _switches(xb, nb, gas, sb)
     best = -1.0
@@ -532,7 +573,7 @@ def _crossing(ta, x, h, xb, nb, alpha, beta, st, mp, ws, rk, sw):
 @njit(cache=True, error_model="numpy", _nrt=False)
 def _advance(ta, x, t_end, nb, alpha, beta, st, mp, ws, rk, sw):
     """RK4 from ta to t_end in place on x, split where a switch changes sign."""
-    xb = rk[6]
+    xb = rk[RK_END]
     split = mp.gas.shape[0] > 0
     while ta < t_end - 1e-14 * max(1.0, abs(t_end)):
         s = _rk4(ta, x, t_end - ta, xb, nb, alpha, beta, st, mp, ws, rk)
@@ -558,12 +599,12 @@ def _advance(ta, x, t_end, nb, alpha, beta, st, mp, ws, rk, sw):
 
 @njit(cache=True, error_model="numpy")
 def _workspace(nb, m, n_sw):
-    ws = (np.empty((nb, 3, 3)), np.empty((nb, 3, 4)), np.empty((nb, 3)), np.empty((nb, 3)),
-          np.empty(nb), np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.zeros((m, 2, 6)),
-          np.empty((2, 2, 6)), np.empty((nb, 6)), np.empty((nb, 6)), np.zeros((m, 2, 6)),
-          np.empty((m, m)), np.empty(m))  # fmt: skip
-    rk = np.empty((7, 14 * nb))
-    sw = np.empty((3, n_sw))
+    ws = Workspace(np.empty((nb, 3, 3)), np.empty((nb, 3, 4)), np.empty((nb, 3)),
+                   np.empty((nb, 3)), np.empty(nb), np.empty(m), np.empty(m), np.empty(m),
+                   np.empty(m), np.zeros((m, 2, 6)), np.empty((2, 2, 6)), np.empty((nb, 6)),
+                   np.empty((nb, 6)), np.zeros((m, 2, 6)), np.empty((m, m)), np.empty(m))  # fmt: skip
+    rk = np.empty((RK_ROWS, 14 * nb))
+    sw = np.empty((SW_ROWS, n_sw))
     return ws, rk, sw
 
 
@@ -611,6 +652,6 @@ def run_baumgarte(rint, rf, rb, pairs, fixed, first, mass, Jin, Jinv, grav, lbod
                     break
                 out_x[b, rec] = x
                 out_a[b, rec] = acc[n:]
-                phi, nu, rate = ws[5], ws[6], ws[8]  # the rows of this state (workspace)
-                out_dp[b, rec], out_dv[b, rec] = drift(m, x[:n], x[n:], nb, phi, nu, rate)
+                # the rows of this state, left in the workspace by accelerations()
+                out_dp[b, rec], out_dv[b, rec] = drift(m, x[:n], x[n:], nb, ws.phi, ws.nu, ws.rate)
                 rec += 1

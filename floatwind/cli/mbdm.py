@@ -1,4 +1,4 @@
-"""``floatwind mbdm FILE -o OUT.nc``: an MBDM input file run (floatwind.multibody.mbdm.files)."""
+"""``floatwind mbdm FILE -o OUT.nc``: an MBDM input file run (floatwind.case.mbdm_files, floatwind.simulate.mbdm)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,8 @@ def main(args) -> int:
 
     import numpy as np
 
-    from floatwind.multibody.mbdm.files import read_mbdm, run_mbdm
+    from floatwind.case.mbdm_files import read_mbdm
+    from floatwind.simulate.mbdm import run_mbdm
 
     for opt in ("tmax", "dt"):
         if getattr(args, opt) is not None and not getattr(args, opt) > 0:

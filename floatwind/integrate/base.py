@@ -13,6 +13,17 @@ Rules for a new first-order scheme (in the manner of scipy's ``OdeSolver``):
    :class:`floatwind.errors.SimulationError` carrying the partial :class:`Recording`.
 3. Adaptive schemes (scipy's Dormand-Prince) implement :meth:`Integrator.run` directly with the
    same recording, checking and error semantics.
+4. Optionally implement ``_state_after(fun, t, y, f, h)``: the new state alone, without the slope
+   at its end (the default calls ``_step_impl`` and drops it). The driver uses it where that slope
+   would be thrown away: the trial steps of the switch search (``events``) and the steps whose
+   end state ``project`` replaces.
+
+Two hooks of :meth:`FixedStepIntegrator.run` serve formulations with non-smooth right-hand sides
+or constraints (the constrained multibody formulation, :mod:`floatwind.multibody.mbdm`):
+``events(t, y) -> array`` (switch functions: a step in which an entry changes sign is split at the
+crossing, so a force with a kink or an on/off switch does not cost the scheme its order) and
+``project(t, y) -> y`` (the accepted state replaced, e.g. by its projection on the constraint
+manifold, before the slope there is evaluated).
 
 The batch axis B is first everywhere; ``fun`` must accept and return (B, n) arrays.
 """
@@ -163,6 +174,8 @@ class Integrator(abc.ABC):
         progress: Callable[[float], None] | None = None,
         guard: StateGuard | None = None,
         after_step: Callable[[float, np.ndarray], None] | None = None,
+        events: Callable[[float, np.ndarray], np.ndarray] | None = None,
+        project: Callable[[float, np.ndarray], np.ndarray] | None = None,
     ) -> Recording:
         """Integrate and return the states on ``t_out`` (T,), starting at ``t_out[0]`` with ``y0`` (B, n).
 
@@ -170,6 +183,8 @@ class Integrator(abc.ABC):
         ``after_step(t, y)`` (fixed-step schemes only) is called with the initial state and with
         every accepted step's new state, before the slope there is evaluated: loads with a step
         memory record it (``System.after_step``). A compiled chunk does the same inside.
+        ``events(t, y) -> array`` and ``project(t, y) -> y`` (fixed-step schemes only; steps of
+        the Python right-hand side): see :meth:`FixedStepIntegrator.run`.
 
         Raises
         ------
@@ -201,6 +216,17 @@ class FixedStepIntegrator(Integrator):
     hands back (``status``, or a chunk that stopped early) is done by :meth:`_step_impl`, which
     computes it or raises the proper error. Both kinds of step go through the same recording and
     checks.
+
+    ``events(t, y) -> array`` (switch functions of the state, any shape; None: none): a step in
+    which an entry changes sign (from a non-zero value) is split at the earliest crossing, found
+    by regula falsi (Illinois variant) on the length of the step from its start to 1e-13 (relative
+    to max(1, |t|)), and the rest of the step is taken from there (again split where needed), so
+    the output grid stays on the steps of ``dt`` and a force with a kink or an on/off switch does
+    not cost the scheme its order. The split applies to the whole batch (a member then need not
+    give the bits it gives alone); the slope at the end of such a step is evaluated at the grid
+    time. ``project(t, y) -> y`` (None: none): the accepted state of every step is replaced by
+    what it returns (a projection on a constraint manifold, a re-partition of coordinates), before
+    the checks, ``after_step`` and the slope there. Either hook makes every step a Python step.
     """
 
     order: int = 0
@@ -220,13 +246,63 @@ class FixedStepIntegrator(Integrator):
     def _step_impl(self, fun: RHS, t: float, y: np.ndarray, f: np.ndarray, h: float):
         """One step from (t, y) with slope f: return (y_new, f_new)."""
 
+    def _state_after(self, fun: RHS, t: float, y: np.ndarray, f: np.ndarray, h: float):
+        """The state after one step from (t, y) with slope f, without the slope at its end."""
+        return self._step_impl(fun, t, y, f, h)[0]
+
+    def _crossing(self, fun, events, ta, y, f, h, yb) -> float | None:
+        """Earliest time in (ta, ta + h) where an entry of ``events`` changes sign over the step
+        from (ta, y) to (ta + h, yb), or None (regula falsi, Illinois variant, on the length of
+        the step from ta; the time returned is just past the switch)."""
+        sa = np.asarray(events(ta, y), dtype=float).ravel()
+        sb = np.asarray(events(ta + h, yb), dtype=float).ravel()
+        changed = np.nonzero((np.sign(sa) != np.sign(sb)) & (sa != 0))[0]
+        best = None
+        for i in changed:
+            lo, hi, flo, fhi = 0.0, h, sa[i], sb[i]
+            side = 0
+            for _ in range(60):
+                mid = lo - flo * (hi - lo) / (fhi - flo) if fhi != flo else 0.5 * (lo + hi)
+                if not lo < mid < hi:
+                    mid = 0.5 * (lo + hi)
+                ym = self._state_after(fun, ta, y, f, mid)
+                fm = np.asarray(events(ta + mid, ym), dtype=float).ravel()[i]
+                if np.sign(fm) == np.sign(flo):
+                    lo, flo = mid, fm
+                    fhi = fhi / 2 if side == -1 else fhi
+                    side = -1
+                else:
+                    hi, fhi = mid, fm
+                    flo = flo / 2 if side == 1 else flo
+                    side = 1
+                if hi - lo < 1e-13 * max(1.0, abs(ta)) or fm == 0:
+                    break
+            best = ta + hi if best is None else min(best, ta + hi)
+        return best if best is not None and best - ta > 1e-14 * max(1.0, abs(ta)) else None
+
+    def _step_split(self, fun, t, y, f, t_new, events, slope: bool):
+        """The step from (t, y) to the grid time ``t_new``, split where ``events`` change sign:
+        (y_new, f_new), f_new = fun(t_new, y_new) (None unless ``slope``)."""
+        ta = t
+        while ta < t_new - 1e-14 * max(1.0, abs(t_new)):
+            yb = self._state_after(fun, ta, y, f, t_new - ta)
+            tc = None if events is None else self._crossing(fun, events, ta, y, f, t_new - ta, yb)
+            if tc is None:
+                y = yb
+                break
+            y = self._state_after(fun, ta, y, f, tc - ta)
+            ta = tc
+            f = fun(ta, y)
+        return y, (fun(t_new, y) if slope else None)
+
     def time_grid(self, t0: float, t_end: float) -> tuple[float, float, int] | None:
         """(t0, spacing, count) of every time the right-hand side will be called at, when the
         scheme knows them in advance (``System.use_time_grid``); None otherwise."""
         return None
 
     def run(
-        self, fun, y0, t_out, *, bound=None, progress=None, guard=None, after_step=None
+        self, fun, y0, t_out, *, bound=None, progress=None, guard=None, after_step=None,
+        events=None, project=None,
     ) -> Recording:
         t_out = np.asarray(t_out, dtype=float)
         y = np.array(y0, dtype=float)
@@ -238,6 +314,8 @@ class FixedStepIntegrator(Integrator):
         n_steps = int(np.ceil((t_end - t) / dt - 1e-9))
         tol = 1e-9 * dt
         chunk = getattr(fun, self.chunk_method, None) if self.chunk_method else None
+        if events is not None or project is not None:
+            chunk = None  # the hooks are Python: every step is a Python step
         per_chunk = max(8, self.CHUNK_MEMBER_STEPS // max(1, y.shape[0]))
         now = {"t": t, "y": y}
 
@@ -286,11 +364,19 @@ class FixedStepIntegrator(Integrator):
                     # a step by the Python right-hand side (no compiled form, a step the chunk
                     # handed back, or a last partial step): it computes it or raises
                     t_new = min(t0 + (k + 1) * dt, t_end)
-                    y_new, f_new = self._step_impl(fun, t, y, f, t_new - t)
+                    if events is None and project is None:
+                        y_new, f_new = self._step_impl(fun, t, y, f, t_new - t)
+                    else:
+                        slope = project is None and after_step is None
+                        y_new, f_new = self._step_split(fun, t, y, f, t_new, events, slope)
+                        if project is not None:
+                            y_new = np.asarray(project(t_new, y_new), dtype=float)
                     _raise_if_bad(t_new, y_new, bound, guard)
                     if after_step is not None:
                         # the memory takes the accepted state first, then the slope there
                         after_step(t_new, y_new)
+                        f_new = fun(t_new, y_new)
+                    elif f_new is None:
                         f_new = fun(t_new, y_new)
                     record(t, t_new, y, y_new, f, f_new)
                     t, y, f = t_new, y_new, f_new
@@ -313,14 +399,17 @@ class RK4(FixedStepIntegrator):
         n_steps = int(np.ceil((t_end - t0) / self.dt - 1e-9))
         return float(t0), 0.5 * self.dt, 2 * n_steps + 1
 
-    def _step_impl(self, fun, t, y, f, h):
+    def _state_after(self, fun, t, y, f, h):
         t_half, t_full = rk4_stage_times(t, h)
         k1 = f
         k2 = fun(t_half, y + 0.5 * h * k1)
         k3 = fun(t_half, y + 0.5 * h * k2)
         k4 = fun(t_full, y + h * k3)
-        y_new = y + (h / 6.0) * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
-        return y_new, fun(t_full, y_new)
+        return y + (h / 6.0) * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+
+    def _step_impl(self, fun, t, y, f, h):
+        y_new = self._state_after(fun, t, y, f, h)
+        return y_new, fun(rk4_stage_times(t, h)[1], y_new)
 
 
 class ScipyAdaptive(Integrator):
@@ -348,10 +437,13 @@ class ScipyAdaptive(Integrator):
         self.rtol, self.atol, self.max_step, self.first_step = rtol, atol, max_step, first_step
 
     def run(
-        self, fun, y0, t_out, *, bound=None, progress=None, guard=None, after_step=None
+        self, fun, y0, t_out, *, bound=None, progress=None, guard=None, after_step=None,
+        events=None, project=None,
     ) -> Recording:
         if after_step is not None:
             raise ValueError("after_step (a load's step memory) needs a fixed-step integrator")
+        if events is not None or project is not None:
+            raise ValueError("events and project need a fixed-step integrator")
         t_out = np.asarray(t_out, dtype=float)
         y0 = np.array(y0, dtype=float)
         shape = y0.shape

@@ -1,6 +1,6 @@
 """Leble's MBDM note (seed 001, issue 19): the note's three example input files (cases/mbdm/, sec.
-10.1-10.3) run through ``floatwind.multibody.mbdm.files`` against closed forms; see
-``examples.py``.
+10.1-10.3) read by ``floatwind.case.mbdm_files`` and run by ``floatwind.simulate.mbdm`` against
+closed forms; see ``examples.py``.
 
 :data:`SCRIPTS` lists the modules with ``run(out, quick) -> Outcome``; :func:`register_all` adds
 one validation per script to ``validation/registry.py`` (``floatwind report validation --only

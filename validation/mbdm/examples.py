@@ -38,7 +38,8 @@ CASES = ROOT / "cases" / "mbdm"
 
 
 def spring(out: pathlib.Path, res: Outcome) -> None:
-    from floatwind.multibody.mbdm import read_mbdm, run_mbdm
+    from floatwind.case.mbdm_files import read_mbdm
+    from floatwind.simulate.mbdm import run_mbdm
     from tests.test_mbdm_dynamics import _analytic
 
     model = read_mbdm(CASES / "body_on_spring" / "mbdm")
@@ -63,7 +64,8 @@ def spring(out: pathlib.Path, res: Outcome) -> None:
 
 
 def kinematic(out: pathlib.Path, res: Outcome, quick: bool) -> None:
-    from floatwind.multibody.mbdm import read_mbdm, run_mbdm
+    from floatwind.case.mbdm_files import read_mbdm
+    from floatwind.simulate.mbdm import run_mbdm
     from tests.test_mbdm_kinematics import _closed_form
 
     model = read_mbdm(CASES / "slider_crank_kinematic" / "mbdm")
@@ -92,7 +94,9 @@ def kinematic(out: pathlib.Path, res: Outcome, quick: bool) -> None:
 
 
 def dynamic(out: pathlib.Path, res: Outcome, quick: bool, method: str) -> None:
-    from floatwind.multibody.mbdm import energy, read_mbdm, run_mbdm, states_from_dataset
+    from floatwind.case.mbdm_files import read_mbdm
+    from floatwind.multibody.mbdm import energy
+    from floatwind.simulate.mbdm import run_mbdm, states_from_dataset
     from tests.test_mbdm_dynamics import (
         TORQUE,
         _crank_angle,

@@ -4,9 +4,10 @@ Bodies carry [r, p] (position + Euler parameters, eq. 29); joints of Table 11 ar
 basic constraints of Table 1 (``constraints``); a fully driven system is solved for position,
 velocity and acceleration (``kinematics``, sec. 3); the equations of motion (67)/(69) are
 integrated by coordinate partitioning or Baumgarte with RK4 (``dynamics``, sec. 4-5) with
-spring-damper lines (``lines``, sec. 6); the input files of sec. 7 and 10 are read and run
-by ``files`` (``floatwind mbdm``). A sibling of the momentum-cloud core: it shares
-``floatwind.rotation`` (A(p), 1-2-3 angles). See docs/mbdm.md.
+spring-damper lines (``lines``, sec. 6) and force elements (``forces``). The input files of
+sec. 7 and 10 are read by :mod:`floatwind.case.mbdm_files` (with the other readers) and run by
+:mod:`floatwind.simulate.mbdm` (``floatwind mbdm``). A sibling of the momentum-cloud core: it
+shares ``floatwind.rotation`` (A(p), 1-2-3 angles). See docs/mbdm.md.
 """
 
 from floatwind.multibody.mbdm.constraints import (
@@ -44,12 +45,6 @@ from floatwind.multibody.mbdm.dynamics import (
     energy,
     partition,
 )
-from floatwind.multibody.mbdm.files import (
-    MbdmModel,
-    read_mbdm,
-    run_mbdm,
-    states_from_dataset,
-)
 from floatwind.multibody.mbdm.forces import (
     BodyLoad,
     GasForce94,
@@ -80,7 +75,6 @@ __all__ = [
     "GasForce94",
     "Joint",
     "KinematicResult",
-    "MbdmModel",
     "RotationalSpringDamper",
     "Rows",
     "SpringDamper",
@@ -109,11 +103,8 @@ __all__ = [
     "pddot_from_omega",
     "pdot_from_omega",
     "quaternion_from_angles123",
-    "read_mbdm",
-    "run_mbdm",
     "solve_acceleration",
     "solve_position",
     "solve_velocity",
     "split",
-    "states_from_dataset",
 ]

@@ -19,8 +19,18 @@ __all__ = ["run", "structure", "why_not_compiled"]
 
 
 def _rows_of_joint(jt) -> list[tuple[int, int, int, int, np.ndarray]]:
-    """(type, bi, bj, extra, floats[16]) per row, in the order of ``Joint.rows``."""
-    from floatwind._kernels.mbdm import DOT_AD, DOT_DD, EP, RDRV, SS
+    """(type, bi, bj, extra, floats[RF_WIDTH]) per row, in the order of ``Joint.rows``."""
+    from floatwind._kernels.mbdm import (
+        DOT_AD,
+        DOT_DD,
+        EP,
+        RDRV,
+        RF_CONST,
+        RF_RATE,
+        RF_VEC1,
+        RF_WIDTH,
+        SS,
+    )
 
     i, j = jt.bodies
     j = -1 if j is None else j
@@ -28,11 +38,13 @@ def _rows_of_joint(jt) -> list[tuple[int, int, int, int, np.ndarray]]:
     out = []
 
     def f(*parts, c=0.0, c2=0.0):
-        v = np.zeros(16)
+        """The row's floats: the definition vectors ``parts`` in RF_VEC1, RF_VEC2, RF_VEC3 (None:
+        unused), ``c`` in RF_CONST and ``c2`` in RF_RATE."""
+        v = np.zeros(RF_WIDTH)
         for k, p in enumerate(parts):
             if p is not None:
-                v[3 * k : 3 * k + 3] = np.asarray(p, dtype=float)
-        v[12], v[13] = c, c2
+                v[RF_VEC1 + 3 * k : RF_VEC1 + 3 * k + 3] = np.asarray(p, dtype=float)
+        v[RF_CONST], v[RF_RATE] = c, c2
         return v
 
     E = np.eye(3)
@@ -116,8 +128,9 @@ def fixed_poses(system, q0s, qdot0s) -> dict[int, tuple[np.ndarray, np.ndarray]]
 def _move_to_ground(rows, fixed) -> list:
     """Rows with the fixed bodies' vectors in global axes (body index -1); rows left with no
     body are dropped (they are the G joints' own rows)."""
-    from floatwind._kernels.mbdm import DOT_AD, DOT_DD, EP, RDRV, SS
+    from floatwind._kernels.mbdm import DOT_AD, DOT_DD, EP, RDRV, RF_VEC1, RF_VEC2, RF_VEC3, SS
 
+    vec1, vec2, vec3 = (slice(c, c + 3) for c in (RF_VEC1, RF_VEC2, RF_VEC3))
     out = []
     for typ, bi, bj, ex, v in rows:
         v = v.copy()
@@ -125,12 +138,12 @@ def _move_to_ground(rows, fixed) -> list:
             if bi in fixed:
                 continue
         elif typ == DOT_DD or typ == RDRV:
-            vec_j = slice(3, 6) if typ == DOT_DD else slice(6, 9)
+            vec_j = vec2 if typ == DOT_DD else vec3  # DOT_DD: a_j; RDRV: f_j
             if bi in fixed:
                 A = fixed[bi][1]
-                v[0:3] = A @ v[0:3]
+                v[vec1] = A @ v[vec1]
                 if typ == RDRV:
-                    v[3:6] = A @ v[3:6]
+                    v[vec2] = A @ v[vec2]
                 bi = -1
             if bj in fixed:
                 v[vec_j] = fixed[bj][1] @ v[vec_j]
@@ -138,14 +151,14 @@ def _move_to_ground(rows, fixed) -> list:
         elif typ in (DOT_AD, SS):
             if bi in fixed:
                 r, A, _ = fixed[bi]
-                v[3:6] = r + A @ v[3:6]
+                v[vec2] = r + A @ v[vec2]
                 if typ == DOT_AD and ex == 0:
-                    v[0:3] = A @ v[0:3]
+                    v[vec1] = A @ v[vec1]
                     ex = 1
                 bi = -1
             if bj in fixed:
                 r, A, _ = fixed[bj]
-                v[6:9] = r + A @ v[6:9]
+                v[vec3] = r + A @ v[vec3]
                 bj = -1
         if bi < 0 and bj < 0:
             continue
@@ -160,16 +173,16 @@ def structure(system, fixed=None) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     rows = [r for jt in system.joints for r in _rows_of_joint(jt)]
     if fixed:
         rows = _move_to_ground(rows, fixed)
-    from floatwind._kernels.mbdm import DOT_AD
+    from floatwind._kernels.mbdm import DOT_AD, RF_VEC2, RF_VEC3, RF_WIDTH
 
     m = len(rows)
     rint = np.zeros((m, 4), dtype=np.int64)
-    rf = np.zeros((m, 16))
+    rf = np.zeros((m, RF_WIDTH))
     for k, (typ, bi, bj, ex, v) in enumerate(rows):
         rint[k] = (typ, bi, bj, ex)
         rf[k] = v
         if (k > 0 and typ == DOT_AD and rint[k - 1, 0] == DOT_AD and rint[k - 1, 1] == bi
-                and rint[k - 1, 2] == bj and np.array_equal(rf[k - 1, 3:9], v[3:9])):  # fmt: skip
+                and rint[k - 1, 2] == bj and np.array_equal(rf[k - 1, RF_VEC2 : RF_VEC3 + 3], v[RF_VEC2 : RF_VEC3 + 3])):  # fmt: skip
             rint[k, 3] |= 2  # the same d_ij as the row before (spherical rows, p2 pairs)
     rb = rint[:, 1:3].copy()
     pairs = [(a, sa, b, sb) for a in range(m) for b in range(a + 1) for sa in range(2)
@@ -203,11 +216,19 @@ def why_not_compiled(dsys, method: str, form: str, switches) -> str | None:
 
 def member_params(dsys) -> dict:
     """Numbers of one member (arrays with no batch axis)."""
+    from floatwind._kernels import mbdm as km
+
     nb = dsys.nb
-    lpar = np.array([[*ln.anchor, *ln.fairlead, ln.l0, ln.k, ln.b] for ln in dsys.lines],
-                    dtype=float).reshape(-1, 9)  # fmt: skip
+    lpar = np.zeros((len(dsys.lines), km.LP_WIDTH))
+    for n, ln in enumerate(dsys.lines):
+        lpar[n, km.LP_ANCHOR : km.LP_ANCHOR + 3] = ln.anchor
+        lpar[n, km.LP_FAIRLEAD : km.LP_FAIRLEAD + 3] = ln.fairlead
+        lpar[n, km.LP_L0], lpar[n, km.LP_K], lpar[n, km.LP_B] = ln.l0, ln.k, ln.b
     bl = [fe for fe in dsys.forces if isinstance(fe, BodyLoad)]
-    cpar = np.array([[*fe.force, *fe.moment] for fe in bl], dtype=float).reshape(-1, 6)
+    cpar = np.zeros((len(bl), km.CP_WIDTH))
+    for n, fe in enumerate(bl):
+        cpar[n, km.CP_FORCE : km.CP_FORCE + 3] = fe.force
+        cpar[n, km.CP_MOMENT : km.CP_MOMENT + 3] = fe.moment
     return {
         "mass": np.asarray(dsys.mass, dtype=float).reshape(nb),
         "Jin": np.asarray(dsys.inertia, dtype=float).reshape(nb, 3, 3),

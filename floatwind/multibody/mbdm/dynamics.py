@@ -18,8 +18,9 @@ rows left out, pddot from eq. 40). Time integration is classical RK4, either
 * ``method="baumgarte"``: RK4 on [q, qdot] with the acceleration right-hand side
   gamma - 2 alpha Phidot - beta^2 Phi (augmented index-1 form with Baumgarte stabilisation).
 
-Optional ``switches`` split an RK4 step where an applied force has a kink or switches on/off
-(e.g. the gas force (94)), so the fixed-step integrator keeps its fourth order.
+Both run on the common stepping driver (``floatwind.integrate.base.RK4``); optional
+``switches`` (the driver's ``events``) split an RK4 step where an applied force has a kink or
+switches on/off (e.g. the gas force (94)), so the fixed-step integrator keeps its fourth order.
 
 Applied loads: gravity (any direction), spring-damper lines (sec. 6, ``lines``), force elements
 with a compiled form (``forces``: ``BodyLoad``, ``GasForce94``; ``RotationalSpringDamper``
@@ -43,6 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from floatwind.errors import CaseError, SimulationError
+from floatwind.integrate.base import RK4
 from floatwind.multibody.mbdm.compiled import run as compiled_run
 from floatwind.multibody.mbdm.compiled import why_not_compiled
 from floatwind.multibody.mbdm.coordinates import A_matrix, G_matrix, omega_body
@@ -284,54 +286,6 @@ def energy(dsys: DynamicSystem, q, qdot) -> tuple[np.ndarray, np.ndarray]:
     return kin, pot
 
 
-def _rk4(f, ta, x, h):
-    """One classical Runge-Kutta step of x' = f(t, x)."""
-    k1 = f(ta, x)
-    k2 = f(ta + h / 2, x + h / 2 * k1)
-    k3 = f(ta + h / 2, x + h / 2 * k2)
-    k4 = f(ta + h, x + h * k3)
-    return x + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-
-
-def _crossing(rk4, sw, ta, x, h, xb):
-    """Earliest time in (ta, ta + h) where an entry of sw changes sign, or None (regula falsi,
-    Illinois variant, on the length of the RK4 step from ta)."""
-    sa, sb = sw(ta, x), sw(ta + h, xb)
-    changed = np.nonzero((np.sign(sa) != np.sign(sb)) & (sa != 0))[0]
-    best = None
-    for i in changed:
-        lo, hi, flo, fhi = 0.0, h, sa[i], sb[i]
-        side = 0
-        for _ in range(60):
-            mid = lo - flo * (hi - lo) / (fhi - flo) if fhi != flo else 0.5 * (lo + hi)
-            if not lo < mid < hi:
-                mid = 0.5 * (lo + hi)
-            fm = sw(ta + mid, rk4(ta, x, mid))[i]
-            if np.sign(fm) == np.sign(flo):
-                lo, flo = mid, fm
-                fhi = fhi / 2 if side == -1 else fhi
-                side = -1
-            else:
-                hi, fhi = mid, fm
-                flo = flo / 2 if side == 1 else flo
-                side = 1
-            if hi - lo < 1e-13 * max(1.0, abs(ta)) or fm == 0:
-                break
-        best = ta + hi if best is None else min(best, ta + hi)  # just past the switch
-    return best if best is not None and best - ta > 1e-14 * max(1.0, abs(ta)) else None
-
-
-def _advance(rk4, sw, ta, x, t_end):
-    """RK4 from ta to t_end, split where a switch changes sign (``sw`` None: one step)."""
-    while ta < t_end - 1e-14 * max(1.0, abs(t_end)):
-        xb = rk4(ta, x, t_end - ta)
-        tc = None if sw is None else _crossing(rk4, sw, ta, x, t_end - ta, xb)
-        if tc is None:
-            return xb
-        x, ta = rk4(ta, x, tc - ta), tc
-    return x
-
-
 def _newton_dependent(system, q, u, t, tol, max_iter):
     """Phi(u, v, t) = 0 for the dependent coordinates u, v fixed (eq. 72)."""
     nb = len(system.bodies)
@@ -351,13 +305,16 @@ def dynamic_analysis(dsys: DynamicSystem, q0, qdot0, t_end: float, dt: float, *,
                      beta: float = 10.0, t_start: float = 0.0,
                      switches: Callable | None = None,
                      compiled: bool = False) -> DynamicResult:  # fmt: skip
-    """Integrate from consistent (q0, qdot0) (see :func:`assemble`) with RK4 and step ``dt``.
+    """Integrate from consistent (q0, qdot0) (see :func:`assemble`) with RK4 and step ``dt``,
+    on the common stepping driver (:meth:`floatwind.integrate.base.FixedStepIntegrator.run` of
+    :class:`~floatwind.integrate.base.RK4`; partitioning through its ``project`` hook: DIFEQN of
+    the accepted state and the re-partition for the next step).
 
     ``switches(t, q, qdot) -> array``: where an applied force is not smooth
     (a kink or an on/off switch), the step is split at the time where an entry changes sign
-    (found by the secant method on the RK4 step length), so RK4 keeps its order. The switches of
-    the force elements (``dsys.forces``, e.g. :class:`~floatwind.multibody.mbdm.forces.GasForce94`)
-    are added to them.
+    (the driver's ``events``: regula falsi on the RK4 step length), so RK4 keeps its order. The
+    switches of the force elements (``dsys.forces``, e.g.
+    :class:`~floatwind.multibody.mbdm.forces.GasForce94`) are added to them.
 
     ``compiled=True``: the numba kernels (:mod:`floatwind._kernels.mbdm`) run the whole
     integration (``method="baumgarte"``, ``form="omega"``, forces as lines, gravity and the
@@ -385,91 +342,120 @@ def dynamic_analysis(dsys: DynamicSystem, q0, qdot0, t_end: float, dt: float, *,
 
     q = np.array(q0, dtype=float).reshape(nb, 7)
     qd = np.array(qdot0, dtype=float).reshape(nb, 7)
-    out_t, out_q, out_qd, out_qdd, dp, dv, ind = [], [], [], [], [], [], []
-
-    def record(t, q, qd, v=None):
-        rows = system.evaluate(q, qd, t)
-        out_t.append(t)
-        out_q.append(q.copy())
-        out_qd.append(qd.copy())
-        out_qdd.append(accelerations(dsys, q, qd, t, form=form, rows=rows)[0])
-        dp.append(np.max(np.abs(rows.phi)) if rows.phi.size else 0.0)
-        dv.append(np.max(np.abs(rows.rate - rows.nu)) if rows.phi.size else 0.0)
-        if v is not None:
-            ind.append(v)
-
-    def f_baumgarte(t, x):
-        qq, qqd = x[:n].reshape(nb, 7), x[n:].reshape(nb, 7)
-        rows = system.evaluate(qq, qqd, t)
-        shift = -2.0 * alpha * (rows.rate - rows.nu) - beta**2 * rows.phi
-        qdd = accelerations(dsys, qq, qqd, t, form=form, rows=rows, gamma_shift=shift)[0]
-        return np.concatenate([x[n:], qdd.reshape(-1)])
 
     def sw_q(ta, qq, qqd):
         return np.atleast_1d(np.asarray(switches(ta, qq, qqd), dtype=float))
 
-    def rk4_b(ta, x, h):
-        return _rk4(f_baumgarte, ta, x, h)
-
-    def sw_b(ta, x):
-        return sw_q(ta, x[:n].reshape(nb, 7), x[n:].reshape(nb, 7))
-
-    t = t_start
-    v = None
+    if method == "baumgarte":
+        stepper = _Baumgarte(dsys, form, alpha, beta)
+        events = None if switches is None else (
+            lambda t, x: sw_q(t, x[0, :n].reshape(nb, 7), x[0, n:].reshape(nb, 7)))  # fmt: skip
+        project = None
+    else:
+        stepper = _Partitioning(dsys, form, tol, max_iter, t_start, q, qd)
+        events = None if switches is None else (lambda t, x: sw_q(t, *stepper.states(t, x)))
+        project = stepper.project
+    steps = list(range(0, n_steps + 1, save_every))
+    if steps[-1] != n_steps:
+        steps.append(n_steps)
+    t_out = np.array([t_start + k * dt for k in steps])
+    x0 = np.concatenate([q.reshape(-1), qd.reshape(-1)])[None]
+    rec = RK4(dt).run(stepper, x0, t_out, events=events, project=project)
+    out_q, out_qd, out_qdd, dp, dv = [], [], [], [], []
+    for t, x in zip(t_out.tolist(), rec.y[:, 0]):  # the outputs, from the recorded states
+        qq, qqd = x[:n].reshape(nb, 7), x[n:].reshape(nb, 7)
+        rows = system.evaluate(qq, qqd, t)
+        out_q.append(qq)
+        out_qd.append(qqd)
+        out_qdd.append(accelerations(dsys, qq, qqd, t, form=form, rows=rows)[0])
+        dp.append(np.max(np.abs(rows.phi)) if rows.phi.size else 0.0)
+        dv.append(np.max(np.abs(rows.rate - rows.nu)) if rows.phi.size else 0.0)
+    ind = None
     if method == "partitioning":
-        J_end = system.evaluate(q, None, t).J
-        u, v = partition(J_end)
-    record(t, q, qd, v)
-    for step in range(1, n_steps + 1):
-        t0 = t_start + (step - 1) * dt
-        t = t_start + step * dt
-        if method == "baumgarte":
-            x = np.concatenate([q.reshape(-1), qd.reshape(-1)])
-            x = _advance(rk4_b, sw_b if switches is not None else None, t0, x, t)
-            q, qd = x[:n].reshape(nb, 7), x[n:].reshape(nb, 7)
-        else:
-            u, v = partition(J_end)  # re-partitioned every step, at the step's start
-            qbase = q.reshape(-1).copy()
-            qdbase = qd.reshape(-1).copy()
-            k = v.size
+        ind = np.array([stepper.independent[k] for k in steps])
+    return DynamicResult(t_out, np.array(out_q), np.array(out_qd), np.array(out_qdd),
+                         np.array(dp), np.array(dv), ind)  # fmt: skip
 
-            pred = {"qdd": np.zeros(n)}  # acceleration at the step's start, from k1
 
-            def difeqn(tt, y, qbase=qbase, qdbase=qdbase, u=u, v=v, t0=t0, k=k, acc=True,
-                       pred=pred):  # fmt: skip
-                """DIFEQN of sec. 5 (C.1-C.6); ``acc=False``: q and qdot only (C.1-C.3)."""
-                tau = tt - t0  # quadratic predictor for the Newton start
-                qq = qbase + qdbase * tau + 0.5 * pred["qdd"] * tau * tau
-                qq[v] = y[:k]
-                qq, rows = _newton_dependent(system, qq, u, tt, tol, max_iter)  # eq. (71a)
-                qqd = np.zeros(n)
-                qqd[v] = y[k:]
-                Ju = rows.J[:, u]
-                qqd[u] = np.linalg.solve(Ju, rows.nu - rows.J[:, v] @ y[k:])  # eq. (71b)
-                qqd = qqd.reshape(nb, 7)
-                if not acc:
-                    return None, qq, qqd, rows.J
-                qdd = accelerations(dsys, qq, qqd, tt, form=form)[0].reshape(-1)
-                if tau == 0.0:
-                    pred["qdd"] = qdd
-                return np.concatenate([y[k:], qdd[v]]), qq, qqd, rows.J
+class _Baumgarte:
+    """Right-hand side of the Baumgarte form for :class:`~floatwind.integrate.base.RK4`:
+    x = [q, qdot] (1, 14 nb), gamma - 2 alpha (Phi_q qdot - nu) - beta^2 Phi."""
 
-            def rk4_p(ta, y, h, difeqn=difeqn):
-                return _rk4(lambda tt, yy: difeqn(tt, yy)[0], ta, y, h)
+    def __init__(self, dsys, form, alpha, beta):
+        self.dsys, self.form, self.alpha, self.beta = dsys, form, alpha, beta
 
-            def sw_p(ta, y, difeqn=difeqn):
-                return sw_q(ta, *difeqn(ta, y, acc=False)[1:3])
+    def __call__(self, t, x):
+        dsys = self.dsys
+        nb = dsys.nb
+        n = 7 * nb
+        qq, qqd = x[0, :n].reshape(nb, 7), x[0, n:].reshape(nb, 7)
+        rows = dsys.system.evaluate(qq, qqd, t)
+        shift = -2.0 * self.alpha * (rows.rate - rows.nu) - self.beta**2 * rows.phi
+        qdd = accelerations(dsys, qq, qqd, t, form=self.form, rows=rows, gamma_shift=shift)[0]
+        return np.concatenate([x[0, n:], qdd.reshape(-1)])[None]
 
-            y = np.concatenate([qbase[v], qdbase[v]])
-            y = _advance(rk4_p, sw_p if switches is not None else None, t0, y, t)
-            _, q, qd, J_end = difeqn(t, y, acc=False)
-        if not (np.all(np.isfinite(q)) and np.all(np.isfinite(qd))):
-            raise SimulationError("non-finite state", time=t)
-        if step % save_every == 0 or step == n_steps:
-            record(t, q, qd, v)
-    return DynamicResult(np.array(out_t), np.array(out_q), np.array(out_qd), np.array(out_qdd),
-                         np.array(dp), np.array(dv),
-                         np.array(ind) if method == "partitioning" else None)  # fmt: skip
+
+class _Partitioning:
+    """Coordinate partitioning (sec. 5) on the common RK4 driver: the state is x = [q, qdot]
+    (1, 14 nb), but only its independent entries v (and their rates) are integrated: each
+    evaluation is DIFEQN (C.1-C.6): u from Phi(u, v, t) = 0 by Newton-Raphson (eq. 72) started
+    from the step's quadratic prediction, udot from eq. (71b), the accelerations from eq. (69) /
+    (67). :meth:`project` (the driver's ``project`` hook) replaces each accepted state by DIFEQN
+    of its v part and re-partitions the Jacobian there for the next step (as MBDM does, every
+    step); ``independent[k]`` are the independent coordinates of step k."""
+
+    def __init__(self, dsys, form, tol, max_iter, t0, q, qd):
+        self.dsys, self.form, self.tol, self.max_iter = dsys, form, tol, max_iter
+        self._start(t0, q, qd, dsys.system.evaluate(q, None, t0).J)
+        self.independent = [self.v]  # at t0: the first step's
+
+    def _start(self, t0, q, qd, J):
+        """A step from (t0, q, qd): partition ``J`` (sec. 5.1), base state, predictor reset."""
+        self.u, self.v = partition(J)
+        self.t0 = t0
+        self.qbase = q.reshape(-1).copy()
+        self.qdbase = qd.reshape(-1).copy()
+        self.pred = np.zeros(self.qbase.size)  # acceleration at the step's start, from k1
+
+    def _difeqn(self, tt, x, acc=True):
+        """DIFEQN of sec. 5 (C.1-C.6) on the v part of x; ``acc=False``: q and qdot only."""
+        dsys, u, v = self.dsys, self.u, self.v
+        nb = dsys.nb
+        n = 7 * nb
+        y = np.concatenate([x[0, :n][v], x[0, n:][v]])
+        k = v.size
+        tau = tt - self.t0  # quadratic predictor for the Newton start
+        qq = self.qbase + self.qdbase * tau + 0.5 * self.pred * tau * tau
+        qq[v] = y[:k]
+        qq, rows = _newton_dependent(dsys.system, qq, u, tt, self.tol, self.max_iter)  # (71a)
+        qqd = np.zeros(n)
+        qqd[v] = y[k:]
+        qqd[u] = np.linalg.solve(rows.J[:, u], rows.nu - rows.J[:, v] @ y[k:])  # eq. (71b)
+        qqd = qqd.reshape(nb, 7)
+        if not acc:
+            return None, qq, qqd, rows.J
+        qdd = accelerations(dsys, qq, qqd, tt, form=self.form)[0].reshape(-1)
+        if tau == 0.0:
+            self.pred = qdd
+        return qdd, qq, qqd, rows.J
+
+    def __call__(self, t, x):
+        """[qdot, qddot] of DIFEQN: on v, the stage's vdot and eq. (69)/(67) (what RK4 on
+        y = [v, vdot] of eq. 70 integrates); on u, DIFEQN's udot and uddot (their RK4 sums are
+        not used: :meth:`project` replaces u and udot)."""
+        qdd, _, qqd, _ = self._difeqn(t, x)
+        return np.concatenate([qqd.reshape(-1), qdd])[None]
+
+    def states(self, t, x):
+        """q, qdot (nb, 7) of DIFEQN (C.1-C.3) at (t, x)."""
+        return self._difeqn(t, x, acc=False)[1:3]
+
+    def project(self, t, x):
+        """The accepted state: DIFEQN of its v part; then the next step's partition."""
+        _, q, qd, J = self._difeqn(t, x, acc=False)
+        self.independent.append(self.v)  # the partition this step used
+        self._start(t, q, qd, J)
+        return np.concatenate([q.reshape(-1), qd.reshape(-1)])[None]
 
 
 def _check_steps(t_start, t_end, dt, method) -> int:
