@@ -26,7 +26,17 @@ from floatwind.errors import CaseError
 REF = pathlib.Path("/work/shared/reference/openfast")
 if not REF.is_dir():
     REF = pathlib.Path(__file__).resolve().parents[2] / "shared" / "reference" / "openfast"
-CASES = sorted(p.name for p in REF.glob("ref0*") if p.is_dir()) if REF.is_dir() else []
+CASES = sorted(p.name for p in REF.glob("ref[0-9]*") if p.is_dir()) if REF.is_dir() else []
+
+#: the reference decks of physics floatwind does not model yet, and the settings it refuses there
+#: (each the subject of an open issue: the AeroDyn rotor, tower modes, second-order drift); every
+#: other setting of those decks is still in the table, and nothing else of theirs is refused. An
+#: entry goes when its physics lands (the test then fails on the stale entry).
+REFUSED_BY_DESIGN = {
+    "ref09_aero_fixed_speed": {"CompAero"},
+    "ref11_tower_flex_decay": {"TwFADOF1", "TwSSDOF1", "TTDspFA", "TTDspSS"},
+    "ref12_mean_drift_regular": {"MnDrift"},
+}
 needs_reference = pytest.mark.skipif(not CASES, reason="OpenFAST reference decks not available")
 
 #: module of the table -> file name in the reference decks
@@ -143,14 +153,18 @@ def test_every_key_of_the_reference_decks_is_in_the_table(case):
         missing
     )
     assert n > 400
-    # the reference decks are imported: nothing of theirs is refused
-    assert st.refused_settings(deck) == []
-    assert od.unsupported_settings(deck) == []
+    # the reference decks are imported: nothing of theirs is refused but the physics not built yet
+    expected = REFUSED_BY_DESIGN.get(case, set())
+    refused = {str(r).split(":", 1)[1].split("=", 1)[0].strip() for r in st.refused_settings(deck)}
+    assert refused == expected, st.refused_settings(deck)
+    unsupported = od.unsupported_settings(deck)
+    assert len(unsupported) == len(expected), unsupported
+    assert all(any(f" {key} = " in str(u) for key in expected) for u in unsupported), unsupported
 
 
 @needs_reference
 def test_every_map_column_and_option_is_in_the_table():
-    maps = sorted(REF.glob("ref0*/MAP.dat"))
+    maps = sorted(REF.glob("ref[0-9]*/MAP.dat"))
     if not maps:
         pytest.skip("no MAP++ reference deck")
     for path in maps:
