@@ -35,7 +35,9 @@ def _jit_on(compiled_on):
 
 
 # --- a toy load: a linear spring-damper on the base body's heave, written only as a NumPy
-# wrench and a kernel + params: it runs compiled without being registered anywhere else
+# wrench and a kernel + params: it runs compiled without being registered anywhere else; its
+# class keyword ``kind`` makes it a case-file ``type`` (floatwind.loads.registry) as soon as this
+# module is imported
 
 
 @njit(cache=True)
@@ -45,7 +47,7 @@ def toy_heave_kernel(p, t, kin, y, dy, force, moment, added):
     return 0
 
 
-class ToyHeaveSpring(Load):
+class ToyHeaveSpring(Load, kind="toy_heave"):
     name = "toy_heave"
 
     class Params(NamedTuple):
@@ -54,8 +56,18 @@ class ToyHeaveSpring(Load):
         c: float
         z0: float
 
-    def __init__(self, body=0, k=2e5, c=5e4, z0=0.0):
+    def __init__(self, body=0, k=2e5, c=5e4, z0=0.0, name=None):
         self.p = self.Params(body, k, c, z0)
+        if name:
+            self.name = name
+
+    @classmethod
+    def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None):
+        from floatwind.validate import Section
+
+        sec = Section(cfg, field, {"type", "body", "k", "c", "z0", "name"})
+        return cls(sec.body(body_index), sec.number("k", 2e5), sec.number("c", 5e4),
+                   sec.number("z0", 0.0), sec.raw("name", None))  # fmt: skip
 
     def wrench(self, t, kin, env):
         w = Wrench.zeros(kin.batch, kin.n_bodies)
@@ -97,6 +109,44 @@ def test_toy_load_runs_compiled_with_the_python_numbers():
         progress=False,
     )
     assert np.max(np.abs(a.PtfmHeave.values - c.PtfmHeave.values)) > 1e-6
+
+
+def test_toy_load_from_a_case_file_runs_compiled_and_batched():
+    """The toy load's kind is a case-file ``type`` (no other file names it): a case with two of
+    them steps compiled with the Python path's numbers, and each member of a batch of two gives
+    its run alone bit for bit."""
+    import copy
+
+    import yaml
+
+    from floatwind.case.loader import model_from_dict
+    from floatwind.loads import registry
+
+    assert registry.load_class("toy_heave") is ToyHeaveSpring
+    path = ROOT / "cases" / "oc3_platform_decay.yaml"
+    base = yaml.safe_load(path.read_text())
+    base["simulation"]["t_max"] = 5.0
+    base["loads"] += [
+        {"type": "toy_heave", "body": "platform"},
+        {"type": "toy_heave", "name": "toy_heave_2", "body": "platform", "k": 1e5, "c": 0.0,
+         "z0": -1.0},
+    ]  # fmt: skip
+    rows = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.5]]
+
+    def model(displacement):
+        data = copy.deepcopy(base)
+        data["initial"]["displacement"] = displacement
+        return model_from_dict(data, base_dir=path.parent, name="toy")
+
+    m = model(rows)
+    assert [type(ld) for ld in m.loads[-2:]] == [ToyHeaveSpring, ToyHeaveSpring]
+    assert m.loads[-1].p == ToyHeaveSpring.Params(0, 1e5, 0.0, -1.0) and m.batch == 2
+    a, b = fused_and_python(lambda: model(rows))
+    _close(a, b)
+    for k, row in enumerate(rows):
+        alone = simulate(model([row]), progress=False)
+        for name in ("PtfmSurge", "PtfmHeave", "PtfmPitch"):
+            np.testing.assert_array_equal(a[name].values[k], alone[name].values)
 
 
 def test_a_load_without_compiled_form_falls_back_and_says_so(caplog):

@@ -20,12 +20,10 @@ import numpy as np
 from numba import njit
 
 from floatwind._kernels.loads import _add_point_force, _point
+from floatwind._kernels.status import CATENARY_NOT_CONVERGED
 from floatwind.mooring.catenary import SOLVED, _residual, solve_line, solve_line_from
 
-__all__ = ["CATENARY_STATUS", "catenary_add", "catenary_kernel", "catenary_lines", "line_ends"]
-
-#: status bit of a line or node solve that did not converge (floatwind._kernels.fused.NEEDS_PYTHON)
-CATENARY_STATUS = 32
+__all__ = ["catenary_add", "catenary_kernel", "catenary_lines", "line_ends"]
 
 #: output columns of ``ch`` (B, L, 5)
 CHANNELS = ("FAIRTEN", "ANCHTEN", "FAIRH", "FAIRV", "LAYLEN")
@@ -237,7 +235,7 @@ def solve_nodes(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, i
     when the force residual is below ``1e-10 force_scale`` or the Newton step below
     ``1e-10 length_scale`` (EA/L turns round-off of the position into forces above the first).
     ``pa_fixed``/``pb_fixed`` (L, 3) hold the positions of the ends that are not nodes (anchors,
-    displaced fairleads). Returns 0 or :data:`CATENARY_STATUS`."""
+    displaced fairleads). Returns 0 or ``CATENARY_NOT_CONVERGED``."""
     nk = x.shape[0]
     n3 = 3 * nk
     R = np.empty(n3)
@@ -258,7 +256,7 @@ def solve_nodes(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, i
         st = _node_residual(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight,
                             inv_ea, cb, contact, R, J, True, guess)  # fmt: skip
         if st != SOLVED:
-            return CATENARY_STATUS
+            return CATENARY_NOT_CONVERGED
         rmax = 0.0
         r0 = 0.0
         for q in range(n3):
@@ -266,7 +264,7 @@ def solve_nodes(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, i
             r0 += R[q] * R[q]
             J[q, q] -= reg
         if not _lu(J, piv):
-            return CATENARY_STATUS
+            return CATENARY_NOT_CONVERGED
         _lu_solve(J, piv, R, dxs)
         newton = 0.0  # largest node correction
         scale = 1.0  # so that no node moves more than its cap
@@ -282,7 +280,7 @@ def solve_nodes(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, i
             if n > cap[k]:
                 scale = min(scale, cap[k] / n)
         if not math.isfinite(newton):
-            return CATENARY_STATUS
+            return CATENARY_NOT_CONVERGED
         if rmax <= _NODE_FTOL * force_scale or newton <= _NODE_XTOL * length_scale:
             # converged: one last (small) Newton step takes the error to its square
             for k in range(nk):
@@ -307,7 +305,7 @@ def solve_nodes(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, i
                     break
             alpha *= 0.5
         x[:, :] = xt
-    return CATENARY_STATUS
+    return CATENARY_NOT_CONVERGED
 
 
 @njit(cache=True, fastmath=False)
@@ -319,7 +317,7 @@ def catenary_add(
     tension at end B (fairlead) and end A (anchor), horizontal and vertical tension at end B,
     laid length, and ``node_x`` (B, K, 3) the connect nodes' equilibrium positions. Lines end at
     a body fairlead (``b_node < 0``) or a node (B end), at a fixed anchor (``a_node < 0``) or a
-    node (A end). Returns :data:`CATENARY_STATUS` if a solve did not converge, else 0."""
+    node (A end). Returns ``CATENARY_NOT_CONVERGED`` if a solve did not converge, else 0."""
     B = r_G.shape[0]
     nl = fair_b.shape[0]
     nk = node0.shape[0]
@@ -354,7 +352,7 @@ def catenary_add(
                              node_f, length, weight, inv_ea, cb, contact, force_scale,
                              length_scale)  # fmt: skip
             if st:
-                return CATENARY_STATUS
+                return CATENARY_NOT_CONVERGED
             node_x[b, :, :] = x
         for i in range(nl):
             _end_pos(i, a_node, anchor, x, pa)
@@ -364,7 +362,7 @@ def catenary_add(
                            contact[i] and a_node[i] < 0, fa, fb, ch[b, i], K, False, sol,
                            guess)  # fmt: skip
             if st != SOLVED:
-                return CATENARY_STATUS
+                return CATENARY_NOT_CONVERGED
             if b_node[i] < 0:
                 _add_point_force(r_G[b, body], pb, fb, force[b, body], moment[b, body])
     return 0

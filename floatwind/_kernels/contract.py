@@ -15,7 +15,7 @@ whose fields the kernel reads by name. Every kernel has the signature
 * ``force``, ``moment`` (B, N, 3): the load *adds* its force and moment about each body CM
   (inertial axes); ``added_mass`` (B, N, 6, 6): the load adds its acceleration-dependent part
   (contract rule 3 of ``floatwind.loads.base``);
-* the return value is 0, or a bit of :data:`floatwind._kernels.fused.NEEDS_PYTHON` when this step
+* the return value is 0, or bits of :class:`floatwind._kernels.status.Status` when this step
   needs the NumPy path (which computes it or raises the proper error).
 
 Params may hold scratch arrays the kernel updates in place (a per-time cache): they belong to

@@ -4,7 +4,8 @@ Two kernels with a loop over the batch axis and the same operation order for eve
 member gives the same bits alone and in a batch):
 
 * :func:`kinematics`: the tower and RNA body kinematics for the loads (and a status per member:
-  0 fine, 1 spin axis vertical, where the NumPy path raises the clear error);
+  0 fine, ``SPIN_AXIS_VERTICAL`` (``floatwind._kernels.status``), where the NumPy path raises
+  the clear error);
 * :func:`accelerations`: the tower equations (2.19)-(2.24) with the RNA moments (2.27)-(2.29),
   (2.33) and the RNA forces (2.39), assembled from the residual at four trial accelerations as in
   :func:`floatwind.multibody.euler313.forward_dynamics`, solved by Cramer's rule.
@@ -19,6 +20,8 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+
+from floatwind._kernels.status import SPIN_AXIS_VERTICAL
 
 
 class Params(NamedTuple):
@@ -106,8 +109,8 @@ def _mtv(M, v):
 
 @njit(cache=True, fastmath=False)
 def kinematics(p, ang, rates, chart, yaw, yaw_rate, r_G, R_b2g, v_G, w_g, status):
-    """Fill the body kinematics (B, 2, ...) of tower (0) and RNA (1); status 1 where the spin
-    axis is vertical."""
+    """Fill the body kinematics (B, 2, ...) of tower (0) and RNA (1); status
+    ``SPIN_AXIS_VERTICAL`` where the spin axis is vertical."""
     for b in range(ang.shape[0]):
         Rx, Rt, Rn = _frames(ang[b], chart[b], yaw, p.R_ref)
         d1, d2, de = rates[b, 0], rates[b, 1], rates[b, 2]
@@ -134,7 +137,7 @@ def kinematics(p, ang, rates, chart, yaw, yaw_rate, r_G, R_b2g, v_G, w_g, status
                 R_b2g[b, 1, i, j] = Rn[i, j]
         Bx = Rn[0, 0] * p.spin_axis[0] + Rn[0, 1] * p.spin_axis[1] + Rn[0, 2] * p.spin_axis[2]
         By = Rn[1, 0] * p.spin_axis[0] + Rn[1, 1] * p.spin_axis[1] + Rn[1, 2] * p.spin_axis[2]
-        status[b] = 1 if math.hypot(Bx, By) < p.rna_singular else 0
+        status[b] = SPIN_AXIS_VERTICAL if math.hypot(Bx, By) < p.rna_singular else 0
 
 
 @njit(cache=True, fastmath=False, inline="always")
@@ -190,7 +193,7 @@ def accelerations(p, ang, rates, chart, yaw, force, moment, added_mass, coupled,
         Bz = Rn[2, 0] * p.spin_axis[0] + Rn[2, 1] * p.spin_axis[1] + Rn[2, 2] * p.spin_axis[2]
         rho = math.hypot(Bx, By)
         if rho < p.rna_singular:
-            status[b] = 1
+            status[b] = SPIN_AXIS_VERTICAL
             acc[b, 0] = acc[b, 1] = acc[b, 2] = math.nan
             continue
         status[b] = 0

@@ -10,8 +10,9 @@ of loads of a kind) and compiles this function and the RK4 stepping of
 and combination of load kinds).
 
 A load kernel that cannot do a step (wind outside the compiled field, a fairlead at its anchor)
-returns a bit of :data:`NEEDS_PYTHON`; the step is then done by the NumPy path, which computes
-it or raises the proper error. The Euler-angle singularity is checked here (bit 4).
+returns a bit of :class:`floatwind._kernels.status.Status`; the step is then done by the NumPy
+path, which computes it or raises the proper error. The Euler-angle singularity is checked here
+(``EULER_SINGULAR``).
 
 Every batch member goes through the same operations in the same order whatever B (no sums across
 members): a realization alone and inside a batch are bit-identical.
@@ -29,23 +30,12 @@ from floatwind._kernels import joints as kj
 from floatwind._kernels import mcm as km
 from floatwind._kernels import waves as kwv
 from floatwind._kernels.contract import BodyKinematics
+from floatwind._kernels.status import EULER_SINGULAR
 
-__all__ = ["LANES_MIN", "NEEDS_PYTHON", "RelTable", "SystemParams", "system_rhs"]
+__all__ = ["LANES_MIN", "RelTable", "SystemParams", "system_rhs"]
 
 #: batch size from which the wave kernels run with the members in SIMD lanes (same bits)
 LANES_MIN = kwv.LANES_MIN
-
-#: status bits: 2 wind below the grid / time outside the file, 4 Euler-angle singularity,
-#: 8 mooring fairlead at its anchor, 16 a non-finite state (set by the stepping), 32 a catenary
-#: line solve that did not converge
-NEEDS_PYTHON = {
-    2: "wind outside the compiled field",
-    4: "Euler-angle singularity",
-    8: "mooring fairlead at its anchor",
-    16: "non-finite state",
-    32: "catenary mooring line solve not converged",
-}
-
 
 class RelTable(NamedTuple):
     """Prescribed relative kinematics and momentum coefficients (Wang 5.14-5.23) at a list of
@@ -78,7 +68,8 @@ class SystemParams(NamedTuple):
 
 @njit(cache=True, fastmath=False)
 def rhs_kinematics(rel, static, euler_tol, t, y, g):
-    """Status (4 at the Euler singularity), body kinematics and the rel index of (t, y).
+    """Status (``EULER_SINGULAR`` near the singularity), body kinematics and the rel index of
+    (t, y).
 
     (Shared by every generated module: its arguments never hold a load's params, whose types
     would enter this function's cache index.)"""
@@ -88,7 +79,7 @@ def rhs_kinematics(rel, static, euler_tol, t, y, g):
     status = 0
     for b in range(y.shape[0]):
         if abs(math.cos(q[b, 4])) < euler_tol:
-            status = 4
+            status = EULER_SINGULAR
     r_G, R_b2g, v_G, w_b = km.body_kinematics(
         q, qd, rel.rho[i : i + 1], rel.drho[i : i + 1], rel.R_c2s[i : i + 1], rel.w_rel[i : i + 1]
     )
@@ -116,7 +107,7 @@ def rhs_kinematics_dofs(d, euler_tol, y, g):
     status = 0
     for b in range(y.shape[0]):
         if abs(math.cos(y[b, 4])) < euler_tol:
-            status = 4
+            status = EULER_SINGULAR
     rel = kj.member_rel(d, g, y)
     r_G, R_b2g, v_G, w_b = km.body_kinematics(
         y[:, 0:6], y[:, 6:12], rel.rho, rel.drho, rel.R_c2s, rel.w_rel
@@ -141,7 +132,7 @@ def rhs_dynamics_dofs(rel, d, adds_mass, g, y, force, moment, A, out):
 
 def system_rhs(p, t, y, g, out):
     """dy/dt (B, n) at (t, y) into ``out``; ``g`` the index of ``t`` in ``p.rel`` (ignored for a
-    static tree). Returns 0, or the NEEDS_PYTHON bit of the first load that cannot do it.
+    static tree). Returns 0, or the status bits of the first load that cannot do it.
 
     Template (compiled per model by :mod:`floatwind.simulate.generate`): ``_loads`` is the
     generated walk over the model's load kernels. A model with joint degrees of freedom gets

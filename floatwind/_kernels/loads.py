@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from floatwind._kernels import wind as kwi
+from floatwind._kernels.status import FAIRLEAD_AT_ANCHOR
 
 __all__ = [
     "hydrostatics_slices",
@@ -393,7 +394,8 @@ def taut_add(
 ):
     """Taut lines, Wang (3.16)-(3.18) (:class:`floatwind.loads.mooring.TautMooring`): adds the
     line forces at the fairleads to ``force``/``moment`` (B, N, 3), writes ``tension`` (B, L);
-    returns 8 if a fairlead reached its anchor (the NumPy path raises the error), else 0."""
+    returns ``FAIRLEAD_AT_ANCHOR`` if a fairlead reached its anchor (the NumPy path raises the
+    error), else 0."""
     B = r_G.shape[0]
     L = fair_b.shape[0]
     pos = np.empty(3)
@@ -416,7 +418,7 @@ def taut_add(
             c2 = anchor[i, 2] - pos[2]
             ln = math.sqrt(c0 * c0 + c1 * c1 + c2 * c2)
             if ln == 0.0:
-                return 8
+                return FAIRLEAD_AT_ANCHOR
             u0, u1, u2 = c0 / ln, c1 / ln, c2 / ln
             rate = -(vel[0] * u0 + vel[1] * u1 + vel[2] * u2)  # d|rho_E/A|/dt
             ten = pre[i] + k[i] * (ln - length[i]) + damp[i] * rate  # (3.16) + axial damping
@@ -517,8 +519,8 @@ def hydrostatics_kernel(p, t, kin, y, dy, force, moment, added):
 
 @njit(cache=True, fastmath=False)
 def taut_kernel(p, t, kin, y, dy, force, moment, added):
-    """:class:`floatwind.loads.mooring.TautMooring`, Wang (3.16)-(3.18); 8 if a fairlead
-    reached its anchor."""
+    """:class:`floatwind.loads.mooring.TautMooring`, Wang (3.16)-(3.18);
+    ``FAIRLEAD_AT_ANCHOR`` if a fairlead reached its anchor."""
     tension = np.empty((force.shape[0], p.fairlead_b.shape[0]))
     return taut_add(
         kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b, p.body, p.fairlead_b, p.anchor_g,
@@ -530,8 +532,8 @@ def taut_kernel(p, t, kin, y, dy, force, moment, added):
 @njit(cache=True, fastmath=False)
 def thrust_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.thrust.RotorThrust`, Wang (3.19)-(3.21), wind from the field's
-    table ``p.wind`` (:func:`floatwind._kernels.wind.wind_velocity`; status 2: outside the
-    compiled field)."""
+    table ``p.wind`` (:func:`floatwind._kernels.wind.wind_velocity`; status ``WIND_OUTSIDE``:
+    outside the compiled field)."""
     B = force.shape[0]
     pos, vel, n_g = thrust_point(
         kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b, p.body, p.centre_b, p.axis_b

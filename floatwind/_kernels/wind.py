@@ -14,6 +14,8 @@ import math
 import numpy as np
 from numba import njit
 
+from floatwind._kernels.status import WIND_EDGE, WIND_OUTSIDE
+
 __all__ = ["direction_change", "full_field_velocity", "operating_gust", "wind_velocity"]
 
 
@@ -27,8 +29,9 @@ def _axis(c0, d, n, v):
 
 @njit(cache=True, fastmath=False)
 def full_field_velocity(t, points, grid, y, z, ch, sh, x_offset, uhub, dt, periodic, has_tower):
-    """Wind velocity (B, P, 3) and status: 0 ok, bit 1 a point outside the grid (edge value),
-    bit 2 a point below the grid with a tower line (use NumPy), bit 4 time outside the file."""
+    """Wind velocity (B, P, 3) and status (``floatwind._kernels.status``): 0 ok,
+    ``WIND_EDGE`` a point outside the grid (edge value), ``WIND_OUTSIDE`` a point below the grid
+    with a tower line or a time outside the file (use NumPy)."""
     B, P = points.shape[0], points.shape[1]
     R, nt, ny, nz = grid.shape[0], grid.shape[1], grid.shape[2], grid.shape[3]
     vel = np.empty((B, P, 3))
@@ -52,15 +55,15 @@ def full_field_velocity(t, points, grid, y, z, ch, sh, x_offset, uhub, dt, perio
                 it1 = (i0 + 1) % nt
             else:
                 if s < -1e-9 or s > nt - 1 + 1e-9:
-                    status |= 4
+                    status |= WIND_OUTSIDE
                 s = min(max(s, 0.0), nt - 1.0)
                 it0 = min(int(math.floor(s)), nt - 2)
                 it1 = it0 + 1
                 ft = s - it0
             if yw < y[0] or yw > y[ny - 1] or pz > z[nz - 1]:
-                status |= 1
+                status |= WIND_EDGE
             if pz < z[0]:
-                status |= 2 if has_tower else 1
+                status |= WIND_OUTSIDE if has_tower else WIND_EDGE
             iy, fy = _axis(y0, dy, ny, yw)
             iz, fz = _axis(z0, dz, nz, pz)
             v[0] = 0.0
@@ -153,8 +156,8 @@ def _transient(p, t, points, vel):
 
 @njit(cache=True, fastmath=False)
 def wind_velocity(p, t, points):
-    """Wind velocity (B, P, 3) at ``points`` (B, P, 3) and a status (2: the NumPy code must
-    answer: a point below the grid of a file with a tower line, a time outside the file).
+    """Wind velocity (B, P, 3) at ``points`` (B, P, 3) and a status (``WIND_OUTSIDE``: the NumPy
+    code must answer: a point below the grid of a file with a tower line, a time outside the file).
     Steady: the power or log law of ``SteadyWind.profile`` (zero at and below the SWL); an IEC
     transient (``p.dir_kind``, ``p.gust_kind``) on top of the base field (``TransientWind``)."""
     B, P = points.shape[0], points.shape[1]
@@ -163,7 +166,7 @@ def wind_velocity(p, t, points):
             t, points, p.grid, p.y, p.z, p.cos, p.sin, p.x_offset, p.uhub, p.dt, p.periodic,
             p.has_tower,
         )  # fmt: skip
-        status = 2 if (st & 6) else 0
+        status = st & WIND_OUTSIDE
     else:
         status = 0
         vel = np.zeros((B, P, 3))

@@ -291,6 +291,7 @@ def hull_from_case(path, *, panels: int = 1600, lid: bool = True, load: int | No
     import yaml
 
     from floatwind.io.safe import read_text
+    from floatwind.loads.hydrostatics import Hydrostatics
 
     path = pathlib.Path(path)
     if not path.is_file():
@@ -307,12 +308,12 @@ def hull_from_case(path, *, panels: int = 1600, lid: bool = True, load: int | No
         raise CaseError("the case has no 'loads' list with a hydrostatics load (the hull's "
                         "axisymmetric members)", field="loads", file=str(path))  # fmt: skip
     candidates = [i for i, ld in enumerate(loads) if isinstance(ld, dict)
-                  and ld.get("type") == "hydrostatics"]  # fmt: skip
+                  and ld.get("type") == Hydrostatics.kind]  # fmt: skip
     if load is not None:
         candidates = [i for i in candidates if i == load]
     if not candidates:
-        raise CaseError("no 'hydrostatics' load with the hull's axisymmetric members (give a "
-                        "mesh file instead)", field="loads", file=str(path))  # fmt: skip
+        raise CaseError(f"no '{Hydrostatics.kind}' load with the hull's axisymmetric members "
+                        "(give a mesh file instead)", field="loads", file=str(path))  # fmt: skip
     i = min(candidates)  # the first hydrostatics load
     fld = f"loads[{i}].members"
     try:

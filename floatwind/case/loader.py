@@ -18,13 +18,7 @@ from floatwind.case.motions import motion_from_config
 from floatwind.environment import Environment
 from floatwind.environment.base import DEFAULT_GRAVITY, DEFAULT_RHO_WATER, DEFAULT_WATER_DEPTH
 from floatwind.errors import CaseError
-from floatwind.loads.simple import (
-    ConstantForce,
-    Gravity,
-    HarmonicForce,
-    LinearMatrices,
-    TimeSeriesForce,
-)
+from floatwind.loads import registry
 from floatwind.model import InitialConditions, Model, SimulationSettings
 from floatwind.multibody.tree import Body, Joint, Tree
 from floatwind.validate import Section, resolve_path, suggest
@@ -326,105 +320,6 @@ def _bossak_settings(sec: Section, s: SimulationSettings) -> None:
 # ---------------------------------------------------------------- loads
 
 
-def _simple_load(kind: str, data: dict, field: str, index: dict[str, int], tree: Tree, base_dir):
-    common = {"type", "body", "point", "name"}
-    if kind == "gravity":
-        Section(data, field, {"type", "name"})
-        return Gravity(masses=tree.mass)
-    if kind == "constant_force":
-        sec = Section(data, field, common | {"force", "moment"})
-        return ConstantForce(
-            body=sec.body(index),
-            point_b=sec.vector("point", [0.0, 0.0, 0.0]),
-            force=sec.vector("force"),
-            moment=sec.vector("moment", [0.0, 0.0, 0.0]),
-            name=sec.raw("name", None),
-        )
-    if kind == "linear":
-        keys = {"stiffness", "damping", "f0", "point0", "yawed", "openfast_channels"}
-        sec = Section(data, field, common | keys)
-        try:
-            return LinearMatrices(
-                body=sec.body(index),
-                point_b=sec.vector("point", [0.0, 0.0, 0.0]),
-                stiffness=sec.raw("stiffness", None),
-                damping=sec.raw("damping", None),
-                f0=sec.raw("f0", None),
-                point0_g=sec.vector("point0", None),
-                yawed=bool(sec.raw("yawed", False)),
-                name=sec.raw("name", None),
-                openfast_channels=sec.raw("openfast_channels", None),
-            )
-        except CaseError as exc:
-            raise CaseError(exc.reason, field=f"{field}.{exc.field}") from None
-    if kind == "time_series_force":
-        sec = Section(data, field, common | {"table", "file", "hold"})
-        if sec.has("file"):
-            path = resolve_path(sec.raw("file"), sec.path("file"), base_dir)
-            try:
-                table = np.loadtxt(path, comments="#", ndmin=2)
-            except ValueError as exc:
-                raise CaseError(f"cannot read {path}: {exc}", field=sec.path("file")) from None
-        else:
-            table = sec.raw("table")
-        try:
-            return TimeSeriesForce(
-                body=sec.body(index),
-                point_b=sec.vector("point", [0.0, 0.0, 0.0]),
-                table=table,
-                hold=sec.boolean("hold", False),
-                name=sec.raw("name", None),
-            )
-        except CaseError as exc:
-            raise CaseError(exc.reason, field=f"{field}.{exc.field}") from None
-    if kind == "harmonic_force":
-        sec = Section(data, field, common | {"amplitude", "omega", "phase", "period"})
-        if sec.has("omega") == sec.has("period"):
-            raise CaseError(
-                "give exactly one of 'omega' (rad/s) or 'period' (s)", field=sec.path("omega")
-            )
-        omega = (
-            sec.number("omega")
-            if sec.has("omega")
-            else 2 * math.pi / sec.number("period", kind="positive")
-        )
-        return HarmonicForce(
-            body=sec.body(index),
-            point_b=sec.vector("point", [0.0, 0.0, 0.0]),
-            amplitude=sec.vector("amplitude", size=6),
-            omega=omega,
-            phase=sec.number("phase", 0.0),
-            name=sec.raw("name", None),
-        )
-    return None
-
-
-def _load_classes() -> dict[str, Any]:
-    """Large-motion loads with ``from_config`` (imported lazily so a missing optional module only
-    matters to a case that uses it)."""
-    import importlib
-
-    table = {
-        "hydrostatics": ("floatwind.loads.hydrostatics", "Hydrostatics"),
-        "morison": ("floatwind.loads.morison", "MorisonMembers"),
-        "mooring_taut": ("floatwind.loads.mooring", "TautMooring"),
-        "mooring_catenary": ("floatwind.loads.catenary", "CatenaryMooring"),
-        "thrust_ct": ("floatwind.loads.thrust", "RotorThrust"),
-        "potential_radiation": ("floatwind.loads.potential", "PotentialRadiation"),
-        "potential_excitation": ("floatwind.loads.potential", "PotentialExcitation"),
-    }
-    out = {}
-    for kind, (mod, cls) in table.items():
-        try:
-            out[kind] = getattr(importlib.import_module(mod), cls)
-        except (ImportError, AttributeError):
-            continue
-    return out
-
-
-SIMPLE_LOADS = ("gravity", "constant_force", "linear", "time_series_force", "harmonic_force")
-
-
 BEM_KEYS = {"panels", "lid", "frequencies", "headings_deg", "water_depth", "mesh"}
 
 
@@ -454,8 +349,10 @@ def _bem_to_wamit(data: dict, items: list, field: str, base_dir, env: dict) -> d
         mesh = resolve_path(sec.raw("mesh"), sec.path("mesh"), base_dir)
         hull = bem.load_hull(mesh, lid=lid)
     else:
-        hyd = next((ld for ld in items if isinstance(ld, dict) and ld.get("type") == "hydrostatics"),
-                   None)  # fmt: skip
+        from floatwind.loads.hydrostatics import Hydrostatics
+
+        hyd = next((ld for ld in items if isinstance(ld, dict)
+                    and ld.get("type") == Hydrostatics.kind), None)  # fmt: skip
         if hyd is None:
             raise CaseError("'bem' needs the hull: a hydrostatics load with its axisymmetric "
                             "members in the case, or 'mesh'", field=f"{field}.bem")  # fmt: skip
@@ -483,8 +380,7 @@ def _loads(items: list, index: dict[str, int], tree: Tree, base_dir, env: dict |
         return []
     if not isinstance(items, list):
         raise CaseError("expected a list of loads", field="loads")
-    classes = _load_classes()
-    kinds = list(SIMPLE_LOADS) + sorted(classes)
+    kinds = registry.kinds()
     out = []
     for i, data in enumerate(items):
         field = f"loads[{i}]"
@@ -498,12 +394,12 @@ def _loads(items: list, index: dict[str, int], tree: Tree, base_dir, env: dict |
                 f"unknown load type {kind!r}{suggest(str(kind), kinds)}; known: {kinds}",
                 field=f"{field}.type",
             )
-        if kind in ("potential_radiation", "potential_excitation") and "bem" in data:
+        cls = registry.load_class(kind)
+        if cls.reads_wamit and "bem" in data:
             data = _bem_to_wamit(data, items, field, base_dir, env)
-        load = _simple_load(kind, data, field, index, tree, base_dir)
-        if load is None:
-            load = classes[kind].from_config(data, body_index=index, field=field, base_dir=base_dir)
-        out.append(load)
+        out.append(
+            cls.from_config(data, body_index=index, field=field, base_dir=base_dir, tree=tree)
+        )
     seen: dict[str, int] = {}
     for i, load in enumerate(out):
         if load.name in seen:

@@ -40,7 +40,7 @@ def main(args) -> int:
     model = load_model(args.case)
     loads = sm.mooring_loads(model)
     if not loads:
-        raise CaseError("the case has no mooring_catenary or mooring_taut load", field="loads")
+        raise CaseError(sm.no_mooring_message().replace("the model", "the case", 1), field="loads")
     body = loads[0].body
     fig_path = pathlib.Path(args.figure or f"{pathlib.Path(args.case).stem}_mooring.png").resolve()
     fig_path = check_output(args, fig_path, input_files(args.case))

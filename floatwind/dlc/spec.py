@@ -334,8 +334,11 @@ class DLCSet:
         if self.topology:
             variant["topology"] = copy.deepcopy(self.topology)
         if parked:
-            variant["loads"] = {"thrust_ct": {"ct_mode": "fixed", "ct_fixed": self.parked_ct(),
-                                              "rated_power": 0.0, "cp_over_ct": 0.0}}  # fmt: skip
+            from floatwind.loads.thrust import RotorThrust  # the parked rotor's settings
+
+            parked_rotor = {"ct_mode": "fixed", "ct_fixed": self.parked_ct(), "rated_power": 0.0,
+                            "cp_over_ct": 0.0}  # fmt: skip
+            variant["loads"] = {RotorThrust.kind: parked_rotor}
             variant["topology"] = dict(variant.get("topology") or {},
                                        spin={"kind": "locked", "value_deg": 0.0})  # fmt: skip
         # a seed stream of its own per load case: runs of two DLCs do not share wind and waves
@@ -366,19 +369,23 @@ class DLCSet:
         )  # fmt: skip
 
     def parked_ct(self) -> float:
-        """The parked-rotor thrust coefficient: the case's ``thrust_ct`` load key ``ct_parked``."""
+        """The parked-rotor thrust coefficient: the key ``ct_parked`` of the case's rotor thrust
+        load (:class:`floatwind.loads.thrust.RotorThrust`)."""
+        from floatwind.loads.thrust import RotorThrust
+
+        kind = RotorThrust.kind
         data = _read_yaml(self.case)
         for i, ld in enumerate(data.get("loads") or []):
-            if isinstance(ld, dict) and ld.get("type") == "thrust_ct":
+            if isinstance(ld, dict) and ld.get("type") == kind:
                 if "ct_parked" not in ld:
                     raise CaseError(
                         "a parked DLC (6.x) needs the parked-rotor thrust coefficient 'ct_parked' "
-                        "of the thrust_ct load",
+                        f"of the {kind} load",
                         field=f"loads[{i}].ct_parked",
                         file=str(self.case),
                     )
                 return float(ld["ct_parked"])
-        raise CaseError("a parked DLC (6.x) needs a thrust_ct load in the case", field="loads",
+        raise CaseError(f"a parked DLC (6.x) needs a {kind} load in the case", field="loads",
                         file=str(self.case))  # fmt: skip
 
     def fingerprint(self) -> str:

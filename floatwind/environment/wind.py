@@ -20,6 +20,7 @@ import numpy as np
 import xarray as xr
 
 from floatwind import _kernels
+from floatwind._kernels.status import Status
 from floatwind.environment.base import time_runs
 from turbsim_io import iec_length_scale, ntm_sigma1
 
@@ -415,12 +416,12 @@ class FullFieldWind:
                 self.periodic,
                 self.tower is not None,
             )
-            if status & 1 and not self._warned:
+            if status & Status.WIND_EDGE and not self._warned:
                 logger.warning(
                     "full-field wind: points outside the grid take the nearest edge value"
                 )
                 self._warned = True
-            if not status & 6:
+            if not status & Status.WIND_OUTSIDE:
                 return vel
         ch, sh = math.cos(self.heading), math.sin(self.heading)
         xw = points[..., 0] * ch + points[..., 1] * sh

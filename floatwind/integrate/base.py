@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from floatwind._kernels.status import describe
 from floatwind.errors import SimulationError
 
 log = logging.getLogger(__name__)
@@ -360,6 +361,9 @@ class FixedStepIntegrator(Integrator):
                             if progress is not None:
                                 progress(t)
                     python_step = k < n_steps and (done < n_full or n_full == 0 or status)
+                    if status and log.isEnabledFor(logging.DEBUG):
+                        log.debug("t = %.9g: the compiled step hands back to the Python step (%s)",
+                                  t, describe(status))  # fmt: skip
                 if python_step:
                     # a step by the Python right-hand side (no compiled form, a step the chunk
                     # handed back, or a last partial step): it computes it or raises

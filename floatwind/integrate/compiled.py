@@ -19,10 +19,9 @@ from :func:`floatwind.integrate.base.rk4_stage_times`, the same function as the 
 
 from __future__ import annotations
 
-__all__ = ["NOT_FINITE", "rk4_chunk"]
+from floatwind._kernels.status import NOT_FINITE
 
-#: status of a step whose new state is not finite
-NOT_FINITE = 16
+__all__ = ["rk4_chunk"]
 
 
 def rk4_chunk(ts, y0, f0, p, Y, F):
@@ -32,8 +31,9 @@ def rk4_chunk(ts, y0, f0, p, Y, F):
     ``rk4_stage_times`` (grid indices 2k + 1 for the two middle stages, 2k + 2 for the last);
     writes Y[k+1] (state) and F[k+1] (slope at the new state) and returns (steps done, status):
     it stops before a step whose evaluation the right-hand side declines (its status) or whose
-    new state is not finite (NOT_FINITE = 16). An accepted step's state goes to ``after`` (step
-    memories) before the slope there is evaluated, as in ``FixedStepIntegrator.run``. (A step
+    new state is not finite (``NOT_FINITE``, ``floatwind._kernels.status``). An accepted step's
+    state goes to ``after`` (step memories) before the slope there is evaluated, as in
+    ``FixedStepIntegrator.run``. (A step
     declined at its final slope has updated the memories already; the Python step that redoes it
     gives the same update, so a memory must record a step idempotently: by step index.)
     """
@@ -64,7 +64,7 @@ def rk4_chunk(ts, y0, f0, p, Y, F):
         for b in range(B):
             for c in range(m):
                 if not math.isfinite(y_new[b, c]):  # noqa: F821
-                    return k, 16
+                    return k, NOT_FINITE
         after(p, t_full, y_new, 2 * k + 2)  # noqa: F821 (step memories, then the slope)
         st = rhs(p, t_full, y_new, 2 * k + 2, f_new)  # noqa: F821
         if st != 0:

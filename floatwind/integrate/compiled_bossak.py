@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from floatwind._kernels.contract import BodyKinematics
+from floatwind._kernels.status import BOSSAK_NOT_CONVERGED, NOT_FINITE
 
 __all__ = [
     "bossak_linear_chunk",
@@ -34,8 +35,8 @@ def bossak_linear_chunk(ts, y0, f0, a0, p, x0, S, K, C, alpha, gamma, beta, Y, F
     step's end time (grid index k + 1 of ``p.rel``); S = (1 - alpha) I + beta h^2 K~ + Gamma h C~
     per member (B, 6, 6). Writes Y[k+1] (state), F[k+1] (its rate) and A[k+1] (the algorithmic
     acceleration) and returns (steps done, status): it stops before a step whose forcing the
-    right-hand side declines (its status) or whose new state is not finite (16). One member
-    after the other: a member of a batch gives the same bits as the same run alone.
+    right-hand side declines (its status) or whose new state is not finite (``NOT_FINITE``). One
+    member after the other: a member of a batch gives the same bits as the same run alone.
     """
     n = ts.shape[0] - 1
     B = y0.shape[0]
@@ -73,7 +74,7 @@ def bossak_linear_chunk(ts, y0, f0, a0, p, x0, S, K, C, alpha, gamma, beta, Y, F
                 x1 = xp[i] + (beta * h * h) * a[i]
                 v1 = vp[i] + (gamma * h) * a[i]
                 if not (math.isfinite(x1) and math.isfinite(v1)):
-                    return k, 16
+                    return k, NOT_FINITE
                 Y[k + 1, b, i] = x1
                 Y[k + 1, b, m + i] = v1
                 F[k + 1, b, i] = v1
@@ -316,10 +317,6 @@ def make_kin(r, R, v, w, cm_b):
     return BodyKinematics(r, R, v, w, cm_b)
 
 
-#: status of a step whose loads loop did not converge (the Python step redoes it and raises)
-NOT_CONVERGED = 32
-
-
 def bossak_linked_chunk(
     ts, y0, f0, a0, p, cm_b, mass, inertia_b, la, lb, pa, pb, C0, alpha, gamma, beta,
     rtol, atol, link_tol, max_iter, max_inner, aitken, Y, F, A, IT, ITI,
@@ -329,8 +326,9 @@ def bossak_linked_chunk(
     (the model's compiled loads ``_loads`` at the iterate, Aitken relaxation per member)
     around :func:`linked_body_loop`. Flat state [r (3N), R (9N), v (3N), w (3N)]; writes
     Y[k+1], F[k+1], A[k+1] (algorithmic accelerations (B, 6N)), IT/ITI[k+1] (loads-loop and
-    body-loop iterations) and returns (steps done, status): a load's status, NOT_CONVERGED (32)
-    or 16 for a non-finite state stop the chunk before that step."""
+    body-loop iterations) and returns (steps done, status): a load's status,
+    ``BOSSAK_NOT_CONVERGED`` (the Python step redoes it and raises) or ``NOT_FINITE`` for a
+    non-finite state (``floatwind._kernels.status``) stop the chunk before that step."""
     n = ts.shape[0] - 1
     B = y0.shape[0]
     N = mass.shape[0]
@@ -463,11 +461,11 @@ def bossak_linked_chunk(
             if not active.any():
                 break
         if active.any():
-            return k, 32
+            return k, BOSSAK_NOT_CONVERGED
         for b in range(B):
             for j in range(Y.shape[2]):
                 if not math.isfinite(Y[k + 1, b, j]):
-                    return k, 16
+                    return k, NOT_FINITE
             IT[k + 1, b] = outer[b]
             ITI[k + 1, b] = inner[b]
     return n, 0

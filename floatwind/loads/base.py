@@ -33,12 +33,28 @@ Rules for a new load (the same idea as scipy's ``OdeSolver`` contract):
 6. A load becomes fast by giving its compiled form in :meth:`Load.compiled` (next to its NumPy
    definition): a ``NamedTuple`` of parameters read by name and one kernel with the signature of
    ``floatwind._kernels.contract``; nothing else registers it.
+7. A load that a case file names declares its kind (the ``type`` of its mapping under ``loads:``)
+   where it is defined, with a class keyword, and builds itself from that mapping in
+   :meth:`Load.from_config`::
+
+       class MorisonMembers(Load, kind="morison"):
+           @classmethod
+           def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None): ...
+
+   The class is entered in the table of kinds when it is created; a kind already taken by another
+   class is refused naming both (:class:`LoadKindError`). :mod:`floatwind.loads.registry` finds
+   the class of a kind; no other module keeps a list of kinds. What readers of a model need to
+   know about a load, they ask through the contract (:attr:`Load.is_mooring`,
+   :attr:`Load.wave_points`, :attr:`Load.reads_wamit`), not by its class or its private
+   attributes.
 """
 
 from __future__ import annotations
 
 import abc
+import re
 from collections.abc import Mapping
+from types import MappingProxyType
 
 import numpy as np
 
@@ -61,11 +77,51 @@ class _LoadType(abc.ABCMeta):
         return load
 
 
+class LoadKindError(TypeError):
+    """A load class's case-file kind cannot be registered (taken by another class, not a valid
+    name, or the class cannot build itself from a case mapping)."""
+
+
+#: the case-file kinds: kind -> load class, filled when the classes are created (contract rule 7)
+_KINDS: dict[str, type] = {}
+#: read-only view of the table (``floatwind.loads.registry`` answers from it)
+KINDS = MappingProxyType(_KINDS)
+
+_KIND_NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def _qualified(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _register_kind(cls: type, kind: str) -> None:
+    if not isinstance(kind, str) or not _KIND_NAME.fullmatch(kind):
+        raise LoadKindError(
+            f"load class {_qualified(cls)}: kind must be a name of lower-case letters, digits "
+            f"and '_', got {kind!r}"
+        )
+    if cls.from_config.__func__ is Load.from_config.__func__:
+        raise LoadKindError(
+            f"load class {_qualified(cls)} (kind {kind!r}) must define from_config (contract "
+            "rule 7): a case file's mapping is built through it"
+        )
+    old = _KINDS.get(kind)
+    # the same class defined again (its module reloaded) replaces itself
+    if old is not None and _qualified(old) != _qualified(cls):
+        raise LoadKindError(
+            f"load kind {kind!r} of {_qualified(cls)} is already registered by "
+            f"{_qualified(old)}; give the new class a kind of its own"
+        )
+    _KINDS[kind] = cls
+
+
 class Load(abc.ABC, metaclass=_LoadType):
     """Base class of every load module (see the module docstring for the contract)."""
 
-    def __init_subclass__(cls, **kwargs):
-        """A load class may declare a fixed set of channels as a mapping (``channel_info =
+    def __init_subclass__(cls, kind: str | None = None, **kwargs):
+        """A load class with a case-file kind (``class X(Load, kind="x")``, contract rule 7) is
+        entered in the table of kinds (refused, naming both classes, when another class has
+        it). A load class may declare a fixed set of channels as a mapping (``channel_info =
         {name: (units, description)}``): it is checked here, when the class is created, and
         becomes the method."""
         super().__init_subclass__(**kwargs)
@@ -79,9 +135,41 @@ class Load(abc.ABC, metaclass=_LoadType):
                     f"load class {cls.__qualname__}: {attr} must be a method or a mapping "
                     f"{{name: (units, description)}}, got {type(declared).__name__}"
                 )
+        if kind is not None:
+            _register_kind(cls, kind)
+            cls.kind = kind
+
+    #: the case-file ``type`` that builds this class (a subclass inherits its parent's), or None
+    #: for a load that is only built in Python (contract rule 7)
+    kind: str | None = None
 
     #: short name used to prefix output channels and in messages
     name: str = "load"
+
+    @classmethod
+    def from_config(cls, cfg: Mapping, *, body_index: dict[str, int], field: str,
+                    base_dir=None, tree=None) -> Load:  # fmt: skip
+        """Build the load from its case-file mapping ``cfg`` (``{type: KIND, ...}``, read with
+        :class:`floatwind.validate.Section`; errors are :class:`floatwind.errors.CaseError`
+        naming ``field``). ``body_index`` maps body names to indices, ``base_dir`` is the folder
+        that relative file names start from, ``tree`` the model's
+        :class:`floatwind.multibody.tree.Tree`. Every class with a kind defines it."""
+        raise NotImplementedError(f"load class {cls.__qualname__} is not built from a case file")
+
+    #: whether this is a mooring load: it acts on the one body ``self.body`` and depends on that
+    #: body's pose alone, so the mooring statics (``floatwind.simulate.mooring``, ``floatwind
+    #: mooring``) evaluate it at prescribed poses
+    is_mooring: bool = False
+
+    #: whether the case mapping names WAMIT hull coefficients (``wamit``): the case loader may
+    #: then compute them from the hull instead (``bem``, ``floatwind.bem``)
+    reads_wamit: bool = False
+
+    @property
+    def wave_points(self) -> int:
+        """How many points this load samples the sea's wave kinematics at (what sizes the
+        gridded wave-kinematics table, ``environment.waves.kinematics``); 0 by default."""
+        return 0
 
     @abc.abstractmethod
     def wrench(self, t: float, kin: Kinematics, env) -> Wrench:

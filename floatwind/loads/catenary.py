@@ -129,7 +129,7 @@ class ConnectNode:
         return f
 
 
-class CatenaryMooring(Load):
+class CatenaryMooring(Load, kind="mooring_catenary"):
     """Quasi-static catenary lines on one body (see the module docstring).
 
     Parameters
@@ -159,6 +159,7 @@ class CatenaryMooring(Load):
     """
 
     time_independent = True
+    is_mooring = True
     name = "mooring_catenary"
 
     def __init__(
@@ -326,6 +327,7 @@ class CatenaryMooring(Load):
         body_index: dict[str, int],
         field: str,
         base_dir: pathlib.Path | None = None,
+        tree=None,
     ) -> CatenaryMooring:
         """Build from ``{type: mooring_catenary, body: .., lines: [..], connects: [..]}``
         (docs/loads.md)."""

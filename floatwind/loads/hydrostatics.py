@@ -150,7 +150,7 @@ def wetted_volume_by_slices(c, n3, m, z0, z1, r0, r1):
     return volume, xi_c, z_c
 
 
-class Hydrostatics(Load):
+class Hydrostatics(Load, kind="hydrostatics"):
     """Nonlinear buoyancy of a composite of vertical axisymmetric members on one body.
 
     Parameters
@@ -235,6 +235,7 @@ class Hydrostatics(Load):
         body_index: dict[str, int],
         field: str,
         base_dir: pathlib.Path | None = None,
+        tree=None,
     ) -> Hydrostatics:
         """Build from ``{type: hydrostatics, body: .., members: [..]}`` (see ``docs/loads.md``)."""
         sec = Section(cfg, field, ("type", "body", "members", "channel_prefix"))

@@ -77,7 +77,7 @@ class MooringLine:
     damping: float = 0.0
 
 
-class TautMooring(Load):
+class TautMooring(Load, kind="mooring_taut"):
     """Several straight elastic lines on one body (Wang (3.16)).
 
     Parameters
@@ -103,6 +103,7 @@ class TautMooring(Load):
     """
 
     time_independent = True
+    is_mooring = True
 
     name = "mooring"
 
@@ -183,6 +184,7 @@ class TautMooring(Load):
         body_index: dict[str, int],
         field: str,
         base_dir: pathlib.Path | None = None,
+        tree=None,
     ) -> TautMooring:
         """Build from a case-file section ``{type: mooring_taut, body: .., lines: [..]}``.
 

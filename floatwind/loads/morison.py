@@ -138,7 +138,7 @@ class MorisonMember:
     axial_b: AxialEnd | None = None
 
 
-class MorisonMembers(Load):
+class MorisonMembers(Load, kind="morison"):
     """Morison loads on the members of one body, with the added-mass matrix (Wang (3.22)-(3.26)).
 
     Parameters
@@ -286,6 +286,11 @@ class MorisonMembers(Load):
     def n_strips(self) -> int:
         return self.strip_length.size
 
+    @property
+    def wave_points(self) -> int:
+        """The strip centres and member ends, where the sea's kinematics are sampled."""
+        return len(self.strip_centre_b) + len(self.end_pos_b)
+
     @classmethod
     def from_config(
         cls,
@@ -294,6 +299,7 @@ class MorisonMembers(Load):
         body_index: dict[str, int],
         field: str,
         base_dir: pathlib.Path | None = None,
+        tree=None,
     ) -> MorisonMembers:
         """Build from ``{type: morison, body: .., members: [..], ...}`` (see ``docs/loads.md``)."""
         sec = Section(cfg, field, _TOP_KEYS)

@@ -116,7 +116,7 @@ class RadiationMemory(NamedTuple):
     pairs: np.ndarray  # (P, 2) their (i, j)
 
 
-class PotentialRadiation(Load):
+class PotentialRadiation(Load, kind="potential_radiation"):
     """Radiation of a WAMIT body: infinite-frequency added mass + memory convolution (module
     docstring).
 
@@ -133,6 +133,7 @@ class PotentialRadiation(Load):
 
     name = "potential_radiation"
     time_independent = True
+    reads_wamit = True
 
     openfast_wrench = "B1Rdt"  # HydroDyn B1RdtF*i / B1RdtM*i (WAMIT body 1)
 
@@ -153,7 +154,7 @@ class PotentialRadiation(Load):
         self._tables: dict[float, tuple[np.ndarray, np.ndarray]] = {}
 
     @classmethod
-    def from_config(cls, cfg, *, body_index, field, base_dir=None):
+    def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None):
         sec = Section(cfg, field, ("type", "body", "wamit", "ulen", "point", "rdtn_tmax",
                                    "rdtn_dt", "memory", "model", "ss_method", "ss_tolerance",
                                    "ss_max_order", "ss_file", "name"))  # fmt: skip
@@ -283,7 +284,7 @@ class PotentialRadiation(Load):
         return Wrench(force, moment, added_mass=added), None
 
 
-class PotentialExcitation(Load):
+class PotentialExcitation(Load, kind="potential_excitation"):
     """First-order wave excitation of a WAMIT body from the sea's components (module docstring).
 
     Parameters
@@ -294,6 +295,7 @@ class PotentialExcitation(Load):
     """
 
     name = "potential_excitation"
+    reads_wamit = True
 
     openfast_wrench = "B1Wvs"  # HydroDyn B1WvsF*i / B1WvsM*i (WAMIT body 1)
 
@@ -312,7 +314,7 @@ class PotentialExcitation(Load):
         self._cache: dict = {}
 
     @classmethod
-    def from_config(cls, cfg, *, body_index, field, base_dir=None):
+    def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None):
         sec = Section(cfg, field, ("type", "body", "wamit", "ulen", "point", "name", "model",
                                    "ss_file", "heading_deg", "ss_tc", "ss_tolerance",
                                    "ss_max_order"))  # fmt: skip

@@ -6,6 +6,7 @@ These are the loads of the foundation; the large-motion loads live in their own 
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -16,7 +17,10 @@ from floatwind.errors import CaseError
 from floatwind.loads.base import Kinematics, Load, Wrench
 from floatwind.rotation import euler_zyx_from_matrix
 from floatwind.rotation.vec import matvec
-from floatwind.validate import check_vector
+from floatwind.validate import Section, check_vector, resolve_path
+
+#: the keys every point load's case mapping reads
+_POINT_KEYS = {"type", "body", "point", "name"}
 
 
 def _mat6(value, field: str) -> np.ndarray:
@@ -35,7 +39,7 @@ def _mat6(value, field: str) -> np.ndarray:
     return a
 
 
-class Gravity(Load):
+class Gravity(Load, kind="gravity"):
     """Weight of every body, -m_i g e_z at each CM."""
 
     time_independent = True
@@ -44,6 +48,12 @@ class Gravity(Load):
 
     def __init__(self, *, masses: np.ndarray):
         self.masses = np.asarray(masses, dtype=float)
+
+    @classmethod
+    def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None) -> Gravity:
+        """``{type: gravity}``: the weight of every body of ``tree``."""
+        Section(cfg, field, {"type", "name"})
+        return cls(masses=tree.mass)
 
     def wrench(self, t, kin: Kinematics, env) -> Wrench:
         w = Wrench.zeros(kin.batch, kin.n_bodies)
@@ -59,7 +69,7 @@ class Gravity(Load):
         return CompiledLoad(kl.gravity_kernel, self.Params(f64(self.masses * env.gravity)))
 
 
-class ConstantForce(Load):
+class ConstantForce(Load, kind="constant_force"):
     """Constant force and moment at a body point, fixed inertial directions (like OpenFAST AddF0).
 
     Parameters
@@ -82,6 +92,18 @@ class ConstantForce(Load):
         self.moment = check_vector(moment, "moment", 3)
         if name:
             self.name = name
+
+    @classmethod
+    def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None) -> ConstantForce:
+        """``{type: constant_force, body, point, force, moment, name}``."""
+        sec = Section(cfg, field, _POINT_KEYS | {"force", "moment"})
+        return cls(
+            body=sec.body(body_index),
+            point_b=sec.vector("point", [0.0, 0.0, 0.0]),
+            force=sec.vector("force"),
+            moment=sec.vector("moment", [0.0, 0.0, 0.0]),
+            name=sec.raw("name", None),
+        )
 
     def wrench(self, t, kin, env):
         if _kernels.enabled():
@@ -117,7 +139,7 @@ class ConstantForce(Load):
         return CompiledLoad(kl.constant_force_kernel, p)
 
 
-class LinearMatrices(Load):
+class LinearMatrices(Load, kind="linear"):
     """Linear restoring and damping about a body reference point, as HydroDyn's AddCLin/AddBLin.
 
     For finite rotations we apply exactly HydroDyn v5's formula (HydroDyn.f90, see
@@ -172,6 +194,27 @@ class LinearMatrices(Load):
         )
         if name:
             self.name = name
+
+    @classmethod
+    def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None) -> LinearMatrices:
+        """``{type: linear, body, point, stiffness, damping, f0, point0, yawed, name,
+        openfast_channels}``."""
+        keys = {"stiffness", "damping", "f0", "point0", "yawed", "openfast_channels"}
+        sec = Section(cfg, field, _POINT_KEYS | keys)
+        try:
+            return cls(
+                body=sec.body(body_index),
+                point_b=sec.vector("point", [0.0, 0.0, 0.0]),
+                stiffness=sec.raw("stiffness", None),
+                damping=sec.raw("damping", None),
+                f0=sec.raw("f0", None),
+                point0_g=sec.vector("point0", None),
+                yawed=bool(sec.raw("yawed", False)),
+                name=sec.raw("name", None),
+                openfast_channels=sec.raw("openfast_channels", None),
+            )
+        except CaseError as exc:
+            raise CaseError(exc.reason, field=f"{field}.{exc.field}") from None
 
     def wrench(self, t, kin, env):
         if _kernels.enabled():
@@ -235,7 +278,7 @@ class LinearMatrices(Load):
         return CompiledLoad(kl.linear_matrices_kernel, p)
 
 
-class TimeSeriesForce(Load):
+class TimeSeriesForce(Load, kind="time_series_force"):
     """Force and moment at a body point from a table of time (non-follower, inertial axes).
 
     ``table`` has columns t, Fx, Fy, Fz, Mx, My, Mz (linear interpolation; zero outside the
@@ -259,6 +302,29 @@ class TimeSeriesForce(Load):
         self.hold = bool(hold)
         if name:
             self.name = name
+
+    @classmethod
+    def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None) -> TimeSeriesForce:
+        """``{type: time_series_force, body, point, table | file, hold, name}``."""
+        sec = Section(cfg, field, _POINT_KEYS | {"table", "file", "hold"})
+        if sec.has("file"):
+            path = resolve_path(sec.raw("file"), sec.path("file"), base_dir)
+            try:
+                table = np.loadtxt(path, comments="#", ndmin=2)
+            except ValueError as exc:
+                raise CaseError(f"cannot read {path}: {exc}", field=sec.path("file")) from None
+        else:
+            table = sec.raw("table")
+        try:
+            return cls(
+                body=sec.body(body_index),
+                point_b=sec.vector("point", [0.0, 0.0, 0.0]),
+                table=table,
+                hold=sec.boolean("hold", False),
+                name=sec.raw("name", None),
+            )
+        except CaseError as exc:
+            raise CaseError(exc.reason, field=f"{field}.{exc.field}") from None
 
     def values(self, t: float) -> np.ndarray:
         tab = self.table
@@ -289,7 +355,7 @@ class TimeSeriesForce(Load):
         return CompiledLoad(kl.time_series_force_kernel, p)
 
 
-class HarmonicForce(Load):
+class HarmonicForce(Load, kind="harmonic_force"):
     """Force and moment amplitude * sin(omega t + phase) at a body point (inertial axes)."""
 
     name = "harmonic_force"
@@ -306,6 +372,28 @@ class HarmonicForce(Load):
         self.phase = float(phase)
         if name:
             self.name = name
+
+    @classmethod
+    def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None) -> HarmonicForce:
+        """``{type: harmonic_force, body, point, amplitude, omega | period, phase, name}``."""
+        sec = Section(cfg, field, _POINT_KEYS | {"amplitude", "omega", "phase", "period"})
+        if sec.has("omega") == sec.has("period"):
+            raise CaseError(
+                "give exactly one of 'omega' (rad/s) or 'period' (s)", field=sec.path("omega")
+            )
+        omega = (
+            sec.number("omega")
+            if sec.has("omega")
+            else 2 * math.pi / sec.number("period", kind="positive")
+        )
+        return cls(
+            body=sec.body(body_index),
+            point_b=sec.vector("point", [0.0, 0.0, 0.0]),
+            amplitude=sec.vector("amplitude", size=6),
+            omega=omega,
+            phase=sec.number("phase", 0.0),
+            name=sec.raw("name", None),
+        )
 
     def wrench(self, t, kin, env):
         v = self.amplitude * np.sin(self.omega * t + self.phase)

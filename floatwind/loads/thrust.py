@@ -166,7 +166,7 @@ class CTCurve:
         return cls(arr[:, 0], arr[:, 1], source=str(path), field=field)
 
 
-class RotorThrust(Load):
+class RotorThrust(Load, kind="thrust_ct"):
     """Lumped rotor thrust and torque from a C_T curve and the relative wind.
 
     Parameters
@@ -298,6 +298,7 @@ class RotorThrust(Load):
         body_index: dict[str, int],
         field: str,
         base_dir: pathlib.Path | None = None,
+        tree=None,
     ) -> RotorThrust:
         """Build from ``{type: thrust_ct, body: .., rotor_centre: .., ...}`` (``docs/loads.md``)."""
         sec = Section(cfg, field, _TOP_KEYS)

@@ -1,8 +1,10 @@
 """Mooring statics of a model: line loads at a pose of the moored body, the linearised 6x6
 mooring stiffness, offset-tension curves (``floatwind mooring CASE``).
 
-The mooring loads (``mooring_catenary``, ``mooring_taut``) are evaluated directly at prescribed
-poses of the body that carries their fairleads, all poses of a sweep in one batched call. The
+The mooring loads (those whose ``Load.is_mooring`` is set: the kinds
+``floatwind.loads.registry.kinds(lambda cls: cls.is_mooring)``) are evaluated directly at
+prescribed poses of the body that carries their fairleads, all poses of a sweep in one batched
+call. The
 stiffness follows OpenFAST's AddCLin convention (F = -K q): q = (x, y, z, rx, ry, rz) with
 translations of the body reference point and small rotations about the inertial axes, the
 moment taken about the displaced reference point; central differences with steps 1e-3 m and
@@ -16,15 +18,27 @@ import numpy as np
 from floatwind.loads.base import Kinematics, Load
 from floatwind.model import Model
 
-__all__ = ["mooring_loads", "mooring_stiffness", "mooring_wrench", "offset_curve", "rest_pose"]
+__all__ = [
+    "mooring_loads",
+    "mooring_stiffness",
+    "mooring_wrench",
+    "no_mooring_message",
+    "offset_curve",
+    "rest_pose",
+]
 
 
 def mooring_loads(model: Model) -> list[Load]:
-    """The model's mooring loads (catenary and taut lines); all act on one body."""
-    from floatwind.loads.catenary import CatenaryMooring
-    from floatwind.loads.mooring import TautMooring
+    """The model's mooring loads (``Load.is_mooring``: catenary and taut lines); all act on one
+    body."""
+    return [ld for ld in model.loads if ld.is_mooring]
 
-    return [ld for ld in model.loads if isinstance(ld, (CatenaryMooring, TautMooring))]
+
+def no_mooring_message() -> str:
+    """What to say of a model without mooring loads, naming the kinds that would be."""
+    from floatwind.loads import registry
+
+    return f"the model has no {' or '.join(registry.kinds(lambda c: c.is_mooring))} load"
 
 
 def _rotvec(phi: np.ndarray) -> np.ndarray:
@@ -65,7 +79,7 @@ def mooring_wrench(
     axes) and the loads' channels, at P poses of the moored body (origin (P, 3), R (P, 3, 3))."""
     loads = mooring_loads(model)
     if not loads:
-        raise ValueError("the model has no mooring_catenary or mooring_taut load")
+        raise ValueError(no_mooring_message())
     origin_g = np.atleast_2d(origin_g)
     R_b2g = R_b2g.reshape(-1, 3, 3)
     P = origin_g.shape[0]

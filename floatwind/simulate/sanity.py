@@ -153,7 +153,8 @@ def sanity_warnings(model: Model, system=None) -> list[str]:
 
 def check_memory(model: Model) -> float:
     """The case-file estimate (:func:`floatwind.case.budget.check_run_memory`) plus the gridded
-    wave-kinematics table of the Morison strips (auto mode keeps it within its budget)."""
+    wave-kinematics table of the loads' wave points (``Load.wave_points``: the Morison strips;
+    auto mode keeps it within its budget)."""
     from floatwind.case.budget import check_run_memory, physical_memory
     from floatwind.errors import CaseError
 
@@ -161,10 +162,7 @@ def check_memory(model: Model) -> float:
     sea = getattr(model.env, "sea", None)
     size = getattr(sea, "expansion_table_bytes", None)
     if size is not None and getattr(sea, "kinematics_mode", "auto") == "gridded":
-        points = sum(
-            len(getattr(ld, "strip_centre_b", ())) + len(getattr(ld, "end_pos_b", ()))
-            for ld in model.loads
-        )
+        points = sum(ld.wave_points for ld in model.loads)
         table = sea.n_realizations * size(points)
         if total + table > physical_memory():
             raise CaseError(

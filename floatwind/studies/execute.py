@@ -459,9 +459,9 @@ def member_bytes(study: Study) -> int:
 
 def wave_table_bytes(study: Study) -> int:
     """Largest fast wave-kinematics table (bytes) one batch member needs, over the study's designs
-    and conditions: the Morison reference points of the design times the table of its sea
-    (``LinearSea.expansion_table_bytes``); 0 when no design has Morison members or no sea is
-    irregular."""
+    and conditions: the wave points of the design's loads (``Load.wave_points``: the Morison
+    strips and member ends) times the table of its sea (``LinearSea.expansion_table_bytes``); 0
+    when no design's loads sample the waves or no sea is irregular."""
     from floatwind.case.loader import model_from_dict
     from floatwind.environment.config import build_environment
 
@@ -482,10 +482,7 @@ def wave_table_bytes(study: Study) -> int:
             except CaseError:
                 points[di] = 0
                 continue
-            points[di] = sum(
-                len(getattr(ld, "strip_centre_b", ())) + len(getattr(ld, "end_pos_b", ()))
-                for ld in model.loads
-            )
+            points[di] = sum(ld.wave_points for ld in model.loads)
         if points[di] == 0:
             continue
         env_cfg = dict(data.get("environment") or {})

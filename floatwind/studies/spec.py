@@ -226,11 +226,13 @@ class Study:
                 else:
                     _merge(topo, {key: val})
             data["topology"] = topo
+        from floatwind.loads.thrust import RotorThrust  # a variant's ct_mode is its setting
+
         loads = copy.deepcopy(data.get("loads") or [])
         for ld in loads:
             if not isinstance(ld, dict):
                 continue
-            if ld.get("type") == "thrust_ct" and var.get("ct_mode") is not None:
+            if ld.get("type") == RotorThrust.kind and var.get("ct_mode") is not None:
                 ld["ct_mode"] = var["ct_mode"]
                 if var["ct_mode"] == "fixed" and "ct_fixed" not in ld:
                     if "wind_speed" not in cond:
