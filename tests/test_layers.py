@@ -46,35 +46,6 @@ LAYER = {pkg: k for k, layer in enumerate(LAYERS) for pkg in layer}
 #: no module of floatwind is longer than this (lines)
 MAX_LINES = 1000
 
-#: TEMPORARY (issue 34): violations that belong to other rooms of the issue and are fixed on their
-#: branches; each key is a violation's line-independent key (:class:`Violation.key`). The lead
-#: empties this set when merging those branches (a key that no longer occurs fails
-#: ``test_pending_allow_list_is_current``, so it cannot be forgotten).
-PENDING_OTHER_ROOMS: frozenset[str] = frozenset(
-    {
-        # h6-openfast: one module per OpenFAST input file kind, no circle, none > 1000 lines
-        "circle: floatwind.case.openfast_deck <-> floatwind.case.openfast_settings",
-        "long module: case/openfast_deck.py",
-        "long module: case/openfast_settings.py",
-        # h4-cli: floatwind/cli.py -> floatwind/cli/, validation found through a hook
-        "long module: cli.py",
-        "imports validation: cli.py -> validation.registry",
-        # h1-registry: load kinds register themselves (no table of "module:Class" strings); the
-        # formulation section's reader calls back into the loader (case/euler313.py imports
-        # loader._motion inside build(), the loader imports case.euler313)
-        "unreadable import: case/loader.py",
-        "circle: floatwind.case.euler313 <-> floatwind.case.loader",
-        # outside every room of issue 34 (function-level imports closing a circle):
-        # bem/hull.py imports bem.solve.require_capytaine, bem/solve.py imports bem.hull.Hull
-        "circle: floatwind.bem.hull <-> floatwind.bem.solve",
-        # environment/waves.py imports environment.fastkin, which imports waves' helpers
-        "circle: floatwind.environment.fastkin <-> floatwind.environment.waves",
-        # multibody/inverse.py (channels_for) imports multibody.gyro, which imports inverse
-        "circle: floatwind.multibody.gyro <-> floatwind.multibody.inverse",
-    }
-)
-
-
 @dataclass(frozen=True)
 class Import:
     line: int
@@ -84,7 +55,7 @@ class Import:
 
 @dataclass(frozen=True)
 class Violation:
-    key: str  # without line numbers: what PENDING_OTHER_ROOMS lists
+    key: str  # without line numbers
     message: str  # with file and line
 
     def __str__(self) -> str:
@@ -308,17 +279,11 @@ def _package_files() -> dict[str, tuple[pathlib.Path, str]]:
 
 
 def _report(bad: list[Violation]) -> list[str]:
-    return [str(b) for b in bad if b.key not in PENDING_OTHER_ROOMS]
+    return [str(b) for b in bad]
 
 
 def test_imports_flow_one_way():
     assert _report(violations(_package_files())) == []
-
-
-def test_pending_allow_list_is_current():
-    """Every entry of the temporary allow-list still names a violation; one that was fixed goes."""
-    keys = {b.key for b in violations(_package_files())}
-    assert sorted(PENDING_OTHER_ROOMS - keys) == []
 
 
 def _with(**extra: str) -> dict[str, tuple[pathlib.Path, str | None]]:
