@@ -10,12 +10,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from floatwind import _kernels
-from floatwind._kernels.contract import CompiledLoad, f64
+from floatwind._kernels.contract import CompiledLoad, body_kinematics, f64, python_form
 from floatwind.errors import CaseError
 from floatwind.loads.base import Kinematics, Load, Wrench
-from floatwind.rotation import euler_zyx_from_matrix
-from floatwind.rotation.vec import matvec
 from floatwind.validate import check_vector
 
 
@@ -56,7 +53,7 @@ class Gravity(Load):
     def compiled(self, env, batch):
         from floatwind._kernels import loads as kl
 
-        return CompiledLoad(kl.gravity_kernel, self.Params(f64(self.masses * env.gravity)))
+        return CompiledLoad(kl.gravity_kernel, self.Params(weights=f64(self.masses * env.gravity)))
 
 
 class ConstantForce(Load):
@@ -84,25 +81,10 @@ class ConstantForce(Load):
             self.name = name
 
     def wrench(self, t, kin, env):
-        if _kernels.enabled():
-            from floatwind._kernels import loads as kl
+        from floatwind._kernels import loads as kl
 
-            f, m = kl.constant_force(
-                _kernels.f64(kin.r_G_g),
-                _kernels.f64(kin.R_b2g),
-                _kernels.f64(kin.cm_b),
-                self.body,
-                self.point_b,
-                self.force,
-                self.moment,
-            )
-            return Wrench(f, m)
-        w = Wrench.zeros(kin.batch, kin.n_bodies)
-        pos, _ = kin.points(self.body, self.point_b[None])
-        f = np.broadcast_to(self.force, (kin.batch, 1, 3))
-        w.add_point_force(kin, self.body, pos, f)
-        w.moment[:, self.body] += self.moment
-        return w
+        f, m = python_form(kl.constant_force)(self._params(), body_kinematics(kin))
+        return Wrench(f, m)
 
     class Params(NamedTuple):
         body: int
@@ -110,11 +92,16 @@ class ConstantForce(Load):
         force: np.ndarray  # (3,) N, inertial
         moment: np.ndarray  # (3,) N m, inertial
 
+    def _params(self) -> Params:
+        return self.Params(
+            body=self.body, point_b=f64(self.point_b), force=f64(self.force),
+            moment=f64(self.moment),
+        )  # fmt: skip
+
     def compiled(self, env, batch):
         from floatwind._kernels import loads as kl
 
-        p = self.Params(self.body, f64(self.point_b), f64(self.force), f64(self.moment))
-        return CompiledLoad(kl.constant_force_kernel, p)
+        return CompiledLoad(kl.constant_force_kernel, self._params())
 
 
 class LinearMatrices(Load):
@@ -174,47 +161,10 @@ class LinearMatrices(Load):
             self.name = name
 
     def wrench(self, t, kin, env):
-        if _kernels.enabled():
-            from floatwind._kernels import loads as kl
+        from floatwind._kernels import loads as kl
 
-            f, m = kl.linear_matrices(
-                _kernels.f64(kin.r_G_g),
-                _kernels.f64(kin.R_b2g),
-                _kernels.f64(kin.v_G_g),
-                _kernels.f64(kin.w_b_g),
-                _kernels.f64(kin.cm_b),
-                self.body,
-                self.point_b,
-                self.point0_g,
-                self.C,
-                self.Bd,
-                self.f0,
-                self.yawed,
-            )
-            return Wrench(f, m)
-        B = kin.batch
-        pos, vel = kin.points(self.body, self.point_b[None])
-        pos, vel = pos[:, 0], vel[:, 0]
-        R = kin.R_b2g[:, self.body]
-        q = np.concatenate([pos - self.point0_g, euler_zyx_from_matrix(R)], axis=1)
-        qd = np.concatenate([vel, kin.w_b_g[:, self.body]], axis=1)
-        # element-wise products only (no BLAS on the batch axis), so that a member gives the same
-        # bits alone and inside a batch
-        Rt = np.swapaxes(R, -1, -2)
-        qd_b = np.concatenate([matvec(Rt, qd[:, :3]), matvec(Rt, qd[:, 3:])], 1)
-        fd_b = matvec(self.Bd, qd_b)
-        fd = np.concatenate([matvec(R, fd_b[:, :3]), matvec(R, fd_b[:, 3:])], 1)
-        F = self.f0[None] - matvec(self.C, q)
-        if self.yawed:  # (f0 - C q) acts in the frame yawed by the body's yaw q[5]
-            cy, sy = np.cos(q[:, 5]), np.sin(q[:, 5])
-            for j in (0, 3):
-                a, b = F[:, j].copy(), F[:, j + 1].copy()
-                F[:, j], F[:, j + 1] = cy * a - sy * b, sy * a + cy * b
-        F = F - fd
-        w = Wrench.zeros(B, kin.n_bodies)
-        w.add_point_force(kin, self.body, pos[:, None], F[:, None, :3])
-        w.moment[:, self.body] += F[:, 3:]
-        return w
+        f, m = python_form(kl.linear_matrices)(self._params(), body_kinematics(kin))
+        return Wrench(f, m)
 
     class Params(NamedTuple):
         body: int
@@ -225,14 +175,16 @@ class LinearMatrices(Load):
         f0: np.ndarray  # (6,)
         yawed: bool  # (f0 - C q) in the frame yawed by the body's yaw (WAMIT hydrostatics)
 
+    def _params(self) -> Params:
+        return self.Params(
+            body=self.body, point_b=f64(self.point_b), point0_g=f64(self.point0_g), C=f64(self.C),
+            Bd=f64(self.Bd), f0=f64(self.f0), yawed=bool(self.yawed),
+        )  # fmt: skip
+
     def compiled(self, env, batch):
         from floatwind._kernels import loads as kl
 
-        p = self.Params(
-            self.body, f64(self.point_b), f64(self.point0_g), f64(self.C), f64(self.Bd),
-            f64(self.f0), bool(self.yawed),
-        )  # fmt: skip
-        return CompiledLoad(kl.linear_matrices_kernel, p)
+        return CompiledLoad(kl.linear_matrices_kernel, self._params())
 
 
 class TimeSeriesForce(Load):
@@ -285,7 +237,10 @@ class TimeSeriesForce(Load):
         from floatwind._kernels import loads as kl
 
         tab = self.table
-        p = self.Params(self.body, f64(self.point_b), f64(tab[:, 0]), f64(tab[:, 1:].T), self.hold)
+        p = self.Params(
+            body=self.body, point_b=f64(self.point_b), time=f64(tab[:, 0]),
+            values=f64(tab[:, 1:].T), hold=self.hold,
+        )  # fmt: skip
         return CompiledLoad(kl.time_series_force_kernel, p)
 
 
@@ -325,5 +280,8 @@ class HarmonicForce(Load):
     def compiled(self, env, batch):
         from floatwind._kernels import loads as kl
 
-        p = self.Params(self.body, f64(self.point_b), f64(self.amplitude), self.omega, self.phase)
+        p = self.Params(
+            body=self.body, point_b=f64(self.point_b), amplitude=f64(self.amplitude),
+            omega=self.omega, phase=self.phase,
+        )  # fmt: skip
         return CompiledLoad(kl.harmonic_force_kernel, p)
