@@ -112,7 +112,8 @@ def evaluate(kernel, params, t: float, kin, *, adds_mass: bool = False):
     load's ``wrench``: ``(status, force, moment, added_mass)`` with ``force``, ``moment``
     (B, N, 3) and ``added_mass`` (B, N, 6, 6) (None unless ``adds_mass``) added to zeros. The
     load has no states of its own (empty ``y``, ``dy``). ``kin`` is a
-    :class:`floatwind.loads.base.Kinematics`."""
+    :class:`floatwind.loads.base.Kinematics`; ``t`` a float (a time-independent load, whose
+    ``wrench`` may get the members' times as an array, passes 0.0)."""
     B, N = kin.batch, kin.n_bodies
     force = np.zeros((B, N, 3))
     moment = np.zeros((B, N, 3))

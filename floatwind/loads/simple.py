@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from floatwind._kernels.contract import CompiledLoad, body_kinematics, f64, python_form
+from floatwind._kernels.contract import CompiledLoad, body_kinematics, evaluate, f64, python_form
 from floatwind.errors import CaseError
 from floatwind.loads.base import Kinematics, Load, Wrench
 from floatwind.validate import check_vector
@@ -43,17 +43,22 @@ class Gravity(Load):
         self.masses = np.asarray(masses, dtype=float)
 
     def wrench(self, t, kin: Kinematics, env) -> Wrench:
-        w = Wrench.zeros(kin.batch, kin.n_bodies)
-        w.force[..., 2] = -self.masses[None, :] * env.gravity
-        return w
+        from floatwind._kernels import loads as kl
+
+        # time-independent: t may be the members' times (System.evaluate_many)
+        _, force, moment, _ = evaluate(kl.gravity_kernel, self._params(env), 0.0, kin)
+        return Wrench(force, moment)
 
     class Params(NamedTuple):
         weights: np.ndarray  # (N,) m_i g (N)
 
+    def _params(self, env) -> Params:
+        return self.Params(weights=f64(self.masses * env.gravity))
+
     def compiled(self, env, batch):
         from floatwind._kernels import loads as kl
 
-        return CompiledLoad(kl.gravity_kernel, self.Params(weights=f64(self.masses * env.gravity)))
+        return CompiledLoad(kl.gravity_kernel, self._params(env))
 
 
 class ConstantForce(Load):
@@ -219,12 +224,10 @@ class TimeSeriesForce(Load):
         return np.array([np.interp(t, tab[:, 0], tab[:, k]) for k in range(1, 7)])
 
     def wrench(self, t, kin, env):
-        v = self.values(t)
-        w = Wrench.zeros(kin.batch, kin.n_bodies)
-        pos, _ = kin.points(self.body, self.point_b[None])
-        w.add_point_force(kin, self.body, pos, np.broadcast_to(v[:3], (kin.batch, 1, 3)))
-        w.moment[:, self.body] += v[3:]
-        return w
+        from floatwind._kernels import loads as kl
+
+        _, force, moment, _ = evaluate(kl.time_series_force_kernel, self._params(), t, kin)
+        return Wrench(force, moment)
 
     class Params(NamedTuple):
         body: int
@@ -233,15 +236,17 @@ class TimeSeriesForce(Load):
         values: np.ndarray  # (6, K) Fx .. Mz
         hold: bool
 
-    def compiled(self, env, batch):
-        from floatwind._kernels import loads as kl
-
+    def _params(self) -> Params:
         tab = self.table
-        p = self.Params(
+        return self.Params(
             body=self.body, point_b=f64(self.point_b), time=f64(tab[:, 0]),
             values=f64(tab[:, 1:].T), hold=self.hold,
         )  # fmt: skip
-        return CompiledLoad(kl.time_series_force_kernel, p)
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import loads as kl
+
+        return CompiledLoad(kl.time_series_force_kernel, self._params())
 
 
 class HarmonicForce(Load):
@@ -263,12 +268,10 @@ class HarmonicForce(Load):
             self.name = name
 
     def wrench(self, t, kin, env):
-        v = self.amplitude * np.sin(self.omega * t + self.phase)
-        w = Wrench.zeros(kin.batch, kin.n_bodies)
-        pos, _ = kin.points(self.body, self.point_b[None])
-        w.add_point_force(kin, self.body, pos, np.broadcast_to(v[:3], (kin.batch, 1, 3)))
-        w.moment[:, self.body] += v[3:]
-        return w
+        from floatwind._kernels import loads as kl
+
+        _, force, moment, _ = evaluate(kl.harmonic_force_kernel, self._params(), t, kin)
+        return Wrench(force, moment)
 
     class Params(NamedTuple):
         body: int
@@ -277,11 +280,13 @@ class HarmonicForce(Load):
         omega: float
         phase: float
 
-    def compiled(self, env, batch):
-        from floatwind._kernels import loads as kl
-
-        p = self.Params(
+    def _params(self) -> Params:
+        return self.Params(
             body=self.body, point_b=f64(self.point_b), amplitude=f64(self.amplitude),
             omega=self.omega, phase=self.phase,
         )  # fmt: skip
-        return CompiledLoad(kl.harmonic_force_kernel, p)
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import loads as kl
+
+        return CompiledLoad(kl.harmonic_force_kernel, self._params())
