@@ -55,7 +55,7 @@ class ToyHeaveSpring(Load):
         z0: float
 
     def __init__(self, body=0, k=2e5, c=5e4, z0=0.0):
-        self.p = self.Params(body, k, c, z0)
+        self.p = self.Params(body=body, k=k, c=c, z0=z0)
 
     def wrench(self, t, kin, env):
         w = Wrench.zeros(kin.batch, kin.n_bodies)
