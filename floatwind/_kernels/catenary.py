@@ -52,9 +52,11 @@ def _line_work():
 
 
 @njit(cache=True, fastmath=False)
-def line_ends(p, i, pa, pb, contact, want_k, guess, ch, work):
-    """Forces of line ``i`` of the mooring ``p`` (``CatenaryMooring.Params``) on its ends A
-    (``pa``, the anchor end) and B (``pb``, the fairlead end), whichever of the two is higher.
+def line_ends(pa, pb, L, w, inv_ea, cb, contact, want_k, guess, ch, work):
+    """Forces of one line (unstretched length ``L``, wet weight ``w``, ``1/EA``, seabed friction
+    ``cb``; scalars, not the mooring's record: a record passed to this per-line function would cost
+    the reference counting of all its arrays at every call) on its ends A (``pa``, the anchor end)
+    and B (``pb``, the fairlead end), whichever of the two is higher.
 
     ``work.fa``, ``work.fb`` (3,) receive the forces the line exerts on its ends (inertial
     axes), ``ch`` (5,) FAIRTEN, ANCHTEN, FAIRH, FAIRV, LAYLEN of end B / end A, and, when
@@ -66,7 +68,6 @@ def line_ends(p, i, pa, pb, contact, want_k, guess, ch, work):
     holds the upper end's (H, V) and the orientation (+1: B upper, -1: A upper) of an earlier
     solve of this line, used as Newton's start when the orientation is the same (H = 0: none;
     the Peyrot-Goulois start when it does not converge from there), and receives this solve's. Returns the status of :func:`solve_line`."""
-    L, w, inv_ea, cb = p.length[i], p.weight[i], p.inv_ea[i], p.friction[i]
     fa, fb, K, sol = work.fa, work.fb, work.K, work.sol
     dx = pb[0] - pa[0]
     dy = pb[1] - pa[1]
@@ -173,7 +174,8 @@ def _node_residual(p, pb_fixed, x, R, J, want_j, guess):
             continue
         _end_pos(i, a_node, p.anchor_g, x, pa)
         _end_pos(i, b_node, pb_fixed, x, pb)
-        st = line_ends(p, i, pa, pb, p.contact[i] and ia < 0, want_j, guess[i], ch, work)
+        st = line_ends(pa, pb, p.length[i], p.weight[i], p.inv_ea[i], p.friction[i],
+                       p.contact[i] and ia < 0, want_j, guess[i], ch, work)  # fmt: skip
         if st != SOLVED:
             return st
         for r in range(3):
@@ -374,8 +376,8 @@ def catenary_kernel(p, t, kin, y, dy, force, moment, added):
             _end_pos(i, a_node, p.anchor_g, x, pa)
             _end_pos(i, b_node, pb_fixed, x, pb)
             guess[2] = 0.0  # from the Peyrot-Goulois guess
-            st = line_ends(p, i, pa, pb, p.contact[i] and a_node[i] < 0, False, guess, ch[b, i],
-                           work)  # fmt: skip
+            st = line_ends(pa, pb, p.length[i], p.weight[i], p.inv_ea[i], p.friction[i],
+                           p.contact[i] and a_node[i] < 0, False, guess, ch[b, i], work)  # fmt: skip
             if st != SOLVED:
                 return CATENARY_STATUS
             if b_node[i] < 0:
