@@ -6,7 +6,7 @@ For ``cases/oc3_hywind_catenary.yaml`` (3 bodies, exact hydrostatics, Morison st
 OC3 catenary lines, thrust, JONSWAP sea, steady wind) it times
 
 * one RHS of the compiled stepping: the fused RK4 chunk over ``steps`` steps / (4 steps);
-* the catenary load alone: its kernel (``floatwind._kernels.catenary.catenary_add``) called in a
+* the catenary load alone: its kernel (``floatwind._kernels.catenary.catenary_kernel``) called in a
   compiled loop on the kinematics of the same state (no Python call overhead);
 
 and prints both per batch member and their ratio (issue 18's target: <= 0.20). The kinematics
@@ -25,18 +25,17 @@ import time
 import numpy as np
 from numba import njit
 
-from floatwind._kernels.catenary import catenary_add
+from floatwind._kernels.catenary import catenary_kernel
+from floatwind._kernels.contract import body_kinematics
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 @njit(cache=False)
-def _repeat(n, r_G, R, v, w, cm, body, fb, an, L, wt, iea, cb, ct, an_, bn_, x0, phi, nf, fs,
-            ls, force, moment, ch, nx):  # fmt: skip
+def _repeat(n, p, kin, y, force, moment, added):
     st = 0
     for _ in range(n):
-        st |= catenary_add(r_G, R, v, w, cm, body, fb, an, L, wt, iea, cb, ct, an_, bn_, x0, phi,
-                           nf, fs, ls, force, moment, ch, nx)  # fmt: skip
+        st |= catenary_kernel(p, 0.0, kin, y, y, force, moment, added)
     return st
 
 
@@ -95,13 +94,9 @@ def main() -> int:
         k = ev.kin
         force = np.zeros((b, k.n_bodies, 3))
         moment = np.zeros_like(force)
-        ch = np.zeros((b, len(load.lines), 5))
-        nx = np.zeros((b, len(load.connects), 3))
-        argv = (
-            np.ascontiguousarray(k.r_G_g), np.ascontiguousarray(k.R_b2g),
-            np.ascontiguousarray(k.v_G_g), np.ascontiguousarray(k.w_b_g),
-            np.ascontiguousarray(k.cm_b), *load._kernel_args(model.env), force, moment, ch, nx,
-        )  # fmt: skip
+        added = np.zeros((b, k.n_bodies, 0, 0))
+        argv = (load._params(model.env, b), body_kinematics(k), np.empty((b, 0)), force, moment,
+                added)  # fmt: skip
         _repeat(2, *argv)
         n = 20000 // b + 1
         t0 = time.perf_counter()

@@ -162,8 +162,8 @@ def _kernel_wrench(load, env, t, bkin):
     ids=["still", "waves", "waves-still-surface"],
 )
 def test_morison_end_kernel_equals_numpy_reference(waves, surface):
-    """The compiled Morison kernel with member ends against the NumPy ``wrench`` (strips +
-    ``_axial``), at times where the near-surface end cap is wet for some members and dry for
+    """The compiled Morison kernels with member ends (the sea's table) against ``wrench`` with
+    the Python forms of the stages (``py_func``, the sea object), at times where the near-surface end cap is wet for some members and dry for
     others; B = 9 runs the lane kernels, each member alone the scalar ones: the same bits."""
     m = _model(waves=waves, surface=surface)
     load, env = _morison(m), m.env

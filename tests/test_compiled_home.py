@@ -57,7 +57,7 @@ class ToyHeaveSpring(Load, kind="toy_heave"):
         z0: float
 
     def __init__(self, body=0, k=2e5, c=5e4, z0=0.0, name=None):
-        self.p = self.Params(body, k, c, z0)
+        self.p = self.Params(body=body, k=k, c=c, z0=z0)
         if name:
             self.name = name
 

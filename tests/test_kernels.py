@@ -1,4 +1,6 @@
-"""Compiled kernels (floatwind._kernels) against the NumPy reference, and batch bit-identity."""
+"""Compiled kernels (floatwind._kernels) against the NumPy reference or, for the loads (whose
+kernels are their one implementation), against their Python form (``py_func``, what runs with
+the kernels off), and batch bit-identity."""
 
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ def jit(flag):
 
 
 def both(fn):
-    """fn() with the kernels and with NumPy."""
+    """fn() with the kernels and with them off (NumPy, or a load kernel's Python form)."""
     with jit(True):
         a = fn()
     with jit(False):
@@ -345,12 +347,75 @@ def test_thrust_kernel_fixed_ct_and_reversed_flow():
         assert a.channels["RtAeroFxh"][0] == 0.0
 
 
+_TINY = 1e-12
+_GAUSS_X, _GAUSS_W = np.polynomial.legendre.leggauss(24)  # the rule of hydrostatics._SIN_X/_W
+_SIN_X = np.sin(0.5 * np.pi * _GAUSS_X)
+_SIN_W = _GAUSS_W * 0.5 * np.pi * np.cos(0.5 * np.pi * _GAUSS_X)
+
+
+def _segment(d, r):
+    """Area and first moment (along the cut normal) of the part ``xi < d`` of a disc of radius r."""
+    dc = np.clip(d, -r, r)
+    root = np.sqrt(np.maximum(r * r - dc * dc, 0.0))
+    ratio = np.clip(dc / np.where(r > 0, r, 1.0), -1.0, 1.0)
+    area = np.pi * r * r - r * r * np.arccos(ratio) + dc * root
+    moment = -(2.0 / 3.0) * root**3
+    return area, moment
+
+
+def _wetted_volume_by_slices(c, n3, m, z0, z1, r0, r1):
+    """Wetted volume and centroid of frustums cut by a plane, by exact slice integration.
+
+    In member coordinates (axis along z, origin on the axis), a point ``(xi, eta, z)`` is wet when
+    ``c + m xi + n3 z < 0`` (``xi`` along the horizontal projection of the plane normal).
+
+    Parameters
+    ----------
+    c, n3, m : (K,) plane offset (m) and normal components (m >= 0).
+    z0, z1, r0, r1 : (K,) member ends (m) and radii (m).
+
+    Returns
+    -------
+    volume : (K,) wetted volume (m^3).
+    xi_c, z_c : (K,) centroid along ``xi`` and along the axis (m).
+    """
+    k = (r1 - r0) / (z1 - z0)
+    # levels where the cut line touches the rim, d(z) = +-r(z): analytic pieces in between
+    cuts = []
+    for sgn in (1.0, -1.0):
+        den = n3 + sgn * m * k
+        num = -c - sgn * m * (r0 - k * z0)
+        ok = np.abs(den) > _TINY
+        zc = np.where(ok, num / np.where(ok, den, 1.0), z0)
+        cuts.append(np.clip(zc, z0, z1))
+    edges = np.sort(np.stack([z0, cuts[0], cuts[1], z1], axis=-1), axis=-1)  # (K, 4)
+    lo, hi = edges[:, :-1], edges[:, 1:]  # (K, 3)
+    half = 0.5 * (hi - lo)
+    # z = mid + half sin(pi s / 2): the (z - z_cut)^(3/2) behaviour at the touching levels becomes
+    # analytic in s, so Gauss-Legendre converges exponentially
+    z = 0.5 * (hi + lo)[..., None] + half[..., None] * _SIN_X  # (K, 3, G)
+    w = half[..., None] * _SIN_W
+    r = r0[:, None, None] + k[:, None, None] * (z - z0[:, None, None])
+    level = c[:, None, None] + n3[:, None, None] * z
+    vertical = m <= _TINY
+    m_safe = np.where(vertical, 1.0, m)[:, None, None]
+    big = 10.0 * (np.abs(r) + 1.0)
+    d = np.where(vertical[:, None, None], np.where(level < 0.0, big, -big), -level / m_safe)
+    area, first = _segment(d, r)
+    volume = np.sum(w * area, axis=(1, 2))
+    safe = np.where(volume > 0.0, volume, 1.0)
+    xi_c = np.sum(w * first, axis=(1, 2)) / safe
+    z_c = np.sum(w * area * z, axis=(1, 2)) / safe
+    return volume, xi_c, z_c
+
+
 def test_hydrostatic_slice_kernel_matches_numpy_slices():
-    """The compiled slice integration (used by the fused loop and the per-load path for tapered
-    members and planes through an end cap) against the NumPy reference
-    ``wetted_volume_by_slices``: random cut planes through random frustums, vertical ones too."""
+    """The compiled slice integration (the load's one implementation for tapered members and
+    planes through an end cap) against an independent NumPy slice integration
+    (``_wetted_volume_by_slices`` above, vectorised over the entries): random cut planes through
+    random frustums, vertical ones too."""
     from floatwind._kernels import loads as kl
-    from floatwind.loads.hydrostatics import _SIN_W, _SIN_X, wetted_volume_by_slices
+    from floatwind.loads.hydrostatics import Hydrostatics
 
     rng = np.random.default_rng(5)
     B, M = 40, 3
@@ -368,9 +433,14 @@ def test_hydrostatic_slice_kernel_matches_numpy_slices():
     sliced = rng.random((B, M)) < 0.8
     vol = np.full((B, M), -1.0)
     cen = np.full((B, M, 3), -1.0)
-    kl.hydrostatics_slices(vol, cen, sliced, c, n, m, z0, z1, r0, r1, axis_xy, _SIN_X, _SIN_W)
+    p = Hydrostatics.Params(
+        body=0, z0=z0, z1=z1, r0=r0, r1=r1, axis_xy=axis_xy, is_cylinder=np.zeros(M, bool),
+        full_volume=np.zeros(M), full_centroid=np.zeros((M, 3)), rho_g=1.0, slice_x=_SIN_X,
+        slice_w=_SIN_W,
+    )  # fmt: skip
+    kl.hydrostatics_slices(p, vol, cen, sliced, c, n, m)
     bi, mi = np.nonzero(sliced)
-    v, xi, zc = wetted_volume_by_slices(c[bi, mi], n[bi, 2], m[bi], z0[mi], z1[mi], r0[mi], r1[mi])
+    v, xi, zc = _wetted_volume_by_slices(c[bi, mi], n[bi, 2], m[bi], z0[mi], z1[mi], r0[mi], r1[mi])
     np.testing.assert_allclose(vol[bi, mi], v, rtol=1e-12, atol=1e-9)
     u = np.where((m[bi] > 1e-12)[:, None], n[bi, :2] / np.maximum(m[bi], 1e-300)[:, None], 0.0)
     wet = v > 0

@@ -84,7 +84,7 @@ class LagState(Load):
         return {"LagFx": ("N", "memory force (state form)")}
 
     def compiled(self, env, batch):
-        return CompiledLoad(lag_kernel, self.Params(self.c, self.tau, self.gain, -1))
+        return CompiledLoad(lag_kernel, self.Params(c=self.c, tau=self.tau, gain=self.gain, state0=-1))
 
 
 # --- the step-memory form ------------------------------------------------------------------
@@ -148,7 +148,7 @@ class ConvLoad(Load):
         )  # fmt: skip
 
     def after_step(self, t, kin, env, memory, s):
-        p = self.Params(self.c, self.tau, memory)
+        p = self.Params(c=self.c, tau=self.tau, memory=memory)
         conv_after_step.py_func(p, t, _Kin(kin), np.empty((kin.batch, 0)))
 
     def wrench(self, t, kin, env):  # pragma: no cover - a stateful load answers wrench_state
@@ -169,7 +169,7 @@ class ConvLoad(Load):
 
     def compiled(self, env, batch):
         return CompiledLoad(
-            conv_kernel, self.Params(self.c, self.tau, None), after_step=conv_after_step
+            conv_kernel, self.Params(c=self.c, tau=self.tau, memory=None), after_step=conv_after_step
         )
 
 

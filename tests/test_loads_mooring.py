@@ -105,7 +105,9 @@ def test_frame_invariance_moment_about_any_point():
         results.append((w.force[:, 0], m_point))
         # direct sum over lines about the point
         r_A = origin[:, None] + np.einsum("bij,lj->bli", R, load.fairlead_b)
-        t, _, u = load.tensions(kin)
+        _, _, t = load.tensions(kin)
+        chord = load.anchor_g[None] - r_A
+        u = chord / np.linalg.norm(chord, axis=-1, keepdims=True)
         direct = np.cross(r_A - point, t[..., None] * u).sum(axis=1)
         assert np.allclose(m_point, direct, rtol=1e-10, atol=1e-3)
     assert np.allclose(results[0][0], results[1][0], rtol=1e-12)
@@ -185,8 +187,9 @@ def test_from_config_and_errors():
 
 @pytest.mark.parametrize("compress", [False, True])
 def test_compiled_kernel_equals_numpy(compress):
-    """floatwind._kernels.loads.taut_lines against the NumPy reference: random displaced,
-    rotated, moving states (a slack line included), and member 1 alone == member 1 in the batch."""
+    """floatwind._kernels.loads.taut_kernel against its Python form (the reference, ``py_func``,
+    what ``wrench`` runs with FLOATWIND_NO_JIT=1): random displaced, rotated, moving states (a
+    slack line included), and member 1 alone == member 1 in the batch."""
     pytest.importorskip("numba")
     from floatwind import _kernels
 

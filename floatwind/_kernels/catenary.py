@@ -15,6 +15,7 @@ operations whatever B.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -23,7 +24,7 @@ from floatwind._kernels.loads import _add_point_force, _point
 from floatwind._kernels.status import CATENARY_NOT_CONVERGED
 from floatwind.mooring.catenary import SOLVED, _residual, solve_line, solve_line_from
 
-__all__ = ["catenary_add", "catenary_kernel", "catenary_lines", "line_ends"]
+__all__ = ["LineWork", "catenary_kernel", "line_ends", "solve_nodes"]
 
 #: output columns of ``ch`` (B, L, 5)
 CHANNELS = ("FAIRTEN", "ANCHTEN", "FAIRH", "FAIRV", "LAYLEN")
@@ -33,13 +34,31 @@ _NODE_FTOL = 1e-10  # node force residual, relative to the mooring's force scale
 _NODE_XTOL = 1e-10  # Newton step (m), relative to the longest line
 
 
-@njit(cache=True, fastmath=False)
-def line_ends(pa, pb, L, w, inv_ea, cb, contact, fa, fb, ch, K, want_k, sol, guess):
-    """Forces of one line on its ends A (``pa``, the anchor end) and B (``pb``, the fairlead
-    end), whichever of the two is higher.
+class LineWork(NamedTuple):
+    """Work arrays of :func:`line_ends`: the forces on the line's ends, its end stiffness and the
+    solution of :func:`floatwind.mooring.catenary.solve_line`."""
 
-    ``fa``, ``fb`` (3,) receive the forces the line exerts on its ends (inertial axes), ``ch``
-    (5,) FAIRTEN, ANCHTEN, FAIRH, FAIRV, LAYLEN of end B / end A, and, when ``want_k``, ``K``
+    fa: np.ndarray  # (3,) force of the line on end A
+    fb: np.ndarray  # (3,) force on end B
+    K: np.ndarray  # (3, 3) end stiffness dF_B/dp_B
+    sol: np.ndarray  # (6,) H, V, Ha, Va, laid length, Newton iterations (solve_line)
+
+
+@njit(cache=True, fastmath=False)
+def _line_work():
+    return LineWork(np.empty(3), np.empty(3), np.empty((3, 3)), np.empty(6))
+
+
+@njit(cache=True, fastmath=False)
+def line_ends(pa, pb, L, w, inv_ea, cb, contact, want_k, guess, ch, work):
+    """Forces of one line (unstretched length ``L``, wet weight ``w``, ``1/EA``, seabed friction
+    ``cb``; scalars, not the mooring's record: a record passed to this per-line function would cost
+    the reference counting of all its arrays at every call) on its ends A (``pa``, the anchor end)
+    and B (``pb``, the fairlead end), whichever of the two is higher.
+
+    ``work.fa``, ``work.fb`` (3,) receive the forces the line exerts on its ends (inertial
+    axes), ``ch`` (5,) FAIRTEN, ANCHTEN, FAIRH, FAIRV, LAYLEN of end B / end A, and, when
+    ``want_k``, ``work.K``
     (3, 3) the end stiffness dF_B/dp_B (= dF_A/dp_A = -dF_B/dp_A = -dF_A/dp_B when the line is
     not on the seabed) from the inverse of the catenary Jacobian d(l, h)/d(H, V) (Jonkman 2007
     eqs. 2-58..2-61) and the rotation of the line's vertical plane. Seabed contact only where
@@ -47,6 +66,7 @@ def line_ends(pa, pb, L, w, inv_ea, cb, contact, fa, fb, ch, K, want_k, sol, gue
     holds the upper end's (H, V) and the orientation (+1: B upper, -1: A upper) of an earlier
     solve of this line, used as Newton's start when the orientation is the same (H = 0: none;
     the Peyrot-Goulois start when it does not converge from there), and receives this solve's. Returns the status of :func:`solve_line`."""
+    fa, fb, K, sol = work.fa, work.fb, work.K, work.sol
     dx = pb[0] - pa[0]
     dy = pb[1] - pa[1]
     dz = pb[2] - pa[2]
@@ -129,33 +149,31 @@ def _end_pos(k, node, fixed, x, out):
 
 
 @njit(cache=True, fastmath=False)
-def _node_residual(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, inv_ea, cb,
-                   contact, R, J, want_j, guess):  # fmt: skip
+def _node_residual(p, pb_fixed, x, R, J, want_j, guess):
     """Force balance ``R`` (3K,) of the connect nodes at ``x`` (sum of the line end forces and
-    ``node_f``) and, when ``want_j``, its Jacobian ``J`` (3K, 3K) assembled from the lines' end
-    stiffnesses; ``guess`` (L, 3): the lines' last solutions (:func:`line_ends`). Returns the
-    status of the line solves."""
+    ``p.node_force``) and, when ``want_j``, its Jacobian ``J`` (3K, 3K) assembled from the lines'
+    end stiffnesses; ``guess`` (L, 3): the lines' last solutions (:func:`line_ends`);
+    ``pb_fixed`` (L, 3) the displaced fairleads. Returns the status of the line solves."""
+    a_node, b_node, node_f = p.a_node, p.b_node, p.node_force
     nk = x.shape[0]
     pa = np.empty(3)
     pb = np.empty(3)
-    fa = np.empty(3)
-    fb = np.empty(3)
     ch = np.empty(5)
-    K = np.empty((3, 3))
-    sol = np.empty(6)
+    work = _line_work()
+    fa, fb, K = work.fa, work.fb, work.K
     for k in range(nk):
         for c in range(3):
             R[3 * k + c] = node_f[k, c]
     if want_j:
         J[:, :] = 0.0
-    for i in range(length.shape[0]):
+    for i in range(p.length.shape[0]):
         ia, ib = a_node[i], b_node[i]
         if ia < 0 and ib < 0:
             continue
-        _end_pos(i, a_node, pa_fixed, x, pa)
+        _end_pos(i, a_node, p.anchor_g, x, pa)
         _end_pos(i, b_node, pb_fixed, x, pb)
-        st = line_ends(pa, pb, length[i], weight[i], inv_ea[i], cb[i], contact[i] and ia < 0,
-                       fa, fb, ch, K, want_j, sol, guess[i])  # fmt: skip
+        st = line_ends(pa, pb, p.length[i], p.weight[i], p.inv_ea[i], p.friction[i],
+                       p.contact[i] and ia < 0, want_j, guess[i], ch, work)  # fmt: skip
         if st != SOLVED:
             return st
         for r in range(3):
@@ -221,10 +239,10 @@ def _lu_solve(A, piv, b, out):
 
 
 @njit(cache=True, fastmath=False)
-def solve_nodes(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, inv_ea, cb,
-                contact, force_scale, length_scale):  # fmt: skip
-    """Static equilibrium of the connect nodes ``x`` (K, 3), in place, from the positions it
-    holds: sum of the line end forces + ``node_f`` (weight, buoyancy, applied force) = 0 at every
+def solve_nodes(p, pb_fixed, x):
+    """Static equilibrium of the connect nodes ``x`` (K, 3) of the mooring ``p``
+    (``CatenaryMooring.Params``), in place, from the positions it holds: sum of the line end
+    forces + ``p.node_force`` (weight, buoyancy, applied force) = 0 at every
     node. Newton's method with the assembled end stiffnesses of :func:`line_ends` (a weak spring
     of 1e-6 force_scale/length_scale on the diagonal: a slack line has ~no stiffness), the step
     of a node limited to a quarter of its shortest line, and halved until Deuflhard's natural
@@ -234,8 +252,10 @@ def solve_nodes(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, i
     lines, whose Jacobian is nearly singular). Converged (after one more Newton step)
     when the force residual is below ``1e-10 force_scale`` or the Newton step below
     ``1e-10 length_scale`` (EA/L turns round-off of the position into forces above the first).
-    ``pa_fixed``/``pb_fixed`` (L, 3) hold the positions of the ends that are not nodes (anchors,
-    displaced fairleads). Returns 0 or ``CATENARY_NOT_CONVERGED``."""
+    ``p.anchor_g`` and ``pb_fixed`` (L, 3) hold the positions of the ends that are not nodes
+    (anchors, displaced fairleads). Returns 0 or ``CATENARY_NOT_CONVERGED``."""
+    length, a_node, b_node = p.length, p.a_node, p.b_node
+    force_scale, length_scale = p.force_scale, p.length_scale
     nk = x.shape[0]
     n3 = 3 * nk
     R = np.empty(n3)
@@ -253,8 +273,7 @@ def solve_nodes(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, i
                 cap[j] = 0.25 * length[i]
     reg = 1e-6 * force_scale / length_scale
     for _ in range(_NODE_MAX_ITER):
-        st = _node_residual(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight,
-                            inv_ea, cb, contact, R, J, True, guess)  # fmt: skip
+        st = _node_residual(p, pb_fixed, x, R, J, True, guess)
         if st != SOLVED:
             return CATENARY_NOT_CONVERGED
         rmax = 0.0
@@ -292,8 +311,7 @@ def solve_nodes(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, i
             for k in range(nk):
                 for c in range(3):
                     xt[k, c] = x[k, c] + alpha * dxs[3 * k + c]
-            st = _node_residual(pa_fixed, pb_fixed, a_node, b_node, xt, node_f, length, weight,
-                                inv_ea, cb, contact, Rt, J, False, guess)  # fmt: skip
+            st = _node_residual(p, pb_fixed, xt, Rt, J, False, guess)
             if st == SOLVED:
                 _lu_solve(J, piv, Rt, dxt)
                 nrm = 0.0
@@ -309,15 +327,18 @@ def solve_nodes(pa_fixed, pb_fixed, a_node, b_node, x, node_f, length, weight, i
 
 
 @njit(cache=True, fastmath=False)
-def catenary_add(
-    r_G, R_b2g, v_G, w_b, cm_b, body, fair_b, anchor, length, weight, inv_ea, cb, contact,
-    a_node, b_node, node0, node_phi, node_f, force_scale, length_scale, force, moment, ch, node_x,
-):  # fmt: skip
-    """Adds the lines' loads to ``force``/``moment`` (B, N, 3), writes ``ch`` (B, L, 5):
-    tension at end B (fairlead) and end A (anchor), horizontal and vertical tension at end B,
-    laid length, and ``node_x`` (B, K, 3) the connect nodes' equilibrium positions. Lines end at
-    a body fairlead (``b_node < 0``) or a node (B end), at a fixed anchor (``a_node < 0``) or a
-    node (A end). Returns ``CATENARY_NOT_CONVERGED`` if a solve did not converge, else 0."""
+def catenary_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.catenary.CatenaryMooring` (the load contract's signature): adds the
+    lines' loads to ``force``/``moment`` (B, N, 3), writes ``p.scratch`` (B, L, 5): tension at
+    end B (fairlead) and end A (anchor), horizontal and vertical tension at end B, laid length,
+    and ``p.node_scratch`` (B, K, 3) the connect nodes' equilibrium positions. Lines end at a
+    body fairlead (``b_node < 0``) or a node (B end), at a fixed anchor (``a_node < 0``) or a
+    node (A end). Returns ``CATENARY_NOT_CONVERGED`` if a line or node solve did not converge (the
+    load's ``wrench`` raises the error), else 0."""
+    r_G, R_b2g, v_G, w_b, cm_b = kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b
+    body, fair_b, node0, node_phi = p.body, p.fairlead_b, p.node0, p.node_phi
+    a_node, b_node = p.a_node, p.b_node
+    ch, node_x = p.scratch, p.node_scratch
     B = r_G.shape[0]
     nl = fair_b.shape[0]
     nk = node0.shape[0]
@@ -326,10 +347,7 @@ def catenary_add(
     vel = np.empty(3)
     pa = np.empty(3)
     pb = np.empty(3)
-    fa = np.empty(3)
-    fb = np.empty(3)
-    K = np.empty((3, 3))
-    sol = np.empty(6)
+    work = _line_work()
     x = np.empty((nk, 3))
     guess = np.zeros(3)
     for b in range(B):
@@ -348,52 +366,18 @@ def catenary_add(
                 )  # fmt: skip
                 for c in range(3):
                     x[k, c] = node0[k, c] + node_phi[k] * (pos[c] - node0[k, c])
-            st = solve_nodes(anchor, pb_fixed, a_node, b_node, x,
-                             node_f, length, weight, inv_ea, cb, contact, force_scale,
-                             length_scale)  # fmt: skip
+            st = solve_nodes(p, pb_fixed, x)
             if st:
                 return CATENARY_NOT_CONVERGED
             node_x[b, :, :] = x
         for i in range(nl):
-            _end_pos(i, a_node, anchor, x, pa)
+            _end_pos(i, a_node, p.anchor_g, x, pa)
             _end_pos(i, b_node, pb_fixed, x, pb)
             guess[2] = 0.0  # from the Peyrot-Goulois guess
-            st = line_ends(pa, pb, length[i], weight[i], inv_ea[i], cb[i],
-                           contact[i] and a_node[i] < 0, fa, fb, ch[b, i], K, False, sol,
-                           guess)  # fmt: skip
+            st = line_ends(pa, pb, p.length[i], p.weight[i], p.inv_ea[i], p.friction[i],
+                           p.contact[i] and a_node[i] < 0, False, guess, ch[b, i], work)  # fmt: skip
             if st != SOLVED:
                 return CATENARY_NOT_CONVERGED
             if b_node[i] < 0:
-                _add_point_force(r_G[b, body], pb, fb, force[b, body], moment[b, body])
+                _add_point_force(r_G[b, body], pb, work.fb, force[b, body], moment[b, body])
     return 0
-
-
-@njit(cache=True, fastmath=False)
-def catenary_lines(
-    r_G, R_b2g, v_G, w_b, cm_b, body, fair_b, anchor, length, weight, inv_ea, cb, contact,
-    a_node, b_node, node0, node_phi, node_f, force_scale, length_scale,
-):  # fmt: skip
-    """:func:`catenary_add` on zero arrays: force, moment (B, N, 3), channels (B, L, 5), node
-    positions (B, K, 3), status."""
-    B, N = r_G.shape[0], r_G.shape[1]
-    force = np.zeros((B, N, 3))
-    moment = np.zeros((B, N, 3))
-    ch = np.zeros((B, fair_b.shape[0], 5))
-    node_x = np.zeros((B, node0.shape[0], 3))
-    st = catenary_add(
-        r_G, R_b2g, v_G, w_b, cm_b, body, fair_b, anchor, length, weight, inv_ea, cb, contact,
-        a_node, b_node, node0, node_phi, node_f, force_scale, length_scale, force, moment, ch,
-        node_x,
-    )  # fmt: skip
-    return force, moment, ch, node_x, st
-
-
-@njit(cache=True, fastmath=False)
-def catenary_kernel(p, t, kin, y, dy, force, moment, added):
-    """:class:`floatwind.loads.catenary.CatenaryMooring` (the load contract's signature);
-    32 if a line or node solve did not converge (the NumPy path raises the error)."""
-    return catenary_add(
-        kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b, p.body, p.fairlead_b, p.anchor_g,
-        p.length, p.weight, p.inv_ea, p.friction, p.contact, p.a_node, p.b_node, p.node0,
-        p.node_phi, p.node_force, p.force_scale, p.length_scale, force, moment, p.scratch, p.node_scratch,
-    )  # fmt: skip

@@ -41,7 +41,16 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["BodyKinematics", "CompiledLoad", "NoCompiledForm", "f64", "i64"]
+__all__ = [
+    "BodyKinematics",
+    "CompiledLoad",
+    "NoCompiledForm",
+    "body_kinematics",
+    "evaluate",
+    "f64",
+    "i64",
+    "python_form",
+]
 
 
 class BodyKinematics(NamedTuple):
@@ -81,3 +90,35 @@ def f64(a, shape=None) -> np.ndarray:
 
 def i64(a) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def body_kinematics(kin) -> BodyKinematics:
+    """The :class:`BodyKinematics` of a :class:`floatwind.loads.base.Kinematics` (C-contiguous
+    float64 arrays)."""
+    return BodyKinematics(r_G=f64(kin.r_G_g), R_b2g=f64(kin.R_b2g), v_G=f64(kin.v_G_g),
+                          w_b=f64(kin.w_b_g), cm_b=f64(kin.cm_b))  # fmt: skip
+
+
+def python_form(fn):
+    """``fn``, a numba function, compiled while the kernels are on, else its Python form
+    (``fn.py_func``, ``FLOATWIND_NO_JIT=1``): the reference the tests hold the compiled one to."""
+    from floatwind import _kernels
+
+    return fn if _kernels.enabled() else fn.py_func
+
+
+def evaluate(kernel, params, t: float, kin, *, adds_mass: bool = False):
+    """One call of a load kernel (the contract signature) outside the compiled stepping, for a
+    load's ``wrench``: ``(status, force, moment, added_mass)`` with ``force``, ``moment``
+    (B, N, 3) and ``added_mass`` (B, N, 6, 6) (None unless ``adds_mass``) added to zeros. The
+    load has no states of its own (empty ``y``, ``dy``). ``kin`` is a
+    :class:`floatwind.loads.base.Kinematics`; ``t`` a float (a time-independent load, whose
+    ``wrench`` may get the members' times as an array, passes 0.0)."""
+    B, N = kin.batch, kin.n_bodies
+    force = np.zeros((B, N, 3))
+    moment = np.zeros((B, N, 3))
+    added = np.zeros((B, N, 6, 6) if adds_mass else (B, N, 0, 0))
+    y = np.empty((B, 0))
+    status = python_form(kernel)(params, float(t), body_kinematics(kin), y, y, force, moment,
+                                 added)  # fmt: skip
+    return status, force, moment, (added if adds_mass else None)

@@ -1,10 +1,12 @@
 """Compiled kernels for the small loads: linear matrices, constant force, hydrostatics, thrust.
 
-Each kernel takes the batched kinematics arrays and the load's frozen parameters and returns the
-force and moment about each body CM (B, N, 3, inertial), zeros on the other bodies, plus the
-quantities the output channels need. One loop over batch members with the same operations for
-every member (bit-identical alone and inside a batch). The NumPy ``wrench`` methods in
-``floatwind.loads`` remain the reference.
+Each load's contract kernel (``*_kernel``) and the stages it is made of take the load's params
+record (read by name) and the batched kinematics (``contract.BodyKinematics``) and give the force
+and moment about each body CM (B, N, 3, inertial), zeros on the other bodies, plus the quantities
+the output channels need. One loop over batch members with the same operations for every member
+(bit-identical alone and inside a batch). They are the loads' one implementation: each load's
+``wrench`` calls the same kernel or stages (their Python forms, ``py_func``, with
+``FLOATWIND_NO_JIT=1``: the tests' reference).
 """
 
 from __future__ import annotations
@@ -23,8 +25,7 @@ __all__ = [
     "hydrostatics_classify",
     "hydrostatics_wrench",
     "linear_matrices",
-    "taut_add",
-    "taut_lines",
+    "taut_kernel",
     "thrust_loads",
     "thrust_point",
 ]
@@ -60,10 +61,13 @@ def _add_point_force(r_G, pos, f, force, moment):
 
 
 @njit(cache=True, fastmath=False)
-def linear_matrices(r_G, R_b2g, v_G, w_b, cm_b, body, point_b, point0_g, C, Bd, f0, yawed):
+def linear_matrices(p, kin):
     """:class:`floatwind.loads.simple.LinearMatrices` (HydroDyn AddCLin/AddBLin/AddF0; with
-    ``yawed`` the load ``f0 - C q`` acts in the frame yawed by the body's Z-Y-X yaw, as
-    HydroDyn v5 applies its WAMIT hydrostatics)."""
+    ``p.yawed`` the load ``f0 - C q`` acts in the frame yawed by the body's Z-Y-X yaw, as
+    HydroDyn v5 applies its WAMIT hydrostatics): force, moment (B, N, 3)."""
+    r_G, R_b2g, v_G, w_b, cm_b = kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b
+    body, point_b, point0_g, yawed = p.body, p.point_b, p.point0_g, p.yawed
+    C, Bd, f0 = p.C, p.Bd, p.f0
     B, N = r_G.shape[0], r_G.shape[1]
     force = np.zeros((B, N, 3))
     moment = np.zeros((B, N, 3))
@@ -114,8 +118,11 @@ def linear_matrices(r_G, R_b2g, v_G, w_b, cm_b, body, point_b, point0_g, C, Bd, 
 
 
 @njit(cache=True, fastmath=False)
-def constant_force(r_G, R_b2g, cm_b, body, point_b, f, m):
-    """:class:`floatwind.loads.simple.ConstantForce` (fixed inertial force at a body point)."""
+def constant_force(p, kin):
+    """:class:`floatwind.loads.simple.ConstantForce` (fixed inertial force at a body point):
+    force, moment (B, N, 3)."""
+    r_G, R_b2g, cm_b = kin.r_G, kin.R_b2g, kin.cm_b
+    body, point_b, f, m = p.body, p.point_b, p.force, p.moment
     B, N = r_G.shape[0], r_G.shape[1]
     force = np.zeros((B, N, 3))
     moment = np.zeros((B, N, 3))
@@ -131,14 +138,17 @@ def constant_force(r_G, R_b2g, cm_b, body, point_b, f, m):
 
 
 @njit(cache=True, fastmath=False)
-def hydrostatics_slices(vol, cen, sliced, c, n, m, z0, z1, r0, r1, axis_xy, sx, sw):
+def hydrostatics_slices(p, vol, cen, sliced, c, n, m):
     """Fill ``vol`` / ``cen`` of the entries flagged in ``sliced`` (members cut by the water
     plane that :func:`hydrostatics_classify` cannot close: tapered, or the plane through an end
-    cap) by the exact slice integration of ``floatwind.loads.hydrostatics.
-    wetted_volume_by_slices``: analytic pieces between the levels where the cut line touches the
-    rim, each integrated by the Gauss-Legendre rule of the reference in z = mid + half sin(pi s / 2)
-    (nodes ``sx`` = sin(pi x_g / 2), weights ``sw``: ``hydrostatics._SIN_X``, ``_SIN_W``), the
-    area and first moment of the wet disc segment exact at every level."""
+    cap) by exact slice integration: analytic pieces between the levels where the cut line
+    touches the rim, each integrated by a Gauss-Legendre rule in z = mid + half sin(pi s / 2)
+    (the (z - z_cut)^(3/2) behaviour at the touching levels becomes analytic in s; nodes
+    ``p.slice_x`` = sin(pi x_g / 2), weights ``p.slice_w``: ``hydrostatics._SIN_X``, ``_SIN_W``),
+    the area and first moment of the wet disc segment exact at every level. ``p``:
+    ``Hydrostatics.Params``; ``c``, ``n``, ``m`` from :func:`hydrostatics_classify`."""
+    z0, z1, r0, r1, axis_xy = p.z0, p.z1, p.r0, p.r1, p.axis_xy
+    sx, sw = p.slice_x, p.slice_w
     B, M = sliced.shape
     edges = np.empty(4)
     for b in range(B):
@@ -210,12 +220,14 @@ def hydrostatics_slices(vol, cen, sliced, c, n, m, z0, z1, r0, r1, axis_xy, sx, 
 
 
 @njit(cache=True, fastmath=False)
-def hydrostatics_classify(
-    R_b2g, r_G, cm_b, body, z0, z1, r0, r1, axis_xy, is_cyl, full_volume, full_centroid
-):
-    """Member classification and volumes of :meth:`Hydrostatics.buoyancy` except the sliced
-    members: returns origin (B, 3), vol (B, M), cen (B, M, 3), sliced (B, M), c (B, M) and
-    n (B, 3), m (B,) for the NumPy slice integration of the flagged entries."""
+def hydrostatics_classify(p, kin):
+    """Member classification and volumes (Wang 3.9-3.15) of the members of ``p``
+    (``Hydrostatics.Params``) at the kinematics ``kin`` (``BodyKinematics``) except the sliced
+    members: returns origin (B, 3), vol (B, M), cen (B, M, 3) (body frame), sliced (B, M),
+    c (B, M) and n (B, 3), m (B,) for :func:`hydrostatics_slices` of the flagged entries."""
+    R_b2g, r_G, cm_b, body = kin.R_b2g, kin.r_G, kin.cm_b, p.body
+    z0, z1, r0, r1, axis_xy = p.z0, p.z1, p.r0, p.r1, p.axis_xy
+    is_cyl, full_volume, full_centroid = p.is_cylinder, p.full_volume, p.full_centroid
     B = R_b2g.shape[0]
     M = z0.shape[0]
     origin = np.empty((B, 3))
@@ -261,9 +273,12 @@ def hydrostatics_classify(
 
 
 @njit(cache=True, fastmath=False)
-def hydrostatics_wrench(R_b2g, r_G, body, n_bodies, origin, vol, cen, rho_g):
+def hydrostatics_wrench(p, kin, origin, vol, cen):
     """Buoyancy force and moment about the CM (B, N, 3), volume (B,), centre of buoyancy r_B
-    (B, 3) and the moment about the body reference point (B, 3)."""
+    (B, 3) and the moment about the body reference point (B, 3), from the members' volumes and
+    centroids of :func:`hydrostatics_classify` and :func:`hydrostatics_slices`."""
+    R_b2g, r_G, body, rho_g = kin.R_b2g, kin.r_G, p.body, p.rho_g
+    n_bodies = r_G.shape[1]
     B, M = vol.shape[0], vol.shape[1]
     force = np.zeros((B, n_bodies, 3))
     moment = np.zeros((B, n_bodies, 3))
@@ -301,8 +316,11 @@ def hydrostatics_wrench(R_b2g, r_G, body, n_bodies, origin, vol, cen, rho_g):
 
 
 @njit(cache=True, fastmath=False)
-def thrust_point(r_G, R_b2g, v_G, w_b, cm_b, body, centre_b, axis_b):
-    """Rotor centre position and velocity (B, 3) and downwind shaft axis (B, 3), inertial."""
+def thrust_point(rotor, kin):
+    """Rotor centre position and velocity (B, 3) and downwind shaft axis (B, 3), inertial, of the
+    rotor ``rotor`` (``RotorThrust.Rotor``) for the kinematics ``kin`` (``BodyKinematics``)."""
+    r_G, R_b2g, v_G, w_b, cm_b = kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b
+    body, centre_b, axis_b = rotor.body, rotor.centre_b, rotor.axis_b
     B = r_G.shape[0]
     pos = np.empty((B, 3))
     vel = np.empty((B, 3))
@@ -334,11 +352,13 @@ def _interp(x, xp, fp):
 
 
 @njit(cache=True, fastmath=False)
-def thrust_loads(
-    r_G, body, n_bodies, pos, vel, n_g, wind, variable, ct_v, ct_c, ct_fixed, q, torque, cp_ct
-):
+def thrust_loads(rotor, r_G, n_bodies, pos, vel, n_g, wind):
     """Thrust (3.19)-(3.21) and torque about the body CM (B, N, 3) and the channel values
-    (B, 10): thrust, power, C_T, C_p, V_w, V_rb, F_x, F_y, F_z (inertial), unused."""
+    (B, 10): thrust, power, C_T, C_p, V_w, V_rb, F_x, F_y, F_z (inertial), unused; of the rotor
+    ``rotor`` (``RotorThrust.Rotor``) at ``pos`` moving with ``vel``, shaft axis ``n_g`` (B, 3),
+    in the wind ``wind`` (B, 3); ``r_G`` (B, N, 3) the body CMs."""
+    body, variable, ct_v, ct_c = rotor.body, rotor.variable, rotor.ct_speed, rotor.ct_value
+    ct_fixed, q, torque, cp_ct = rotor.ct_fixed, rotor.q_area, rotor.torque, rotor.cp_over_ct
     B = pos.shape[0]
     force = np.zeros((B, n_bodies, 3))
     moment = np.zeros((B, n_bodies, 3))
@@ -373,29 +393,65 @@ def thrust_loads(
     return force, moment, ch
 
 
+# --- the loads' compiled forms (floatwind._kernels.contract: one signature for every load) ---
+
+
 @njit(cache=True, fastmath=False)
-def taut_add(
-    r_G,
-    R_b2g,
-    v_G,
-    w_b,
-    cm_b,
-    body,
-    fair_b,
-    anchor,
-    k,
-    length,
-    pre,
-    damp,
-    compress,
-    force,
-    moment,
-    tension,
-):
-    """Taut lines, Wang (3.16)-(3.18) (:class:`floatwind.loads.mooring.TautMooring`): adds the
-    line forces at the fairleads to ``force``/``moment`` (B, N, 3), writes ``tension`` (B, L);
-    returns ``FAIRLEAD_AT_ANCHOR`` if a fairlead reached its anchor (the NumPy path raises the
-    error), else 0."""
+def _accumulate(force, moment, f, m):
+    """force += f, moment += m (B, N, 3), member by member."""
+    for b in range(force.shape[0]):
+        for n in range(force.shape[1]):
+            for k in range(3):
+                force[b, n, k] += f[b, n, k]
+                moment[b, n, k] += m[b, n, k]
+
+
+@njit(cache=True, fastmath=False)
+def gravity_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.simple.Gravity`: -m_i g e_z at each CM (``p.weights`` = m_i g)."""
+    w = p.weights
+    for b in range(force.shape[0]):
+        for n in range(force.shape[1]):
+            force[b, n, 2] += -w[n]
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def constant_force_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.simple.ConstantForce`."""
+    f, m = constant_force(p, kin)
+    _accumulate(force, moment, f, m)
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def linear_matrices_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.simple.LinearMatrices` (HydroDyn AddCLin/AddBLin/AddF0)."""
+    f, m = linear_matrices(p, kin)
+    _accumulate(force, moment, f, m)
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def hydrostatics_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.hydrostatics.Hydrostatics` (Wang 3.9-3.12 by members)."""
+    origin, vol, cen, sliced, hc, hn, hm = hydrostatics_classify(p, kin)
+    hydrostatics_slices(p, vol, cen, sliced, hc, hn, hm)
+    f, m, _v, _rb, _mr = hydrostatics_wrench(p, kin, origin, vol, cen)
+    _accumulate(force, moment, f, m)
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def taut_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.mooring.TautMooring`, Wang (3.16)-(3.18): adds the line forces at
+    the fairleads to ``force``/``moment`` (B, N, 3), writes the line tensions ``p.tension``
+    (B, L); returns 8 if a fairlead reached its anchor (the load's ``wrench`` raises the error),
+    else 0."""
+    r_G, R_b2g, v_G, w_b, cm_b = kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b
+    body, fair_b, anchor, k = p.body, p.fairlead_b, p.anchor_g, p.stiffness
+    length, pre, damp, compress = p.length, p.pretension, p.damping, p.allow_compression
+    tension = p.tension
     B = r_G.shape[0]
     L = fair_b.shape[0]
     pos = np.empty(3)
@@ -431,120 +487,17 @@ def taut_add(
 
 
 @njit(cache=True, fastmath=False)
-def taut_lines(r_G, R_b2g, v_G, w_b, cm_b, body, fair_b, anchor, k, length, pre, damp, compress):
-    """:func:`taut_add` on zero arrays: force, moment (B, N, 3), tension (B, L), status."""
-    B, N = r_G.shape[0], r_G.shape[1]
-    force = np.zeros((B, N, 3))
-    moment = np.zeros((B, N, 3))
-    tension = np.zeros((B, fair_b.shape[0]))
-    st = taut_add(
-        r_G,
-        R_b2g,
-        v_G,
-        w_b,
-        cm_b,
-        body,
-        fair_b,
-        anchor,
-        k,
-        length,
-        pre,
-        damp,
-        compress,
-        force,
-        moment,
-        tension,
-    )
-    return force, moment, tension, st
-
-
-# --- the loads' compiled forms (floatwind._kernels.contract: one signature for every load) ---
-
-
-@njit(cache=True, fastmath=False)
-def _accumulate(force, moment, f, m):
-    """force += f, moment += m (B, N, 3), member by member."""
-    for b in range(force.shape[0]):
-        for n in range(force.shape[1]):
-            for k in range(3):
-                force[b, n, k] += f[b, n, k]
-                moment[b, n, k] += m[b, n, k]
-
-
-@njit(cache=True, fastmath=False)
-def gravity_kernel(p, t, kin, y, dy, force, moment, added):
-    """:class:`floatwind.loads.simple.Gravity`: -m_i g e_z at each CM (``p.weights`` = m_i g)."""
-    w = p.weights
-    for b in range(force.shape[0]):
-        for n in range(force.shape[1]):
-            force[b, n, 2] += -w[n]
-    return 0
-
-
-@njit(cache=True, fastmath=False)
-def constant_force_kernel(p, t, kin, y, dy, force, moment, added):
-    """:class:`floatwind.loads.simple.ConstantForce`."""
-    f, m = constant_force(kin.r_G, kin.R_b2g, kin.cm_b, p.body, p.point_b, p.force, p.moment)
-    _accumulate(force, moment, f, m)
-    return 0
-
-
-@njit(cache=True, fastmath=False)
-def linear_matrices_kernel(p, t, kin, y, dy, force, moment, added):
-    """:class:`floatwind.loads.simple.LinearMatrices` (HydroDyn AddCLin/AddBLin/AddF0)."""
-    f, m = linear_matrices(
-        kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b, p.body, p.point_b, p.point0_g, p.C, p.Bd,
-        p.f0, p.yawed,
-    )  # fmt: skip
-    _accumulate(force, moment, f, m)
-    return 0
-
-
-@njit(cache=True, fastmath=False)
-def hydrostatics_kernel(p, t, kin, y, dy, force, moment, added):
-    """:class:`floatwind.loads.hydrostatics.Hydrostatics` (Wang 3.9-3.12 by members)."""
-    origin, vol, cen, sliced, hc, hn, hm = hydrostatics_classify(
-        kin.R_b2g, kin.r_G, kin.cm_b, p.body, p.z0, p.z1, p.r0, p.r1, p.axis_xy, p.is_cylinder,
-        p.full_volume, p.full_centroid,
-    )  # fmt: skip
-    hydrostatics_slices(
-        vol, cen, sliced, hc, hn, hm, p.z0, p.z1, p.r0, p.r1, p.axis_xy, p.slice_x, p.slice_w
-    )
-    f, m, _v, _rb, _mr = hydrostatics_wrench(
-        kin.R_b2g, kin.r_G, p.body, force.shape[1], origin, vol, cen, p.rho_g
-    )
-    _accumulate(force, moment, f, m)
-    return 0
-
-
-@njit(cache=True, fastmath=False)
-def taut_kernel(p, t, kin, y, dy, force, moment, added):
-    """:class:`floatwind.loads.mooring.TautMooring`, Wang (3.16)-(3.18);
-    ``FAIRLEAD_AT_ANCHOR`` if a fairlead reached its anchor."""
-    tension = np.empty((force.shape[0], p.fairlead_b.shape[0]))
-    return taut_add(
-        kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b, p.body, p.fairlead_b, p.anchor_g,
-        p.stiffness, p.length, p.pretension, p.damping, p.allow_compression, force, moment,
-        tension,
-    )  # fmt: skip
-
-
-@njit(cache=True, fastmath=False)
 def thrust_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.thrust.RotorThrust`, Wang (3.19)-(3.21), wind from the field's
     table ``p.wind`` (:func:`floatwind._kernels.wind.wind_velocity`; status ``WIND_OUTSIDE``:
     outside the compiled field)."""
     B = force.shape[0]
-    pos, vel, n_g = thrust_point(
-        kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b, p.body, p.centre_b, p.axis_b
-    )
+    pos, vel, n_g = thrust_point(p.rotor, kin)
     wv, st = kwi.wind_velocity(p.wind, t, pos.reshape((B, 1, 3)))
     if st != 0:
         return st
-    f, m, _ch = thrust_loads(
-        kin.r_G, p.body, force.shape[1], pos, vel, n_g, wv.reshape((B, 3)).copy(), p.variable,
-        p.ct_speed, p.ct_value, p.ct_fixed, p.q_area, p.torque, p.cp_over_ct,
-    )  # fmt: skip
+    f, m, _ch = thrust_loads(p.rotor, kin.r_G, force.shape[1], pos, vel, n_g,
+                             wv.reshape((B, 3)).copy())  # fmt: skip
     _accumulate(force, moment, f, m)
     return 0
 

@@ -4,12 +4,17 @@ Three stages around the two sea queries (elevation at the strip centres, kinemat
 points), so any sea object can be used: :func:`strip_geometry` (displaced strip ends, axes, wetting
 points), :func:`strip_points` (wetted interval, load and kinematics points) and
 :func:`strip_loads` (relative velocity, drag, inertia, centripetal added-mass term, force, moment
-about the CM, 6x6 added mass). One loop over batch members and strips, the same operations for
-every member.
+about the CM, 6x6 added mass); the member ends likewise in two stages, :func:`end_points` and
+:func:`end_sums`. One loop over batch members and strips, the same operations for every member.
 
-Physics as in the NumPy reference: Morison on a leaning cylinder, Wang (3.22)-(3.26) and
-(4.18)-(4.19): drag on the relative normal velocity, C_m on the normal wave acceleration, C_a on
-the normal structural acceleration (returned as the added-mass matrix, Wang (5.26) extended).
+These stages are the load's one implementation: the contract kernels :func:`morison_kernel` and
+:func:`morison_ends_kernel` (the compiled stepping) query the sea's compiled table between them,
+``MorisonMembers.wrench`` queries the sea object (any sea), with the compiled stages or, with
+``FLOATWIND_NO_JIT=1``, their Python forms (``py_func``, the tests' reference).
+
+Physics: Morison on a leaning cylinder, Wang (3.22)-(3.26) and (4.18)-(4.19): drag on the relative
+normal velocity, C_m on the normal wave acceleration, C_a on the normal structural acceleration
+(returned as the added-mass matrix, Wang (5.26) extended).
 """
 
 from __future__ import annotations
@@ -21,18 +26,28 @@ from numba import njit
 
 from floatwind._kernels import waves as kwv
 
-__all__ = ["end_loads", "morison_ends_kernel", "morison_kernel", "strip_geometry", "strip_loads", "strip_points"]
+__all__ = [
+    "end_points",
+    "end_sums",
+    "morison_ends_kernel",
+    "morison_kernel",
+    "strip_geometry",
+    "strip_loads",
+    "strip_points",
+]
 
 _TINY = 1e-9
 
 
 @njit(cache=True, fastmath=False)
-def strip_geometry(R, r_G, cm, a_b, b_b, axis_b, inst):
-    """Strip ends p1, p2 (B, S, 3), axes e (B, S, 3), wetting centres (B, S, 2), wetting z (B, S, 2).
+def strip_geometry(st, R, r_G, cm, inst):
+    """Strip ends p1, p2 (B, S, 3), axes e (B, S, 3), wetting centres (B, S, 2), wetting z (B, S, 2)
+    of the strips ``st`` (``MorisonMembers.Strips``).
 
     ``inst``: instantaneous axis (wetting from the displaced strips) or undisplaced (body frame
     on the inertial frame for the axis and the wetting).
     """
+    a_b, b_b, axis_b = st.a_b, st.b_b, st.axis_b
     n_b = R.shape[0]
     n_s = a_b.shape[0]
     p1 = np.empty((n_b, n_s, 3))
@@ -75,8 +90,10 @@ def strip_geometry(R, r_G, cm, a_b, b_b, axis_b, inst):
 
 
 @njit(cache=True, fastmath=False)
-def strip_points(p1, p2, zz, eta, r_G, a_b, b_b, inst):
-    """Wetted fraction (B, S), load points x_g, arms from the CM and kinematics points (B, S, 3)."""
+def strip_points(st, p1, p2, zz, eta, r_G, inst):
+    """Wetted fraction (B, S), load points x_g, arms from the CM and kinematics points (B, S, 3)
+    of the strips ``st`` (``MorisonMembers.Strips``) for the free-surface height ``eta`` (B, S)."""
+    a_b, b_b = st.a_b, st.b_b
     n_b, n_s = p1.shape[0], p1.shape[1]
     frac = np.empty((n_b, n_s))
     x_g = np.empty((n_b, n_s, 3))
@@ -114,9 +131,11 @@ def strip_points(p1, p2, zz, eta, r_G, a_b, b_b, inst):
 
 
 @njit(cache=True, fastmath=False)
-def strip_loads(u, du, e, arm, frac, v_G, w, rho, cd_d, cm_a, rca, length):
+def strip_loads(st, u, du, e, arm, frac, v_G, w):
     """Morison force and moment about the CM (B, 3), added mass (B, 6, 6) and per-strip
-    drag, wave-inertia force per unit length and structural velocity (B, S, 3)."""
+    drag, wave-inertia force per unit length and structural velocity (B, S, 3) of the strips
+    ``st`` (``MorisonMembers.Strips``) for the wave velocity ``u`` and acceleration ``du``."""
+    rho, cd_d, cm_a, rca, length = st.rho, st.cd_d, st.cm_a, st.rca, st.length
     n_b, n_s = e.shape[0], e.shape[1]
     force = np.zeros((n_b, 3))
     moment = np.zeros((n_b, 3))
@@ -287,6 +306,7 @@ def morison_kernel(p, t, kin, y, dy, force, moment, added):
     B = force.shape[0]
     body = p.body
     inst = p.instantaneous
+    st = p.strips
     sea = p.sea
     sc = p.scratch
     lanes = B >= kwv.LANES_MIN
@@ -295,7 +315,7 @@ def morison_kernel(p, t, kin, y, dy, force, moment, added):
     vGb = kin.v_G[:, body].copy()
     wb = kin.w_b[:, body].copy()
     cmb = kin.cm_b[body].copy()
-    p1, p2, e, cxy, zz = strip_geometry(Rb, rGb, cmb, p.a_b, p.b_b, p.axis_b, inst)
+    p1, p2, e, cxy, zz = strip_geometry(st, Rb, rGb, cmb, inst)
     S = p1.shape[1]
     if sea.active:
         _sea_at(sea, sc, t, lanes)
@@ -314,7 +334,7 @@ def morison_kernel(p, t, kin, y, dy, force, moment, added):
                 sc.z, cxy, sea.cos, sea.sin, sea.s_eta_p, sea.grp, sea.eta_runs,
                 sea.k_eta.shape[0], p.chain_start, p.chain_count,
             )  # fmt: skip
-    frac, x_g, arm, x_k = strip_points(p1, p2, zz, eta, rGb, p.a_b, p.b_b, inst)
+    frac, x_g, arm, x_k = strip_points(st, p1, p2, zz, eta, rGb, inst)
     if sea.active:
         # the elevation at a fully wet strip's load point is the wetting elevation at its
         # centre (the same point): reuse it instead of summing the series again
@@ -328,9 +348,7 @@ def morison_kernel(p, t, kin, y, dy, force, moment, added):
     else:
         u = np.zeros(x_k.shape)
         du = np.zeros(x_k.shape)
-    f, m, am, _fd, _fi, _vs = strip_loads(
-        u, du, e, arm, frac, vGb, wb, p.rho, p.cd_d, p.cm_a, p.rca, p.length
-    )
+    f, m, am, _fd, _fi, _vs = strip_loads(st, u, du, e, arm, frac, vGb, wb)
     for b in range(B):
         for k in range(3):
             force[b, body, k] += f[b, k]
@@ -343,15 +361,45 @@ def morison_kernel(p, t, kin, y, dy, force, moment, added):
 
 @njit(cache=True, fastmath=False)
 def morison_ends_kernel(p, t, kin, y, dy, force, moment, added):
-    """The member-end (axial) loads of :class:`floatwind.loads.morison.MorisonMembers`
-    (:func:`end_loads` on the load's ``Ends`` record)."""
+    """The member-end (axial) loads of :class:`floatwind.loads.morison.MorisonMembers` on the
+    load's ``Ends`` record (:func:`end_points`, the sea from the ends' own expansion table
+    ``p.sea`` or still water, :func:`end_sums`)."""
     body = p.body
     Rb = kin.R_b2g[:, body].copy()
     rGb = kin.r_G[:, body].copy()
     vGb = kin.v_G[:, body].copy()
     wb = kin.w_b[:, body].copy()
     cmb = kin.cm_b[body].copy()
-    fe, me, ae = end_loads(p, t, Rb, rGb, vGb, wb, cmb, p.instantaneous, p.still_surface, p.rho)
+    ends = p.ends
+    B = Rb.shape[0]
+    E = ends.pos_b.shape[0]
+    sea = p.sea
+    sc = p.scratch
+    lanes = B >= kwv.LANES_MIN
+    x_g, x_k, e = end_points(ends, Rb, rGb, cmb, p.instantaneous)
+    eta = np.zeros((B, E))
+    eta_k = np.full((B, E), np.nan)
+    if sea.active:
+        _sea_at(sea, sc, t, lanes)
+        if not p.still_surface:
+            xy = np.empty((B, E, 2))
+            for b in range(B):
+                for j in range(E):
+                    xy[b, j, 0] = x_k[b, j, 0]
+                    xy[b, j, 1] = x_k[b, j, 1]
+            if lanes:
+                eta = kwv.expansion_eta_lanes(
+                    sc.zr, sc.zi, xy, sea.cos, sea.sin, sea.s_eta_p, sea.grp, sea.eta_runs,
+                    sea.k_eta.shape[0],
+                )  # fmt: skip
+            else:
+                eta = kwv.expansion_eta(sc.z, xy, sea.cos, sea.sin, sea.s_eta_p, sea.grp, sea.k_eta)
+            eta_k[:, :] = eta  # the kinematics point is the wetting point
+        u, du = _sea_kinematics(sea, sc, x_k, eta_k, lanes)
+    else:
+        u = np.zeros((B, E, 3))
+        du = np.zeros((B, E, 3))
+    fe, me, ae = end_sums(ends, x_g, x_k, e, eta, u, du, rGb, vGb, wb)
     for b in range(force.shape[0]):
         for k in range(3):
             force[b, body, k] += fe[b, k]
@@ -363,18 +411,11 @@ def morison_ends_kernel(p, t, kin, y, dy, force, moment, added):
 
 
 @njit(cache=True, fastmath=False)
-def end_loads(ends, t, Rb, rGb, vGb, wb, cmb, inst, still_surface, rho):
-    """Axial loads at member ends (heave plates, ``MorisonMembers._axial``): axial drag
-    ``0.5 rho C_d,ax A_p |v_ra| v_ra`` and the axial wave-acceleration force
-    ``rho C_a,ax V_ref a_wave`` minus its centripetal structural part, while the end is below
-    the free surface; force, moment about the CM (B, 3) and the axial added mass
-    ``sum m [[e e^T, -e c^T], [-c e^T, c c^T]]``, ``c = e x r`` (B, 6, 6). Waves from the ends'
-    own expansion table ``ends.sea`` (or still water)."""
+def end_points(ends, Rb, rGb, cmb, inst):
+    """Load points x_g, kinematics (and wetting) points x_k and axes e (B, E, 3) of the member
+    ends ``ends`` (``MorisonMembers.EndSet``); ``inst`` as in :func:`strip_geometry`."""
     B = Rb.shape[0]
     E = ends.pos_b.shape[0]
-    sea = ends.sea
-    sc = ends.scratch
-    lanes = B >= kwv.LANES_MIN
     x_g = np.empty((B, E, 3))
     x_k = np.empty((B, E, 3))
     e = np.empty((B, E, 3))
@@ -395,28 +436,19 @@ def end_loads(ends, t, Rb, rGb, vGb, wb, cmb, inst, still_surface, rho):
                 else:
                     e[b, j, i] = ends.axis_b[j, i]
                     x_k[b, j, i] = ends.pos_b[j, i]
-    eta = np.zeros((B, E))
-    eta_k = np.full((B, E), np.nan)
-    if sea.active:
-        _sea_at(sea, sc, t, lanes)
-        if not still_surface:
-            xy = np.empty((B, E, 2))
-            for b in range(B):
-                for j in range(E):
-                    xy[b, j, 0] = x_k[b, j, 0]
-                    xy[b, j, 1] = x_k[b, j, 1]
-            if lanes:
-                eta = kwv.expansion_eta_lanes(
-                    sc.zr, sc.zi, xy, sea.cos, sea.sin, sea.s_eta_p, sea.grp, sea.eta_runs,
-                    sea.k_eta.shape[0],
-                )  # fmt: skip
-            else:
-                eta = kwv.expansion_eta(sc.z, xy, sea.cos, sea.sin, sea.s_eta_p, sea.grp, sea.k_eta)
-            eta_k[:, :] = eta  # the kinematics point is the wetting point
-        u, du = _sea_kinematics(sea, sc, x_k, eta_k, lanes)
-    else:
-        u = np.zeros((B, E, 3))
-        du = np.zeros((B, E, 3))
+    return x_g, x_k, e
+
+
+@njit(cache=True, fastmath=False)
+def end_sums(ends, x_g, x_k, e, eta, u, du, rGb, vGb, wb):
+    """Axial loads at member ends (heave plates): axial drag ``0.5 rho C_d,ax A_p |v_ra| v_ra``
+    and the axial wave-acceleration force ``rho C_a,ax V_ref a_wave`` minus its centripetal
+    structural part, while the end is below the free surface ``eta`` (B, E); force, moment about
+    the CM (B, 3) and the axial added mass ``sum m [[e e^T, -e c^T], [-c e^T, c c^T]]``,
+    ``c = e x r`` (B, 6, 6). ``u``, ``du`` (B, E, 3): wave velocity and acceleration at ``x_k``."""
+    B = x_g.shape[0]
+    E = x_g.shape[1]
+    rho = ends.rho
     force = np.zeros((B, 3))
     moment = np.zeros((B, 3))
     added = np.zeros((B, 6, 6))

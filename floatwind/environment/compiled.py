@@ -50,9 +50,26 @@ _NO_RUNS = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros((
 
 def _still() -> SeaTable:
     return SeaTable(
-        False, np.zeros((1, 1, 1), dtype=np.complex64), 1.0, 1.0, 0.0, 0, 0.0, 1e6, _E1, _I0,
-        _E1, 0, _I0, _I0, _E1, _E1, _E1, _NO_RUNS, _NO_RUNS + (np.zeros(1, dtype=np.int64),),
-    )  # fmt: skip
+        active=False,
+        table=np.zeros((1, 1, 1), dtype=np.complex64),
+        dt=1.0,
+        cos=1.0,
+        sin=0.0,
+        mode=0,
+        h=0.0,
+        hw=1e6,
+        s_eta_p=_E1,
+        grp=_I0,
+        k_eta=_E1,
+        q_eta=0,
+        starts=_I0,
+        orders=_I0,
+        k_q=_E1,
+        sref_q=_E1,
+        w_q=_E1,
+        eta_runs=_NO_RUNS,
+        point_runs=_NO_RUNS + (np.zeros(1, dtype=np.int64),),
+    )
 
 
 def sea_table(sea, batch: int) -> SeaTable:
@@ -128,8 +145,35 @@ class WindParams(NamedTuple):
     gust_period: float
 
 
-_NO_TRANSIENT = (0.0, 0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 1.0)
 _NO_GRID = np.zeros((1, 2, 2, 2, 3))
+#: no wind; the other fields' values where a kind does not use them (the same types for every
+#: kind, so the kernels are compiled once)
+_NO_WIND = WindParams(
+    kind=0,
+    speed=0.0,
+    cos=1.0,
+    sin=0.0,
+    ref_height=1.0,
+    alpha=0.0,
+    roughness=1.0,
+    grid=_NO_GRID,
+    y=_E1,
+    z=_E1,
+    x_offset=0.0,
+    uhub=1.0,
+    dt=1.0,
+    periodic=False,
+    has_tower=False,
+    base_heading=0.0,
+    dir_kind=0,
+    dir_start=0.0,
+    dir_amplitude=0.0,
+    dir_duration=0.0,
+    gust_kind=0,
+    gust_start=0.0,
+    gust_amplitude=0.0,
+    gust_period=1.0,
+)
 
 
 def wind_params(wind, batch: int) -> WindParams:
@@ -144,22 +188,33 @@ def wind_params(wind, batch: int) -> WindParams:
     )
 
     if wind is None or isinstance(wind, NoWind):
-        return WindParams(0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, _NO_GRID, _E1, _E1, 0.0, 1.0, 1.0, False, False, *_NO_TRANSIENT)  # fmt: skip
+        return _NO_WIND
     if type(wind) is SteadyWind:
-        return WindParams(
-            1 if wind.shear == "power" else 2, float(wind.speed), float(np.cos(wind.heading)),
-            float(np.sin(wind.heading)), float(wind.ref_height), float(wind.alpha),
-            float(wind.roughness), _NO_GRID, _E1, _E1, 0.0, 1.0, 1.0, False, False,
-            *_NO_TRANSIENT,
-        )  # fmt: skip
+        return _NO_WIND._replace(
+            kind=1 if wind.shear == "power" else 2,
+            speed=float(wind.speed),
+            cos=float(np.cos(wind.heading)),
+            sin=float(np.sin(wind.heading)),
+            ref_height=float(wind.ref_height),
+            alpha=float(wind.alpha),
+            roughness=float(wind.roughness),
+        )
     if type(wind) is FullFieldWind:
         if wind.n_realizations not in (1, batch):
             raise NoCompiledForm("wind realizations do not match the batch")
-        return WindParams(
-            3, 0.0, float(np.cos(wind.heading)), float(np.sin(wind.heading)), 1.0, 0.0, 1.0,
-            f64(wind.grid), f64(wind.y), f64(wind.z), float(wind.x_offset), float(wind.uhub),
-            float(wind.dt), bool(wind.periodic), wind.tower is not None, *_NO_TRANSIENT,
-        )  # fmt: skip
+        return _NO_WIND._replace(
+            kind=3,
+            cos=float(np.cos(wind.heading)),
+            sin=float(np.sin(wind.heading)),
+            grid=f64(wind.grid),
+            y=f64(wind.y),
+            z=f64(wind.z),
+            x_offset=float(wind.x_offset),
+            uhub=float(wind.uhub),
+            dt=float(wind.dt),
+            periodic=bool(wind.periodic),
+            has_tower=wind.tower is not None,
+        )
     if type(wind) is TransientWind:
         base = wind_params(wind.base, batch)
         if base.dir_kind or base.gust_kind:
@@ -185,8 +240,14 @@ def wind_params(wind, batch: int) -> WindParams:
             )
         heading = float(getattr(wind.base, "heading", 0.0))
         return base._replace(
-            base_heading=heading, dir_kind=int(d[0]), dir_start=float(d[1]),
-            dir_amplitude=float(d[2]), dir_duration=float(d[3]), gust_kind=int(g[0]),
-            gust_start=float(g[1]), gust_amplitude=float(g[2]), gust_period=float(g[3]),
-        )  # fmt: skip
+            base_heading=heading,
+            dir_kind=int(d[0]),
+            dir_start=float(d[1]),
+            dir_amplitude=float(d[2]),
+            dir_duration=float(d[3]),
+            gust_kind=int(g[0]),
+            gust_start=float(g[1]),
+            gust_amplitude=float(g[2]),
+            gust_period=float(g[3]),
+        )
     raise NoCompiledForm(f"wind of type {type(wind).__name__}")

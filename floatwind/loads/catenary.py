@@ -40,8 +40,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from floatwind import _kernels
-from floatwind._kernels.contract import CompiledLoad, f64
+from floatwind._kernels.contract import CompiledLoad, evaluate, f64
 from floatwind.errors import CaseError, SimulationError
 from floatwind.loads.base import Kinematics, Load, Wrench
 from floatwind.rotation.vec import cross, matvec
@@ -379,28 +378,39 @@ class CatenaryMooring(Load, kind="mooring_catenary"):
         force_scale = float(np.sum(np.abs(weight) * self.length) + np.sum(np.abs(node_f)))
         return node_f, force_scale, float(np.max(self.length))
 
-    def _kernel_args(self, env):
+    def _params(self, env, batch: int):
+        """The kernel's record (:class:`Params`) for ``env``, with scratch for ``batch`` members."""
         weight, contact = self.line_constants(env)
         node_f, fscale, lscale = self.node_constants(env)
-        return (
-            int(self.body), f64(self.fairlead_b), f64(self.anchor_g), f64(self.length),
-            f64(weight), f64(self.inv_ea), f64(self.friction), np.ascontiguousarray(contact),
-            np.ascontiguousarray(self.a_node), np.ascontiguousarray(self.b_node),
-            f64(self.node0), f64(self.node_phi), f64(node_f), fscale, lscale,
-        )  # fmt: skip
+        return self.Params(
+            body=int(self.body),
+            fairlead_b=f64(self.fairlead_b),
+            anchor_g=f64(self.anchor_g),
+            length=f64(self.length),
+            weight=f64(weight),
+            inv_ea=f64(self.inv_ea),
+            friction=f64(self.friction),
+            contact=np.ascontiguousarray(contact),
+            a_node=np.ascontiguousarray(self.a_node),
+            b_node=np.ascontiguousarray(self.b_node),
+            node0=f64(self.node0),
+            node_phi=f64(self.node_phi),
+            node_force=f64(node_f),
+            force_scale=fscale,
+            length_scale=lscale,
+            scratch=np.zeros((int(batch), len(self.lines), 5)),
+            node_scratch=np.zeros((int(batch), len(self.connects), 3)),
+        )
 
     # -------------------------------------------------------------------------------- wrench
     def solve(self, kin: Kinematics, env):
         """Force, moment (B, N, 3) of the lines, channels (B, L, 5) and connect node positions
-        (B, K, 3) at ``kin``; raises :class:`SimulationError` when a solve does not converge."""
+        (B, K, 3) at ``kin``, by the load's kernel; raises :class:`SimulationError` when a solve
+        does not converge."""
         from floatwind._kernels import catenary as kc
 
-        fn = kc.catenary_lines if _kernels.enabled() else kc.catenary_lines.py_func
-        f64_ = _kernels.f64
-        force, moment, ch, node_x, status = fn(
-            f64_(kin.r_G_g), f64_(kin.R_b2g), f64_(kin.v_G_g), f64_(kin.w_b_g), f64_(kin.cm_b),
-            *self._kernel_args(env),
-        )  # fmt: skip
+        p = self._params(env, kin.batch)
+        status, force, moment, _ = evaluate(kc.catenary_kernel, p, 0.0, kin)  # static: no t
         if status:
             if len(self.connects):
                 raise SimulationError(
@@ -412,7 +422,7 @@ class CatenaryMooring(Load, kind="mooring_catenary"):
             raise SimulationError(
                 "a catenary mooring line did not converge (Newton, 100 iterations)", time=kin.t
             )
-        return force, moment, ch, node_x
+        return force, moment, p.scratch, p.node_scratch
 
     def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
         """Line loads on the body at the fairleads (inertial axes, about the body CM)."""
@@ -455,12 +465,7 @@ class CatenaryMooring(Load, kind="mooring_catenary"):
     def compiled(self, env, batch):
         from floatwind._kernels import catenary as kc
 
-        p = self.Params(
-            *self._kernel_args(env),
-            np.zeros((int(batch), len(self.lines), 5)),
-            np.zeros((int(batch), len(self.connects), 3)),
-        )
-        return CompiledLoad(kc.catenary_kernel, p)
+        return CompiledLoad(kc.catenary_kernel, self._params(env, batch))
 
     def channel_info(self) -> dict[str, tuple[str, str]]:
         info: dict[str, tuple[str, str]] = {}

@@ -42,8 +42,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from floatwind import _kernels
-from floatwind._kernels.contract import CompiledLoad, f64
+from floatwind._kernels.contract import (
+    BodyKinematics,
+    CompiledLoad,
+    body_kinematics,
+    f64,
+    python_form,
+)
 from floatwind.errors import CaseError
 from floatwind.loads.base import Kinematics, Load, Wrench
 from floatwind.validate import Section, check_body
@@ -64,7 +69,6 @@ _N_GAUSS = 24
 _GAUSS_X, _GAUSS_W = np.polynomial.legendre.leggauss(_N_GAUSS)
 _SIN_X = np.sin(0.5 * np.pi * _GAUSS_X)
 _SIN_W = _GAUSS_W * 0.5 * np.pi * np.cos(0.5 * np.pi * _GAUSS_X)
-_TINY = 1e-12
 
 
 @dataclass(frozen=True)
@@ -92,62 +96,6 @@ def frustum_volume_centroid(z0, z1, r0, r1):
     volume = np.pi * h * s / 3.0
     zc = z0 + h * (r0 * r0 + 2.0 * r0 * r1 + 3.0 * r1 * r1) / (4.0 * s)
     return volume, zc
-
-
-def _segment(d, r):
-    """Area and first moment (along the cut normal) of the part ``xi < d`` of a disc of radius r."""
-    dc = np.clip(d, -r, r)
-    root = np.sqrt(np.maximum(r * r - dc * dc, 0.0))
-    ratio = np.clip(dc / np.where(r > 0, r, 1.0), -1.0, 1.0)
-    area = np.pi * r * r - r * r * np.arccos(ratio) + dc * root
-    moment = -(2.0 / 3.0) * root**3
-    return area, moment
-
-
-def wetted_volume_by_slices(c, n3, m, z0, z1, r0, r1):
-    """Wetted volume and centroid of frustums cut by a plane, by exact slice integration.
-
-    In member coordinates (axis along z, origin on the axis), a point ``(xi, eta, z)`` is wet when
-    ``c + m xi + n3 z < 0`` (``xi`` along the horizontal projection of the plane normal).
-
-    Parameters
-    ----------
-    c, n3, m : (K,) plane offset (m) and normal components (m >= 0).
-    z0, z1, r0, r1 : (K,) member ends (m) and radii (m).
-
-    Returns
-    -------
-    volume : (K,) wetted volume (m^3).
-    xi_c, z_c : (K,) centroid along ``xi`` and along the axis (m).
-    """
-    k = (r1 - r0) / (z1 - z0)
-    # levels where the cut line touches the rim, d(z) = +-r(z): analytic pieces in between
-    cuts = []
-    for sgn in (1.0, -1.0):
-        den = n3 + sgn * m * k
-        num = -c - sgn * m * (r0 - k * z0)
-        ok = np.abs(den) > _TINY
-        zc = np.where(ok, num / np.where(ok, den, 1.0), z0)
-        cuts.append(np.clip(zc, z0, z1))
-    edges = np.sort(np.stack([z0, cuts[0], cuts[1], z1], axis=-1), axis=-1)  # (K, 4)
-    lo, hi = edges[:, :-1], edges[:, 1:]  # (K, 3)
-    half = 0.5 * (hi - lo)
-    # z = mid + half sin(pi s / 2): the (z - z_cut)^(3/2) behaviour at the touching levels becomes
-    # analytic in s, so Gauss-Legendre converges exponentially
-    z = 0.5 * (hi + lo)[..., None] + half[..., None] * _SIN_X  # (K, 3, G)
-    w = half[..., None] * _SIN_W
-    r = r0[:, None, None] + k[:, None, None] * (z - z0[:, None, None])
-    level = c[:, None, None] + n3[:, None, None] * z
-    vertical = m <= _TINY
-    m_safe = np.where(vertical, 1.0, m)[:, None, None]
-    big = 10.0 * (np.abs(r) + 1.0)
-    d = np.where(vertical[:, None, None], np.where(level < 0.0, big, -big), -level / m_safe)
-    area, first = _segment(d, r)
-    volume = np.sum(w * area, axis=(1, 2))
-    safe = np.where(volume > 0.0, volume, 1.0)
-    xi_c = np.sum(w * first, axis=(1, 2)) / safe
-    z_c = np.sum(w * area * z, axis=(1, 2)) / safe
-    return volume, xi_c, z_c
 
 
 class Hydrostatics(Load, kind="hydrostatics"):
@@ -247,7 +195,7 @@ class Hydrostatics(Load, kind="hydrostatics"):
         )
 
     def buoyancy(self, R_b2g: np.ndarray, origin_g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Displaced volume and centre of buoyancy for a body pose.
+        """Displaced volume and centre of buoyancy for a body pose (the load's kernel stages).
 
         Parameters
         ----------
@@ -259,63 +207,35 @@ class Hydrostatics(Load, kind="hydrostatics"):
         volume : (B,) displaced volume (m^3).
         cb_b : (B, 3) centre of buoyancy in the body frame (m); the body origin where volume = 0.
         """
-        n = R_b2g[:, 2, :]  # (t31, t32, t33), Wang (3.13)
-        n12 = n[:, :2]
-        n3 = n[:, 2:3]  # (B, 1)
-        m = np.linalg.norm(n12, axis=-1)[:, None]  # (B, 1)
-        c = origin_g[:, 2:3] + n12 @ self.axis_xy.T  # (B, M): height of the axis point z_b = 0
-        zc0 = c + n3 * self.z0
-        zc1 = c + n3 * self.z1
-        zmax = np.maximum(zc0 + m * self.r0, zc1 + m * self.r1)
-        zmin = np.minimum(zc0 - m * self.r0, zc1 - m * self.r1)
-        full = zmax <= 0.0
-        pierce = ~full & (zmin < 0.0)
-
-        vol = np.where(full, self.full_volume, 0.0)
-        cen = np.where(full[..., None], self.full_centroid, 0.0)  # (B, M, 3)
-
-        # Wang (3.14)-(3.15): surface-piercing cylinder, end caps not cut
-        closed = (
-            pierce
-            & self.is_cylinder
-            & (n3 > _TINY)
-            & (zc0 + m * self.r0 <= 0.0)
-            & (zc1 - m * self.r1 >= 0.0)
+        B = R_b2g.shape[0]
+        kin = BodyKinematics(
+            r_G=f64(origin_g).reshape(B, 1, 3),
+            R_b2g=f64(R_b2g).reshape(B, 1, 3, 3),
+            v_G=np.zeros((B, 1, 3)),
+            w_b=np.zeros((B, 1, 3)),
+            cm_b=np.zeros((1, 3)),
         )
-        if np.any(closed):
-            n3s = np.where(closed, n3, 1.0)
-            h1 = np.where(closed, -c / n3s - self.z0, 1.0)  # general form of (3.14)
-            h1 = np.where(h1 > 0.0, h1, 1.0)
-            r2 = self.r0 * self.r0
-            v_c = np.pi * r2 * h1
-            x_c = self.axis_xy[:, 0] - n[:, 0:1] * r2 / (4.0 * n3s * h1)
-            y_c = self.axis_xy[:, 1] - n[:, 1:2] * r2 / (4.0 * n3s * h1)
-            z_c = self.z0 + h1 / 2.0 + r2 * m * m / (8.0 * n3s * n3s * h1)
-            vol = np.where(closed, v_c, vol)
-            cen = np.where(closed[..., None], np.stack([x_c, y_c, z_c], axis=-1), cen)
-
-        sliced = pierce & ~closed
-        if np.any(sliced):
-            bi, mi = np.nonzero(sliced)
-            v_s, xi_s, z_s = wetted_volume_by_slices(
-                c[bi, mi], n3[bi, 0], m[bi, 0], self.z0[mi], self.z1[mi], self.r0[mi], self.r1[mi]
-            )
-            m_b = m[bi, 0]
-            u = np.where(
-                (m_b > _TINY)[:, None], n12[bi] / np.where(m_b > _TINY, m_b, 1.0)[:, None], 0.0
-            )
-            vol[bi, mi] = v_s
-            cen[bi, mi, 0] = self.axis_xy[mi, 0] + u[:, 0] * xi_s
-            cen[bi, mi, 1] = self.axis_xy[mi, 1] + u[:, 1] * xi_s
-            cen[bi, mi, 2] = z_s
-
+        _, vol, cen = self._volumes(self._params(0.0)._replace(body=0), kin)
         volume = vol.sum(axis=1)
         safe = np.where(volume > 0.0, volume, 1.0)
         cb_b = np.einsum("bm,bmi->bi", vol, cen) / safe[:, None]
         return volume, cb_b
 
+    @staticmethod
+    def _volumes(p, kin):
+        """Body origin (B, 3), wetted volume (B, M) and centroid (B, M, 3, body frame) of each
+        member: ``hydrostatics_classify`` and ``hydrostatics_slices`` (compiled, or their Python
+        forms with FLOATWIND_NO_JIT=1)."""
+        from floatwind._kernels import loads as kl
+
+        origin, vol, cen, sliced, c, n, m = python_form(kl.hydrostatics_classify)(p, kin)
+        if sliced.any():  # the tapered / cap-cutting members
+            python_form(kl.hydrostatics_slices)(p, vol, cen, sliced, c, n, m)
+        return origin, vol, cen
+
     def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
-        """Buoyancy force and its moment about the body CM (inertial axes).
+        """Buoyancy force and its moment about the body CM (inertial axes), by the stages of the
+        load's kernel (:mod:`floatwind._kernels.loads`).
 
         Parameters
         ----------
@@ -326,71 +246,23 @@ class Hydrostatics(Load, kind="hydrostatics"):
         env : Environment
             Uses ``rho_water`` (kg/m^3) and ``gravity`` (m/s^2).
         """
-        if _kernels.enabled():
-            return self._wrench_jit(kin, env)
-        R = kin.R_b2g[:, self.body]
-        r_G = kin.r_G_g[:, self.body]
-        origin = r_G - np.einsum("bij,j->bi", R, kin.cm_b[self.body])
-        volume, cb_b = self.buoyancy(R, origin)
-        r_B = origin + np.einsum("bij,bj->bi", R, cb_b)
-        out = Wrench.zeros(kin.batch, kin.n_bodies)
-        force = np.zeros((kin.batch, 3))
-        force[:, 2] = env.rho_water * env.gravity * volume
-        out.force[:, self.body] = force
-        out.moment[:, self.body] = np.cross(r_B - r_G, force)
-        moment_ref = np.cross(r_B - origin, force)
-        p = self.channel_prefix
-        for k, ax in enumerate("xyz"):
-            out.channels[f"{p}HstF{ax}i"] = force[:, k]
-            out.channels[f"{p}HstM{ax}i"] = moment_ref[:, k]
-            out.channels[f"{p}HstCB{ax}i"] = np.where(volume > 0.0, r_B[:, k], np.nan)
-        out.channels[f"{p}HstVol"] = volume
-        return out
-
-    def _wrench_jit(self, kin: Kinematics, env) -> Wrench:
-        """:meth:`wrench` with the compiled kernels (floatwind._kernels.loads), the sliced
-        (tapered / cap-cutting) members by ``hydrostatics_slices``, the compiled
-        :func:`wetted_volume_by_slices`."""
         from floatwind._kernels import loads as kl
 
-        origin, vol, cen, sliced, c, n, m = kl.hydrostatics_classify(
-            _kernels.f64(kin.R_b2g),
-            _kernels.f64(kin.r_G_g),
-            _kernels.f64(kin.cm_b),
-            self.body,
-            self.z0,
-            self.z1,
-            self.r0,
-            self.r1,
-            self.axis_xy,
-            self.is_cylinder,
-            self.full_volume,
-            self.full_centroid,
-        )
-        if sliced.any():  # the compiled slice integration (wetted_volume_by_slices)
-            kl.hydrostatics_slices(
-                vol, cen, sliced, c, n, m, self.z0, self.z1, self.r0, self.r1, self.axis_xy,
-                _SIN_X, _SIN_W,
-            )  # fmt: skip
-        force, moment, volume, r_B, m_ref = kl.hydrostatics_wrench(
-            _kernels.f64(kin.R_b2g),
-            _kernels.f64(kin.r_G_g),
-            self.body,
-            kin.n_bodies,
-            origin,
-            vol,
-            cen,
-            env.rho_water * env.gravity,
+        p = self._params(float(env.rho_water) * float(env.gravity))
+        bk = body_kinematics(kin)
+        origin, vol, cen = self._volumes(p, bk)
+        force, moment, volume, r_B, m_ref = python_form(kl.hydrostatics_wrench)(
+            p, bk, origin, vol, cen
         )
         out = Wrench(force, moment)
         f = force[:, self.body]
-        p = self.channel_prefix
+        pre = self.channel_prefix
         wet = volume > 0.0
         for k, ax in enumerate("xyz"):
-            out.channels[f"{p}HstF{ax}i"] = f[:, k]
-            out.channels[f"{p}HstM{ax}i"] = m_ref[:, k]
-            out.channels[f"{p}HstCB{ax}i"] = np.where(wet, r_B[:, k], np.nan)
-        out.channels[f"{p}HstVol"] = volume
+            out.channels[f"{pre}HstF{ax}i"] = f[:, k]
+            out.channels[f"{pre}HstM{ax}i"] = m_ref[:, k]
+            out.channels[f"{pre}HstCB{ax}i"] = np.where(wet, r_B[:, k], np.nan)
+        out.channels[f"{pre}HstVol"] = volume
         return out
 
     def channel_info(self) -> dict[str, tuple[str, str]]:
@@ -420,16 +292,35 @@ class Hydrostatics(Load, kind="hydrostatics"):
         slice_x: np.ndarray  # the slice integration's Gauss rule (_SIN_X, _SIN_W)
         slice_w: np.ndarray
 
+    def _params(self, rho_g: float) -> Params:
+        """The kernel's record for the buoyancy per volume ``rho_g`` (N/m^3), kept for the
+        next calls."""
+        cache = self.__dict__.setdefault("_params_cache", {})
+        if rho_g in cache:
+            return cache[rho_g]
+        p = self.Params(
+            body=int(self.body),
+            z0=f64(self.z0),
+            z1=f64(self.z1),
+            r0=f64(self.r0),
+            r1=f64(self.r1),
+            axis_xy=f64(self.axis_xy),
+            is_cylinder=np.ascontiguousarray(self.is_cylinder, dtype=np.bool_),
+            full_volume=f64(self.full_volume),
+            full_centroid=f64(self.full_centroid),
+            rho_g=rho_g,
+            slice_x=f64(_SIN_X),
+            slice_w=f64(_SIN_W),
+        )
+        cache[rho_g] = p
+        return p
+
     def compiled(self, env, batch):
         from floatwind._kernels import loads as kl
 
-        p = self.Params(
-            int(self.body), f64(self.z0), f64(self.z1), f64(self.r0), f64(self.r1),
-            f64(self.axis_xy), np.ascontiguousarray(self.is_cylinder, dtype=np.bool_),
-            f64(self.full_volume), f64(self.full_centroid),
-            float(env.rho_water) * float(env.gravity), f64(_SIN_X), f64(_SIN_W),
-        )  # fmt: skip
-        return CompiledLoad(kl.hydrostatics_kernel, p)
+        return CompiledLoad(
+            kl.hydrostatics_kernel, self._params(float(env.rho_water) * float(env.gravity))
+        )
 
 
 def _f(prefix: str, key: str) -> str:

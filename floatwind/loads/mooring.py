@@ -26,8 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from floatwind import _kernels
-from floatwind._kernels.contract import CompiledLoad, f64
+from floatwind._kernels.contract import CompiledLoad, evaluate, f64
 from floatwind.errors import CaseError, SimulationError
 from floatwind.loads.base import Kinematics, Load, Wrench
 from floatwind.rotation.vec import cross, matvec
@@ -201,36 +200,39 @@ class TautMooring(Load, kind="mooring_taut"):
             field=field,
         )
 
+    def _params(self, batch: int):
+        """The kernel's record (:class:`Params`), with the tensions of ``batch`` members."""
+        return self.Params(
+            body=int(self.body),
+            fairlead_b=f64(self.fairlead_b),
+            anchor_g=f64(self.anchor_g),
+            stiffness=f64(self.stiffness),
+            length=f64(self.length),
+            pretension=f64(self.pretension),
+            damping=f64(self.damping),
+            allow_compression=bool(self.allow_compression),
+            tension=np.zeros((int(batch), len(self.length))),
+        )
+
     def tensions(self, kin: Kinematics) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Line tensions and geometry at the kinematics ``kin``.
+        """Force, moment (B, N, 3) and line tensions (B, L) (N, >= 0 unless
+        ``allow_compression``) at the kinematics ``kin``, by the load's kernel.
 
         Raises :class:`SimulationError` if a fairlead reaches its anchor.
-
-        Returns
-        -------
-        tension : (B, L) line tension (N), >= 0 unless ``allow_compression``.
-        r_A_g : (B, L, 3) fairlead positions (m).
-        u_g : (B, L, 3) unit vectors from fairlead to anchor.
         """
-        r_A_g, v_A_g = kin.points(self.body, self.fairlead_b)
-        chord = self.anchor_g[None] - r_A_g  # rho_E/A of (3.16)
-        stretch_len = np.linalg.norm(chord, axis=-1)
-        if np.any(stretch_len == 0.0):
-            members = sorted(set(np.nonzero(stretch_len == 0.0)[0].tolist()))
+        from floatwind._kernels import loads as kl
+
+        p = self._params(kin.batch)
+        status, force, moment, _ = evaluate(kl.taut_kernel, p, 0.0, kin)  # static: no t
+        if status:
+            r_A_g, _ = kin.points(self.body, self.fairlead_b)
+            zero = np.linalg.norm(self.anchor_g[None] - r_A_g, axis=-1) == 0.0
             raise SimulationError(
                 "a mooring fairlead reached its anchor (zero line length)",
                 time=kin.t,
-                members=members,
+                members=sorted(set(np.nonzero(zero)[0].tolist())),
             )
-        u_g = chord / stretch_len[..., None]
-        rate = -np.einsum("bli,bli->bl", v_A_g, u_g)  # d|rho_E/A|/dt
-        # Wang (3.16) plus optional linear axial damping
-        tension = (
-            self.pretension + self.stiffness * (stretch_len - self.length) + self.damping * rate
-        )
-        if not self.allow_compression:
-            tension = np.maximum(tension, 0.0)
-        return tension, r_A_g, u_g
+        return force, moment, p.tension
 
     def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
         """Mooring force and moment about the body CM (inertial axes), Wang (3.16)-(3.18).
@@ -244,49 +246,7 @@ class TautMooring(Load, kind="mooring_taut"):
         env : Environment
             Unused.
         """
-        if _kernels.enabled():
-            out = self._wrench_jit(kin)
-            if out is not None:
-                return out
-        tension, r_A_g, u_g = self.tensions(kin)
-        out = Wrench.zeros(kin.batch, kin.n_bodies)
-        f_g = tension[..., None] * u_g
-        out.add_point_force(kin, self.body, r_A_g, f_g)
-        r_ref_g = kin.points(self.body, np.zeros((1, 3)))[0][:, 0]
-        moment_ref = out.moment[:, self.body] + np.cross(
-            kin.r_G_g[:, self.body] - r_ref_g, out.force[:, self.body]
-        )
-        p = self.channel_prefix
-        for i, name in enumerate(self._names):
-            out.channels[name] = tension[:, i]
-        for k, ax in enumerate("xyz"):
-            out.channels[f"{p}MoorF{ax}i"] = out.force[:, self.body, k].copy()
-            out.channels[f"{p}MoorM{ax}i"] = moment_ref[:, k]
-        return out
-
-    def _wrench_jit(self, kin: Kinematics) -> Wrench | None:
-        """:meth:`wrench` with the compiled kernel (floatwind._kernels.loads.taut_lines); None
-        when a fairlead reached its anchor (the NumPy path raises the error)."""
-        from floatwind._kernels import loads as kl
-
-        f64 = _kernels.f64
-        force, moment, tension, status = kl.taut_lines(
-            f64(kin.r_G_g),
-            f64(kin.R_b2g),
-            f64(kin.v_G_g),
-            f64(kin.w_b_g),
-            f64(kin.cm_b),
-            self.body,
-            f64(self.fairlead_b),
-            f64(self.anchor_g),
-            f64(self.stiffness),
-            f64(self.length),
-            f64(self.pretension),
-            f64(self.damping),
-            self.allow_compression,
-        )
-        if status:
-            return None
+        force, moment, tension = self.tensions(kin)
         out = Wrench(force, moment)
         b = self.body
         arm = matvec(kin.R_b2g[:, b], kin.cm_b[b])  # body CM from the body reference point
@@ -308,16 +268,12 @@ class TautMooring(Load, kind="mooring_taut"):
         pretension: np.ndarray  # (L,)
         damping: np.ndarray  # (L,) axial
         allow_compression: bool
+        tension: np.ndarray  # (B, L) line tensions of the last call
 
     def compiled(self, env, batch):
         from floatwind._kernels import loads as kl
 
-        p = self.Params(
-            int(self.body), f64(self.fairlead_b), f64(self.anchor_g), f64(self.stiffness),
-            f64(self.length), f64(self.pretension), f64(self.damping),
-            bool(self.allow_compression),
-        )  # fmt: skip
-        return CompiledLoad(kl.taut_kernel, p)
+        return CompiledLoad(kl.taut_kernel, self._params(batch))
 
     def channel_info(self) -> dict[str, tuple[str, str]]:
         info = {

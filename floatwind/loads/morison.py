@@ -49,8 +49,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from floatwind import _kernels
-from floatwind._kernels.contract import CompiledLoad, NoCompiledForm, f64, i64
+from floatwind._kernels.contract import CompiledLoad, NoCompiledForm, f64, i64, python_form
 from floatwind.errors import CaseError
 from floatwind.loads.base import Kinematics, Load, Wrench
 from floatwind.validate import (
@@ -94,7 +93,6 @@ _TOP_KEYS = (
     "strip_outputs",
     "channel_prefix",
 )
-_TINY = 1e-9
 
 
 @dataclass(frozen=True)
@@ -394,21 +392,12 @@ class MorisonMembers(Load, kind="morison"):
             return np.zeros(shape)
         return np.broadcast_to(sea.elevation(t, xy), shape)
 
-    def _wet_interval(self, t, sea, p1, p2):
-        """Wetted part ``[lo, hi]`` of each strip (fractions along it) from the free surface."""
-        centre_xy = 0.5 * (p1[..., :2] + p2[..., :2])
-        eta = self._surface(t, sea, centre_xy, p1.shape[:-1])
-        z1, z2 = p1[..., 2], p2[..., 2]
-        dz = z2 - z1
-        flat = np.abs(dz) < _TINY
-        cross = np.clip((eta - z1) / np.where(flat, 1.0, dz), 0.0, 1.0)
-        wet_flat = (0.5 * (z1 + z2) < eta).astype(float)
-        lo = np.where(flat, 0.0, np.where(dz > 0.0, 0.0, cross))
-        hi = np.where(flat, wet_flat, np.where(dz > 0.0, cross, 1.0))
-        return lo, hi
-
     def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
         """Morison force, moment about the body CM and added-mass matrix (inertial axes).
+
+        Computed by the stages of the load's kernels (:mod:`floatwind._kernels.morison`,
+        compiled, or their Python forms with ``FLOATWIND_NO_JIT=1``), with the sea object
+        queried between them (any sea; the compiled stepping queries the sea's table instead).
 
         Parameters
         ----------
@@ -425,122 +414,51 @@ class MorisonMembers(Load, kind="morison"):
             ``force``/``moment`` (B, N, 3) without the acceleration-dependent part,
             ``added_mass`` (B, N, 6, 6) with it (zero blocks for the other bodies).
         """
-        if _kernels.enabled():
-            return self._wrench_jit(t, kin, env)
-        B, N = kin.batch, kin.n_bodies
-        body = self.body
-        rho = env.rho_water
-        R = kin.R_b2g[:, body]
-        r_G = kin.r_G_g[:, body]
-        v_G = kin.v_G_g[:, body]
-        w = kin.w_b_g[:, body]
-        cm = kin.cm_b[body]
-
-        sea = self._sea(env, "strips", self.strip_centre_b)
-        R_t = np.swapaxes(R, 1, 2)
-        p1 = r_G[:, None] + (self.strip_a_b - cm) @ R_t  # (B, S, 3)
-        p2 = r_G[:, None] + (self.strip_b_b - cm) @ R_t
-        if self.axis == "instantaneous":
-            e = self.strip_axis_b @ R_t  # Wang: e3 = T_s->I e3^t
-            lo, hi = self._wet_interval(t, sea, p1, p2)
-        else:
-            e = np.broadcast_to(self.strip_axis_b, (B, self.n_strips, 3))
-            ua = np.broadcast_to(self.strip_a_b, p1.shape)
-            ub = np.broadcast_to(self.strip_b_b, p1.shape)
-            lo, hi = self._wet_interval(t, sea, ua, ub)
-        frac = hi - lo
-        s_mid = (0.5 * (lo + hi))[..., None]
-        x_g = p1 + s_mid * (p2 - p1)  # load point: middle of the wetted part
-        arm = x_g - r_G[:, None]
-        if self.axis == "instantaneous":
-            x_k = x_g
-        else:
-            x_k = self.strip_a_b + s_mid * (self.strip_b_b - self.strip_a_b)
-        u, du = sea.kinematics(t, np.ascontiguousarray(np.broadcast_to(x_k, x_g.shape)))
-        u = np.broadcast_to(u, x_g.shape)
-        du = np.broadcast_to(du, x_g.shape)
-
-        w_s = w[:, None]
-        v_s = v_G[:, None] + _cross(w_s, arm)  # (4.18)
-        centripetal = _cross(w_s, _cross(w_s, arm))  # known part of (4.19)
-        l_wet = frac * self.strip_length  # (B, S)
-
-        def normal(vec):
-            return vec - (vec * e).sum(axis=-1, keepdims=True) * e
-
-        v_rn = normal(u - v_s)
-        speed = np.linalg.norm(v_rn, axis=-1, keepdims=True)
-        f_drag = 0.5 * rho * (self.strip_cd * self.strip_diameter)[:, None] * speed * v_rn
-        f_inert = rho * (self.strip_cm * self.strip_area)[:, None] * normal(du)
-        m_add = rho * self.strip_ca * self.strip_area * l_wet  # (B, S) added mass of each strip
-        # Wang (3.22) times the wetted length; the dw, a_G part goes to the added-mass matrix
-        f_strip = (f_drag + f_inert) * l_wet[..., None] - m_add[..., None] * normal(centripetal)
-
-        force = f_strip.sum(axis=1)  # (3.25)
-        moment = _cross(arm, f_strip).sum(axis=1)  # (3.26)
-
-        # added mass: -m P (a_G - [r]x dw) on each strip, P = I - e e^T
-        added = _added_mass(m_add, e, arm, normal=True)
-
-        if self.end_pos_b.size:
-            f_end, m_end, a_end = self._axial(t, kin, env, R, r_G, v_G, w, cm)
-            force = force + f_end
-            moment = moment + m_end
-            added = added + a_end
-
-        return self._output(B, N, R, r_G, cm, force, moment, added, f_drag, f_inert, u, v_s, frac)
-
-    def _wrench_jit(self, t: float, kin: Kinematics, env) -> Wrench:
-        """Same as :meth:`wrench` with the compiled strip kernels (floatwind._kernels.morison)."""
         from floatwind._kernels import morison as km
 
-        B, N = kin.batch, kin.n_bodies
+        B = kin.batch
         body = self.body
-        rho = float(env.rho_water)
-        R = np.ascontiguousarray(kin.R_b2g[:, body], dtype=float)
-        r_G = np.ascontiguousarray(kin.r_G_g[:, body], dtype=float)
-        v_G = np.ascontiguousarray(kin.v_G_g[:, body], dtype=float)
-        w = np.ascontiguousarray(kin.w_b_g[:, body], dtype=float)
-        cm = np.ascontiguousarray(kin.cm_b[body], dtype=float)
+        R = f64(kin.R_b2g[:, body])
+        r_G = f64(kin.r_G_g[:, body])
+        v_G = f64(kin.v_G_g[:, body])
+        w = f64(kin.w_b_g[:, body])
+        cm = f64(kin.cm_b[body])
         inst = self.axis == "instantaneous"
-        k = self.__dict__.get("_jit_consts")
-        if k is None or k[0] != rho:
-            k = (
-                rho,
-                np.ascontiguousarray(self.strip_a_b, dtype=float),
-                np.ascontiguousarray(self.strip_b_b, dtype=float),
-                np.ascontiguousarray(self.strip_axis_b, dtype=float),
-                np.ascontiguousarray(self.strip_cd * self.strip_diameter, dtype=float),
-                np.ascontiguousarray(self.strip_cm * self.strip_area, dtype=float),
-                np.ascontiguousarray(rho * self.strip_ca * self.strip_area, dtype=float),
-                np.ascontiguousarray(np.broadcast_to(self.strip_length, (self.n_strips,)), float),
-            )
-            self._jit_consts = k
-        _, a_b, b_b, axis_b, cd_d, cm_a, rca, length = k
+        strips, ends = self._records(float(env.rho_water))
         sea = self._sea(env, "strips", self.strip_centre_b)
-        p1, p2, e, cxy, zz = km.strip_geometry(R, r_G, cm, a_b, b_b, axis_b, inst)
+        p1, p2, e, cxy, zz = python_form(km.strip_geometry)(strips, R, r_G, cm, inst)
         eta = _as_field(self._surface(t, sea, cxy, cxy.shape[:-1]), (B, self.n_strips))
-        frac, x_g, arm, x_k = km.strip_points(p1, p2, zz, eta, r_G, a_b, b_b, inst)
+        frac, x_g, arm, x_k = python_form(km.strip_points)(strips, p1, p2, zz, eta, r_G, inst)
         u, du = sea.kinematics(t, x_k)
         u = _as_field(u, x_g.shape)
         du = _as_field(du, x_g.shape)
-        force, moment, added, f_drag, f_inert, v_s = km.strip_loads(
-            u, du, e, arm, frac, v_G, w, rho, cd_d, cm_a, rca, length
+        force, moment, added, f_drag, f_inert, v_s = python_form(km.strip_loads)(
+            strips, u, du, e, arm, frac, v_G, w
         )
-        if self.end_pos_b.size:
-            f_end, m_end, a_end = self._axial(t, kin, env, R, r_G, v_G, w, cm)
+        if ends is not None:
+            x_g, x_k, e = python_form(km.end_points)(ends, R, r_G, cm, inst)
+            sea = self._sea(env, "ends", self.end_pos_b)
+            eta_e = _as_field(self._surface(t, sea, x_k[..., :2], x_g.shape[:-1]), x_g.shape[:-1])
+            ue, due = sea.kinematics(t, x_k)
+            f_end, m_end, a_end = python_form(km.end_sums)(
+                ends, x_g, x_k, e, eta_e, _as_field(ue, x_g.shape), _as_field(due, x_g.shape), r_G,
+                v_G, w,
+            )  # fmt: skip
             force = force + f_end
             moment = moment + m_end
             added = added + a_end
-        return self._output(B, N, R, r_G, cm, force, moment, added, f_drag, f_inert, u, v_s, frac)
+        return self._output(kin, force, moment, added, f_drag, f_inert, u, v_s, frac)
 
-    def _output(self, B, N, R, r_G, cm, force, moment, added, f_drag, f_inert, u, v_s, frac):
+    def _output(self, kin, force, moment, added, f_drag, f_inert, u, v_s, frac):
         """The Wrench with its output channels from the Morison results of :meth:`wrench`."""
         body = self.body
-        out = Wrench.zeros(B, N)
+        R = f64(kin.R_b2g[:, body])
+        r_G = f64(kin.r_G_g[:, body])
+        cm = f64(kin.cm_b[body])
+        out = Wrench.zeros(kin.batch, kin.n_bodies)
         out.force[:, body] = force
         out.moment[:, body] = moment
-        out.added_mass = np.zeros((B, N, 6, 6))
+        out.added_mass = np.zeros((kin.batch, kin.n_bodies, 6, 6))
         out.added_mass[:, body] = added
 
         origin = r_G - R @ cm
@@ -559,38 +477,36 @@ class MorisonMembers(Load, kind="morison"):
             out.channels[f"{name}Wet"] = frac[:, j]
         return out
 
-    def _axial(self, t, kin, env, R, r_G, v_G, w, cm):
-        """Axial drag and added mass at member ends (heave plates)."""
-        rho = env.rho_water
-        x_g = r_G[:, None] + np.einsum("bij,ej->bei", R, self.end_pos_b - cm)  # (B, E, 3)
-        if self.axis == "instantaneous":
-            e = np.einsum("bij,ej->bei", R, self.end_axis_b)
-            x_k = x_g
-        else:
-            e = np.broadcast_to(self.end_axis_b, x_g.shape)
-            x_k = np.broadcast_to(self.end_pos_b, x_g.shape)
-        sea = self._sea(env, "ends", self.end_pos_b)
-        eta = self._surface(t, sea, x_k[..., :2], x_g.shape[:-1])
-        wet = (x_k[..., 2] < eta).astype(float)
-        u, du = sea.kinematics(t, np.ascontiguousarray(x_k))
-        u = np.broadcast_to(u, x_g.shape)
-        du = np.broadcast_to(du, x_g.shape)
-        arm = x_g - r_G[:, None]
-        w_s = w[:, None]
-        v_s = v_G[:, None] + _cross(w_s, arm)
-        centripetal = _cross(w_s, _cross(w_s, arm))
-        v_ra = np.einsum("bei,bei->be", u - v_s, e)
-        a_wave = np.einsum("bei,bei->be", du, e)
-        a_cen = np.einsum("bei,bei->be", centripetal, e)
-        m_ax = rho * self.end_ca * self.end_vref * wet  # (B, E)
-        f_ax = wet * 0.5 * rho * self.end_cd * self.end_area * np.abs(v_ra) * v_ra
-        f_ax = f_ax + m_ax * (a_wave - a_cen)
-        f_end = f_ax[..., None] * e
-        return (
-            f_end.sum(axis=1),
-            _cross(arm, f_end).sum(axis=1),
-            _added_mass(m_ax, e, arm, normal=False),
-        )
+    def _records(self, rho: float):
+        """The strips' and the member ends' constants (:class:`Strips`, :class:`EndSet`, None
+        without ends) for the water density ``rho``, kept for the next call."""
+        hit = self.__dict__.get("_record_cache")
+        if hit is None or hit[0] != rho:
+            strips = self.Strips(
+                rho=rho,
+                a_b=f64(self.strip_a_b),
+                b_b=f64(self.strip_b_b),
+                axis_b=f64(self.strip_axis_b),
+                cd_d=f64(self.strip_cd * self.strip_diameter),
+                cm_a=f64(self.strip_cm * self.strip_area),
+                rca=f64(rho * self.strip_ca * self.strip_area),
+                length=f64(np.broadcast_to(self.strip_length, (self.n_strips,))),
+            )
+            ends = None
+            if self.end_pos_b.size:
+                n = self.end_pos_b.shape[0]
+                ends = self.EndSet(
+                    rho=rho,
+                    pos_b=f64(self.end_pos_b, (n, 3)),
+                    axis_b=f64(self.end_axis_b, (n, 3)),
+                    cd=f64(self.end_cd),
+                    ca=f64(self.end_ca),
+                    area=f64(self.end_area),
+                    vref=f64(self.end_vref),
+                )
+            hit = (rho, strips, ends)
+            self.__dict__["_record_cache"] = hit
+        return hit[1], hit[2]
 
     class Scratch(NamedTuple):
         """Per-run cache of the compiled form: the expansion series at time ``t[0]``."""
@@ -600,10 +516,9 @@ class MorisonMembers(Load, kind="morison"):
         zr: np.ndarray  # (C, R) real parts, members contiguous (lane kernels)
         zi: np.ndarray  # (C, R) imaginary parts
 
-    class Params(NamedTuple):
-        body: int
-        instantaneous: bool  # axis "instantaneous" (else the undisplaced one)
-        still_surface: bool  # wetting against the still water level
+    class Strips(NamedTuple):
+        """The strips' constants read by the stage kernels (``_kernels.morison.strip_*``)."""
+
         rho: float
         a_b: np.ndarray  # (S, 3) strip ends, body frame
         b_b: np.ndarray
@@ -612,19 +527,11 @@ class MorisonMembers(Load, kind="morison"):
         cm_a: np.ndarray  # (S,) C_m A
         rca: np.ndarray  # (S,) rho C_a A
         length: np.ndarray  # (S,)
-        chain_start: np.ndarray  # chains of equally spaced strips (straight members)
-        chain_count: np.ndarray
-        sea: tuple  # floatwind.environment.compiled.SeaTable
-        scratch: tuple  # Scratch
 
-    class Ends(NamedTuple):
-        """Member-end (axial) loads of the compiled form (``_build_ends``, ``_axial``): a second
-        kernel of this load, present only when it has ends (a record the kernel does not use
-        still costs reference counting on every call)."""
+    class EndSet(NamedTuple):
+        """The member ends' (axial loads, ``_build_ends``) constants read by the stage kernels
+        ``_kernels.morison.end_points`` and ``end_sums``."""
 
-        body: int
-        instantaneous: bool
-        still_surface: bool
         rho: float
         pos_b: np.ndarray  # (E, 3) end positions, body frame
         axis_b: np.ndarray  # (E, 3) member axes
@@ -632,6 +539,26 @@ class MorisonMembers(Load, kind="morison"):
         ca: np.ndarray  # (E,) axial C_a
         area: np.ndarray  # (E,) plate area
         vref: np.ndarray  # (E,) reference volume (half sphere)
+
+    class Params(NamedTuple):
+        body: int
+        instantaneous: bool  # axis "instantaneous" (else the undisplaced one)
+        still_surface: bool  # wetting against the still water level
+        strips: tuple  # Strips
+        chain_start: np.ndarray  # chains of equally spaced strips (straight members)
+        chain_count: np.ndarray
+        sea: tuple  # floatwind.environment.compiled.SeaTable
+        scratch: tuple  # Scratch
+
+    class Ends(NamedTuple):
+        """Member-end (axial) loads of the compiled form: a second kernel of this load, present
+        only when it has ends (a record the kernel does not use still costs reference counting
+        on every call)."""
+
+        body: int
+        instantaneous: bool
+        still_surface: bool
+        ends: tuple  # EndSet
         sea: tuple  # SeaTable of the sea queried at the ends
         scratch: tuple  # Scratch of that table
 
@@ -639,8 +566,8 @@ class MorisonMembers(Load, kind="morison"):
     def _scratch(cls, table):
         R, C = table.table.shape[1], table.table.shape[2]
         return cls.Scratch(
-            np.array([np.nan]), np.zeros((R, C), dtype=np.complex128), np.zeros((C, R)),
-            np.zeros((C, R)),
+            t=np.array([np.nan]), z=np.zeros((R, C), dtype=np.complex128), zr=np.zeros((C, R)),
+            zi=np.zeros((C, R)),
         )  # fmt: skip
 
     def _compiled_ends(self, env, batch):
@@ -652,11 +579,13 @@ class MorisonMembers(Load, kind="morison"):
             raise NoCompiledForm("Morison sea evaluator for other points (member ends)")
         table = sea_table(sea, batch)
         return self.Ends(
-            int(self.body), self.axis == "instantaneous", self.surface == "still",
-            float(env.rho_water), f64(self.end_pos_b, (n, 3)), f64(self.end_axis_b, (n, 3)), f64(self.end_cd),
-            f64(self.end_ca), f64(self.end_area), f64(self.end_vref), table,
-            self._scratch(table),
-        )  # fmt: skip
+            body=int(self.body),
+            instantaneous=self.axis == "instantaneous",
+            still_surface=self.surface == "still",
+            ends=self._records(float(env.rho_water))[1],
+            sea=table,
+            scratch=self._scratch(table),
+        )
 
     def compiled(self, env, batch):
         """The strips' kernel, and the member ends' kernel when the load has ends."""
@@ -673,13 +602,15 @@ class MorisonMembers(Load, kind="morison"):
             self.strip_a_b, self.strip_b_b, table.grp if table.active else None
         )
         p = self.Params(
-            int(self.body), self.axis == "instantaneous", self.surface == "still", rho,
-            f64(self.strip_a_b), f64(self.strip_b_b), f64(self.strip_axis_b),
-            f64(self.strip_cd * self.strip_diameter), f64(self.strip_cm * self.strip_area),
-            f64(rho * self.strip_ca * self.strip_area),
-            f64(np.broadcast_to(self.strip_length, (self.n_strips,))), start, count, table,
-            scratch,
-        )  # fmt: skip
+            body=int(self.body),
+            instantaneous=self.axis == "instantaneous",
+            still_surface=self.surface == "still",
+            strips=self._records(rho)[0],
+            chain_start=start,
+            chain_count=count,
+            sea=table,
+            scratch=scratch,
+        )
         strips = CompiledLoad(kmor.morison_kernel, p, adds_mass=True)
         if not self.end_pos_b.size:
             return strips
@@ -749,52 +680,6 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
     b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
     return np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
-
-
-def _skew(v: np.ndarray) -> np.ndarray:
-    """[v]x for v (B, 3) -> (B, 3, 3)."""
-    out = np.zeros(v.shape + (3,))
-    out[..., 0, 1], out[..., 0, 2] = -v[..., 2], v[..., 1]
-    out[..., 1, 0], out[..., 1, 2] = v[..., 2], -v[..., 0]
-    out[..., 2, 0], out[..., 2, 1] = -v[..., 1], v[..., 0]
-    return out
-
-
-def _added_mass(mass: np.ndarray, e: np.ndarray, arm: np.ndarray, normal: bool) -> np.ndarray:
-    """6x6 added mass about the CM: sum m [[P, -P[r]x], [[r]x P, -[r]x P [r]x]].
-
-    ``P = I - e e^T`` (``normal``, strips) or ``P = e e^T`` (axial, member ends). With
-    ``c = e x r`` (so ``e^T [r]x = c^T``) the blocks reduce to sums of outer products:
-    normal: ``A11 = (sum m) I - sum m e e^T``, ``A12 = -[sum m r]x + sum m e c^T``,
-    ``A22 = sum m (|r|^2 I - r r^T - c c^T)``; axial: ``A11 = sum m e e^T``,
-    ``A12 = -sum m e c^T``, ``A22 = sum m c c^T``.
-
-    ``mass`` (B, K), ``e`` and ``arm`` (B, K, 3) -> (B, 6, 6).
-    """
-    B = mass.shape[0]
-    c = _cross(e, arm)
-    me = mass[..., None] * e
-    mc = mass[..., None] * c
-    me_t = np.swapaxes(me, 1, 2)  # (B, 3, K): sums of outer products as batched matmuls
-    ee = me_t @ e
-    ec = me_t @ c
-    cc = np.swapaxes(mc, 1, 2) @ c
-    out = np.empty((B, 6, 6))
-    eye = np.eye(3)
-    if normal:
-        mr = mass[..., None] * arm
-        total = mass.sum(axis=1)[:, None, None]
-        out[:, :3, :3] = total * eye - ee
-        a12 = ec - _skew(mr.sum(axis=1))
-        r2 = (mr * arm).sum(axis=(1, 2))[:, None, None]
-        out[:, 3:, 3:] = r2 * eye - np.swapaxes(mr, 1, 2) @ arm - cc
-    else:
-        out[:, :3, :3] = ee
-        a12 = -ec
-        out[:, 3:, 3:] = cc
-    out[:, :3, 3:] = a12
-    out[:, 3:, :3] = np.swapaxes(a12, 1, 2)
-    return out
 
 
 def _axial_from_config(sec: Section, key: str) -> AxialEnd | None:

@@ -40,11 +40,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-from floatwind import _kernels
-from floatwind._kernels.contract import BodyKinematics, CompiledLoad, NoCompiledForm, f64
+from floatwind._kernels.contract import (
+    CompiledLoad,
+    NoCompiledForm,
+    body_kinematics,
+    f64,
+    python_form,
+)
 from floatwind.errors import CaseError
 from floatwind.loads import radiation_fit as rf
-from floatwind.loads.base import Kinematics, Load, Wrench
+from floatwind.loads.base import Load, Wrench
 from floatwind.loads.wamit import WamitData, read_wamit
 from floatwind.validate import Section, check_body
 
@@ -238,8 +243,9 @@ class PotentialRadiation(Load, kind="potential_radiation"):
             )
         K, pairs = self._table(dt)
         n = int(n_steps) + 1
-        return RadiationMemory(np.zeros((batch, 6, n)), np.zeros((n, batch, 6)), float(t0),
-                               float(dt), np.full(1, -1, dtype=np.int64), K, pairs)  # fmt: skip
+        return RadiationMemory(v=np.zeros((batch, 6, n)), F=np.zeros((n, batch, 6)), t0=float(t0),
+                               dt=float(dt), last=np.full(1, -1, dtype=np.int64), K=K,
+                               pairs=pairs)  # fmt: skip
 
     class Params(NamedTuple):
         body: int
@@ -250,8 +256,9 @@ class PotentialRadiation(Load, kind="potential_radiation"):
 
     def _params(self, env, memory):
         rho = float(getattr(env, "rho_water", 1025.0))
-        return self.Params(int(self.body), f64(self.point_b), f64(rho * self.data.added_mass_inf),
-                           rho, memory)  # fmt: skip
+        return self.Params(body=int(self.body), ref_b=f64(self.point_b),
+                           a_inf=f64(rho * self.data.added_mass_inf), rho=rho,
+                           memory=memory)  # fmt: skip
 
     def compiled(self, env, batch):
         from floatwind._kernels import potential as kp
@@ -262,8 +269,8 @@ class PotentialRadiation(Load, kind="potential_radiation"):
     def after_step(self, t, kin, env, memory, s):
         from floatwind._kernels import potential as kp
 
-        fn = kp.radiation_after_step if _kernels.enabled() else kp.radiation_after_step.py_func
-        fn(self._params(env, memory), float(t), _body_kin(kin), np.empty((kin.batch, 0)))
+        fn = python_form(kp.radiation_after_step)
+        fn(self._params(env, memory), float(t), body_kinematics(kin), np.empty((kin.batch, 0)))
 
     def wrench(self, t, kin, env):  # pragma: no cover - a load with a memory answers wrench_state
         return self.wrench_state(t, kin, env, None, None)[0]
@@ -272,14 +279,15 @@ class PotentialRadiation(Load, kind="potential_radiation"):
         from floatwind._kernels import potential as kp
 
         if memory is None:  # statics and start-up checks: no history
-            memory = RadiationMemory(np.zeros((kin.batch, 6, 1)), np.zeros((1, kin.batch, 6)),
-                                     0.0, 1.0, np.full(1, -1, dtype=np.int64),
-                                     np.zeros((0, 1)), np.zeros((0, 2), dtype=np.int64))  # fmt: skip
+            memory = RadiationMemory(v=np.zeros((kin.batch, 6, 1)), F=np.zeros((1, kin.batch, 6)),
+                                     t0=0.0, dt=1.0, last=np.full(1, -1, dtype=np.int64),
+                                     K=np.zeros((0, 1)),
+                                     pairs=np.zeros((0, 2), dtype=np.int64))  # fmt: skip
         B, N = kin.batch, kin.n_bodies
         force, moment = np.zeros((B, N, 3)), np.zeros((B, N, 3))
         added = np.zeros((B, N, 6, 6))
-        fn = kp.radiation_kernel if _kernels.enabled() else kp.radiation_kernel.py_func
-        fn(self._params(env, memory), float(t), _body_kin(kin), np.empty((B, 0)),
+        fn = python_form(kp.radiation_kernel)
+        fn(self._params(env, memory), float(t), body_kinematics(kin), np.empty((B, 0)),
            np.empty((B, 0)), force, moment, added)  # fmt: skip
         return Wrench(force, moment, added_mass=added), None
 
@@ -413,7 +421,7 @@ class PotentialExcitation(Load, kind="potential_excitation"):
 
     def _params(self, env):
         w, cr, ci = self.coefficients(env)
-        return self.Params(int(self.body), f64(self.point_b), w, cr, ci)
+        return self.Params(body=int(self.body), ref_b=f64(self.point_b), omega=w, c_re=cr, c_im=ci)
 
     def compiled(self, env, batch):
         from floatwind._kernels import potential as kp
@@ -425,8 +433,8 @@ class PotentialExcitation(Load, kind="potential_excitation"):
 
         B, N = kin.batch, kin.n_bodies
         force, moment = np.zeros((B, N, 3)), np.zeros((B, N, 3))
-        fn = kp.excitation_kernel if _kernels.enabled() else kp.excitation_kernel.py_func
-        fn(self._params(env), float(t), _body_kin(kin), np.empty((B, 0)), np.empty((B, 0)),
+        fn = python_form(kp.excitation_kernel)
+        fn(self._params(env), float(t), body_kinematics(kin), np.empty((B, 0)), np.empty((B, 0)),
            force, moment, np.zeros((B, N, 6, 6)))  # fmt: skip
         return Wrench(force, moment)
 
@@ -548,10 +556,12 @@ class PotentialExcitationSS(PotentialExcitation):
             self._eta[key] = self._elevation(env)
         w, er, ei = self._eta[key]
         blk = self.blocks(float(env.rho_water) * float(env.gravity))
-        return self.SSParams(int(self.body), f64(self.point_b), w, er, ei, float(self.tc),
-                             blk.orders, blk.offsets, f64(blk.a), f64(blk.b), f64(blk.c),
-                             np.any(blk.b != 0.0, axis=1), np.any(blk.c != 0.0, axis=2),
-                             int(state0))  # fmt: skip
+        return self.SSParams(body=int(self.body), ref_b=f64(self.point_b), omega=w, e_re=er,
+                             e_im=ei, tc=float(self.tc), orders=blk.orders, offsets=blk.offsets,
+                             a=f64(blk.a), b=f64(blk.b), c=f64(blk.c),
+                             b_used=np.any(blk.b != 0.0, axis=1),
+                             c_used=np.any(blk.c != 0.0, axis=2),
+                             state0=int(state0))  # fmt: skip
 
     def compiled(self, env, batch):
         from floatwind._kernels import potential as kp
@@ -568,15 +578,10 @@ class PotentialExcitationSS(PotentialExcitation):
         force, moment = np.zeros((B, N, 3)), np.zeros((B, N, 3))
         y = np.zeros((B, self.n_states)) if s is None else np.ascontiguousarray(s, dtype=float)
         dy = np.zeros_like(y)
-        fn = kp.excitation_ss_kernel if _kernels.enabled() else kp.excitation_ss_kernel.py_func
-        fn(self._ss_params(env, 0), float(t), _body_kin(kin), y, dy, force, moment,
+        fn = python_form(kp.excitation_ss_kernel)
+        fn(self._ss_params(env, 0), float(t), body_kinematics(kin), y, dy, force, moment,
            np.zeros((B, N, 6, 6)))  # fmt: skip
         return Wrench(force, moment), dy
-
-
-def _body_kin(kin: Kinematics) -> BodyKinematics:
-    return BodyKinematics(f64(kin.r_G_g), f64(kin.R_b2g), f64(kin.v_G_g), f64(kin.w_b_g),
-                          f64(kin.cm_b))  # fmt: skip
 
 
 class PotentialRadiationSS(PotentialRadiation):
@@ -660,10 +665,12 @@ class PotentialRadiationSS(PotentialRadiation):
     def _ss_params(self, env, state0: int):
         rho = float(getattr(env, "rho_water", 1025.0))
         blk = self.blocks(rho)
-        return self.SSParams(int(self.body), f64(self.point_b), f64(rho * self.data.added_mass_inf),
-                             blk.orders, blk.offsets, f64(blk.a), f64(blk.b), f64(blk.c),
-                             np.any(blk.b != 0.0, axis=1), np.any(blk.c != 0.0, axis=2),
-                             int(state0))  # fmt: skip
+        return self.SSParams(body=int(self.body), ref_b=f64(self.point_b),
+                             a_inf=f64(rho * self.data.added_mass_inf), orders=blk.orders,
+                             offsets=blk.offsets, a=f64(blk.a), b=f64(blk.b), c=f64(blk.c),
+                             b_used=np.any(blk.b != 0.0, axis=1),
+                             c_used=np.any(blk.c != 0.0, axis=2),
+                             state0=int(state0))  # fmt: skip
 
     def compiled(self, env, batch):
         from floatwind._kernels import potential as kp
@@ -678,6 +685,6 @@ class PotentialRadiationSS(PotentialRadiation):
         added = np.zeros((B, N, 6, 6))
         y = np.zeros((B, self.n_states)) if s is None else np.ascontiguousarray(s, dtype=float)
         dy = np.zeros_like(y)
-        fn = kp.radiation_ss_kernel if _kernels.enabled() else kp.radiation_ss_kernel.py_func
-        fn(self._ss_params(env, 0), float(t), _body_kin(kin), y, dy, force, moment, added)
+        fn = python_form(kp.radiation_ss_kernel)
+        fn(self._ss_params(env, 0), float(t), body_kinematics(kin), y, dy, force, moment, added)
         return Wrench(force, moment, added_mass=added), dy

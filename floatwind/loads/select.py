@@ -72,7 +72,9 @@ class SelectLoad(Load):
             parts.append(c)
         adds = any(c.adds_mass for c in parts)
         p = self.Params(
-            i64(np.broadcast_to(self.choice, (batch,))), tuple(c.params for c in parts), adds
+            choice=i64(np.broadcast_to(self.choice, (batch,))),
+            candidates=tuple(c.params for c in parts),
+            adds_mass=adds,
         )
         return CompiledLoad(None, p, adds, tuple(parts))
 

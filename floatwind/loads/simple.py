@@ -11,12 +11,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from floatwind import _kernels
-from floatwind._kernels.contract import CompiledLoad, f64
+from floatwind._kernels.contract import CompiledLoad, body_kinematics, evaluate, f64, python_form
 from floatwind.errors import CaseError
 from floatwind.loads.base import Kinematics, Load, Wrench
-from floatwind.rotation import euler_zyx_from_matrix
-from floatwind.rotation.vec import matvec
 from floatwind.validate import Section, check_vector, resolve_path
 
 #: the keys every point load's case mapping reads
@@ -56,17 +53,22 @@ class Gravity(Load, kind="gravity"):
         return cls(masses=tree.mass)
 
     def wrench(self, t, kin: Kinematics, env) -> Wrench:
-        w = Wrench.zeros(kin.batch, kin.n_bodies)
-        w.force[..., 2] = -self.masses[None, :] * env.gravity
-        return w
+        from floatwind._kernels import loads as kl
+
+        # time-independent: t may be the members' times (System.evaluate_many)
+        _, force, moment, _ = evaluate(kl.gravity_kernel, self._params(env), 0.0, kin)
+        return Wrench(force, moment)
 
     class Params(NamedTuple):
         weights: np.ndarray  # (N,) m_i g (N)
 
+    def _params(self, env) -> Params:
+        return self.Params(weights=f64(self.masses * env.gravity))
+
     def compiled(self, env, batch):
         from floatwind._kernels import loads as kl
 
-        return CompiledLoad(kl.gravity_kernel, self.Params(f64(self.masses * env.gravity)))
+        return CompiledLoad(kl.gravity_kernel, self._params(env))
 
 
 class ConstantForce(Load, kind="constant_force"):
@@ -106,25 +108,10 @@ class ConstantForce(Load, kind="constant_force"):
         )
 
     def wrench(self, t, kin, env):
-        if _kernels.enabled():
-            from floatwind._kernels import loads as kl
+        from floatwind._kernels import loads as kl
 
-            f, m = kl.constant_force(
-                _kernels.f64(kin.r_G_g),
-                _kernels.f64(kin.R_b2g),
-                _kernels.f64(kin.cm_b),
-                self.body,
-                self.point_b,
-                self.force,
-                self.moment,
-            )
-            return Wrench(f, m)
-        w = Wrench.zeros(kin.batch, kin.n_bodies)
-        pos, _ = kin.points(self.body, self.point_b[None])
-        f = np.broadcast_to(self.force, (kin.batch, 1, 3))
-        w.add_point_force(kin, self.body, pos, f)
-        w.moment[:, self.body] += self.moment
-        return w
+        f, m = python_form(kl.constant_force)(self._params(), body_kinematics(kin))
+        return Wrench(f, m)
 
     class Params(NamedTuple):
         body: int
@@ -132,11 +119,16 @@ class ConstantForce(Load, kind="constant_force"):
         force: np.ndarray  # (3,) N, inertial
         moment: np.ndarray  # (3,) N m, inertial
 
+    def _params(self) -> Params:
+        return self.Params(
+            body=self.body, point_b=f64(self.point_b), force=f64(self.force),
+            moment=f64(self.moment),
+        )  # fmt: skip
+
     def compiled(self, env, batch):
         from floatwind._kernels import loads as kl
 
-        p = self.Params(self.body, f64(self.point_b), f64(self.force), f64(self.moment))
-        return CompiledLoad(kl.constant_force_kernel, p)
+        return CompiledLoad(kl.constant_force_kernel, self._params())
 
 
 class LinearMatrices(Load, kind="linear"):
@@ -217,47 +209,10 @@ class LinearMatrices(Load, kind="linear"):
             raise CaseError(exc.reason, field=f"{field}.{exc.field}") from None
 
     def wrench(self, t, kin, env):
-        if _kernels.enabled():
-            from floatwind._kernels import loads as kl
+        from floatwind._kernels import loads as kl
 
-            f, m = kl.linear_matrices(
-                _kernels.f64(kin.r_G_g),
-                _kernels.f64(kin.R_b2g),
-                _kernels.f64(kin.v_G_g),
-                _kernels.f64(kin.w_b_g),
-                _kernels.f64(kin.cm_b),
-                self.body,
-                self.point_b,
-                self.point0_g,
-                self.C,
-                self.Bd,
-                self.f0,
-                self.yawed,
-            )
-            return Wrench(f, m)
-        B = kin.batch
-        pos, vel = kin.points(self.body, self.point_b[None])
-        pos, vel = pos[:, 0], vel[:, 0]
-        R = kin.R_b2g[:, self.body]
-        q = np.concatenate([pos - self.point0_g, euler_zyx_from_matrix(R)], axis=1)
-        qd = np.concatenate([vel, kin.w_b_g[:, self.body]], axis=1)
-        # element-wise products only (no BLAS on the batch axis), so that a member gives the same
-        # bits alone and inside a batch
-        Rt = np.swapaxes(R, -1, -2)
-        qd_b = np.concatenate([matvec(Rt, qd[:, :3]), matvec(Rt, qd[:, 3:])], 1)
-        fd_b = matvec(self.Bd, qd_b)
-        fd = np.concatenate([matvec(R, fd_b[:, :3]), matvec(R, fd_b[:, 3:])], 1)
-        F = self.f0[None] - matvec(self.C, q)
-        if self.yawed:  # (f0 - C q) acts in the frame yawed by the body's yaw q[5]
-            cy, sy = np.cos(q[:, 5]), np.sin(q[:, 5])
-            for j in (0, 3):
-                a, b = F[:, j].copy(), F[:, j + 1].copy()
-                F[:, j], F[:, j + 1] = cy * a - sy * b, sy * a + cy * b
-        F = F - fd
-        w = Wrench.zeros(B, kin.n_bodies)
-        w.add_point_force(kin, self.body, pos[:, None], F[:, None, :3])
-        w.moment[:, self.body] += F[:, 3:]
-        return w
+        f, m = python_form(kl.linear_matrices)(self._params(), body_kinematics(kin))
+        return Wrench(f, m)
 
     class Params(NamedTuple):
         body: int
@@ -268,14 +223,16 @@ class LinearMatrices(Load, kind="linear"):
         f0: np.ndarray  # (6,)
         yawed: bool  # (f0 - C q) in the frame yawed by the body's yaw (WAMIT hydrostatics)
 
+    def _params(self) -> Params:
+        return self.Params(
+            body=self.body, point_b=f64(self.point_b), point0_g=f64(self.point0_g), C=f64(self.C),
+            Bd=f64(self.Bd), f0=f64(self.f0), yawed=bool(self.yawed),
+        )  # fmt: skip
+
     def compiled(self, env, batch):
         from floatwind._kernels import loads as kl
 
-        p = self.Params(
-            self.body, f64(self.point_b), f64(self.point0_g), f64(self.C), f64(self.Bd),
-            f64(self.f0), bool(self.yawed),
-        )  # fmt: skip
-        return CompiledLoad(kl.linear_matrices_kernel, p)
+        return CompiledLoad(kl.linear_matrices_kernel, self._params())
 
 
 class TimeSeriesForce(Load, kind="time_series_force"):
@@ -333,12 +290,10 @@ class TimeSeriesForce(Load, kind="time_series_force"):
         return np.array([np.interp(t, tab[:, 0], tab[:, k]) for k in range(1, 7)])
 
     def wrench(self, t, kin, env):
-        v = self.values(t)
-        w = Wrench.zeros(kin.batch, kin.n_bodies)
-        pos, _ = kin.points(self.body, self.point_b[None])
-        w.add_point_force(kin, self.body, pos, np.broadcast_to(v[:3], (kin.batch, 1, 3)))
-        w.moment[:, self.body] += v[3:]
-        return w
+        from floatwind._kernels import loads as kl
+
+        _, force, moment, _ = evaluate(kl.time_series_force_kernel, self._params(), t, kin)
+        return Wrench(force, moment)
 
     class Params(NamedTuple):
         body: int
@@ -347,12 +302,17 @@ class TimeSeriesForce(Load, kind="time_series_force"):
         values: np.ndarray  # (6, K) Fx .. Mz
         hold: bool
 
+    def _params(self) -> Params:
+        tab = self.table
+        return self.Params(
+            body=self.body, point_b=f64(self.point_b), time=f64(tab[:, 0]),
+            values=f64(tab[:, 1:].T), hold=self.hold,
+        )  # fmt: skip
+
     def compiled(self, env, batch):
         from floatwind._kernels import loads as kl
 
-        tab = self.table
-        p = self.Params(self.body, f64(self.point_b), f64(tab[:, 0]), f64(tab[:, 1:].T), self.hold)
-        return CompiledLoad(kl.time_series_force_kernel, p)
+        return CompiledLoad(kl.time_series_force_kernel, self._params())
 
 
 class HarmonicForce(Load, kind="harmonic_force"):
@@ -396,12 +356,10 @@ class HarmonicForce(Load, kind="harmonic_force"):
         )
 
     def wrench(self, t, kin, env):
-        v = self.amplitude * np.sin(self.omega * t + self.phase)
-        w = Wrench.zeros(kin.batch, kin.n_bodies)
-        pos, _ = kin.points(self.body, self.point_b[None])
-        w.add_point_force(kin, self.body, pos, np.broadcast_to(v[:3], (kin.batch, 1, 3)))
-        w.moment[:, self.body] += v[3:]
-        return w
+        from floatwind._kernels import loads as kl
+
+        _, force, moment, _ = evaluate(kl.harmonic_force_kernel, self._params(), t, kin)
+        return Wrench(force, moment)
 
     class Params(NamedTuple):
         body: int
@@ -410,8 +368,13 @@ class HarmonicForce(Load, kind="harmonic_force"):
         omega: float
         phase: float
 
+    def _params(self) -> Params:
+        return self.Params(
+            body=self.body, point_b=f64(self.point_b), amplitude=f64(self.amplitude),
+            omega=self.omega, phase=self.phase,
+        )  # fmt: skip
+
     def compiled(self, env, batch):
         from floatwind._kernels import loads as kl
 
-        p = self.Params(self.body, f64(self.point_b), f64(self.amplitude), self.omega, self.phase)
-        return CompiledLoad(kl.harmonic_force_kernel, p)
+        return CompiledLoad(kl.harmonic_force_kernel, self._params())

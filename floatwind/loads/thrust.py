@@ -43,8 +43,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from floatwind import _kernels
-from floatwind._kernels.contract import CompiledLoad, f64
+from floatwind._kernels.contract import CompiledLoad, body_kinematics, f64, python_form
 from floatwind.errors import CaseError
 from floatwind.loads.base import Kinematics, Load, Wrench
 from floatwind.validate import (
@@ -343,23 +342,6 @@ class RotorThrust(Load, kind="thrust_ct"):
         load.ct_parked = ct_parked
         return load
 
-    def relative_wind(self, t: float, kin: Kinematics, env):
-        """Rotor centre, shaft axis and wind speeds along it.
-
-        Returns
-        -------
-        r_Gr_g : (B, 3) rotor centre (m, inertial).
-        n_g : (B, 3) downwind shaft axis (inertial).
-        v_w : (B,) wind along the shaft (m/s).
-        v_rb : (B,) relative wind ``V_w - V_b`` (m/s).
-        """
-        pos, vel = kin.points(self.body, self.rotor_centre_b[None])
-        n_g = np.einsum("bij,j->bi", kin.R_b2g[:, self.body], self.shaft_axis_b)
-        wind = np.broadcast_to(env.wind.velocity(t, pos), pos.shape)[:, 0]
-        v_w = np.einsum("bi,bi->b", wind, n_g)
-        v_b = np.einsum("bi,bi->b", vel[:, 0], n_g)
-        return pos[:, 0], n_g, v_w, v_w - v_b
-
     def accepts_time_array(self, env) -> bool:
         """Per-member times reach only the wind query: True when the wind accepts them."""
         return bool(getattr(env.wind, "accepts_time_array", False))
@@ -376,112 +358,20 @@ class RotorThrust(Load, kind="thrust_ct"):
         env : Environment
             ``rho_air`` (kg/m^3) and ``wind.velocity``.
         """
-        if _kernels.enabled():
-            return self._wrench_jit(t, kin, env)
-        r_Gr, n_g, v_w, v_rb = self.relative_wind(t, kin, env)
-        positive = v_rb > 0.0
-        v_pos = np.where(positive, v_rb, 0.0)
-        if self.ct_mode == "variable":
-            ct = np.where(positive, self.ct_curve(v_pos), 0.0)
-        else:
-            ct = np.where(positive, self.ct_fixed, 0.0)
-        q = 0.5 * env.rho_air * self.rotor_area
-        thrust = q * ct * v_pos**2  # Wang (3.19)
-        f_g = thrust[:, None] * n_g  # (3.20)/(4.16)
-        out = Wrench.zeros(kin.batch, kin.n_bodies)
-        out.add_point_force(kin, self.body, r_Gr[:, None], f_g[:, None])  # (3.21)/(4.17)
-        torque = self.spin_direction * self.torque
-        out.moment[:, self.body] += torque * n_g
-        cp = self.cp_over_ct * ct
-        p = self.channel_prefix
-        out.channels.update(
-            {
-                f"{p}RtAeroFxh": thrust,
-                f"{p}RtAeroMxh": np.full(kin.batch, torque),
-                f"{p}RtAeroPwr": q * cp * v_pos**3,
-                f"{p}RtAeroCt": ct,
-                f"{p}RtAeroCp": cp,
-                f"{p}RtVAvgxh": v_w,
-                f"{p}RtVRel": v_rb,
-            }
-        )
-        for k, ax in enumerate("xyz"):
-            out.channels[f"{p}RtAeroF{ax}i"] = f_g[:, k]
-        return out
-
-    class Params(NamedTuple):
-        body: int
-        centre_b: np.ndarray  # (3,) rotor centre, body frame
-        axis_b: np.ndarray  # (3,) downwind shaft axis, body frame
-        wind: tuple  # the wind field's table (floatwind.environment.compiled.WindParams)
-        variable: bool  # C_T from the curve (else ct_fixed)
-        ct_speed: np.ndarray  # (K,) curve wind speeds
-        ct_value: np.ndarray  # (K,) curve C_T
-        ct_fixed: float
-        q_area: float  # 0.5 rho_air A
-        torque: float  # signed shaft torque
-        cp_over_ct: float
-
-    def compiled(self, env, batch):
-        from floatwind._kernels import loads as kl
-        from floatwind.environment.compiled import wind_params
-
-        wind = wind_params(env.wind, batch)
-        variable = self.ct_mode == "variable"
-        curve = self.ct_curve if variable else None
-        p = self.Params(
-            int(self.body), f64(self.rotor_centre_b), f64(self.shaft_axis_b), wind,
-            variable, f64(curve.wind_speed if variable else _EMPTY),
-            f64(curve.ct if variable else _EMPTY),
-            0.0 if self.ct_fixed is None else float(self.ct_fixed),
-            0.5 * float(env.rho_air) * self.rotor_area,
-            float(self.spin_direction * self.torque), float(self.cp_over_ct),
-        )  # fmt: skip
-        return CompiledLoad(kl.thrust_kernel, p)
-
-    def _wrench_jit(self, t: float, kin: Kinematics, env) -> Wrench:
-        """:meth:`wrench` with the compiled kernels (floatwind._kernels.loads)."""
         from floatwind._kernels import loads as kl
 
-        pos, vel, n_g = kl.thrust_point(
-            _kernels.f64(kin.r_G_g),
-            _kernels.f64(kin.R_b2g),
-            _kernels.f64(kin.v_G_g),
-            _kernels.f64(kin.w_b_g),
-            _kernels.f64(kin.cm_b),
-            self.body,
-            self.rotor_centre_b,
-            self.shaft_axis_b,
-        )
+        rotor = self._rotor(env)
+        pos, vel, n_g = python_form(kl.thrust_point)(rotor, body_kinematics(kin))
         wind = np.broadcast_to(env.wind.velocity(t, pos[:, None]), (kin.batch, 1, 3))[:, 0]
-        variable = self.ct_mode == "variable"
-        curve = self.ct_curve if variable else None
-        ct_v = curve.wind_speed if curve is not None else _EMPTY
-        ct_c = curve.ct if curve is not None else _EMPTY
-        torque = self.spin_direction * self.torque
-        q = 0.5 * env.rho_air * self.rotor_area
-        force, moment, ch = kl.thrust_loads(
-            _kernels.f64(kin.r_G_g),
-            self.body,
-            kin.n_bodies,
-            pos,
-            vel,
-            n_g,
-            np.ascontiguousarray(wind, dtype=float),
-            variable,
-            ct_v,
-            ct_c,
-            0.0 if self.ct_fixed is None else float(self.ct_fixed),
-            q,
-            float(torque),
-            self.cp_over_ct,
+        force, moment, ch = python_form(kl.thrust_loads)(
+            rotor, f64(kin.r_G_g), kin.n_bodies, pos, vel, n_g, f64(wind)
         )
         out = Wrench(force, moment)
         p = self.channel_prefix
         out.channels.update(
             {
                 f"{p}RtAeroFxh": ch[:, 0],
-                f"{p}RtAeroMxh": np.full(kin.batch, torque),
+                f"{p}RtAeroMxh": np.full(kin.batch, rotor.torque),
                 f"{p}RtAeroPwr": ch[:, 1],
                 f"{p}RtAeroCt": ch[:, 2],
                 f"{p}RtAeroCp": ch[:, 3],
@@ -493,6 +383,55 @@ class RotorThrust(Load, kind="thrust_ct"):
             }
         )
         return out
+
+    class Rotor(NamedTuple):
+        """The rotor's constants read by the stage kernels ``_kernels.loads.thrust_point`` and
+        ``thrust_loads``."""
+
+        body: int
+        centre_b: np.ndarray  # (3,) rotor centre, body frame
+        axis_b: np.ndarray  # (3,) downwind shaft axis, body frame
+        variable: bool  # C_T from the curve (else ct_fixed)
+        ct_speed: np.ndarray  # (K,) curve wind speeds
+        ct_value: np.ndarray  # (K,) curve C_T
+        ct_fixed: float
+        q_area: float  # 0.5 rho_air A
+        torque: float  # signed shaft torque
+        cp_over_ct: float
+
+    def _rotor(self, env) -> Rotor:
+        """The :class:`Rotor` record for ``env`` (its air density), kept for the next call."""
+        rho = float(env.rho_air)
+        hit = self.__dict__.get("_rotor_cache")
+        if hit is not None and hit[0] == rho:
+            return hit[1]
+        variable = self.ct_mode == "variable"
+        curve = self.ct_curve if variable else None
+        rotor = self.Rotor(
+            body=int(self.body),
+            centre_b=f64(self.rotor_centre_b),
+            axis_b=f64(self.shaft_axis_b),
+            variable=variable,
+            ct_speed=f64(curve.wind_speed if variable else _EMPTY),
+            ct_value=f64(curve.ct if variable else _EMPTY),
+            ct_fixed=0.0 if self.ct_fixed is None else float(self.ct_fixed),
+            q_area=0.5 * rho * self.rotor_area,
+            torque=float(self.spin_direction * self.torque),
+            cp_over_ct=float(self.cp_over_ct),
+        )
+        self.__dict__["_rotor_cache"] = (rho, rotor)
+        return rotor
+
+    class Params(NamedTuple):
+        rotor: tuple  # Rotor
+        wind: tuple  # the wind field's table (floatwind.environment.compiled.WindParams)
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import loads as kl
+        from floatwind.environment.compiled import wind_params
+
+        p = self.Params(rotor=self._rotor(env), wind=wind_params(env.wind, batch))
+        return CompiledLoad(kl.thrust_kernel, p)
 
     def channel_info(self) -> dict[str, tuple[str, str]]:
         p = self.channel_prefix

@@ -63,11 +63,12 @@ def kernel_params(body):
     from floatwind.multibody import euler313 as e3
 
     return k3.Params(
-        float(body.m_rna), float(body.I_pivot), float(body.I_axial), float(body.I_A),
-        float(body.I_B), float(body.I_C), float(body.l_rna), float(body.d_tower),
-        np.asarray(body.spin_axis, dtype=float), float(body.rotor_torque),
-        np.asarray(body.pivot_g, dtype=float), float(e3.RNA_SINGULAR), np.ascontiguousarray(e3.R_REF),
-        body.rna_equations == "exact",
+        m_rna=float(body.m_rna), I_pivot=float(body.I_pivot), I_axial=float(body.I_axial),
+        I_A=float(body.I_A), I_B=float(body.I_B), I_C=float(body.I_C), l_rna=float(body.l_rna),
+        d_tower=float(body.d_tower), spin_axis=np.asarray(body.spin_axis, dtype=float),
+        rotor_torque=float(body.rotor_torque), pivot=np.asarray(body.pivot_g, dtype=float),
+        rna_singular=float(e3.RNA_SINGULAR), R_ref=np.ascontiguousarray(e3.R_REF),
+        exact=body.rna_equations == "exact",
     )  # fmt: skip
 
 

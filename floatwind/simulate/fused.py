@@ -99,12 +99,12 @@ class FusedRHS:
         self._static = system.static
         self.stepper = stepper(self.compiled, system.n_dof > 0)  # the model's system_rhs, rk4_chunk
         self.params = kf.SystemParams(
-            self._static,
-            None,
-            tuple(c.params for c in self.compiled),
-            any(c.adds_mass for c in self.compiled),
-            float(EULER_SINGULARITY_TOL),
-            dof_params(tree),
+            static=self._static,
+            rel=None,
+            loads=tuple(c.params for c in self.compiled),
+            adds_mass=any(c.adds_mass for c in self.compiled),
+            euler_tol=float(EULER_SINGULARITY_TOL),
+            dofs=dof_params(tree),
         )
         self._motion = None
         self._rel0 = None
@@ -216,9 +216,14 @@ def dof_params(tree, motion: np.ndarray | None = None):
     if motion is None:
         motion = np.zeros((1, N, 6))
     f = np.ascontiguousarray
+    order, parent, axis, R0_c2p, rJp, uc, mass, inertia_b, total_mass = tree_arrays(tree)
     return DofParams(
-        int(nf), *tree_arrays(tree), f(tree.cm_b, dtype=float), f(tree.dof_of, dtype=np.int64),
-        f(tree.dof_ratio, dtype=float), f(tree.dof_offset, dtype=float),
-        np.asarray(tree.dofs, dtype=np.int64).reshape(nf), sub, f(da.stiffness), f(da.damping),
-        f(da.torque0), f(da.table_n), f(da.table_x), f(da.table_y), f(motion, dtype=float),
+        n=int(nf), order=order, parent=parent, axis=axis, R0_c2p=R0_c2p, rJp=rJp, uc=uc,
+        mass=mass, inertia_b=inertia_b, total_mass=total_mass, cm_b=f(tree.cm_b, dtype=float),
+        dof_of=f(tree.dof_of, dtype=np.int64), dof_ratio=f(tree.dof_ratio, dtype=float),
+        dof_offset=f(tree.dof_offset, dtype=float),
+        dof_child=np.asarray(tree.dofs, dtype=np.int64).reshape(nf), sub=sub,
+        stiffness=f(da.stiffness), damping=f(da.damping), torque0=f(da.torque0),
+        table_n=f(da.table_n), table_x=f(da.table_x), table_y=f(da.table_y),
+        motion=f(motion, dtype=float),
     )  # fmt: skip
