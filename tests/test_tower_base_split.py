@@ -12,7 +12,7 @@ import yaml
 
 from floatwind.case.loader import model_from_dict
 from floatwind.errors import CaseError
-from floatwind.multibody.inverse import channels_for
+from floatwind.multibody import channels_for
 from floatwind.multibody.topologies import OC3_DEFAULTS
 from floatwind.simulate import simulate
 

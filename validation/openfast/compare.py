@@ -382,11 +382,11 @@ def _si(ds, name: str) -> tuple[np.ndarray, str]:
 
 def _load_channel_function(model):
     """OpenFAST load channels from floatwind's inverse dynamics
-    (:func:`floatwind.multibody.inverse.channels_for`, the channels a deck run writes): YawBr*p
+    (:func:`floatwind.multibody.load_channels.channels_for`, the channels a deck run writes): YawBr*p
     at the ``yaw`` joint (load of the RNA on the tower top, tower = platform axes), TwrBs*t at
     the ``tower`` joint (tower + RNA on the platform, platform axes), Root*b1 at the ``pitch1``
     joint (blade 1 on the hub, pitched blade-1 axes)."""
-    from floatwind.multibody.inverse import channels_for
+    from floatwind.multibody import channels_for
 
     names = {j.name for j in model.tree.joint_of.values()}
     if not names & {"yaw", "tower", "pitch1"}:
