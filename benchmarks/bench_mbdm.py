@@ -51,6 +51,8 @@ def spring_system(k: float = 10000.0) -> DynamicSystem:
 def slider_crank() -> tuple[DynamicSystem, np.ndarray, np.ndarray]:
     """Sec. 10.3 (Tables 25-28) as shipped, cases/mbdm/slider_crank_dynamic (crank torque and
     gas force (94) as force elements), assembled as ``floatwind mbdm`` assembles it."""
+    import validation.mbdm.forces  # noqa: F401  (registers 'gas force (94)', entry point or not)
+
     model = read_mbdm(SLIDER_CRANK)
     q, qd = assemble_mass_weighted(model, model.q0(), model.qdot0(), model.t_start)
     return model.dynamic_system(), q, qd

@@ -16,7 +16,6 @@ from floatwind.multibody.mbdm import (
     BodyLoad,
     DynamicSystem,
     G_matrix,
-    GasForce94,
     SpringDamper,
     System,
     dynamic_analysis,
@@ -27,6 +26,7 @@ from floatwind.multibody.mbdm import (
 from floatwind.multibody.mbdm.compiled import structure
 from tests.test_mbdm_dynamics import TORQUE, _gas_switches, _slider_crank
 from tests.test_mbdm_kinematics import CASES, _random_joint, _random_q, _system
+from validation.mbdm.forces import GasForce94
 
 KW = dict(method="baumgarte", form="omega")
 

@@ -27,6 +27,7 @@ from tests.test_mbdm_dynamics import (
     lagrangian_crank,
 )
 from tests.test_mbdm_kinematics import _closed_form
+from validation.mbdm import forces as _gas94  # noqa: F401  (registers 'gas force (94)')
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CASES = ROOT / "cases" / "mbdm"
@@ -295,7 +296,7 @@ def test_malformed_forces_file(tmp_path):
     with pytest.raises(CaseError, match=r"line 5 \(Load 1.type\)': unknown load type 'torque'"):
         read_mbdm(tmp_path / "mbdm")
     forces.write_text(text.replace("value in GCS: 1.0, 0.0, 0.0", "value in GCS: 1.0, 1.0, 0.0"))
-    with pytest.raises(CaseError, match=r"line 12 \(Load 2.value in GCS\)': the gas force acts"):
+    with pytest.raises(CaseError, match=r"line 12 \(Load 2.value in GCS\)': the gas force \(94\) acts"):
         read_mbdm(tmp_path / "mbdm")
 
 

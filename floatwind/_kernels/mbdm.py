@@ -16,15 +16,23 @@ bits). Per member and per RK4 stage:
   1/2 Phi_p G^T of eq. 67 with G G^T = |p|^2 I). A body held at rest by a G joint is the
   ground in another frame (``fixed``: its vectors were written in global axes by the caller);
 * the applied loads: gravity, spring-damper lines (eqs. 80-88), constant body forces/moments and
-  the gas force of eq. (94) as Listing 5 applies it;
+  the coordinate force elements (``forces.CoordinateForce``: a law f(x, v, p) on one body
+  coordinate, e.g. the slider-crank's gas force (94) of ``validation/mbdm/forces.py``);
 * the accelerations from eq. (67) (Baumgarte: gamma - 2 alpha (Phi_q qdot - nu) - beta^2 Phi):
   M is block diagonal (m I, J'), so lambda solves the Schur complement
   (Phi_x M^-1 Phi_x^T) lambda = Phi_x M^-1 f - gamma (entries summed only over the bodies two
   rows share; Cholesky on its envelope, which has no fill: a chain of joints gives a band),
   omegadot' = M^-1 (f - Phi_x^T lambda), pddot by eq. (40);
-* RK4 with the steps split where a switch of the gas force changes sign (regula falsi, Illinois
-  variant), the same algorithm as the stepping driver's ``events``
+* RK4 with the steps split where a switch of a coordinate force changes sign (regula falsi,
+  Illinois variant), the same algorithm as the stepping driver's ``events``
   (``floatwind.integrate.base.FixedStepIntegrator._crossing``).
+
+The coordinate force elements bring their own numba functions; the kernels reach them through
+three globals, ``_coord_forces``, ``_coord_switches`` and ``_N_SWITCHES``. Here they stand for
+"no elements"; for a combination of force laws, ``floatwind.multibody.mbdm.compiled`` writes a
+small module (cached on disk, as ``floatwind.simulate.generate`` does for the loads) that defines
+them over the laws and compiles in it the functions of :data:`TEMPLATES` (their source, written
+once here), so nothing is compiled again per process and a law is called, inlined, as a global.
 
 The stepping functions allocate nothing and are compiled without the numba runtime's reference
 counting (``_nrt=False``): with it, every array argument of a call cost an atomic increment and
@@ -84,7 +92,8 @@ class Member(NamedTuple):
     lpar: np.ndarray  # (nl, LP_WIDTH): the LP_* columns
     cbody: np.ndarray  # (nc,) int: body of each constant load
     cpar: np.ndarray  # (nc, CP_WIDTH): the CP_* columns
-    gas: np.ndarray  # (ng, 2) int: body and axis of each gas force (94)
+    cf: np.ndarray  # (ne, 2) int: body and axis of each coordinate force element
+    cfp: np.ndarray  # (ne, P) the parameters of each coordinate force element
 
 
 class Workspace(NamedTuple):
@@ -308,22 +317,33 @@ def drift(m, q, qd, nb, phi, nu, rate):
     return dp, dv
 
 
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _gas94(x, v):
-    """Eq. (94) as Listing 5 applies it: resisting while v > 0, none on the intake stroke."""
-    if v <= 0.0:
-        return 0.0
-    if 1.5 <= x <= 5.0:
-        return -282857.0 / (6.0 - x) + 62857.0
-    if 5.0 < x <= 5.5:
-        return -110000.0 * (1.0 - math.sin(2.0 * math.pi * (x - 5.25)))
-    return 0.0
+#: the number of switches of the coordinate force elements (a generated module sets its own)
+_N_SWITCHES = 0
+
+#: the functions that reach the coordinate force elements (``_coord_forces``,
+#: ``_coord_switches``, ``_N_SWITCHES``), compiled again in each generated module from their
+#: source here
+TEMPLATES = ("loads", "accelerations", "_rk4", "_crossing", "_advance", "run_baumgarte")
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def loads(q, qd, nb, mass, grav, lbody, lpar, cbody, cpar, gas, A, wb, f):
+def _coord_forces(q, qd, cf, cfp, f):
+    """f[k, axis] += law(x, v, p) of each coordinate force element (none here; a generated
+    module writes one line per element)."""
+    return None
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _coord_switches(x, nb, cf, cfp, out):
+    """The switches s(x, v, p) of each coordinate force element into ``out`` (none here)."""
+    return None
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def loads(q, qd, nb, mass, grav, lbody, lpar, cbody, cpar, cf, cfp, A, wb, f):
     """f (nb, 6) = [F^A (global), n'^A (body frame)] of gravity, the lines (eqs. 80-88), constant
-    body loads (global force at the CM, global moment) and the gas force (94). Returns a status."""
+    body loads (global force at the CM, global moment) and the coordinate force elements.
+    Returns a status."""
     for k in range(nb):
         for i in range(3):
             f[k, i] = mass[k] * grav[i]
@@ -362,9 +382,7 @@ def loads(q, qd, nb, mass, grav, lbody, lpar, cbody, cpar, gas, A, wb, f):
         for i in range(3):
             f[k, i] += p[CP_FORCE + i]
             f[k, 3 + i] += A[k, 0, i] * m0 + A[k, 1, i] * m1 + A[k, 2, i] * m2  # A^T n
-    for n in range(gas.shape[0]):
-        k, ax = gas[n, 0], gas[n, 1]
-        f[k, ax] += _gas94(q[7 * k + ax], qd[7 * k + ax])
+    _coord_forces(q, qd, cf, cfp, f)
     return 0
 
 
@@ -406,7 +424,7 @@ def accelerations(t, x, out, nb, alpha, beta, shift, st, mp, ws):
     ``shift`` the Baumgarte terms -2 alpha (Phi_q qdot - nu) - beta^2 Phi are added to gamma.
     Returns a status (0 fine, 2 singular, 3 zero-length line)."""
     rint, rf, rb, pairs, fixed, first = st
-    mass, Jin, Jinv, grav, lbody, lpar, cbody, cpar, gas = mp
+    mass, Jin, Jinv, grav, lbody, lpar, cbody, cpar, cf, cfp = mp
     A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt, f, x0, W, S, lam = ws  # Workspace
     n = 7 * nb
     q = x[:n]
@@ -414,7 +432,7 @@ def accelerations(t, x, out, nb, alpha, beta, shift, st, mp, ws):
     _states(q, qd, nb, A, G, wg, wb, pn)
     m = rint.shape[0]
     rows(rint, rf, q, qd, t, A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt)
-    status = loads(q, qd, nb, mass, grav, lbody, lpar, cbody, cpar, gas, A, wb, f)
+    status = loads(q, qd, nb, mass, grav, lbody, lpar, cbody, cpar, cf, cfp, A, wb, f)
     if status != 0:
         return status
     # x0 = M^-1 [F; n' - w' x J' w'] (eq. 67)
@@ -513,16 +531,6 @@ def _rk4(ta, x, h, xb, nb, alpha, beta, st, mp, ws, rk):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _switches(x, nb, gas, out):
-    """Where eq. (94) is not smooth: the slider velocity (on/off) and x3 = 5 m (slope jump)."""
-    n = 7 * nb
-    for g in range(gas.shape[0]):
-        k, ax = gas[g, 0], gas[g, 1]
-        out[2 * g] = x[n + 7 * k + ax]
-        out[2 * g + 1] = x[7 * k + ax] - 5.0
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
 def _sign(v):
     return 1.0 if v > 0 else (-1.0 if v < 0 else 0.0)
 
@@ -531,10 +539,10 @@ def _sign(v):
 def _crossing(ta, x, h, xb, nb, alpha, beta, st, mp, ws, rk, sw):
     """Earliest time in (ta, ta + h) where a switch changes sign, or -1 (regula falsi, Illinois
     variant, on the length of the RK4 step from ta), as FixedStepIntegrator._crossing. Status in [1]."""
-    gas = mp.gas
+    cf, cfp = mp.cf, mp.cfp
     sa, sb, sm, xm = sw[SW_START], sw[SW_END], sw[SW_TRIAL], rk[RK_TRIAL]
-    _switches(x, nb, gas, sa)
-    _switches(xb, nb, gas, sb)
+    _coord_switches(x, nb, cf, cfp, sa)
+    _coord_switches(xb, nb, cf, cfp, sb)
     best = -1.0
     found = False
     for i in range(sa.shape[0]):
@@ -549,7 +557,7 @@ def _crossing(ta, x, h, xb, nb, alpha, beta, st, mp, ws, rk, sw):
             s = _rk4(ta, x, mid, xm, nb, alpha, beta, st, mp, ws, rk)
             if s != 0:
                 return -1.0, s
-            _switches(xm, nb, gas, sm)
+            _coord_switches(xm, nb, cf, cfp, sm)
             fm = sm[i]
             if _sign(fm) == _sign(flo):
                 lo, flo = mid, fm
@@ -574,7 +582,7 @@ def _crossing(ta, x, h, xb, nb, alpha, beta, st, mp, ws, rk, sw):
 def _advance(ta, x, t_end, nb, alpha, beta, st, mp, ws, rk, sw):
     """RK4 from ta to t_end in place on x, split where a switch changes sign."""
     xb = rk[RK_END]
-    split = mp.gas.shape[0] > 0
+    split = _N_SWITCHES > 0
     while ta < t_end - 1e-14 * max(1.0, abs(t_end)):
         s = _rk4(ta, x, t_end - ta, xb, nb, alpha, beta, st, mp, ws, rk)
         if s != 0:
@@ -609,14 +617,15 @@ def _workspace(nb, m, n_sw):
 
 
 @njit(cache=True, error_model="numpy")
-def run_baumgarte(rint, rf, rb, pairs, fixed, first, mass, Jin, Jinv, grav, lbody, lpar, cbody, cpar, gas,
+def run_baumgarte(rint, rf, rb, pairs, fixed, first, mass, Jin, Jinv, grav, lbody, lpar, cbody, cpar, cf, cfp,
                   x0, t_start, dt, n_steps, save_every, alpha, beta,
                   out_x, out_a, out_dp, out_dv, status, t_fail):  # fmt: skip
     """Baumgarte-stabilised RK4 on [q, qdot] for every member b (batch axis first): ``fixed``
     (nb,) 1 for a body held at rest by a G joint (its rows are written on the ground), ``first``
     (m,) the envelope of the Schur complement (first column of each row), ``mass``
     (B, nb), ``Jin``/``Jinv`` (B, nb, 3, 3), ``grav`` (B, 3), ``lpar`` (B, nl, 9), ``cpar``
-    (B, nc, 6), ``x0`` (B, 14 nb). Records [q, qdot], qddot (unstabilised gamma) and the drift
+    (B, nc, 6), ``cf`` (ne, 2) body and axis of each coordinate force element, ``cfp`` (B, ne, P)
+    their parameters, ``x0`` (B, 14 nb). Records [q, qdot], qddot (unstabilised gamma) and the drift
     at the start and every ``save_every`` steps (and the last) into out_* (B, nt, ...)."""
     B = x0.shape[0]
     nb = mass.shape[1]
@@ -624,8 +633,8 @@ def run_baumgarte(rint, rf, rb, pairs, fixed, first, mass, Jin, Jinv, grav, lbod
     n = 7 * nb
     st = Structure(rint, rf, rb, pairs, fixed, first)
     for b in range(B):
-        mp = Member(mass[b], Jin[b], Jinv[b], grav[b], lbody, lpar[b], cbody, cpar[b], gas)
-        ws, rk, sw = _workspace(nb, m, 2 * gas.shape[0])
+        mp = Member(mass[b], Jin[b], Jinv[b], grav[b], lbody, lpar[b], cbody, cpar[b], cf, cfp[b])
+        ws, rk, sw = _workspace(nb, m, _N_SWITCHES)
         x = x0[b].copy()
         acc = np.empty(2 * n)
         status[b] = 0

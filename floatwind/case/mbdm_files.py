@@ -13,7 +13,9 @@ builds the model objects of :mod:`floatwind.multibody.mbdm` (:class:`System`,
 * ``<main>.expert.forces`` beside it: **a floatwind extension**. The note applies loads other than
   gravity along -z (Listing 2) by editing ``calc_FA.c``/``calc_MA.c`` (sec. 7.4, Listings 4 and
   5); this file says the same in the note's line style: the gravity vector and constant forces
-  and moments (global, as Listing 4 gives them) or the gas force (94) of Listing 5 on a body.
+  and moments (global, as Listing 4 gives them) or a coordinate force element of a plugin on a
+  body coordinate (the type names it: ``gas force (94)``, Listing 5, comes with floatwind's
+  validation package, entry point group ``floatwind.mbdm_forces``).
 
 The other expert files (tracers, parameters, solvers; sec. 7.1.2, 7.1.4, 7.1.5) are not read: a
 note says so when one is present.
@@ -59,7 +61,7 @@ from floatwind.io.safe import read_text
 from floatwind.multibody.mbdm.constraints import JOINT_TYPES, Joint, body_states
 from floatwind.multibody.mbdm.coordinates import pdot_from_omega, quaternion_from_angles123
 from floatwind.multibody.mbdm.dynamics import DynamicSystem
-from floatwind.multibody.mbdm.forces import BodyLoad, GasForce94
+from floatwind.multibody.mbdm.forces import GROUP, BodyLoad, force_kind
 from floatwind.multibody.mbdm.kinematics import System
 from floatwind.multibody.mbdm.lines import SpringDamper
 
@@ -265,16 +267,18 @@ class MbdmBody:
     line: int = 0
 
 
-#: load types of ``<main>.expert.forces`` (floatwind's form of sec. 7.4's calc_FA / calc_MA)
-FORCE_TYPES = ("force", "moment", "gas force (94)")
+#: load types of ``<main>.expert.forces`` that floatwind itself knows (floatwind's form of sec.
+#: 7.4's calc_FA / calc_MA); any other type names a coordinate force element registered by a
+#: plugin (``forces.force_kind``, entry-point group ``floatwind.mbdm_forces``)
+FORCE_TYPES = ("force", "moment")
 
 
 @dataclass(frozen=True)
 class MbdmForce:
     """A load of ``<main>.expert.forces``: ``force`` (global, at the centre of mass, eq. 89),
-    ``moment`` (global, turned to the body frame as Listing 4 does) or ``gas force (94)`` (Listing
-    5: F = F_C(x, xdot) of eq. (94) along the global axis ``value``, x and xdot the body's
-    coordinate and velocity along it)."""
+    ``moment`` (global, turned to the body frame as Listing 4 does) or the type of a coordinate
+    force element of a plugin (e.g. ``gas force (94)``, Listing 5: F = F_C(x, xdot) of eq. (94))
+    along the global axis ``value``, x and xdot the body's coordinate and velocity along it."""
 
     type: str
     body: int  # 0-based
@@ -329,8 +333,9 @@ class MbdmModel:
 
     def force_elements(self) -> tuple:
         """The forces file's loads as the force elements of ``forces`` (compiled-ready):
-        ``BodyLoad`` for a constant force or moment, ``GasForce94`` (with its switches, where
-        RK4 steps are split: xdot = 0 and x = 5 m) for the gas force of Listing 5."""
+        ``BodyLoad`` for a constant force or moment, the registered ``CoordinateForce`` class of
+        any other type (with its switches, where RK4 steps are split; e.g. the gas force of
+        Listing 5)."""
         out = []
         for f in self.forces:
             if f.type == "force":
@@ -338,7 +343,8 @@ class MbdmModel:
             elif f.type == "moment":
                 out.append(BodyLoad(f.body, moment=tuple(f.value), name=f.name))
             else:
-                out.append(GasForce94(f.body, axis=int(np.argmax(np.abs(f.value))), name=f.name))
+                cls = force_kind(f.type)
+                out.append(cls(f.body, axis=int(np.argmax(np.abs(f.value))), name=f.name))
         return tuple(out)
 
     def dynamic_system(self) -> DynamicSystem:
@@ -708,15 +714,18 @@ def _read_forces(path: pathlib.Path, nb: int):
         t = blk.title
         te = blk.one("type")
         typ = _label(te.value)
-        if typ not in FORCE_TYPES:
+        if typ not in FORCE_TYPES and force_kind(typ) is None:
             raise _err(path, te.line, f"{t}.type", f"unknown load type {te.value.strip()!r}; "
-                       f"one of {', '.join(FORCE_TYPES)}")  # fmt: skip
+                       f"one of {', '.join(FORCE_TYPES)} or a type registered by an installed "
+                       f"plugin (entry-point group '{GROUP}'; 'gas force (94)' comes with "
+                       "floatwind's validation package: pip install -e . in floatwind's "
+                       "repository)")  # fmt: skip
         b = _body_number(blk.one("body"), path, f"{t}.body", nb)
         ve = blk.one("value in gcs")
         v = _numbers(ve, path, f"{t}.value in GCS", 3)
-        if typ == "gas force (94)" and sorted(np.abs(v)) != [0.0, 0.0, 1.0]:
-            raise _err(path, ve.line, f"{t}.value in GCS", "the gas force acts along a global "
-                       f"axis (Listing 5: x3 = q[14]): 1, 0, 0 or 0, 1, 0 or 0, 0, 1, got "
-                       f"{ve.value!r}")  # fmt: skip
+        if typ not in FORCE_TYPES and sorted(np.abs(v)) != [0.0, 0.0, 1.0]:
+            raise _err(path, ve.line, f"{t}.value in GCS", f"the {typ} acts along a global "
+                       f"axis (a force on one body coordinate, as Listing 5's x3 = q[14]): "
+                       f"1, 0, 0 or 0, 1, 0 or 0, 0, 1, got {ve.value!r}")  # fmt: skip
         out.append(MbdmForce(typ, b - 1, v, name))
     return tuple(float(g) for g in gravity), out

@@ -94,6 +94,7 @@ def kinematic(out: pathlib.Path, res: Outcome, quick: bool) -> None:
 
 
 def dynamic(out: pathlib.Path, res: Outcome, quick: bool, method: str) -> None:
+    import validation.mbdm.forces  # noqa: F401  (registers 'gas force (94)', entry point or not)
     from floatwind.case.mbdm_files import read_mbdm
     from floatwind.multibody.mbdm import energy
     from floatwind.simulate.mbdm import run_mbdm, states_from_dataset

@@ -47,10 +47,9 @@ from floatwind.multibody.mbdm.dynamics import (
 )
 from floatwind.multibody.mbdm.forces import (
     BodyLoad,
-    GasForce94,
+    CoordinateForce,
     RotationalSpringDamper,
     contract_loads,
-    gas_force_94,
     load_kinematics,
 )
 from floatwind.multibody.mbdm.kinematics import (
@@ -68,11 +67,11 @@ __all__ = [
     "A_matrix",
     "BatchDynamicResult",
     "BodyLoad",
+    "CoordinateForce",
     "DynamicResult",
     "DynamicSystem",
     "E_matrix",
     "G_matrix",
-    "GasForce94",
     "Joint",
     "KinematicResult",
     "RotationalSpringDamper",
@@ -92,7 +91,6 @@ __all__ = [
     "dynamic_analysis",
     "dynamic_analysis_batch",
     "energy",
-    "gas_force_94",
     "kinematic_analysis",
     "line_loads",
     "load_kinematics",

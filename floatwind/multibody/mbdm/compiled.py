@@ -5,17 +5,30 @@ rows of basic constraints (Table 1) — an integer table (type, body i, body j, 
 table of definition vectors — with the body pairs whose rows share a body (the non-zero pattern of
 the Schur complement of eq. 67). :func:`member_params` stacks the numbers of one
 :class:`~floatwind.multibody.mbdm.dynamics.DynamicSystem` per batch member (masses, inertia,
-gravity, lines, constant body loads); :func:`run` calls the kernel for a batch.
+gravity, lines, constant body loads, coordinate force elements); :func:`kernels` is the kernel
+module of a combination of coordinate force laws; :func:`run` calls the kernel for a batch.
+
+Coordinate force elements (``forces.CoordinateForce``) bring their own numba functions (a law
+f(x, v, p) and switches s(x, v, p)). Passed to the kernel as values, their types would differ
+from process to process and the whole kernel would compile again in every run; instead, per
+combination of laws (one per element, in order), a small module is written (cached on disk,
+``floatwind._kernels.codegen``) whose ``_coord_forces`` and ``_coord_switches`` call them as
+globals, one line per element, and which compiles the kernel functions that reach them
+(``floatwind._kernels.mbdm.TEMPLATES``, their source written once in their home module). A
+system without such elements runs the home module itself.
 """
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+
 import numpy as np
 
 from floatwind.errors import CaseError, SimulationError
-from floatwind.multibody.mbdm.forces import BodyLoad, GasForce94
+from floatwind.multibody.mbdm.forces import BodyLoad, CoordinateForce
 
-__all__ = ["run", "structure", "why_not_compiled"]
+__all__ = ["kernels", "run", "structure", "why_not_compiled"]
 
 
 def _rows_of_joint(jt) -> list[tuple[int, int, int, int, np.ndarray]]:
@@ -203,15 +216,86 @@ def why_not_compiled(dsys, method: str, form: str, switches) -> str | None:
         return "the compiled path solves eq. (67) (form='omega')"
     if dsys.applied is not None:
         return ("an 'applied' callable is Python; give forces as compiled elements "
-                "(forces=(BodyLoad, GasForce94))")  # fmt: skip
+                "(forces=(BodyLoad, CoordinateForce subclasses))")  # fmt: skip
     if switches is not None:
-        return "a 'switches' callable is Python (GasForce94 brings its own switches)"
+        return "a 'switches' callable is Python (a CoordinateForce brings its own switches)"
     if dsys.floatwind_loads:
         return "floatwind Load objects are evaluated on the Python path"
     for fe in dsys.forces:
-        if not isinstance(fe, (BodyLoad, GasForce94)):
+        if not isinstance(fe, (BodyLoad, CoordinateForce)):
             return f"force element {type(fe).__name__} has no compiled form"
+        if isinstance(fe, CoordinateForce):
+            for fn in (type(fe).law, *type(fe).switch_laws):
+                if not hasattr(fn, "targetoptions") or "." in fn.py_func.__qualname__:
+                    return (f"force element {type(fe).__name__}: its law and switches must be "
+                            "module-level numba functions (@njit)")  # fmt: skip
     return None
+
+
+def _laws(dsys) -> tuple:
+    """(law, switch_laws) of each coordinate force element, in order: the key of the kernel
+    module."""
+    return tuple((type(fe).law, tuple(type(fe).switch_laws)) for fe in dsys.forces
+                 if isinstance(fe, CoordinateForce))  # fmt: skip
+
+
+def _source(laws: tuple) -> str:
+    """The text of the kernel module of the coordinate force laws ``laws``."""
+    from floatwind._kernels import codegen
+    from floatwind._kernels import mbdm as km
+
+    skip = set(km.TEMPLATES) | {"_coord_forces", "_coord_switches", "_N_SWITCHES"}
+    shared = sorted(n for n, v in vars(km).items() if n not in skip and (
+        isinstance(v, (int, float)) or getattr(getattr(v, "py_func", v), "__module__", "") == km.__name__))
+    imports = ["import math", "import numpy as np", "from numba import njit",
+               "from floatwind._kernels.mbdm import (" + ", ".join(shared) + ")"]  # fmt: skip
+    names: dict = {}
+    sources = []
+
+    def ref(fn, name):
+        if fn not in names:
+            py = fn.py_func
+            names[fn] = f"{name}"
+            imports.append(f"from {py.__module__} import {py.__qualname__} as {name}")
+            sources.append(inspect.getsource(py))
+        return names[fn]
+
+    opts = "cache=True, inline='always', error_model='numpy', _nrt=False"
+    force = [f"@njit({opts})", "def _coord_forces(q, qd, cf, cfp, f):"]
+    switch = ["@njit(cache=True, error_model='numpy', _nrt=False)",
+              "def _coord_switches(x, nb, cf, cfp, out):", "    n = 7 * nb"]  # fmt: skip
+    n_sw = 0
+    for e, (law, sws) in enumerate(laws):
+        nm = ref(law, f"_law{len(names)}")
+        force += [f"    k, ax = cf[{e}, 0], cf[{e}, 1]",
+                  f"    f[k, ax] += {nm}(q[7 * k + ax], qd[7 * k + ax], cfp[{e}])"]  # fmt: skip
+        switch.append(f"    k, ax = cf[{e}, 0], cf[{e}, 1]")
+        for sw in sws:
+            sn = ref(sw, f"_law{len(names)}")
+            switch.append(f"    out[{n_sw}] = {sn}(x[7 * k + ax], x[n + 7 * k + ax], cfp[{e}])")
+            n_sw += 1
+    force.append("    return None")
+    switch.append("    return None")
+    digest = codegen.sources_digest()
+    law_digest = hashlib.sha1("".join(sources).encode()).hexdigest()
+    head = ('"""Generated by floatwind.multibody.mbdm.compiled (do not edit): the MBDM kernels for '
+            f'{len(laws)} coordinate force element(s); kernel sources {digest[:12]}, laws '
+            f'{law_digest[:12]}."""')  # fmt: skip
+    defs = ["\n".join(force), "\n".join(switch), f"_N_SWITCHES = {n_sw}"]
+    defs += [codegen.template(getattr(km, t)) for t in km.TEMPLATES]
+    return "\n\n\n".join([head, "\n".join(imports)] + defs) + "\n"
+
+
+def kernels(laws: tuple = ()):
+    """The kernel module (``run_baumgarte``) of the coordinate force laws ``laws`` (see
+    :func:`_laws`): :mod:`floatwind._kernels.mbdm` itself when there are none, else a generated
+    module, compiled on its first call and then loaded from numba's cache."""
+    from floatwind._kernels import codegen
+    from floatwind._kernels import mbdm as km
+
+    if not laws:
+        return km
+    return codegen.load_module(_source(laws), prefix="floatwind_mbdm")
 
 
 def member_params(dsys) -> dict:
@@ -225,6 +309,10 @@ def member_params(dsys) -> dict:
         lpar[n, km.LP_FAIRLEAD : km.LP_FAIRLEAD + 3] = ln.fairlead
         lpar[n, km.LP_L0], lpar[n, km.LP_K], lpar[n, km.LP_B] = ln.l0, ln.k, ln.b
     bl = [fe for fe in dsys.forces if isinstance(fe, BodyLoad)]
+    ce = [fe for fe in dsys.forces if isinstance(fe, CoordinateForce)]
+    cfp = np.zeros((len(ce), max([len(fe.params) for fe in ce], default=0)))
+    for n, fe in enumerate(ce):
+        cfp[n, : len(fe.params)] = fe.params
     cpar = np.zeros((len(bl), km.CP_WIDTH))
     for n, fe in enumerate(bl):
         cpar[n, km.CP_FORCE : km.CP_FORCE + 3] = fe.force
@@ -238,15 +326,14 @@ def member_params(dsys) -> dict:
         "cpar": cpar,
         "lbody": np.array([ln.body for ln in dsys.lines], dtype=np.int64),
         "cbody": np.array([fe.body for fe in bl], dtype=np.int64),
-        "gas": np.array([[fe.body, fe.axis] for fe in dsys.forces if isinstance(fe, GasForce94)],
-                        dtype=np.int64).reshape(-1, 2),  # fmt: skip
+        "cf": np.array([[fe.body, fe.axis] for fe in ce], dtype=np.int64).reshape(-1, 2),
+        "cfp": cfp,
     }
 
 
 def run(dsystems, x0, t_start, dt, n_steps, save_every, alpha, beta):
     """Compiled Baumgarte/RK4 run of a batch: ``x0`` (B, 14 nb). Returns
     (x (B, nt, 14 nb), qddot (B, nt, 7 nb), drift_position (B, nt), drift_velocity (B, nt))."""
-    from floatwind._kernels import mbdm as km
 
     system = dsystems[0].system
     nb = dsystems[0].nb
@@ -268,10 +355,14 @@ def run(dsystems, x0, t_start, dt, n_steps, save_every, alpha, beta):
         x0[:, 7 * k : 7 * k + 7] = pose
         x0[:, 7 * nb + 7 * k : 7 * nb + 7 * k + 7] = 0.0
     ps = [member_params(d) for d in dsystems]
-    for key in ("lbody", "cbody", "gas"):
-        if any(not np.array_equal(p[key], ps[0][key]) for p in ps):
+    laws = _laws(dsystems[0])
+    for key in ("lbody", "cbody", "cf"):
+        if any(not np.array_equal(p[key], ps[0][key]) for p in ps) or any(
+                _laws(d) != laws or p["cfp"].shape != ps[0]["cfp"].shape
+                for d, p in zip(dsystems, ps)):  # fmt: skip
             raise CaseError("the members of a compiled batch need the same lines, body loads and "
-                            "gas forces (their numbers may differ)", field="batch")  # fmt: skip
+                            "coordinate force elements (their numbers may differ)",
+                            field="batch")  # fmt: skip
     B = len(dsystems)
     nt = len(range(0, n_steps + 1, save_every)) + (0 if n_steps % save_every == 0 else 1)
 
@@ -284,8 +375,9 @@ def run(dsystems, x0, t_start, dt, n_steps, save_every, alpha, beta):
     out_dv = np.zeros((B, nt))
     status = np.zeros(B, dtype=np.int64)
     t_fail = np.zeros(B)
-    km.run_baumgarte(*st, is_fixed, first, stack("mass"), stack("Jin"), stack("Jinv"), stack("grav"),
-                     ps[0]["lbody"], stack("lpar"), ps[0]["cbody"], stack("cpar"), ps[0]["gas"],
+    kernels(laws).run_baumgarte(*st, is_fixed, first, stack("mass"), stack("Jin"), stack("Jinv"),
+                     stack("grav"), ps[0]["lbody"], stack("lpar"), ps[0]["cbody"], stack("cpar"),
+                     ps[0]["cf"], stack("cfp"),
                      np.ascontiguousarray(x0, dtype=float), float(t_start), float(dt),
                      int(n_steps), int(save_every), float(alpha), float(beta),
                      out_x, out_a, out_dp, out_dv, status, t_fail)  # fmt: skip

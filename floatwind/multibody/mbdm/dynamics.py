@@ -23,7 +23,8 @@ Both run on the common stepping driver (``floatwind.integrate.base.RK4``); optio
 switches on/off (e.g. the gas force (94)), so the fixed-step integrator keeps its fourth order.
 
 Applied loads: gravity (any direction), spring-damper lines (sec. 6, ``lines``), force elements
-with a compiled form (``forces``: ``BodyLoad``, ``GasForce94``; ``RotationalSpringDamper``
+with a compiled form (``forces``: ``BodyLoad``, ``CoordinateForce`` subclasses such as the
+slider-crank's gas force (94) of ``validation/mbdm/forces.py``; ``RotationalSpringDamper``
 between two bodies, NumPy path only), floatwind Load objects through
 the Load contract (``floatwind_loads``, NumPy path: a Kinematics record from r, A(p), rdot and
 omega; the Wrench enters F^A and n'^A = A^T n of eqs. 67/69) and a callable
@@ -79,7 +80,7 @@ class DynamicSystem:
     gravity: tuple = (0.0, 0.0, -9.81)
     lines: tuple = ()
     applied: Callable | None = None
-    #: applied-force elements (``forces.BodyLoad``, ``forces.GasForce94``: compiled too;
+    #: applied-force elements (``forces.BodyLoad``, ``forces.CoordinateForce``: compiled too;
     #: ``forces.RotationalSpringDamper``: NumPy path)
     forces: tuple = ()
     #: floatwind Load objects (``wrench(t, kin, env)``, NumPy path), evaluated with ``env``
@@ -314,7 +315,7 @@ def dynamic_analysis(dsys: DynamicSystem, q0, qdot0, t_end: float, dt: float, *,
     (a kink or an on/off switch), the step is split at the time where an entry changes sign
     (the driver's ``events``: regula falsi on the RK4 step length), so RK4 keeps its order. The
     switches of the force elements (``dsys.forces``, e.g.
-    :class:`~floatwind.multibody.mbdm.forces.GasForce94`) are added to them.
+    :class:`~floatwind.multibody.mbdm.forces.CoordinateForce`) are added to them.
 
     ``compiled=True``: the numba kernels (:mod:`floatwind._kernels.mbdm`) run the whole
     integration (``method="baumgarte"``, ``form="omega"``, forces as lines, gravity and the

@@ -4,10 +4,12 @@ floatwind's Load contract, Leble (seed 001) sec. 4, 6 and 10.3.
 * :class:`BodyLoad`: a constant force at a body's centre of mass and a constant moment, both in
   global axes (the constant crank torque of sec. 10.3); enters F^A and n'^A = A^T n of eq. (67)
   and, through 2 G^T n'^A, eq. (69).
-* :class:`GasForce94`: the gas force of eq. (94) on a body's coordinate ``axis``, applied as
-  Listing 5 does (``FA[...] += F``: resisting while the body moves along +axis, nothing on the
-  intake stroke). Its ``switches`` (the velocity and x - 5 m) tell the integrator where the
-  force jumps or kinks, so RK4 keeps its fourth order.
+* :class:`CoordinateForce`: a force on one body coordinate (body, global axis) given by a
+  scalar law f(x, v, p) and switch functions s(x, v, p) (numba functions; a sign change of a
+  switch splits the RK4 step, so RK4 keeps its fourth order). Subclasses register the
+  forces-file type they provide (:data:`FORCE_KINDS`); other packages provide theirs through the
+  entry-point group :data:`GROUP` (the slider-crank's gas force (94) of the technical note lives
+  in ``validation/mbdm/forces.py``).
 * :class:`RotationalSpringDamper`: a torque between two bodies about a joint axis (a free yaw
   joint on its spring-damper drive, ``floatwind.multibody.drives``): tau = -K (theta -
   theta_c(t)) - C (theta' - theta_c'(t)) (+ a constant torque and a torque-versus-rate table),
@@ -33,12 +35,15 @@ from floatwind.multibody.mbdm.coordinates import A_matrix, omega_global
 from floatwind.records import Kinematics
 
 __all__ = [
+    "FORCE_KINDS",
+    "GROUP",
     "BodyLoad",
-    "GasForce94",
+    "CoordinateForce",
     "RotationalSpringDamper",
     "contract_loads",
-    "gas_force_94",
+    "force_kind",
     "load_kinematics",
+    "load_plugins",
 ]
 
 
@@ -70,38 +75,111 @@ class BodyLoad:
         return []
 
 
-def gas_force_94(x: float, v: float) -> float:
-    """Eq. (94) with Listing 5's sign: -282857/(6 - x) + 62857 for 1.5 <= x <= 5,
-    -110000 [1 - sin(2 pi (x - 5.25))] for 5 < x <= 5.5, while v > 0; else 0."""
-    if v <= 0.0:
-        return 0.0
-    if 1.5 <= x <= 5.0:
-        return -282857.0 / (6.0 - x) + 62857.0
-    if 5.0 < x <= 5.5:
-        return -110000.0 * (1.0 - np.sin(2.0 * np.pi * (x - 5.25)))
-    return 0.0
+#: the entry-point group of force-element plugins (pyproject.toml [project.entry-points]): each
+#: entry point names a module whose :class:`CoordinateForce` subclasses register their forces-file
+#: types when it is imported (floatwind's own validation package provides ``gas force (94)``)
+GROUP = "floatwind.mbdm_forces"
+
+#: forces-file type -> force-element class, filled by the subclasses of :class:`CoordinateForce`
+#: as they are defined (``class X(CoordinateForce, kind="...")``)
+FORCE_KINDS: dict[str, type] = {}
+_PLUGINS_LOADED: list[bool] = []
+
+
+def _kind_name(text: str) -> str:
+    return " ".join(str(text).lower().split())
+
+
+def load_plugins(entry_points=None) -> list[str]:
+    """Import the modules of the installed force-element plugins (entry points of
+    :data:`GROUP`), which registers their kinds; returns the entry points that failed, as
+    ``"name (value): reason"``. ``entry_points``: the entry points to load (default: the
+    installed ones, read once per process)."""
+    from importlib import metadata
+
+    if entry_points is None:
+        if _PLUGINS_LOADED:
+            return []
+        _PLUGINS_LOADED.append(True)
+        entry_points = metadata.entry_points(group=GROUP)
+    failed = []
+    for ep in entry_points:
+        try:
+            ep.load()
+        except Exception as exc:  # a broken plugin is reported, not fatal to the others
+            failed.append(f"{ep.name} ({ep.value}): {exc}")
+    return failed
+
+
+def force_kind(name: str, entry_points=None) -> type | None:
+    """The :class:`CoordinateForce` class registered for forces-file type ``name`` (case and
+    spacing ignored), loading the installed plugins (:data:`GROUP`) if it is not known yet;
+    None if no plugin provides it."""
+    key = _kind_name(name)
+    if key not in FORCE_KINDS:
+        load_plugins(entry_points)
+    return FORCE_KINDS.get(key)
 
 
 @dataclass(frozen=True)
-class GasForce94:
-    """The gas force (94) on ``body`` along global ``axis`` (0, 1, 2), as Listing 5 applies it."""
+class CoordinateForce:
+    """A force element on one body coordinate: the global force component ``axis`` (0, 1, 2) of
+    ``body`` is ``law(x, v, p)``, x and v the body's coordinate and velocity along that axis and
+    p the element's ``params`` (a float array); its ``switch_laws`` s(x, v, p) mark where the
+    law jumps or kinks (a sign change splits the RK4 step there, so RK4 keeps its order).
+
+    A subclass brings its laws as class attributes, module-level numba functions
+    (``@njit``), and may register a type of the forces file:
+    ``class GasForce94(CoordinateForce, kind="gas force (94)"): law = gas94; switch_laws =
+    (velocity, x_minus_5)``. The NumPy path calls their Python form (``law.py_func``, the
+    reference), the compiled path calls the compiled functions from a module generated per
+    combination of laws (:mod:`floatwind.multibody.mbdm.compiled`). Elements of other packages
+    are found through the entry-point group :data:`GROUP`."""
 
     body: int
     axis: int = 0
+    params: tuple = ()
     name: str = ""
+
+    #: f(x, v, p) -> force (N) along ``axis``; set by subclasses
+    law = None
+    #: (s(x, v, p) -> float, ...): where the law is not smooth; set by subclasses
+    switch_laws = ()
+    #: the forces-file type of the subclass ('' : none)
+    kind = ""
+
+    def __init_subclass__(cls, kind: str = "", **kw):
+        super().__init_subclass__(**kw)
+        if kind:
+            key = _kind_name(kind)
+            if FORCE_KINDS.get(key, cls).__qualname__ != cls.__qualname__:
+                raise ValueError(f"force type {kind!r} is registered twice "
+                                 f"({FORCE_KINDS[key].__qualname__} and {cls.__qualname__})")
+            cls.kind = key
+            FORCE_KINDS[key] = cls
 
     def __post_init__(self):
         if self.axis not in (0, 1, 2):
             raise CaseError("axis must be 0, 1 or 2", field=self.name or "axis")
+        if type(self).law is None:
+            raise CaseError(f"{type(self).__name__} has no force law", field=self.name or "law")
+        p = np.asarray(self.params, dtype=float).reshape(-1)
+        if not np.all(np.isfinite(p)):
+            raise CaseError("params must be finite numbers", field=self.name or "params")
+        object.__setattr__(self, "params", tuple(float(x) for x in p))
+
+    def _p(self) -> np.ndarray:
+        return np.asarray(self.params, dtype=float).reshape(-1)
 
     def evaluate(self, t, q, qdot) -> tuple[np.ndarray, np.ndarray]:
         F = np.zeros((q.shape[0], 3))
-        F[self.body, self.axis] = gas_force_94(q[self.body, self.axis], qdot[self.body, self.axis])
+        law = getattr(type(self).law, "py_func", type(self).law)
+        F[self.body, self.axis] = law(q[self.body, self.axis], qdot[self.body, self.axis], self._p())
         return F, np.zeros((q.shape[0], 3))
 
     def switches(self, t, q, qdot) -> list:
-        """Where (94) is not smooth: the velocity (on/off) and x = 5 m (slope jump)."""
-        return [qdot[self.body, self.axis], q[self.body, self.axis] - 5.0]
+        x, v, p = q[self.body, self.axis], qdot[self.body, self.axis], self._p()
+        return [getattr(s, "py_func", s)(x, v, p) for s in type(self).switch_laws]
 
 
 def _unit(v, what, name) -> np.ndarray:
