@@ -26,6 +26,7 @@ from floatwind.loads import (  # noqa: F401
     mooring,
     morison,
     potential,
+    rotor_bem,
     simple,
     thrust,
 )

@@ -60,6 +60,12 @@ JOINT_CHANNELS = ["NacYaw", "NacYawV", "NacYawA", "RotSpeed", "YawMom"]
 #: MAP++ line outputs (``<quantity>[line]``) and the floatwind channel of each
 #: (floatwind.loads.catenary: fairlead tension, anchor tension, laid length)
 MOORING_CHANNELS = {"T": "FAIRTEN", "T_a": "ANCHTEN", "Lb": "LAYLEN"}
+#: AeroDyn rotor channels (floatwind.loads.rotor_bem, issue 35) and the blade-node quantities
+AERO_CHANNELS = (
+    [f"RtAero{k}{a}h" for k in ("F", "M") for a in "xyz"]
+    + ["RtAeroPwr", "RtTSR", "RtVAvgxh", "RtVAvgyh", "RtVAvgzh", "RtAeroCp", "RtAeroCt", "RtSkew"]
+)
+NODE_QUANTITIES = ("Alpha", "AxInd", "TnInd", "Cl", "Cd", "Fx", "Fy", "Vrel", "Phi")
 
 # OpenFAST unit -> factor to SI
 UNIT_TO_SI = {
@@ -262,6 +268,8 @@ def channel_group(name: str) -> str:
         return "structural_loads"
     if name in JOINT_CHANNELS:
         return "joints"
+    if name in AERO_CHANNELS or (name[:1] == "B" and name.endswith(NODE_QUANTITIES)):
+        return "aero"
     if name.split("[")[0] in MOORING_CHANNELS and name.endswith("]"):
         return "mooring"
     return "other"
@@ -578,8 +586,10 @@ def compare_case(
     limits = criteria_for(case_name, kind, criteria)
     if plain and f"{case_name}_plain" in (criteria.get("cases") or {}):
         limits = criteria_for(f"{case_name}_plain", kind, criteria)
+    nodes = [f"B{k}N{i}{q}" for k in (1, 2, 3) for i in range(1, 10) for q in NODE_QUANTITIES]
     channels = (
         MOTION_CHANNELS + RATE_CHANNELS + LOAD_CHANNELS + HYDRO_CHANNELS + mooring + JOINT_CHANNELS
+        + AERO_CHANNELS + nodes
     )
     for name in channels:
         if name not in ref_w or name not in ds:

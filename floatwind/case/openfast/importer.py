@@ -290,6 +290,9 @@ def case_from_deck(
     moor = deck.get("Mooring")
     if moor is not None:
         loads.append(catenary_load(moor, env, ref, notes))
+    if deck.get("AeroDyn") is not None:
+        loads.append(_rotor_load(deck, mp, ic, split=split, rotor_separate=rotor_separate,
+                                 nacelle_separate=nacelle_separate))  # fmt: skip
     sea = case_waves(ss, notes)
     environment = {
         "gravity": float(env["gravity"]),
@@ -298,6 +301,10 @@ def case_from_deck(
     }
     if sea["kind"] != "still":
         environment["waves"] = sea
+    if deck.get("InflowWind") is not None:
+        from floatwind.case.openfast.inflowwind import wind_config
+
+        environment["wind"] = wind_config(deck)
 
     angles = euler123_from_zyx(ic["PtfmRoll"], ic["PtfmPitch"], ic["PtfmYaw"])
     t_max = float(fst["values"]["TMax"])
@@ -507,6 +514,59 @@ def _lumped_topology(
             _body("rotor", m, cm, _regularise(inertia), P["apex"], "ElastoDyn hub + blades")
         )
         _spin_joints(bodies, joints, P, parent, origin, ic, with_gen)
+
+
+def _rotor_load(deck: dict, mp: dict, ic: dict, *, split: bool, rotor_separate: bool,
+                nacelle_separate: bool) -> dict:  # fmt: skip
+    """The ``bem_rotor`` load of an AeroDyn deck (CompAero = 2): AeroDyn's part from
+    :func:`floatwind.case.openfast.aerodyn.rotor_config`, the geometry from ElastoDyn (``mp``,
+    in the frame of the body that carries the hub: ``rotor`` when the rotor turns or the
+    topology is split, else the nacelle or platform it is merged into)."""
+    from floatwind.case.openfast.aerodyn import rotor_config
+
+    ad_name = pathlib.Path(deck["AeroDyn"]["file"]).name
+    cfg = rotor_config(deck)
+    cfg.pop("channels", None)
+    cfg.pop("channels_not_given", None)
+    if "blade_files" in cfg:
+        raise CaseError("blades of different AeroDyn blade files are not supported yet",
+                        field="ADBlFile", file=ad_name)  # fmt: skip
+    geo = mp["geometry"]
+    nb = len(mp["blades"])
+    precone = [float(p) for p in geo["precone"]]
+    pitch = [float(p) for p in ic["BlPitch"][:nb]]
+    if len(set(precone)) != 1:
+        raise CaseError("blades of different PreCone are not supported yet",
+                        field="PreCone(1)", file=pathlib.Path(deck["ElastoDyn"]["file"]).name)  # fmt: skip
+    if len(set(pitch)) != 1:
+        raise CaseError("blades of different initial BlPitch are not supported yet",
+                        field="BlPitch(1)", file=pathlib.Path(deck["ElastoDyn"]["file"]).name)  # fmt: skip
+    c1 = np.asarray(mp["rotor"]["shaft_axis"], dtype=float)
+    b1 = mp["blades"][0]
+    i3 = np.asarray(b1["axis"], dtype=float)
+    g3 = (i3 - math.sin(b1["precone"]) * c1) / math.cos(b1["precone"])
+    apex = np.asarray(mp["rotor"]["apex"], dtype=float)
+    if rotor_separate or split:
+        body, origin = "rotor", apex
+    elif nacelle_separate:
+        body, origin = "nacelle", np.asarray(mp["tower"]["top"], dtype=float)
+    else:
+        body, origin = "platform", -np.asarray(geo["platform_reference"], dtype=float)
+    load = {
+        "type": "bem_rotor",
+        "body": body,
+        "apex": _vec(apex - origin),
+        "shaft_axis": _vec(c1),
+        "blade1_axis": _vec(g3),
+        "n_blades": nb,
+        "hub_radius": float(geo["hub_radius"]),
+        "precone_deg": math.degrees(precone[0]),
+        "pitch_deg": math.degrees(pitch[0]),
+        **cfg,
+    }
+    if split:
+        load["blade_bodies"] = ["blade1"] + ["rotor"] * (nb - 1)
+    return load
 
 
 def _split_topology(bodies, joints, mp, shift, ic, servo, yaw_moves) -> None:

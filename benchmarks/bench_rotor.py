@@ -1,0 +1,84 @@
+"""Cost of one evaluation of the BEM rotor against the 65-strip Morison spar (issue 35).
+
+    python benchmarks/bench_rotor.py [REF_ROOT] [--repeat N] [--batch 1,64]
+
+Both loads come from the reference decks as ``floatwind run`` builds them: the AeroDyn rotor of
+``ref09_aero_fixed_speed`` (3 blades x 19 nodes, converged BEM residual at every node) and the
+Morison members of ``ref04_morison_decay`` (the OC3 spar). Each compiled contract kernel is
+called at successive RK4 stage times on a perturbed state (the rotor turning), B = 1 and B = 64
+members; prints microseconds per call and per member, and the ratio rotor / Morison. Asserts
+nothing (issue 35: "the BEM rotor costs no more per step than the 65-strip Morison spar").
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import time
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def _kernel_cost(model, load, batch: int, repeat: int) -> float:
+    """Microseconds per call of ``load``'s compiled kernel(s) for ``batch`` members."""
+    from floatwind._kernels.contract import body_kinematics
+    from floatwind.multibody.mcm import body_kinematics as mcm_kin
+    from floatwind.simulate.system import System
+
+    sysm = System(model)
+    y = np.repeat(sysm.initial_state(), batch, axis=0)
+    y = y + 1e-3 * np.random.default_rng(0).standard_normal(y.shape)
+    q, qd = y[:, :6], y[:, 6:12]
+    rel, md = sysm._relative(1.0)
+    rel = tuple(np.repeat(a, batch, axis=0) if getattr(a, "ndim", 0) and a.shape[0] == 1 else a
+                for a in rel)  # fmt: skip
+    kin = body_kinematics(mcm_kin(sysm.tree, 1.0, rel, md, q, qd))
+    cls = load.compiled(model.env, batch)
+    parts = cls if isinstance(cls, tuple) else (cls,)
+    N = kin.r_G.shape[1]
+    f = np.zeros((batch, N, 3))
+    m = np.zeros((batch, N, 3))
+    a = np.zeros((batch, N, 6, 6))
+    e = np.empty((batch, 0))
+
+    def call(i):
+        t = 1.0 + 0.00625 * i
+        for p in parts:
+            p.kernel(p.params, t, kin, e, e, f, m, a if p.adds_mass else a[:, :, :0, :0])
+
+    call(0)
+    t0 = time.perf_counter()
+    for i in range(repeat):
+        call(i + 1)
+    return (time.perf_counter() - t0) / repeat * 1e6
+
+
+def main() -> int:
+    from floatwind.case.openfast import model_from_deck
+
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p.add_argument("root", nargs="?", default=str(ROOT.parent / "shared" / "reference" / "openfast"))
+    p.add_argument("--repeat", type=int, default=200)
+    p.add_argument("--batch", default="1,64")
+    args = p.parse_args()
+    root = pathlib.Path(args.root)
+    rotor_model = model_from_deck(root / "ref09_aero_fixed_speed" / "ref09_aero_fixed_speed.fst")
+    spar_model = model_from_deck(root / "ref04_morison_decay" / "ref04_morison_decay.fst")
+    rotor = next(ld for ld in rotor_model.loads if ld.kind == "bem_rotor")
+    spar = next(ld for ld in spar_model.loads if ld.kind == "morison")
+    print(f"rotor: {rotor.n_blades} blades x {len(rotor.blade.span)} nodes; "
+          f"Morison: {spar.n_strips} strips")  # fmt: skip
+    print(f"{'B':>4s} {'rotor us/call':>14s} {'Morison us/call':>16s} {'rotor/member':>13s} "
+          f"{'Morison/member':>15s} {'rotor / Morison':>16s}")  # fmt: skip
+    for b in (int(s) for s in args.batch.split(",")):
+        tr = _kernel_cost(rotor_model, rotor, b, args.repeat)
+        tm = _kernel_cost(spar_model, spar, b, args.repeat)
+        print(f"{b:4d} {tr:14.1f} {tm:16.1f} {tr / b:13.2f} {tm / b:15.2f} {tr / tm:16.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

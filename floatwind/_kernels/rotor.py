@@ -1,0 +1,312 @@
+"""Compiled stages of the blade-element rotor (:class:`floatwind.loads.rotor_bem.BemRotor`).
+
+The hub body (the rotor body, which spins about the shaft) carries the apex, the shaft axis and
+each blade's element frame without pitch and twist; blade k's nodes are fixed in its own body
+``blade_body[k]`` (the hub body itself, or a blade body on a pitch joint); all of them constants
+of those bodies' frames (:class:`floatwind.loads.rotor_bem.BemRotor.Geometry`). Each
+evaluation, for every batch member:
+
+1. node positions and velocities from the blade bodies' rigid motion (``rotor_points``);
+2. the undisturbed wind at every node (the caller: ``floatwind._kernels.wind.wind_velocity``);
+3. the inputs of the blade-element momentum solve as AeroDyn's ``SetInputsForBEMT`` forms them
+   for the legacy element frame (``BEM_Mod = 1``, AeroDyn.f90): the disk-averaged relative wind
+   ``V_diskAvg`` (mean over all nodes of wind - node velocity), the disk axes (``x_hat_disk`` =
+   the shaft, ``y_hat_disk`` along the negative in-plane part of ``V_diskAvg``, ``z_hat_disk =
+   V_diskAvg x x_hat_disk / |.|``; the hub axes when there is no in-plane part), the skew angle
+   ``chi0 = acos(V_diskAvg . x / |V_diskAvg|)``, each blade's azimuth ``psi = atan2(-z_root .
+   y_disk, z_root . z_disk)``, and per node ``Vx``/``Vy`` = relative wind along the element
+   frame's ``x`` (normal to the coned rotor plane) and ``y`` (in the plane), ``rLocal`` = the
+   node's distance from the shaft axis, ``theta`` = twist + pitch, the pitch of blade k being
+   the angle of its body's pitched x axis from the element frame's x about the pitch axis;
+4. the element solve (:func:`floatwind._kernels.bemt.bemt_solve`);
+5. the element loads per unit length ``X x_hat + Y y_hat`` with ``X = Cx q c``, ``Y = -Cy q c``,
+   and the pitching moment ``Cm q c^2 z_hat`` (AeroDyn.f90 ``SetOutputsFromBEMT``), integrated
+   along each blade as OpenFAST's Line2 mesh carries them: linear between nodes, lumped to the
+   nodes by ``L/6 (2 f_j + f_j+1)`` and ``L/6 (f_j + 2 f_j+1)`` (exact for the force and its
+   moment along a straight element), then summed as a force at each blade body's CM and a moment
+   about it,
+   and about the rotor apex in the hub frame for the ``RtAero*`` channels (AeroDyn_IO.f90).
+
+One loop over batch members with the same operations for every member (bit-identical alone and
+inside a batch).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from floatwind._kernels import bemt as kb
+from floatwind._kernels import wind as kwi
+
+__all__ = [
+    "HUB_CHANNELS",
+    "bem_rotor_kernel",
+    "rotor_points",
+    "rotor_solve",
+]
+
+#: columns of the hub channel array of :func:`rotor_solve` (B, N_HUB)
+(FXH, FYH, FZH, MXH, MYH, MZH, PWR, TSR, VXH, VYH, VZH, CP, CT, SKEW, OMEGA, N_HUB) = range(16)
+HUB_CHANNELS = ("RtAeroFxh", "RtAeroFyh", "RtAeroFzh", "RtAeroMxh", "RtAeroMyh", "RtAeroMzh",
+                "RtAeroPwr", "RtTSR", "RtVAvgxh", "RtVAvgyh", "RtVAvgzh", "RtAeroCp", "RtAeroCt",
+                "RtSkew", "RtSpeed")  # fmt: skip
+
+#: element output columns after the solver's (``bemt.N_OUT``): the BEM inputs Vx, Vy
+ELEM_VX = kb.N_OUT
+ELEM_VY = kb.N_OUT + 1
+N_ELEM = kb.N_OUT + 2
+
+# AeroDyn's EqualRealNos(x, 0) in double precision: |x| <= 100 eps max(|x|, 1)
+_EQ_TOL = 100.0 * 2.220446049250313e-16
+
+
+@njit(cache=True, fastmath=False)
+def _rot(R, v, out):
+    out[0] = R[0, 0] * v[0] + R[0, 1] * v[1] + R[0, 2] * v[2]
+    out[1] = R[1, 0] * v[0] + R[1, 1] * v[1] + R[1, 2] * v[2]
+    out[2] = R[2, 0] * v[0] + R[2, 1] * v[1] + R[2, 2] * v[2]
+
+
+@njit(cache=True, fastmath=False)
+def rotor_points(g, kin):
+    """Node positions and velocities (B, nb * nn, 3), inertial, of the rotor geometry ``g``
+    (``BemRotor.Geometry``: blade k's nodes fixed in body ``g.blade_body[k]``) for the
+    kinematics ``kin`` (``BodyKinematics``); the apex position (B, 3) (in the hub body) last."""
+    r_G, R_b2g, v_G, w_b, cm_b = kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b
+    nodes = g.nodes_b
+    nb, nn = nodes.shape[0], nodes.shape[1]
+    B = r_G.shape[0]
+    pos = np.empty((B, nb * nn, 3))
+    vel = np.empty((B, nb * nn, 3))
+    apex = np.empty((B, 3))
+    d = np.empty(3)
+    a = np.empty(3)
+    for b in range(B):
+        for k in range(nb):
+            n = g.blade_body[k]
+            R = R_b2g[b, n]
+            w = w_b[b, n]
+            cm = cm_b[n]
+            for j in range(nn):
+                i = k * nn + j
+                for c in range(3):
+                    d[c] = nodes[k, j, c] - cm[c]
+                _rot(R, d, a)
+                for c in range(3):
+                    pos[b, i, c] = r_G[b, n, c] + a[c]
+                vel[b, i, 0] = v_G[b, n, 0] + (w[1] * a[2] - w[2] * a[1])
+                vel[b, i, 1] = v_G[b, n, 1] + (w[2] * a[0] - w[0] * a[2])
+                vel[b, i, 2] = v_G[b, n, 2] + (w[0] * a[1] - w[1] * a[0])
+        h = g.body
+        for c in range(3):
+            d[c] = g.apex_b[c] - cm_b[h, c]
+        _rot(R_b2g[b, h], d, a)
+        for c in range(3):
+            apex[b, c] = r_G[b, h, c] + a[c]
+    return pos, vel, apex
+
+
+@njit(cache=True, fastmath=False)
+def _dot(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+@njit(cache=True, fastmath=False)
+def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies):
+    """The element solve and loads of every member (module docstring, steps 3-5).
+
+    Returns ``force``, ``moment`` (B, N, 3) on the blade bodies (moment about their CMs, inertial),
+    the hub channels (B, N_HUB) (``HUB_CHANNELS``: loads about the apex in the hub frame, power,
+    tip-speed ratio, disk-averaged relative wind, C_P, C_T, skew angle (rad), the hub's spin rate
+    about the shaft), the element outputs (B, nb, nn, ``N_ELEM``: the solver's columns, then Vx, Vy) and the status bits of the
+    element solves."""
+    r_G, R_b2g, w_b = kin.r_G, kin.R_b2g, kin.w_b
+    body = g.body
+    nb, nn = g.nodes_b.shape[0], g.nodes_b.shape[1]
+    B = pos.shape[0]
+    P = nb * nn
+    force = np.zeros((B, n_bodies, 3))
+    moment = np.zeros((B, n_bodies, 3))
+    hub = np.zeros((B, N_HUB))
+    elem = np.zeros((B, nb, nn, N_ELEM))
+    status = 0
+    ex = np.empty((nb, 3))  # element frame (no pitch, no twist) of each blade, inertial
+    ey = np.empty((nb, 3))
+    ez = np.empty((nb, 3))
+    xh = np.empty(3)
+    yh = np.empty(3)
+    zh = np.empty(3)
+    yd = np.empty(3)
+    zd = np.empty(3)
+    va = np.empty(3)
+    rel = np.empty(3)
+    tmp = np.empty(3)
+    vx = np.empty((nb, nn))
+    vy = np.empty((nb, nn))
+    r_local = np.empty((nb, nn))
+    r_tip = np.empty(nb)
+    r_hub = np.empty(nb)
+    psi = np.empty(nb)
+    fl = np.empty((nn, 3))  # force per unit length at the nodes of one blade
+    ml = np.empty((nn, 3))
+    Fn = np.empty((nn, 3))  # lumped nodal loads
+    Mn = np.empty((nn, 3))
+    Ft = np.empty(3)
+    Mt = np.empty(3)  # about the apex
+    out = np.empty((nb, nn, kb.N_OUT))
+    theta = np.empty((nb, nn))
+    xb = np.empty(3)
+    for b in range(B):
+        R = R_b2g[b, body]
+        _rot(R, g.shaft_b, xh)
+        _rot(R, g.hub_z_b, zh)
+        yh[0] = zh[1] * xh[2] - zh[2] * xh[1]
+        yh[1] = zh[2] * xh[0] - zh[0] * xh[2]
+        yh[2] = zh[0] * xh[1] - zh[1] * xh[0]
+        for k in range(nb):
+            _rot(R, g.frames_b[k, 0], ex[k])
+            _rot(R, g.frames_b[k, 1], ey[k])
+            _rot(R, g.frames_b[k, 2], ez[k])
+            # blade pitch: the blade body's pitched x axis against the unpitched element frame
+            # (AeroDyn: -theta(3) of the root orientation relative to the hub, EulerExtract)
+            _rot(R_b2g[b, g.blade_body[k]], g.xref_b[k], xb)
+            pitch = math.atan2(-_dot(xb, ey[k]), _dot(xb, ex[k]))
+            for j in range(nn):
+                theta[k, j] = g.twist[j] + pitch
+        # disk-averaged relative wind (AeroDyn SetInputsForBEMT: V_diskAvg)
+        va[0] = 0.0
+        va[1] = 0.0
+        va[2] = 0.0
+        for i in range(P):
+            for c in range(3):
+                va[c] += wind[b, i, c] - vel[b, i, c]
+        for c in range(3):
+            va[c] = va[c] / P
+        v_dot_x = _dot(va, xh)
+        for c in range(3):
+            tmp[c] = v_dot_x * xh[c] - va[c]
+        tsz = math.sqrt(_dot(tmp, tmp))
+        if tsz <= _EQ_TOL * max(tsz, 1.0):
+            for c in range(3):
+                yd[c] = yh[c]
+                zd[c] = zh[c]
+        else:
+            for c in range(3):
+                yd[c] = tmp[c] / tsz
+            zd[0] = (va[1] * xh[2] - va[2] * xh[1]) / tsz
+            zd[1] = (va[2] * xh[0] - va[0] * xh[2]) / tsz
+            zd[2] = (va[0] * xh[1] - va[1] * xh[0]) / tsz
+        vmag = math.sqrt(_dot(va, va))
+        if vmag <= _EQ_TOL * max(vmag, 1.0):
+            chi0 = 0.0
+        else:
+            chi0 = math.acos(max(-1.0, min(1.0, v_dot_x / vmag)))
+        for k in range(nb):
+            sy = -_dot(ez[k], yd)
+            sz = _dot(ez[k], zd)
+            if abs(sy) <= _EQ_TOL and abs(sz) <= _EQ_TOL:
+                psi[k] = 0.0
+            else:
+                psi[k] = math.atan2(sy, sz)
+            r_hub[k] = g.hub_radius
+            for j in range(nn):
+                i = k * nn + j
+                for c in range(3):
+                    rel[c] = wind[b, i, c] - vel[b, i, c]
+                    tmp[c] = pos[b, i, c] - apex[b, c]
+                vx[k, j] = _dot(rel, ex[k])
+                vy[k, j] = _dot(rel, ey[k])
+                r_local[k, j] = math.sqrt(_dot(tmp, yd) ** 2 + _dot(tmp, zd) ** 2)
+            r_tip[k] = r_local[k, nn - 1]
+        status |= kb.bemt_solve(opt, af, theta, g.chord, g.af_index, r_local, r_tip, r_hub,
+                                vx, vy, chi0, psi, out)  # fmt: skip
+        # element loads -> nodal loads (Line2 lumping) -> body and hub loads
+        for c in range(3):
+            Ft[c] = 0.0
+            Mt[c] = 0.0
+        for k in range(nb):
+            for j in range(nn):
+                X = out[k, j, kb.FX]
+                Y = -out[k, j, kb.FY]
+                Mz = out[k, j, kb.MM]
+                for c in range(3):
+                    fl[j, c] = X * ex[k, c] + Y * ey[k, c]
+                    ml[j, c] = Mz * ez[k, c]
+                    Fn[j, c] = 0.0
+                    Mn[j, c] = 0.0
+                for q in range(kb.N_OUT):
+                    elem[b, k, j, q] = out[k, j, q]
+                elem[b, k, j, ELEM_VX] = vx[k, j]
+                elem[b, k, j, ELEM_VY] = vy[k, j]
+            for j in range(nn - 1):
+                L6 = g.seg_len[k, j] / 6.0
+                for c in range(3):
+                    Fn[j, c] += L6 * (2.0 * fl[j, c] + fl[j + 1, c])
+                    Fn[j + 1, c] += L6 * (fl[j, c] + 2.0 * fl[j + 1, c])
+                    Mn[j, c] += L6 * (2.0 * ml[j, c] + ml[j + 1, c])
+                    Mn[j + 1, c] += L6 * (ml[j, c] + 2.0 * ml[j + 1, c])
+            n = g.blade_body[k]
+            for j in range(nn):
+                i = k * nn + j
+                a0 = pos[b, i, 0] - r_G[b, n, 0]
+                a1 = pos[b, i, 1] - r_G[b, n, 1]
+                a2 = pos[b, i, 2] - r_G[b, n, 2]
+                h0 = pos[b, i, 0] - apex[b, 0]
+                h1 = pos[b, i, 1] - apex[b, 1]
+                h2 = pos[b, i, 2] - apex[b, 2]
+                f0, f1, f2 = Fn[j, 0], Fn[j, 1], Fn[j, 2]
+                force[b, n, 0] += f0
+                force[b, n, 1] += f1
+                force[b, n, 2] += f2
+                moment[b, n, 0] += a1 * f2 - a2 * f1 + Mn[j, 0]
+                moment[b, n, 1] += a2 * f0 - a0 * f2 + Mn[j, 1]
+                moment[b, n, 2] += a0 * f1 - a1 * f0 + Mn[j, 2]
+                Ft[0] += f0
+                Ft[1] += f1
+                Ft[2] += f2
+                Mt[0] += h1 * f2 - h2 * f1 + Mn[j, 0]
+                Mt[1] += h2 * f0 - h0 * f2 + Mn[j, 1]
+                Mt[2] += h0 * f1 - h1 * f0 + Mn[j, 2]
+        # hub channels (AeroDyn_IO.f90: hub frame, power with the hub's absolute spin rate)
+        omega = _dot(w_b[b, body], xh)
+        hub[b, FXH] = _dot(Ft, xh)
+        hub[b, FYH] = _dot(Ft, yh)
+        hub[b, FZH] = _dot(Ft, zh)
+        hub[b, MXH] = _dot(Mt, xh)
+        hub[b, MYH] = _dot(Mt, yh)
+        hub[b, MZH] = _dot(Mt, zh)
+        hub[b, PWR] = omega * hub[b, MXH]
+        hub[b, VXH] = v_dot_x
+        hub[b, VYH] = _dot(va, yh)
+        hub[b, VZH] = _dot(va, zh)
+        hub[b, SKEW] = chi0
+        hub[b, OMEGA] = omega
+        if v_dot_x != 0.0:
+            hub[b, TSR] = omega * g.r_max / v_dot_x
+            qa = 0.5 * opt.rho * math.pi * g.r_max**2
+            hub[b, CP] = hub[b, PWR] / (qa * v_dot_x**3)
+            hub[b, CT] = hub[b, FXH] / (qa * v_dot_x**2)
+    return force, moment, hub, elem, status
+
+
+@njit(cache=True, fastmath=False)
+def bem_rotor_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.rotor_bem.BemRotor`: the element loads of every blade as one
+    wrench on the rotor body, wind from the field's table ``p.wind``
+    (:func:`floatwind._kernels.wind.wind_velocity`; status ``WIND_OUTSIDE``: outside the compiled
+    field, the NumPy path answers)."""
+    pos, vel, apex = rotor_points(p.geometry, kin)
+    wv, st = kwi.wind_velocity(p.wind, t, pos)
+    if st != 0:
+        return st
+    f, m, _hub, _elem, _st = rotor_solve(p.geometry, p.options, p.airfoils, kin, pos, vel, apex,
+                                         wv, force.shape[1])  # fmt: skip
+    for b in range(force.shape[0]):
+        for n in range(force.shape[1]):
+            for k in range(3):
+                force[b, n, k] += f[b, n, k]
+                moment[b, n, k] += m[b, n, k]
+    return 0

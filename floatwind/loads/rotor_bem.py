@@ -1,0 +1,452 @@
+"""The blade-element momentum rotor: AeroDyn v5's quasi-steady BEM on every element of the moving
+rotor (issue 35).
+
+The blades are fixed in one body of the tree, the rotor body (hub + blades), which spins about the
+shaft through its joint (a prescribed speed, or a free rotor driven by this load's torque). The
+node positions and the element frames are constants of that body's frame, built here the way
+AeroDyn places its blade nodes (AeroDyn.f90 ``Init_u``): the root of blade k at ``hub_radius``
+along its coned pitch axis ``z_k = sin(precone) c1 + cos(precone) (cos a_k c2 + sin a_k c3)``
+(ElastoDyn's blade axis; ``a_k = 2 pi (k - 1) / n_blades``, ``c1`` the downwind shaft axis,
+``c2`` blade 1's unconed pitch axis, ``c3 = c1 x c2``), node j at
+``root + BlCrvAC x_p + BlSwpAC y_p + BlSpn z_k`` in the pitched root frame (``x_p, y_p``: the
+coned frame ``x_k = cos(precone) c1 - sin(precone) g_k``, ``y_k = z_k x x_k`` turned by the pitch
+about ``z_k``). The element frame of the solve is the coned frame without pitch and twist
+(AeroDyn's legacy ``WithoutSweepPitchTwist``, ``BEM_Mod = 1``), ``theta = twist + pitch``.
+
+Every evaluation (:mod:`floatwind._kernels.rotor`, the load's one implementation): node
+kinematics from the rotor body's motion (platform, yaw, spin), the wind at every node from any
+floatwind wind, the inputs of the BEM solve as AeroDyn forms them, the element solve
+(:mod:`floatwind._kernels.bemt`), the element loads integrated along each blade as OpenFAST's
+Line2 mesh carries them, and their sum as one wrench on the rotor body: inverse dynamics then
+gives shaft and blade-root loads, and the aerodynamic torque drives a free rotor.
+
+The blade pitch is constant (``pitch_deg``) until a pitch joint or controller gives it (issue 36).
+"""
+
+from __future__ import annotations
+
+import math
+import pathlib
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from floatwind._kernels.contract import CompiledLoad, body_kinematics, f64, i64, python_form
+from floatwind.errors import CaseError
+from floatwind.loads.base import Kinematics, Load, Wrench
+from floatwind.validate import Section, check_body, check_vector, resolve_path
+
+__all__ = ["BemRotor", "NODE_CHANNELS"]
+
+#: element outputs written as channels ``B{k}N{i}{name}`` (AeroDyn's names): (column of the
+#: element output, units, description)
+NODE_CHANNELS = {
+    "Alpha": ("ALPHA", "rad", "angle of attack (inflow angle - twist - pitch)"),
+    "Phi": ("PHI", "rad", "inflow angle"),
+    "AxInd": ("AXIND", "-", "axial induction factor a"),
+    "TnInd": ("TNIND", "-", "tangential induction factor a'"),
+    "Cl": ("CL", "-", "lift coefficient"),
+    "Cd": ("CD", "-", "drag coefficient"),
+    "Cm": ("CM", "-", "pitching-moment coefficient"),
+    "Vrel": ("VREL", "m/s", "relative speed in the element plane"),
+    "Fx": ("FX", "N/m", "force per unit length normal to the rotor plane (downwind)"),
+    "Fy": ("FY", "N/m", "force per unit length in the plane, positive driving the rotor"),
+    "Mm": ("MM", "N m/m", "pitching moment per unit length"),
+    "Vx": ("ELEM_VX", "m/s", "relative wind normal to the plane at the node (BEM input)"),
+    "Vy": ("ELEM_VY", "m/s", "relative wind in the plane at the node (BEM input)"),
+}
+
+_HUB_INFO = {
+    "RtAeroFxh": ("N", "rotor aerodynamic force along the shaft (hub frame x: thrust)"),
+    "RtAeroFyh": ("N", "rotor aerodynamic force, hub frame y (rotates with the rotor)"),
+    "RtAeroFzh": ("N", "rotor aerodynamic force, hub frame z (rotates with the rotor)"),
+    "RtAeroMxh": ("N m", "rotor aerodynamic moment about the shaft at the apex (torque)"),
+    "RtAeroMyh": ("N m", "rotor aerodynamic moment at the apex, hub frame y"),
+    "RtAeroMzh": ("N m", "rotor aerodynamic moment at the apex, hub frame z"),
+    "RtAeroPwr": ("W", "aerodynamic power: torque x the hub's spin rate about the shaft"),
+    "RtTSR": ("-", "tip-speed ratio: spin rate x largest in-plane radius / RtVAvgxh"),
+    "RtVAvgxh": ("m/s", "relative wind averaged over all nodes, hub frame x"),
+    "RtVAvgyh": ("m/s", "relative wind averaged over all nodes, hub frame y"),
+    "RtVAvgzh": ("m/s", "relative wind averaged over all nodes, hub frame z"),
+    "RtAeroCp": ("-", "power coefficient (swept area of the largest in-plane radius)"),
+    "RtAeroCt": ("-", "thrust coefficient (swept area of the largest in-plane radius)"),
+    "RtSkew": ("rad", "skew angle of the disk-averaged relative wind to the shaft"),
+    "RtSpeed": ("rad/s", "spin rate of the hub about the shaft (absolute)"),
+}
+
+_TOP_KEYS = (
+    "type",
+    "body",
+    "apex",
+    "shaft_axis",
+    "blade1_axis",
+    "n_blades",
+    "blade_bodies",
+    "hub_radius",
+    "precone",
+    "precone_deg",
+    "pitch",
+    "pitch_deg",
+    "blade_file",
+    "blade",
+    "airfoils",
+    "airfoil_columns",
+    "options",
+    "air_density",
+    "kin_visc",
+    "output_nodes",
+    "output_blades",
+    "channel_prefix",
+)
+
+_BLADE_KEYS = ("span", "crv_ac", "swp_ac", "crv_ang_deg", "twist_deg", "chord", "af_id")
+
+
+class BemRotor(Load, kind="bem_rotor"):
+    """Blade-element momentum rotor on a spinning body (module docstring).
+
+    Parameters
+    ----------
+    body : int
+        The rotor body (hub + blades).
+    apex : (3,)
+        Rotor apex (hub centre) in the body frame (m).
+    shaft_axis : (3,)
+        Downwind shaft axis c1 in the body frame (normalised here).
+    blade1_axis : (3,)
+        Blade 1's pitch axis before precone, body frame (its part perpendicular to the shaft is
+        used, normalised).
+    n_blades : int
+    blade_bodies : sequence of int, optional
+        The body each blade is fixed in (default: all in ``body``). A blade on a body of its own
+        (a pitch joint's child, as the importer's split topology makes blade 1) has that body's
+        frame as its pitched root frame: origin at the blade root, z along the pitch axis, x out
+        of the rotor plane (downwind at zero pitch), y = z x x; its pitch is then read from the
+        bodies' orientations at every evaluation (AeroDyn's way), ``pitch`` applies to the blades
+        fixed in ``body``.
+    hub_radius : float
+        Blade root distance from the apex along the coned pitch axis (m).
+    precone : float
+        Precone (rad), ElastoDyn's sign: negative tilts the blades upwind.
+    pitch : float
+        Collective blade pitch (rad).
+    blade : floatwind.rotor.BladeGeometry
+        The AeroDyn blade table (span along the pitch axis from the root, offsets, twist, chord,
+        airfoil index of each node).
+    airfoils : floatwind.rotor.AirfoilTables
+    options : floatwind.rotor.BemtOptions
+        The BEM switches; its ``rho`` is the air density (taken from the environment when the
+        case leaves ``air_density`` out).
+    output_nodes : sequence of int
+        1-based nodes written as ``B{k}N{i}*`` channels (AeroDyn's BlOutNd), for blades
+        ``1..output_blades``.
+    """
+
+    name = "rotor"
+
+    def __init__(
+        self,
+        *,
+        body: int,
+        apex,
+        shaft_axis=(1.0, 0.0, 0.0),
+        blade1_axis=(0.0, 0.0, 1.0),
+        n_blades: int = 3,
+        blade_bodies=None,
+        hub_radius: float,
+        precone: float = 0.0,
+        pitch: float = 0.0,
+        blade,
+        airfoils,
+        options,
+        air_density: float | None = None,
+        output_nodes=(),
+        output_blades: int = 1,
+        channel_prefix: str = "",
+        field: str = "",
+    ):
+        self.body = check_body(body, _f(field, "body"))
+        self.apex_b = check_vector(apex, _f(field, "apex"))
+        c1 = check_vector(shaft_axis, _f(field, "shaft_axis"))
+        if np.linalg.norm(c1) == 0.0:
+            raise CaseError("shaft axis must not be zero", field=_f(field, "shaft_axis"))
+        c1 = c1 / np.linalg.norm(c1)
+        c2 = check_vector(blade1_axis, _f(field, "blade1_axis"))
+        c2 = c2 - (c2 @ c1) * c1
+        if np.linalg.norm(c2) < 1e-9:
+            raise CaseError(
+                "blade 1's axis must not be parallel to the shaft", field=_f(field, "blade1_axis")
+            )
+        self.shaft_b = c1
+        self.hub_z_b = c2 / np.linalg.norm(c2)
+        if not isinstance(n_blades, (int, np.integer)) or n_blades < 1:
+            raise CaseError(f"expected a positive integer, got {n_blades!r}",
+                            field=_f(field, "n_blades"))  # fmt: skip
+        self.n_blades = int(n_blades)
+        if blade_bodies is None:
+            blade_bodies = [self.body] * self.n_blades
+        if len(blade_bodies) != self.n_blades:
+            raise CaseError(f"expected {self.n_blades} bodies, one per blade, got "
+                            f"{len(blade_bodies)}", field=_f(field, "blade_bodies"))  # fmt: skip
+        self.blade_bodies = tuple(
+            check_body(b, f"{_f(field, 'blade_bodies')}[{k}]") for k, b in enumerate(blade_bodies)
+        )
+        if not (math.isfinite(hub_radius) and hub_radius >= 0.0):
+            raise CaseError(f"expected >= 0, got {hub_radius!r}", field=_f(field, "hub_radius"))
+        self.hub_radius = float(hub_radius)
+        self.precone = float(precone)
+        self.pitch = float(pitch)
+        if np.any(np.asarray(blade.crv_ang) != 0.0):
+            raise CaseError(
+                "BlCrvAng != 0 (curved element frames) is not built yet; set it to 0",
+                field=_f(field, "blade.crv_ang_deg"),
+            )
+        n_af = int(len(airfoils.start))
+        if np.any(blade.af_index >= n_af) or np.any(blade.af_index < 0):
+            bad = int(blade.af_index.max()) + 1
+            raise CaseError(
+                f"airfoil ID {bad} is beyond the {n_af} airfoil files given",
+                field=_f(field, "blade.af_id"),
+            )
+        self.blade = blade
+        self.airfoils = airfoils
+        self.options = options
+        self.air_density = None if air_density is None else float(air_density)
+        nn = len(blade.span)
+        nodes = [int(n) for n in output_nodes]
+        for n in nodes:
+            if not 1 <= n <= nn:
+                raise CaseError(f"output node {n} is outside the blade's 1..{nn} nodes",
+                                field=_f(field, "output_nodes"))  # fmt: skip
+        if not 0 <= int(output_blades) <= self.n_blades:
+            raise CaseError(f"expected 0..{self.n_blades}, got {output_blades!r}",
+                            field=_f(field, "output_blades"))  # fmt: skip
+        self.output_nodes = tuple(nodes)
+        self.output_blades = int(output_blades)
+        self.channel_prefix = str(channel_prefix)
+        self._geometry = self._build_geometry()
+
+    # -- geometry --------------------------------------------------------------------------
+
+    class Geometry(NamedTuple):
+        """The rotor's constants in the rotor body's frame, read by :mod:`floatwind._kernels.rotor`."""
+
+        body: int
+        apex_b: np.ndarray  # (3,)
+        shaft_b: np.ndarray  # (3,) hub x
+        hub_z_b: np.ndarray  # (3,) hub z (blade 1's unconed axis)
+        blade_body: np.ndarray  # (nb,) int64: the body each blade's nodes are fixed in
+        nodes_b: np.ndarray  # (nb, nn, 3) node positions, in the frame of blade_body[k]
+        xref_b: np.ndarray  # (nb, 3) blade k's pitched x axis, in the frame of blade_body[k]
+        frames_b: np.ndarray  # (nb, 3, 3) rows: element x, y, z of each blade (no pitch/twist), hub body frame
+        twist: np.ndarray  # (nn,) rad
+        chord: np.ndarray  # (nn,)
+        af_index: np.ndarray  # (nn,) int64, 0-based
+        seg_len: np.ndarray  # (nb, nn - 1) lengths of the Line2 elements
+        hub_radius: float
+        r_max: float  # largest in-plane node radius (RtTSR, RtAeroCp/Ct)
+
+    def _build_geometry(self) -> Geometry:
+        bl = self.blade
+        c1, c2 = self.shaft_b, self.hub_z_b
+        c3 = np.cross(c1, c2)
+        nb, nn = self.n_blades, len(bl.span)
+        cp, sp = math.cos(self.precone), math.sin(self.precone)
+        ct, st = math.cos(self.pitch), math.sin(self.pitch)
+        nodes = np.empty((nb, nn, 3))
+        frames = np.empty((nb, 3, 3))
+        xref = np.empty((nb, 3))
+        for k in range(nb):
+            a = 2.0 * math.pi * k / nb
+            g = math.cos(a) * c2 + math.sin(a) * c3
+            z = sp * c1 + cp * g
+            x = cp * c1 - sp * g
+            y = np.cross(z, x)
+            frames[k] = (x, y, z)
+            xp = ct * x - st * y  # the root frame turned by the pitch about z (AeroDyn/ElastoDyn)
+            yp = st * x + ct * y
+            root = self.apex_b + self.hub_radius * z
+            nodes[k] = (
+                root
+                + np.outer(bl.crv_ac, xp)
+                + np.outer(bl.swp_ac, yp)
+                + np.outer(bl.span, z)
+            )
+            xref[k] = xp
+        seg = np.linalg.norm(np.diff(nodes, axis=1), axis=2)
+        rel = nodes - self.apex_b
+        inplane = rel - (rel @ c1)[..., None] * c1
+        r_max = float(np.linalg.norm(inplane, axis=2).max())
+        # a blade on a body of its own: that body's frame is the pitched root frame (origin at
+        # the root, x_p, y_p, z_k), so its nodes there are (BlCrvAC, BlSwpAC, BlSpn)
+        local = np.column_stack([bl.crv_ac, bl.swp_ac, bl.span])
+        for k in range(nb):
+            if self.blade_bodies[k] != self.body:
+                nodes[k] = local
+                xref[k] = (1.0, 0.0, 0.0)
+        return self.Geometry(
+            body=int(self.body),
+            apex_b=f64(self.apex_b),
+            shaft_b=f64(c1),
+            hub_z_b=f64(c2),
+            blade_body=i64(self.blade_bodies),
+            nodes_b=f64(nodes),
+            xref_b=f64(xref),
+            frames_b=f64(frames),
+            twist=f64(bl.twist),
+            chord=f64(bl.chord),
+            af_index=i64(bl.af_index),
+            seg_len=f64(seg),
+            hub_radius=float(self.hub_radius),
+            r_max=r_max,
+        )
+
+    @property
+    def geometry(self) -> Geometry:
+        return self._geometry
+
+    def _options(self, env):
+        rho = float(env.rho_air) if self.air_density is None else self.air_density
+        return self.options._replace(rho=rho)
+
+    # -- the contract ------------------------------------------------------------------------
+
+    def accepts_time_array(self, env) -> bool:
+        """Per-member times reach only the wind query: True when the wind accepts them."""
+        return bool(getattr(env.wind, "accepts_time_array", False))
+
+    def evaluate(self, t, kin: Kinematics, env):
+        """``(force, moment, hub (B, N_HUB), elements (B, nb, nn, N_OUT), status)`` through the
+        kernels' Python forms (the reference; compiled while the kernels are on)."""
+        from floatwind._kernels import rotor as kr
+
+        g = self._geometry
+        bk = body_kinematics(kin)
+        pos, vel, apex = python_form(kr.rotor_points)(g, bk)
+        wind = np.broadcast_to(env.wind.velocity(t, pos), pos.shape)
+        return python_form(kr.rotor_solve)(g, self._options(env), self.airfoils, bk, pos, vel,
+                                           apex, f64(wind), kin.n_bodies)  # fmt: skip
+
+    def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
+        """The rotor's aerodynamic force at the body CM and moment about it (inertial axes),
+        with the hub and blade-node channels."""
+        from floatwind._kernels import bemt as kb
+        from floatwind._kernels import rotor as kr
+
+        force, moment, hub, elem, _status = self.evaluate(t, kin, env)
+        out = Wrench(force, moment)
+        p = self.channel_prefix
+        for i, name in enumerate(kr.HUB_CHANNELS):
+            out.channels[f"{p}{name}"] = hub[:, i]
+        for k in range(self.output_blades):
+            for n, node in enumerate(self.output_nodes):
+                for suffix, (col, _u, _d) in NODE_CHANNELS.items():
+                    c = getattr(kr, col) if col.startswith("ELEM_") else getattr(kb, col)
+                    out.channels[f"{p}B{k + 1}N{n + 1}{suffix}"] = elem[:, k, node - 1, c]
+        return out
+
+    class Params(NamedTuple):
+        geometry: tuple  # Geometry
+        options: tuple  # floatwind.rotor BemtOptions
+        airfoils: tuple  # floatwind.rotor AirfoilTables
+        wind: tuple  # the wind field's table (floatwind.environment.compiled.WindParams)
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import rotor as kr
+        from floatwind.environment.compiled import wind_params
+
+        p = self.Params(geometry=self._geometry, options=self._options(env),
+                        airfoils=self.airfoils, wind=wind_params(env.wind, batch))  # fmt: skip
+        return CompiledLoad(kr.bem_rotor_kernel, p)
+
+    def channel_info(self) -> dict[str, tuple[str, str]]:
+        p = self.channel_prefix
+        info = {f"{p}{k}": v for k, v in _HUB_INFO.items()}
+        for k in range(self.output_blades):
+            for n, node in enumerate(self.output_nodes):
+                for suffix, (_c, units, desc) in NODE_CHANNELS.items():
+                    info[f"{p}B{k + 1}N{n + 1}{suffix}"] = (
+                        units, f"blade {k + 1} node {node}: {desc}")  # fmt: skip
+        return info
+
+    # -- case file ---------------------------------------------------------------------------
+
+    @classmethod
+    def from_config(
+        cls,
+        cfg: dict,
+        *,
+        body_index: dict[str, int],
+        field: str,
+        base_dir: pathlib.Path | None = None,
+        tree=None,
+    ) -> BemRotor:
+        """Build from ``{type: bem_rotor, body: .., apex: .., blade_file: .., airfoils: [..],
+        ...}`` (docs/rotor.md)."""
+        from floatwind.rotor import blade_from_file, blade_from_table, options_from_config
+        from floatwind.rotor import airfoils_from_files
+
+        sec = Section(cfg, field, _TOP_KEYS)
+        if sec.has("blade_file") == sec.has("blade"):
+            raise CaseError("give exactly one of 'blade_file' or 'blade'",
+                            field=sec.path("blade_file"))  # fmt: skip
+        if sec.has("blade_file"):
+            path = resolve_path(sec.raw("blade_file"), sec.path("blade_file"), base_dir)
+            blade = blade_from_file(path, field=sec.path("blade_file"))
+        else:
+            tab = Section(sec.raw("blade"), sec.path("blade"), _BLADE_KEYS)
+            blade = blade_from_table({k: tab.raw(k) for k in _BLADE_KEYS if tab.has(k)},
+                                     field=sec.path("blade"))  # fmt: skip
+        files = sec.raw("airfoils")
+        if not isinstance(files, list) or not files:
+            raise CaseError("expected a list of airfoil files", field=sec.path("airfoils"))
+        paths = [resolve_path(f, f"{sec.path('airfoils')}[{i}]", base_dir)
+                 for i, f in enumerate(files)]  # fmt: skip
+        opt_cfg: dict[str, Any] = dict(sec.raw("options", {}) or {})
+        options = options_from_config(opt_cfg, n_blades=sec.integer("n_blades", 3),
+                                      field=sec.path("options"))  # fmt: skip
+        airfoils = airfoils_from_files(
+            paths,
+            columns=tuple(sec.raw("airfoil_columns", (1, 2, 3, 4, 0))),
+            tab_mod=int(opt_cfg.get("af_tab_mod", 1)),
+            field=sec.path("airfoils"),
+        )
+        kv = sec.number("kin_visc", None, kind="positive")
+        if kv is not None:
+            options = options._replace(kin_visc=kv)
+        return cls(
+            body=sec.body(body_index),
+            apex=sec.vector("apex"),
+            shaft_axis=sec.vector("shaft_axis", (1.0, 0.0, 0.0)),
+            blade1_axis=sec.vector("blade1_axis", (0.0, 0.0, 1.0)),
+            n_blades=sec.integer("n_blades", 3),
+            blade_bodies=_blade_bodies(sec, body_index),
+            hub_radius=sec.number("hub_radius", kind="nonnegative"),
+            precone=sec.angle("precone", 0.0),
+            pitch=sec.angle("pitch", 0.0),
+            blade=blade,
+            airfoils=airfoils,
+            options=options,
+            air_density=sec.number("air_density", None, kind="positive"),
+            output_nodes=sec.raw("output_nodes", []) or [],
+            output_blades=sec.integer("output_blades", 1),
+            channel_prefix=sec.raw("channel_prefix", ""),
+            field=field,
+        )
+
+
+def _blade_bodies(sec: Section, body_index: dict[str, int]) -> list[int] | None:
+    if not sec.has("blade_bodies"):
+        return None
+    names = sec.strings("blade_bodies")
+    out = []
+    for k, name in enumerate(names):
+        if name not in body_index:
+            raise CaseError(f"unknown body {name!r} (bodies: {', '.join(body_index)})",
+                            field=f"{sec.path('blade_bodies')}[{k}]")  # fmt: skip
+        out.append(body_index[name])
+    return out
+
+
+def _f(prefix: str, key: str) -> str:
+    return f"{prefix}.{key}" if prefix else key
