@@ -479,3 +479,44 @@ def test_bad_number_reads_as_everywhere(tmp_path):
         read_airfoil(path)
     n = _line_of(path, r"NonDimArea")
     assert str(err.value) == f"{path}: field 'line {n} (NonDimArea)': expected a number, got 'abc'"
+
+
+@needs_ref09
+def test_blade_file_of_seven_columns(tmp_path):
+    """The blade file before AeroDyn v5: BlSpn .. BlAFID only (no extra columns)."""
+    lines = (DECK / "AeroDyn_blade.dat").read_text(encoding="latin-1").splitlines()
+    out = []
+    for line in lines:
+        toks = line.split()
+        if len(toks) >= 16 and (toks[0] == "BlSpn" or toks[0] == "(m)" or toks[0][0].isdigit()):
+            line = "  ".join(toks[:7])
+        out.append(line)
+    path = tmp_path / "blade7.dat"
+    path.write_text("\n".join(out) + "\n", encoding="latin-1")
+    b7, b16 = read_blade(path), read_blade(DECK / "AeroDyn_blade.dat")
+    assert b7.extra == {}
+    for f in ("span", "crv_ac", "swp_ac", "crv_ang_deg", "twist_deg", "chord", "af_id"):
+        np.testing.assert_array_equal(getattr(b7, f), getattr(b16, f))
+
+
+@needs_ref09
+def test_output_node_beyond_the_blade(tmp_path):
+    fst = _copy(tmp_path)
+    ad = fst.parent / "AeroDyn.dat"
+    _edit(
+        ad, "2, 4, 6, 8, 10, 12, 14, 16, 18    BlOutNd", "2, 4, 6, 8, 10, 12, 14, 16, 20    BlOutNd"
+    )
+    with pytest.raises(CaseError) as err:
+        aerodyn.rotor_config(od.read_fst(fst))
+    _one_line(err, "AeroDyn.dat", _line_of(ad, r"\sBlOutNd\s"))
+    assert "[20]" in str(err.value) and "NumBlNds = 19" in str(err.value)
+
+
+@needs_ref09
+def test_external_inflow_with_aerodynamics_refused(tmp_path):
+    fst = _copy(tmp_path)
+    _edit(fst, "           1   CompInflow", "           2   CompInflow")
+    d = od.read_fst(fst)
+    assert d["InflowWind"] is None
+    (line,) = [ln for ln in od.unsupported_settings(d) if "CompInflow" in ln]
+    assert line.startswith(f"{fst.name}: CompInflow = 2 (external inflow) is not supported")
