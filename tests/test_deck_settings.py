@@ -47,6 +47,9 @@ FILES = {
     "ServoDyn": "ServoDyn.dat",
     "SeaState": "SeaState.dat",
     "HydroDyn": "HydroDyn.dat",
+    "AeroDyn": "AeroDyn.dat",
+    "AeroDyn_airfoil": "Airfoils/DU40_A17.dat",
+    "InflowWind": "InflowWind.dat",
 }
 
 #: the settings the issue-17 rewrite (joints with their own DOF) owns: marked, never re-decided

@@ -4,27 +4,39 @@ One module per OpenFAST input-file kind, each holding how floatwind reads it, it
 refusals and its part of the settings table (every key and table column: mapped, refused unless
 supported, no physics, or ignored with a reason):
 
-=============  =================================================================================
-``fst``        the main input file: :func:`read_fst` (follows the module files), environment
-``elastodyn``  ElastoDyn + blade and tower files: DOFs, initial conditions, mass properties
-``servodyn``   ServoDyn: override maneuvers, yaw drive, generator on/off
-``hydrodyn``   HydroDyn: WAMIT body (+ its ``.ss``/``.ssexctn`` files), Morison members, loads
-``seastate``   SeaState: the wave model and the case's ``environment.waves``
-``mooring``    MAP++ and MoorDyn files -> the ``mooring_catenary`` load
-=============  =================================================================================
+==============  =================================================================================
+``fst``         the main input file: :func:`read_fst` (follows the module files), environment
+``elastodyn``   ElastoDyn + blade and tower files: DOFs, initial conditions, mass properties
+``servodyn``    ServoDyn: override maneuvers, yaw drive, generator on/off
+``hydrodyn``    HydroDyn: WAMIT body (+ its ``.ss``/``.ssexctn`` files), Morison members, loads
+``seastate``    SeaState: the wave model and the case's ``environment.waves``
+``mooring``     MAP++ and MoorDyn files -> the ``mooring_catenary`` load
+``aerodyn``     AeroDyn v5 main, blade and airfoil files -> the AeroDyn part of ``bem_rotor``
+``inflowwind``  InflowWind: the case's ``environment.wind`` (steady, TurbSim full field)
+==============  =================================================================================
 
 with the shared pieces ``reader`` (the generic input-file reader and typed access), ``settings``
 (the table machinery: :class:`~floatwind.case.openfast.settings.Setting`, the walk over a deck,
 the refusal lines; it imports no file-kind module), ``importer`` (deck -> case dict and Model:
 bodies and joints of the ElastoDyn topology, then each kind's loads) and ``outputs`` (the
-channels of the deck's OutLists). A new input-file kind (AeroDyn, InflowWind) is one module with a
+channels of the deck's OutLists). A new input-file kind is one module with a
 ``FILE_KIND`` (its rows and checks), listed in :data:`_FILE_KINDS` below; :func:`read_fst`
 follows its file and :func:`~floatwind.case.openfast.importer.case_from_deck` adds its loads.
 """
 
 from __future__ import annotations
 
-from floatwind.case.openfast import elastodyn, fst, hydrodyn, mooring, seastate, servodyn, settings
+from floatwind.case.openfast import (
+    aerodyn,
+    elastodyn,
+    fst,
+    hydrodyn,
+    inflowwind,
+    mooring,
+    seastate,
+    servodyn,
+    settings,
+)
 from floatwind.case.openfast.elastodyn import (
     elastodyn_mass_properties,
     enabled_dofs,
@@ -48,7 +60,7 @@ from floatwind.case.openfast.servodyn import generator_off, servodyn_maneuvers
 from floatwind.case.openfast.settings import UnsupportedDeckError, unsupported_settings
 
 #: the input-file kinds, in the order their dedicated checks run (the order of the refusal lines)
-_FILE_KINDS = (fst, elastodyn, servodyn, hydrodyn, seastate, mooring)
+_FILE_KINDS = (fst, elastodyn, servodyn, hydrodyn, seastate, mooring, aerodyn, inflowwind)
 for _module in _FILE_KINDS:
     settings.register(_module.FILE_KIND)
 del _module

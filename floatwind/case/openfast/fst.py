@@ -41,10 +41,12 @@ def read_fst(path: str | Path) -> dict[str, Any]:
     Files are followed relative to the file that names them: ElastoDyn (``EDFile``, when
     ``CompElast`` is 1 or 2) with its ``BldFile(k)`` and ``TwrFile``; ServoDyn (``ServoFile``) when
     ``CompServo = 1``; SeaState (``SeaStFile``) when ``CompSeaSt = 1``; HydroDyn (``HydroFile``) when
-    ``CompHydro = 1``; the mooring file (``MooringFile``) of MAP++ (``CompMooring = 1``) or MoorDyn
+    ``CompHydro = 1``; AeroDyn (``AeroFile``, with its blade and airfoil files) when ``CompAero =
+    2`` and InflowWind (``InflowFile``) when ``CompInflow = 1`` and ``CompAero != 0``
+    (:mod:`floatwind.case.openfast.aerodyn`, :mod:`~floatwind.case.openfast.inflowwind`); the
+    mooring file (``MooringFile``) of MAP++ (``CompMooring = 1``) or MoorDyn
     (3) is located (``deck["Mooring"] = {"kind", "file"}``) and read by
-    :mod:`floatwind.case.openfast.mooring`. Other modules (AeroDyn, InflowWind, SubDyn, ...) are
-    not read; :func:`unsupported_settings` lists them when they are on.
+    :mod:`floatwind.case.openfast.mooring`. Other modules (AeroDisk, SubDyn, ...) are not read; :func:`unsupported_settings` lists them when they are on.
 
     Parameters
     ----------
@@ -55,7 +57,8 @@ def read_fst(path: str | Path) -> dict[str, Any]:
     -------
     dict
         ``{"file", "fst", "ElastoDyn", "ElastoDyn_blades" (list, one per blade), "ElastoDyn_tower",
-        "ServoDyn", "SeaState", "HydroDyn"}``; each file entry is a :func:`read_openfast_input`
+        "ServoDyn", "SeaState", "HydroDyn", "AeroDyn", "AeroDyn_blades", "AeroDyn_airfoils",
+        "AeroDyn_model" (typed blade and airfoil files), "InflowWind", "Mooring"}``; each file entry is a :func:`read_openfast_input`
         result, or ``None`` when the module is off.
 
     Raises
@@ -102,6 +105,22 @@ def read_fst(path: str | Path) -> dict[str, Any]:
         deck["SeaState"] = _follow(fst, "SeaStFile", cache)
     if _int(fst, "CompHydro", 0) == 1:
         deck["HydroDyn"] = _follow(fst, "HydroFile", cache)
+    # AeroDyn (CompAero = 2; the AeroDisk file of CompAero = 1 is not read here) and the wind,
+    # which acts only through aerodynamics: InflowWind is read when CompInflow = 1 and
+    # CompAero != 0 (decks without aerodynamics import as before)
+    deck["AeroDyn"] = None
+    deck["AeroDyn_blades"] = []
+    deck["AeroDyn_airfoils"] = []
+    deck["AeroDyn_model"] = None
+    deck["InflowWind"] = None
+    comp_aero = _int(fst, "CompAero", 0)
+    if comp_aero == 2 and not _is_unused(str(fst["values"].get("AeroFile", ""))):
+        # an "unused" AeroFile leaves deck["AeroDyn"] None: aerodyn.rotor_config refuses it
+        from floatwind.case.openfast.aerodyn import read_aerodyn_files
+
+        deck.update(read_aerodyn_files(fst, num_bl))
+    if comp_aero != 0 and _int(fst, "CompInflow", 0) == 1:
+        deck["InflowWind"] = _follow(fst, "InflowFile", cache)
     deck["Mooring"] = None
     comp_moor = _int(fst, "CompMooring", 0)
     if comp_moor in (1, 3):  # MAP++ / MoorDyn: their own formats, read by .mooring
@@ -217,9 +236,9 @@ _SETTINGS = {
         "CompElast": M(
             "ElastoDyn rigid-body mass model (bodies)", eq(1), "CompElast = 1 (ElastoDyn)", "2"
         ),
-        "CompInflow": I(
-            "InflowWind velocities act on the structure only through AeroDyn (CompAero != 0 is "
-            "refused); with CompAero = 0 the wind changes no load"
+        "CompInflow": M(
+            "InflowWind file read when CompInflow = 1 and CompAero != 0 (environment.wind); "
+            "with CompAero = 0 the wind changes no load and the file is not read"
         ),
         "CompAero": R("CompAero = 0 (no aerodynamic loads)", eq(0), "2"),
         "CompServo": M("ServoDyn file read: override yaw/pitch maneuvers (joints)"),
@@ -259,10 +278,8 @@ _SETTINGS = {
         ),
         "EDFile": M("ElastoDyn file read: bodies, joints, initial conditions"),
         "BDBldFile(k)": I("read only with CompElast = 2 (BeamDyn, refused)"),
-        "InflowFile": I(
-            "read only with CompInflow != 0, whose wind acts only through AeroDyn (refused)"
-        ),
-        "AeroFile": I("read only with CompAero != 0 (refused)"),
+        "InflowFile": M("InflowWind file read when CompInflow = 1 and CompAero != 0"),
+        "AeroFile": M("AeroDyn file read when CompAero = 2 (blade and airfoil files followed)"),
         "ServoFile": M("ServoDyn file read when CompServo = 1"),
         "SeaStFile": M("SeaState file read when CompSeaSt = 1"),
         "HydroFile": M("HydroDyn file read when CompHydro = 1"),
