@@ -147,9 +147,9 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies):
     vx = np.empty((nb, nn))
     vy = np.empty((nb, nn))
     r_local = np.empty((nb, nn))
-    r_tip = np.empty(nb)
-    r_hub = np.empty(nb)
     psi = np.empty(nb)
+    phi = np.empty((nb, nn))  # AeroDyn's constraint state, solved afresh at every evaluation
+    valid = np.empty((nb, nn), dtype=np.bool_)
     fl = np.empty((nn, 3))  # force per unit length at the nodes of one blade
     ml = np.empty((nn, 3))
     Fn = np.empty((nn, 3))  # lumped nodal loads
@@ -211,7 +211,6 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies):
                 psi[k] = 0.0
             else:
                 psi[k] = math.atan2(sy, sz)
-            r_hub[k] = g.hub_radius
             for j in range(nn):
                 i = k * nn + j
                 for c in range(3):
@@ -220,9 +219,14 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies):
                 vx[k, j] = _dot(rel, ex[k])
                 vy[k, j] = _dot(rel, ey[k])
                 r_local[k, j] = math.sqrt(_dot(tmp, yd) ** 2 + _dot(tmp, zd) ** 2)
-            r_tip[k] = r_local[k, nn - 1]
-        status |= kb.bemt_solve(opt, af, theta, g.chord, g.af_index, r_local, r_tip, r_hub,
-                                vx, vy, chi0, psi, out)  # fmt: skip
+        omega = _dot(w_b[b, body], xh)
+        tsr = omega * g.r_max / v_dot_x if v_dot_x != 0.0 else 1e300  # AeroDyn u%TSR
+        for k in range(nb):
+            for j in range(nn):
+                phi[k, j] = 0.0
+                valid[k, j] = True
+        status |= kb.bemt_solve(opt, af, theta, g.chord, g.af_index, r_local, g.z_local, g.z_hub,
+                                vx, vy, chi0, psi, tsr, phi, valid, out)  # fmt: skip
         # element loads -> nodal loads (Line2 lumping) -> body and hub loads
         for c in range(3):
             Ft[c] = 0.0
@@ -271,7 +275,6 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies):
                 Mt[1] += h2 * f0 - h0 * f2 + Mn[j, 1]
                 Mt[2] += h0 * f1 - h1 * f0 + Mn[j, 2]
         # hub channels (AeroDyn_IO.f90: hub frame, power with the hub's absolute spin rate)
-        omega = _dot(w_b[b, body], xh)
         hub[b, FXH] = _dot(Ft, xh)
         hub[b, FYH] = _dot(Ft, yh)
         hub[b, FZH] = _dot(Ft, zh)

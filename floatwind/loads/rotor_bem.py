@@ -243,6 +243,8 @@ class BemRotor(Load, kind="bem_rotor"):
         chord: np.ndarray  # (nn,)
         af_index: np.ndarray  # (nn,) int64, 0-based
         seg_len: np.ndarray  # (nb, nn - 1) lengths of the Line2 elements
+        z_local: np.ndarray  # (nb, nn) curvilinear distance of each node from the apex (losses)
+        z_hub: np.ndarray  # (nb,) root distance from the apex (hub loss)
         hub_radius: float
         r_max: float  # largest in-plane node radius (RtTSR, RtAeroCp/Ct)
 
@@ -274,6 +276,12 @@ class BemRotor(Load, kind="bem_rotor"):
             )
             xref[k] = xp
         seg = np.linalg.norm(np.diff(nodes, axis=1), axis=2)
+        # tip/hub-loss distances (AeroDyn Init_BEMTmodule): from the root along the nodes
+        roots = self.apex_b + self.hub_radius * frames[:, 2]
+        first = np.linalg.norm(nodes[:, 0] - roots, axis=1)
+        z_local = self.hub_radius + np.concatenate(
+            [first[:, None], first[:, None] + np.cumsum(seg, axis=1)], axis=1
+        )
         rel = nodes - self.apex_b
         inplane = rel - (rel @ c1)[..., None] * c1
         r_max = float(np.linalg.norm(inplane, axis=2).max())
@@ -297,6 +305,8 @@ class BemRotor(Load, kind="bem_rotor"):
             chord=f64(bl.chord),
             af_index=i64(bl.af_index),
             seg_len=f64(seg),
+            z_local=f64(z_local),
+            z_hub=f64(np.full(nb, self.hub_radius)),
             hub_radius=float(self.hub_radius),
             r_max=r_max,
         )

@@ -191,7 +191,8 @@ def _refusals(deck: dict) -> list[str]:
                 out.append(f"{fst_name}: {key} = {v} ({what}) is not supported")
 
     switch("CompElast", "BeamDyn blades", allowed=(1,))
-    switch("CompAero", "aerodynamic loads, AeroDyn")
+    switch("CompAero", "AeroDisk actuator disc; AeroDyn (2) is read into the bem_rotor load",
+           allowed=(0, 2))
     switch("CompSub", "substructure dynamics, SubDyn")
     switch(
         "CompMooring",
@@ -240,7 +241,12 @@ _SETTINGS = {
             "InflowWind file read when CompInflow = 1 and CompAero != 0 (environment.wind); "
             "with CompAero = 0 the wind changes no load and the file is not read"
         ),
-        "CompAero": R("CompAero = 0 (no aerodynamic loads)", eq(0), "2"),
+        "CompAero": M(
+            "AeroDyn file read: bem_rotor load (CompAero = 2, docs/loads.md)",
+            eq(0, 2),
+            "CompAero = 0 (no aerodynamic loads) or 2 (AeroDyn)",
+            "1",
+        ),
         "CompServo": M("ServoDyn file read: override yaw/pitch maneuvers (joints)"),
         "CompSeaSt": M("SeaState file read: environment.waves"),
         "CompHydro": M("HydroDyn file read: hydrodynamic loads (linear, potential flow, Morison)"),
@@ -260,11 +266,11 @@ _SETTINGS = {
             "True",
         ),
         "Gravity": M("environment.gravity"),
-        "AirDens": I("air density acts only through AeroDyn (CompAero != 0 is refused)"),
+        "AirDens": M("air density of the bem_rotor load where AeroDyn's AirDens is DEFAULT"),
         "WtrDens": M("environment.rho_water (hydrostatics, potential flow, Morison)"),
-        "KinVisc": I(
-            "kinematic viscosity is used by AeroDyn (Reynolds numbers) and MHK cavitation, both "
-            "refused; HydroDyn's drag coefficients are given directly"
+        "KinVisc": M(
+            "kinematic viscosity of the bem_rotor load (Reynolds numbers) where AeroDyn's KinVisc "
+            "is DEFAULT; HydroDyn's drag coefficients are given directly"
         ),
         "SpdSound": I("speed of sound is used only by AeroDyn acoustics (refused)"),
         "Patm": I("used only for an MHK cavitation check (MHK != 0 is refused)"),
