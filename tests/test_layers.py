@@ -34,7 +34,7 @@ LAYERS: list[set[str]] = [
     {"rotation", "io"},  # io: file formats and the read-only channel table; imports errors only
     {"_kernels", "mooring", "records"},  # numba kernels; catenary functions; the Load records
     {"integrate"},  # integrators (know nothing about turbines) and their compiled steps
-    {"multibody", "loads", "environment"},
+    {"multibody", "loads", "environment", "rotor"},  # rotor: BEM airfoils, options, performance
     {"model", "bem"},  # bem: hull coefficients; reads loads (hydrostatics profile), io
     {"case", "simulate"},
     {"studies", "dlc"},

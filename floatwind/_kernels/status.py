@@ -23,6 +23,7 @@ from __future__ import annotations
 import enum
 
 __all__ = [
+    "BEMT_NOT_CONVERGED",
     "BOSSAK_NOT_CONVERGED",
     "CATENARY_NOT_CONVERGED",
     "EULER_SINGULAR",
@@ -58,6 +59,11 @@ class Status(enum.IntFlag):
     BOSSAK_NOT_CONVERGED = 64
     #: the Euler 3-1-3 formulation's RNA spin axis vertical (its chart is singular)
     SPIN_AXIS_VERTICAL = 128
+    #: a blade element without a valid BEM solution (the geometric inflow angle and zero
+    #: induction are used, as AeroDyn does after its "no valid value of phi" message) or whose
+    #: root finding ran out of MaxIter; a note of the BEMT kernel, never a reason to hand a
+    #: step back
+    BEMT_NOT_CONVERGED = 256
 
     def describe(self) -> str:
         """The meaning of the set bits, comma-separated (``"ok"`` for none)."""
@@ -73,6 +79,7 @@ _MEANING = {
     Status.CATENARY_NOT_CONVERGED: "catenary mooring line solve not converged",
     Status.BOSSAK_NOT_CONVERGED: "Bossak-Newmark loads loop not converged",
     Status.SPIN_AXIS_VERTICAL: "Euler 3-1-3 spin axis vertical",
+    Status.BEMT_NOT_CONVERGED: "BEM element without a valid solution (geometric inflow used)",
 }
 
 
@@ -100,3 +107,4 @@ NOT_FINITE = int(Status.NOT_FINITE)
 CATENARY_NOT_CONVERGED = int(Status.CATENARY_NOT_CONVERGED)
 BOSSAK_NOT_CONVERGED = int(Status.BOSSAK_NOT_CONVERGED)
 SPIN_AXIS_VERTICAL = int(Status.SPIN_AXIS_VERTICAL)
+BEMT_NOT_CONVERGED = int(Status.BEMT_NOT_CONVERGED)
