@@ -60,7 +60,9 @@ def main() -> int:
 
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
-    p.add_argument("root", nargs="?", default=str(ROOT.parent / "shared" / "reference" / "openfast"))
+    p.add_argument(
+        "root", nargs="?", default=str(ROOT.parent / "shared" / "reference" / "openfast")
+    )
     p.add_argument("--repeat", type=int, default=200)
     p.add_argument("--batch", default="1,64")
     args = p.parse_args()

@@ -22,8 +22,12 @@ from floatwind.errors import CaseError
 from floatwind.loads.base import Kinematics
 from floatwind.loads.rotor_bem import BemRotor
 
-REF09 = pathlib.Path(__file__).resolve().parents[2] / "shared" / "reference" / "openfast" / (
-    "ref09_aero_fixed_speed"
+REF09 = (
+    pathlib.Path(__file__).resolve().parents[2]
+    / "shared"
+    / "reference"
+    / "openfast"
+    / ("ref09_aero_fixed_speed")
 )
 AIRFOILS = ["Cylinder1", "Cylinder2", "DU40_A17", "DU35_A17", "DU30_A17", "DU25_A17", "DU21_A17",
             "NACA64_A17"]  # fmt: skip
@@ -242,8 +246,11 @@ def test_blade_on_its_own_pitched_body_equals_blade_in_hub():
         ({"output_blades": 4}, "loads[0].output_blades", "expected 0..3"),
         ({"blade_bodies": ["rotor"]}, "loads[0].blade_bodies", "one per blade"),
         ({"blade_bodies": ["rotor", "rotor", "hub"]}, "loads[0].blade_bodies[2]", "unknown body"),
-        ({"blade1_axis": [1.0, 0.0, 0.0], "shaft_axis": [1.0, 0.0, 0.0]},
-         "loads[0].blade1_axis", "parallel"),  # fmt: skip
+        (
+            {"blade1_axis": [1.0, 0.0, 0.0], "shaft_axis": [1.0, 0.0, 0.0]},
+            "loads[0].blade1_axis",
+            "parallel",
+        ),  # fmt: skip
         ({"airfoils": []}, "loads[0].airfoils", "list"),
     ],
 )

@@ -27,13 +27,14 @@ from __future__ import annotations
 
 import math
 import pathlib
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from floatwind._kernels.contract import CompiledLoad, body_kinematics, f64, i64, python_form
 from floatwind.errors import CaseError
 from floatwind.loads.base import Kinematics, Load, Wrench
+from floatwind.rotor import bemt_options
 from floatwind.validate import Section, check_body, check_vector, resolve_path
 
 __all__ = ["BemRotor", "NODE_CHANNELS"]
@@ -100,6 +101,16 @@ _TOP_KEYS = (
 )
 
 _BLADE_KEYS = ("span", "crv_ac", "swp_ac", "crv_ang_deg", "twist_deg", "chord", "af_id")
+
+#: the BEM switches of ``options`` given to ``floatwind.rotor.bemt_options``
+_BEMT_KEYS = ("tip_loss", "hub_loss", "tan_ind", "ai_drag", "ti_drag", "skew_mod",
+              "skew_redistr_factor", "skew_mom_corr", "bem_mod", "max_iter", "tolerance",
+              "use_cm")  # fmt: skip
+_OPTION_KEYS = (*_BEMT_KEYS, "af_tab_mod", "wake_mod", "dbemt_mod")
+#: AeroDyn key named by bemt_options' errors -> the case key
+_OPTION_OF_KEY = {"BEM_Mod": "bem_mod", "Skew_Mod": "skew_mod", "SkewMomCorr": "skew_mom_corr",
+                  "MaxIter": "max_iter", "IndToler": "tolerance",
+                  "SkewRedistrFactor": "skew_redistr_factor"}  # fmt: skip
 
 
 class BemRotor(Load, kind="bem_rotor"):
@@ -238,7 +249,9 @@ class BemRotor(Load, kind="bem_rotor"):
         blade_body: np.ndarray  # (nb,) int64: the body each blade's nodes are fixed in
         nodes_b: np.ndarray  # (nb, nn, 3) node positions, in the frame of blade_body[k]
         xref_b: np.ndarray  # (nb, 3) blade k's pitched x axis, in the frame of blade_body[k]
-        frames_b: np.ndarray  # (nb, 3, 3) rows: element x, y, z of each blade (no pitch/twist), hub body frame
+        frames_b: (
+            np.ndarray
+        )  # (nb, 3, 3) rows: element x, y, z of each blade (no pitch/twist), hub body frame
         twist: np.ndarray  # (nn,) rad
         chord: np.ndarray  # (nn,)
         af_index: np.ndarray  # (nn,) int64, 0-based
@@ -269,10 +282,7 @@ class BemRotor(Load, kind="bem_rotor"):
             yp = st * x + ct * y
             root = self.apex_b + self.hub_radius * z
             nodes[k] = (
-                root
-                + np.outer(bl.crv_ac, xp)
-                + np.outer(bl.swp_ac, yp)
-                + np.outer(bl.span, z)
+                root + np.outer(bl.crv_ac, xp) + np.outer(bl.swp_ac, yp) + np.outer(bl.span, z)
             )
             xref[k] = xp
         seg = np.linalg.norm(np.diff(nodes, axis=1), axis=2)
@@ -393,37 +403,68 @@ class BemRotor(Load, kind="bem_rotor"):
     ) -> BemRotor:
         """Build from ``{type: bem_rotor, body: .., apex: .., blade_file: .., airfoils: [..],
         ...}`` (docs/rotor.md)."""
-        from floatwind.rotor import blade_from_file, blade_from_table, options_from_config
-        from floatwind.rotor import airfoils_from_files
+        from floatwind.io.aerodyn import read_airfoil, read_blade
+        from floatwind.rotor import BladeGeometry, airfoil_tables
 
         sec = Section(cfg, field, _TOP_KEYS)
-        if sec.has("blade_file") == sec.has("blade"):
-            raise CaseError("give exactly one of 'blade_file' or 'blade'",
-                            field=sec.path("blade_file"))  # fmt: skip
-        if sec.has("blade_file"):
-            path = resolve_path(sec.raw("blade_file"), sec.path("blade_file"), base_dir)
-            blade = blade_from_file(path, field=sec.path("blade_file"))
-        else:
-            tab = Section(sec.raw("blade"), sec.path("blade"), _BLADE_KEYS)
-            blade = blade_from_table({k: tab.raw(k) for k in _BLADE_KEYS if tab.has(k)},
-                                     field=sec.path("blade"))  # fmt: skip
         files = sec.raw("airfoils")
         if not isinstance(files, list) or not files:
             raise CaseError("expected a list of airfoil files", field=sec.path("airfoils"))
-        paths = [resolve_path(f, f"{sec.path('airfoils')}[{i}]", base_dir)
-                 for i, f in enumerate(files)]  # fmt: skip
-        opt_cfg: dict[str, Any] = dict(sec.raw("options", {}) or {})
-        options = options_from_config(opt_cfg, n_blades=sec.integer("n_blades", 3),
-                                      field=sec.path("options"))  # fmt: skip
-        airfoils = airfoils_from_files(
-            paths,
-            columns=tuple(sec.raw("airfoil_columns", (1, 2, 3, 4, 0))),
-            tab_mod=int(opt_cfg.get("af_tab_mod", 1)),
-            field=sec.path("airfoils"),
-        )
-        kv = sec.number("kin_visc", None, kind="positive")
-        if kv is not None:
-            options = options._replace(kin_visc=kv)
+        columns = tuple(int(c) for c in sec.raw("airfoil_columns", (1, 2, 3, 4, 0)))
+        afs = [read_airfoil(resolve_path(f, f"{sec.path('airfoils')}[{i}]", base_dir),
+                            columns=columns) for i, f in enumerate(files)]  # fmt: skip
+        if sec.has("blade_file") == sec.has("blade"):
+            raise CaseError("give exactly one of 'blade_file' or 'blade'",
+                            field=sec.path("blade_file"))  # fmt: skip
+        try:
+            if sec.has("blade_file"):
+                path = resolve_path(sec.raw("blade_file"), sec.path("blade_file"), base_dir)
+                blade = BladeGeometry.from_blade_file(read_blade(path), n_airfoils=len(afs))
+            else:
+                tab = Section(sec.raw("blade"), sec.path("blade"), _BLADE_KEYS)
+                blade = BladeGeometry.from_arrays(
+                    span=tab.raw("span"),
+                    chord=tab.raw("chord"),
+                    twist=np.radians(np.asarray(tab.raw("twist_deg"), dtype=float)),
+                    af_index=np.asarray(tab.raw("af_id")) - 1,
+                    crv_ac=tab.raw("crv_ac", None),
+                    swp_ac=tab.raw("swp_ac", None),
+                    crv_ang=np.radians(np.asarray(tab.raw("crv_ang_deg", 0.0), dtype=float))
+                    * np.ones(len(tab.raw("span"))),
+                    n_airfoils=len(afs),
+                )
+        except CaseError as exc:
+            if exc.field == "BlAFID":  # an ID beyond the airfoil files given
+                raise CaseError(f"{exc.reason}: beyond the {len(afs)} airfoil files given",
+                                field=sec.path("airfoils"), file=exc.file) from None  # fmt: skip
+            raise
+        opt = Section(sec.raw("options", {}) or {}, sec.path("options"), _OPTION_KEYS)
+        af_tab_mod = opt.integer("af_tab_mod", 1)
+        try:
+            airfoils = airfoil_tables(afs, af_tab_mod=af_tab_mod)
+        except CaseError as exc:
+            where = opt.path("af_tab_mod") if exc.field == "AFTabMod" else sec.path("airfoils")
+            raise CaseError(exc.reason, field=where,
+                            file=exc.file) from None  # fmt: skip
+        if opt.integer("dbemt_mod", 0) != 0:
+            raise CaseError("DBEMT_Mod != 0 (dynamic inflow) is not built yet; use 0",
+                            field=opt.path("dbemt_mod"))  # fmt: skip
+        wake = opt.integer("wake_mod", 1)
+        if wake not in (0, 1):
+            raise CaseError(f"Wake_Mod = {wake} is not supported; use 0 (none) or 1 (BEM)",
+                            field=opt.path("wake_mod"))  # fmt: skip
+        kw = {k: opt.raw(k) for k in _BEMT_KEYS if opt.has(k)}
+        try:
+            options = bemt_options(
+                n_blades=sec.integer("n_blades", 3, minimum=1),
+                use_induction=wake == 1,
+                kin_visc=sec.number("kin_visc", 1.464e-5, kind="positive"),
+                **kw,
+            )
+        except CaseError as exc:
+            key = _OPTION_OF_KEY.get(exc.field or "")
+            where = opt.path(key) if key else sec.path("options")
+            raise CaseError(exc.reason, field=where) from None
         return cls(
             body=sec.body(body_index),
             apex=sec.vector("apex"),
