@@ -90,6 +90,8 @@ RANGE_FLOOR = {
     "N": 1e2,
     "N-m": 1e3,
     "N m": 1e3,
+    "-": 1e-6,
+    "N/m": 1e-2,
 }
 
 
@@ -233,8 +235,10 @@ def read_reference(files: dict) -> tuple[Any, dict[str, Any]]:
         rel = float(np.max(np.abs(a - b))) / scale
         if rel > worst:
             worst, worst_ch = rel, name
-    # ES15.7E2 keeps 8 significant digits: 5e-8 of the value, relative to the channel maximum
-    crit = 1e-7
+    # ES15.7E2 keeps 8 significant digits: 5e-8 of the value by rounding, relative to the channel
+    # maximum; ref09's text has a last digit off by one where a value is near 1 (B1N8Cl
+    # 1.0164618 for 1.01646191 in the .outb: 1.04e-7 of the channel maximum), hence 2e-7
+    crit = 2e-7
     return ds_bin, {
         "metric": f".out/.outb max relative difference ({worst_ch}; time {t_err:.1e} s)",
         "value": worst,
