@@ -30,6 +30,7 @@ __all__ = [
     "NOT_FINITE",
     "OK",
     "SPIN_AXIS_VERTICAL",
+    "AERODISK_OUTSIDE",
     "Status",
     "WIND_EDGE",
     "WIND_OUTSIDE",
@@ -58,6 +59,11 @@ class Status(enum.IntFlag):
     BOSSAK_NOT_CONVERGED = 64
     #: the Euler 3-1-3 formulation's RNA spin axis vertical (its chart is singular)
     SPIN_AXIS_VERTICAL = 128
+    #: an AeroDisk rotor outside its coefficient table (TSR, rotor speed, VRel, pitch or skew
+    #: beyond the table's ends), or its wind or shaft vertical: AeroDisk stops there; the NumPy
+    #: path raises the error naming the value. (512, not 256: the BEM solver of issue 35 may
+    #: take 256 for its own bit.)
+    AERODISK_OUTSIDE = 512
 
     def describe(self) -> str:
         """The meaning of the set bits, comma-separated (``"ok"`` for none)."""
@@ -73,6 +79,7 @@ _MEANING = {
     Status.CATENARY_NOT_CONVERGED: "catenary mooring line solve not converged",
     Status.BOSSAK_NOT_CONVERGED: "Bossak-Newmark loads loop not converged",
     Status.SPIN_AXIS_VERTICAL: "Euler 3-1-3 spin axis vertical",
+    Status.AERODISK_OUTSIDE: "AeroDisk rotor outside its coefficient table (or vertical)",
 }
 
 
@@ -100,3 +107,4 @@ NOT_FINITE = int(Status.NOT_FINITE)
 CATENARY_NOT_CONVERGED = int(Status.CATENARY_NOT_CONVERGED)
 BOSSAK_NOT_CONVERGED = int(Status.BOSSAK_NOT_CONVERGED)
 SPIN_AXIS_VERTICAL = int(Status.SPIN_AXIS_VERTICAL)
+AERODISK_OUTSIDE = int(Status.AERODISK_OUTSIDE)
