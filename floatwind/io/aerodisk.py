@@ -275,6 +275,10 @@ def read_aerodisk(path) -> AeroDiskFile:
         raise CaseError(f'line {k_names}: the variable "InColNames" was not found',
                         file=src, field="InColNames")  # fmt: skip
     names = words[: upper.index("INCOLNAMES")]
+    # AeroDisk's NumColNamesGiven: the last position of a known name (unknown names after it are
+    # not columns)
+    known_at = [j for j, n in enumerate(names) if n.upper() in {v.upper() for v in VARIABLES}]
+    names = names[: known_at[-1] + 1] if known_at else names
     k_dims, line = take("InColDims")
     dwords = _words(line, 6)
     dupper = [w.upper() for w in dwords]
@@ -319,7 +323,18 @@ def read_aerodisk(path) -> AeroDiskFile:
                             file=src)  # fmt: skip
         rows.append(nums)
         at.append(k)
-    table = aerodisk_table(names, dims, rows, source=src, lines=at)
+    if pos < len(lines):
+        k, line = lines[pos]
+        try:
+            [float(w) for w in line.split()[:n_cols]]
+            extra = len(line.split()) >= n_cols
+        except ValueError:
+            extra = False
+        if extra:
+            raise CaseError(f"line {k}: more table rows than the product of InColDims "
+                            f"({n_rows}); expected the OUTPUTS section line", file=src,
+                            field="InColDims")  # fmt: skip
+    table = aerodisk_table(names, dims[: len(names)], rows, source=src, lines=at)
     outlist: list[str] = []
     if pos < len(lines):
         take("the OUTPUTS section line")
