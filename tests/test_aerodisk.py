@@ -147,6 +147,20 @@ def test_rtspd_vrel_table_in_si(tmp_path):
     np.testing.assert_array_equal(tab.values["VRel"], [9.0, 12.0])
 
 
+def test_channels_in_openfast_units_as_aerodisk_writes_them():
+    import xarray as xr
+
+    from floatwind.io.openfast import to_fast_units
+
+    ds = xr.Dataset({n: ("time", np.ones(2), {"units": u}) for n, (u, _) in CHANNELS.items()})
+    fast = to_fast_units(ds)
+    units = {n: fast[n].attrs["units"] for n in ("ADSpeed", "ADPitch", "ADSkew", "ADFx", "ADMx",
+                                                 "ADPower", "ADTSR")}  # fmt: skip
+    assert units == {"ADSpeed": "rpm", "ADPitch": "deg", "ADSkew": "deg", "ADFx": "kN",
+                     "ADMx": "kN-m", "ADPower": "kW", "ADTSR": "-"}  # fmt: skip
+    assert float(fast["ADSpeed"][0]) == pytest.approx(30.0 / math.pi)
+
+
 def _line_of(path, text):
     return next(k for k, line in enumerate(path.read_text().splitlines(), 1) if text in line)
 
