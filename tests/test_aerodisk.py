@@ -517,3 +517,84 @@ def test_oc3_with_the_disc_runs_compiled_and_batched(tmp_path, compiled_on):
         alone = simulate(model([row]), progress=False, channels=channels)
         for name in channels:
             np.testing.assert_array_equal(both[name].values[k], alone[name].values)
+
+
+# --------------------------------------------------------------------------- deck import
+
+
+REF = ROOT.parent / "shared" / "reference" / "openfast"
+
+
+def test_settings_rows_cover_the_file_and_the_checks_refuse(tmp_path):
+    """Every key and table column of an AeroDisk file has a row of the AeroDisk file kind (none
+    refusable by value: AeroDisk's own rules are the reader's); the dedicated checks refuse a
+    rotor at rest and an OutList name AeroDisk does not write."""
+    from floatwind.case.openfast import aerodisk as oad
+    from floatwind.case.openfast.reader import read_openfast_input
+
+    path = write_table(tmp_path, ["TSR", "Pitch"], [3, 2], tsr_pitch_rows())
+    f = read_openfast_input(path)
+    rows = oad.FILE_KIND.settings["AeroDisk"]
+    cols = oad.FILE_KIND.columns["AeroDisk"]
+    assert set(f["values"]) <= set(rows)
+    for tab in f["tables"].values():
+        assert set(tab["columns"]) <= set(cols)
+    for s in [*rows.values(), *cols.values()]:
+        assert s.text.strip() and s.ok is None
+    rpm = read_openfast_input(write_table(tmp_path, ["RtSpd", "VRel", "Skew"], [2, 2, 2], [
+        [r, v, k, 1, 0, 0, 0, 0, 0] for k in (0, 9) for v in (5, 9) for r in (6, 9)],
+        name="rpm.dat"))  # fmt: skip
+    for tab in rpm["tables"].values():
+        assert set(tab["columns"]) <= set(cols)
+    assert oad.outlist_problems(["ADCt", "-ADFx", "madmz", "ADPower", "RtAeroFxh"]) == ["RtAeroFxh"]
+    ed = {"file": "ElastoDyn.dat", "values": {"RotSpeed": 0.0, "GenDOF": False}}
+    deck = {"AeroDisk": {**f, "outlists": {"OutList": ["ADCt", "ADFoo"]}}, "ElastoDyn": ed}
+    lines = oad.FILE_KIND.check(deck)
+    assert len(lines) == 2 and "rotor at rest" in lines[0] and "ADFoo" in lines[1]
+    assert all(line.startswith("ad.dat: ") for line in lines)
+    assert oad.FILE_KIND.check({"ElastoDyn": ed}) == []
+
+
+@pytest.mark.skipif(not (REF / "ref03_yaw_spin").is_dir(), reason="reference decks not available")
+def test_deck_with_aerodisk_builds_the_load_on_the_spinning_rotor(tmp_path):
+    """The wiring the importer does for CompAero = 1: the deck's AeroDisk file -> the aerodisk
+    load on the ``rotor`` body (apex, tilted shaft c1, TipRad for RotorRad "default", the .fst
+    AirDens for "default", BlPitch(1)); a short run gives the disc's thrust and the shaft joint's
+    rotor speed."""
+    from floatwind.case.loader import model_from_dict
+    from floatwind.case.openfast import aerodisk as oad
+    from floatwind.case.openfast import case_from_deck, read_fst
+    from floatwind.case.openfast.reader import read_openfast_input
+    from floatwind.simulate import fused, simulate
+
+    fst = REF / "ref03_yaw_spin" / "ref03_yaw_spin.fst"
+    deck = read_fst(fst)
+    path = write_table(tmp_path, ["TSR", "Pitch"], [3, 2], tsr_pitch_rows(), rho='"default"',
+                       radius='"default"')  # fmt: skip
+    deck["AeroDisk"] = read_openfast_input(path)
+    assert oad.FILE_KIND.check(deck) == []
+    res = case_from_deck(deck)
+    c1 = list(res["info"]["mass_properties"]["rotor"]["shaft_axis"])
+    entry = oad.aerodisk_case_load(deck, body="rotor", shaft_axis=c1)
+    assert entry["rotor_radius"] == 63.0 and entry["air_density"] == pytest.approx(1.225)
+    assert entry["pitch"] == 0.0  # ElastoDyn's shaft tilted by 5 deg (ShftTilt = -5)
+    assert abs(entry["shaft_axis"][2]) == pytest.approx(math.sin(math.radians(5.0)), rel=1e-9)
+    case = copy.deepcopy(res["case"])
+    case["loads"].append(entry)
+    case["environment"]["wind"] = {"kind": "steady", "speed": 10.0, "ref_height": 90.0,
+                                   "shear": "power", "shear_exponent": 0.0}  # fmt: skip
+    case["simulation"].update({"t_max": 0.1})
+    model = model_from_dict(case, base_dir=fst.parent, name="ref03_aerodisk")
+    load = model.loads[-1]
+    assert isinstance(load, AeroDisk) and load.spin_parent >= 0
+    old = fused.use_fused(False)
+    try:
+        ds = simulate(model, progress=False, channels=["ADFx", "ADSpeed", "ADSkew", "PtfmPitch"])
+    finally:
+        fused.use_fused(old)
+    assert float(ds["ADSpeed"].values[0]) == pytest.approx(12.1 * math.pi / 30, rel=1e-9)
+    tilt = math.atan2(c1[2], c1[0])
+    assert float(ds["ADSkew"].values[0]) == pytest.approx(abs(tilt), abs=2e-3)
+    cos = math.cos(float(ds["ADSkew"].values[0]))
+    expect = 0.5 * 1.225 * AREA * 100.0 * cos**4 * 0.8  # hub at rest at t = 0
+    assert float(ds["ADFx"].values[0]) == pytest.approx(expect, rel=1e-3)
