@@ -285,7 +285,7 @@ class AeroDisk(Load, kind="aerodisk"):
         """Per-member times reach only the wind query: True when the wind accepts them."""
         return bool(getattr(env.wind, "accepts_time_array", False))
 
-    def evaluate(self, t, kin: Kinematics, env):
+    def disc_loads(self, t, kin: Kinematics, env):
         """Force, moment (B, N, 3) and channels (B, 34) at ``t`` by the load's stage kernels,
         the wind from ``env.wind`` between them; raises AeroDisk's error (SimulationError)."""
         from floatwind._kernels import aerodisk as ka
@@ -324,7 +324,7 @@ class AeroDisk(Load, kind="aerodisk"):
 
     def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
         """AeroDisk's forces and moments at the hub, about the body CM (inertial axes)."""
-        force, moment, ch = self.evaluate(t, kin, env)
+        force, moment, ch = self.disc_loads(t, kin, env)
         out = Wrench(force, moment)
         p = self.channel_prefix
         out.channels.update({f"{p}{n}": ch[:, k] for k, n in enumerate(_NAMES)})
