@@ -53,7 +53,14 @@ import numpy as np
 
 from floatwind.errors import CaseError
 
-__all__ = ["VARIABLES", "AeroDiskFile", "AeroDiskTable", "aerodisk_table", "read_aerodisk"]
+__all__ = [
+    "VARIABLES",
+    "AeroDiskFile",
+    "AeroDiskTable",
+    "aerodisk_table",
+    "read_aerodisk",
+    "write_aerodisk",
+]
 
 #: the table's variable columns, in AeroDisk's storage order (ADsk_AeroTable: TSR, RtSpd, VRel,
 #: Pitch, Skew) and their conversion from the file's units to SI
@@ -348,3 +355,51 @@ def read_aerodisk(path) -> AeroDiskFile:
             outlist += [w for w in _WORDS.findall(s.split(" - ")[0])]
     return AeroDiskFile(path=src, echo=echo, dt=dt, air_density=rho, rotor_radius=radius,
                         table=table, outlist=tuple(outlist))  # fmt: skip
+
+
+def write_aerodisk(path, *, tsr, pitch_deg, ct, cq, rotor_radius=None, air_density=None,
+                   title: str = "AeroDisk table written by floatwind") -> pathlib.Path:  # fmt: skip
+    """Write an AeroDisk input file from a rotor-performance table over tip-speed ratio and
+    pitch (a ROSCO ``Cp_Ct_Cq`` table, or floatwind's steady BEM): ``ct`` and ``cq`` (n_tsr,
+    n_pitch) become ``C_Fx`` and ``C_Mx`` (AeroDisk's thrust and torque coefficients, the same
+    definitions: T / (0.5 rho A V^2), Q / (0.5 rho A V^2 R)), the other four 0; no Skew column,
+    so AeroDisk scales by cos^2(skew). ``rotor_radius`` / ``air_density`` None: ``"default"``.
+    The file reads back with :func:`read_aerodisk`."""
+    tsr = np.asarray(tsr, dtype=float).ravel()
+    pitch = np.asarray(pitch_deg, dtype=float).ravel()
+    ct = np.asarray(ct, dtype=float).reshape(tsr.size, pitch.size)
+    cq = np.asarray(cq, dtype=float).reshape(tsr.size, pitch.size)
+
+    def opt(v):
+        return '"default"' if v is None else f"{float(v):.10g}"
+
+    lines = [
+        "--- AERO DISK INPUT FILE -------",
+        title,
+        "--- SIMULATION CONTROL ---------",
+        "False         Echo            - Echo input data to <RootName>.ADsk.ech (flag)",
+        '"default"     DT              - Integration time step (s)',
+        "--- ENVIRONMENTAL CONDITIONS ---",
+        f'{opt(air_density):<13} AirDens         - Air density (kg/m^3) (or "default")',
+        "--- ACTUATOR DISK PROPERTIES ---",
+        f'{opt(rotor_radius):<13} RotorRad        - Rotor radius (m) (or "default")',
+        '"TSR,Pitch"   InColNames      - Input column headers (string)',
+        f"{tsr.size},{pitch.size}{'':<9} InColDims       - Number of unique values in each column",
+        "TSR           Pitch         C_Fx          C_Fy          C_Fz          C_Mx          "
+        "C_My          C_Mz",
+        "(-)           (deg)         (-)           (-)           (-)           (-)           "
+        "(-)           (-)",
+    ]
+    for j, p in enumerate(pitch):
+        for i, t in enumerate(tsr):
+            vals = (t, p, ct[i, j], 0.0, 0.0, cq[i, j], 0.0, 0.0)
+            lines.append("  ".join(f"{v:<12.8g}" for v in vals))
+    lines += [
+        "--- OUTPUTS --------------------",
+        "              OutList         - The next line(s) contains a list of output parameters",
+        'END of input file (the word "END" must appear in the first 3 columns of this line)',
+        "--------------------------------",
+    ]
+    path = pathlib.Path(path)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
