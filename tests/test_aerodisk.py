@@ -551,9 +551,12 @@ def test_settings_rows_cover_the_file_and_the_checks_refuse(tmp_path):
         assert set(tab["columns"]) <= set(cols)
     assert oad.outlist_problems(["ADCt", "-ADFx", "madmz", "ADPower", "RtAeroFxh"]) == ["RtAeroFxh"]
     ed = {"file": "ElastoDyn.dat", "values": {"RotSpeed": 0.0, "GenDOF": False}}
-    deck = {"AeroDisk": {**f, "outlists": {"OutList": ["ADCt", "ADFoo"]}}, "ElastoDyn": ed}
+    fst = {"file": "deck.fst", "values": {"CompInflow": 0}}
+    deck = {"AeroDisk": {**f, "outlists": {"OutList": ["ADCt", "ADFoo"]}}, "ElastoDyn": ed,
+            "fst": fst}  # fmt: skip
     lines = oad.FILE_KIND.check(deck)
-    assert len(lines) == 2 and "rotor at rest" in lines[0] and "ADFoo" in lines[1]
+    assert len(lines) == 3 and "CompInflow = 0" in lines[0] and "rotor at rest" in lines[1]
+    assert "ADFoo" in lines[2]
     assert all(line.startswith("ad.dat: ") for line in lines)
     assert oad.FILE_KIND.check({"ElastoDyn": ed}) == []
 
@@ -575,6 +578,12 @@ def test_deck_with_aerodisk_builds_the_load_on_the_spinning_rotor(tmp_path):
     path = write_table(tmp_path, ["TSR", "Pitch"], [3, 2], tsr_pitch_rows(), rho='"default"',
                        radius='"default"')  # fmt: skip
     deck["AeroDisk"] = read_openfast_input(path)
+    assert oad.FILE_KIND.check(deck) == [
+        "ad.dat: AeroDisk with CompInflow = 0 is not supported: "
+        "AeroDisk samples the InflowWind flow field (CompInflow "
+        "= 1); without it AeroDisk stops at initialisation"
+    ]
+    deck["fst"]["values"]["CompInflow"] = 1  # (the InflowWind file: helper b's reader)
     assert oad.FILE_KIND.check(deck) == []
     res = case_from_deck(deck)
     c1 = list(res["info"]["mass_properties"]["rotor"]["shaft_axis"])

@@ -14,7 +14,8 @@ shaft axis c1, ``RotorRad`` or, for ``"default"``, ElastoDyn's ``TipRad`` (OpenF
 and the collective pitch ``BlPitch(1)`` of ElastoDyn (AeroDisk's ``u%BlPitch``). The rotor speed
 is the ``shaft`` joint's (``RotSpeed``; a free rotor's when GenDOF makes it one).
 
-Dedicated checks (:func:`_refusals`): a rotor at rest (``RotSpeed = 0`` without GenDOF): TSR or
+Dedicated checks (:func:`_refusals`): no InflowWind (``CompInflow`` other than 1: AeroDisk
+stops without a flow field); a rotor at rest (``RotSpeed = 0`` without GenDOF): TSR or
 rotor speed 0 lies below every AeroDisk table (AeroDisk stops at its first step); an OutList
 name AeroDisk does not write (AeroDisk stops at initialisation).
 """
@@ -98,6 +99,13 @@ def _refusals(deck: dict) -> list[str]:
         return []
     out: list[str] = []
     name = Path(adf["file"]).name
+    fst = deck.get("fst")
+    if fst is not None and fst["values"].get("CompInflow", 0) != 1:
+        inflow = fst["values"].get("CompInflow", 0)
+        out.append(
+            f"{name}: AeroDisk with CompInflow = {inflow} is not supported: AeroDisk samples the "
+            "InflowWind flow field (CompInflow = 1); without it AeroDisk stops at initialisation"
+        )
     ed = deck.get("ElastoDyn")
     if ed is not None:
         rot = ed["values"].get("RotSpeed", 0.0)
