@@ -31,6 +31,7 @@ __all__ = [
     "NOT_FINITE",
     "OK",
     "SPIN_AXIS_VERTICAL",
+    "AERODISK_OUTSIDE",
     "Status",
     "WIND_EDGE",
     "WIND_OUTSIDE",
@@ -64,6 +65,11 @@ class Status(enum.IntFlag):
     #: root finding ran out of MaxIter; a note of the BEMT kernel, never a reason to hand a
     #: step back
     BEMT_NOT_CONVERGED = 256
+    #: an AeroDisk rotor outside its coefficient table (TSR, rotor speed, VRel, pitch or skew
+    #: beyond the table's ends), or its wind or shaft vertical: AeroDisk stops there; the NumPy
+    #: path raises the error naming the value. (512, not 256: the BEM solver of issue 35 may
+    #: take 256 for its own bit.)
+    AERODISK_OUTSIDE = 512
 
     def describe(self) -> str:
         """The meaning of the set bits, comma-separated (``"ok"`` for none)."""
@@ -80,6 +86,7 @@ _MEANING = {
     Status.BOSSAK_NOT_CONVERGED: "Bossak-Newmark loads loop not converged",
     Status.SPIN_AXIS_VERTICAL: "Euler 3-1-3 spin axis vertical",
     Status.BEMT_NOT_CONVERGED: "BEM element without a valid solution (geometric inflow used)",
+    Status.AERODISK_OUTSIDE: "AeroDisk rotor outside its coefficient table (or vertical)",
 }
 
 
@@ -108,3 +115,4 @@ CATENARY_NOT_CONVERGED = int(Status.CATENARY_NOT_CONVERGED)
 BOSSAK_NOT_CONVERGED = int(Status.BOSSAK_NOT_CONVERGED)
 SPIN_AXIS_VERTICAL = int(Status.SPIN_AXIS_VERTICAL)
 BEMT_NOT_CONVERGED = int(Status.BEMT_NOT_CONVERGED)
+AERODISK_OUTSIDE = int(Status.AERODISK_OUTSIDE)

@@ -98,7 +98,7 @@ _SI_TO_FAST: dict[str, tuple[str, float]] = {
     "W": ("kW", 1.0e-3),
 }
 # Channels that OpenFAST writes in rpm although their SI unit is rad/s.
-_RPM_CHANNELS = frozenset({"RotSpeed", "GenSpeed", "LSSTipVxa", "LSSGagVxa", "HSShftV"})
+_RPM_CHANNELS = frozenset({"RotSpeed", "GenSpeed", "LSSTipVxa", "LSSGagVxa", "HSShftV", "ADSpeed"})
 # Channel-name prefixes whose forces and moments OpenFAST writes in N and N-m (HydroDyn, MoorDyn),
 # not kN.
 _NEWTON_PREFIXES = ("Hydro", "FAIRTEN", "ANCHTEN", "FairTen", "AnchTen")
@@ -148,7 +148,7 @@ def to_fast_units(ds: xr.Dataset) -> xr.Dataset:
     Rule (applied per variable, keyed on its ``units`` attribute; anything else is unchanged):
 
     * ``rad`` -> ``deg``; ``rad/s`` -> ``deg/s`` (``rpm`` for RotSpeed, GenSpeed, LSSTipVxa,
-      LSSGagVxa, HSShftV); ``rad/s^2`` -> ``deg/s^2``;
+      LSSGagVxa, HSShftV, ADSpeed); ``rad/s^2`` -> ``deg/s^2``;
     * ``N`` -> ``kN``; ``N-m`` (also spelt ``N*m``, ``N m``, ``Nm``) -> ``kN-m``; ``W`` -> ``kW``;
     * except channels whose names start with ``Hydro``, ``FAIRTEN``, ``ANCHTEN``, ``FairTen`` or
       ``AnchTen``: OpenFAST writes HydroDyn and mooring loads in N and N-m, so those keep N and N-m.

@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 # every floatwind module that defines a load kind: importing them registers their classes
 from floatwind.loads import (  # noqa: F401
+    aerodisk,
     catenary,
     hydrostatics,
     mooring,
