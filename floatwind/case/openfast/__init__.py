@@ -27,6 +27,7 @@ follows its file and :func:`~floatwind.case.openfast.importer.case_from_deck` ad
 from __future__ import annotations
 
 from floatwind.case.openfast import (
+    aerodisk,
     aerodyn,
     elastodyn,
     fst,
@@ -60,7 +61,8 @@ from floatwind.case.openfast.servodyn import generator_off, servodyn_maneuvers
 from floatwind.case.openfast.settings import UnsupportedDeckError, unsupported_settings
 
 #: the input-file kinds, in the order their dedicated checks run (the order of the refusal lines)
-_FILE_KINDS = (fst, elastodyn, servodyn, hydrodyn, seastate, mooring, aerodyn, inflowwind)
+_FILE_KINDS = (fst, elastodyn, servodyn, hydrodyn, seastate, mooring, aerodyn, inflowwind,
+               aerodisk)  # fmt: skip
 for _module in _FILE_KINDS:
     settings.register(_module.FILE_KIND)
 del _module

@@ -105,7 +105,7 @@ def read_fst(path: str | Path) -> dict[str, Any]:
         deck["SeaState"] = _follow(fst, "SeaStFile", cache)
     if _int(fst, "CompHydro", 0) == 1:
         deck["HydroDyn"] = _follow(fst, "HydroFile", cache)
-    # AeroDyn (CompAero = 2; the AeroDisk file of CompAero = 1 is not read here) and the wind,
+    # AeroDyn (CompAero = 2) or AeroDisk (CompAero = 1, read by .aerodisk) and the wind,
     # which acts only through aerodynamics: InflowWind is read when CompInflow = 1 and
     # CompAero != 0 (decks without aerodynamics import as before)
     deck["AeroDyn"] = None
@@ -113,7 +113,10 @@ def read_fst(path: str | Path) -> dict[str, Any]:
     deck["AeroDyn_airfoils"] = []
     deck["AeroDyn_model"] = None
     deck["InflowWind"] = None
+    deck["AeroDisk"] = None
     comp_aero = _int(fst, "CompAero", 0)
+    if comp_aero == 1:
+        deck["AeroDisk"] = _follow(fst, "AeroFile", cache)
     if comp_aero == 2 and not _is_unused(str(fst["values"].get("AeroFile", ""))):
         # an "unused" AeroFile leaves deck["AeroDyn"] None: aerodyn.rotor_config refuses it
         from floatwind.case.openfast.aerodyn import read_aerodyn_files
@@ -191,8 +194,7 @@ def _refusals(deck: dict) -> list[str]:
                 out.append(f"{fst_name}: {key} = {v} ({what}) is not supported")
 
     switch("CompElast", "BeamDyn blades", allowed=(1,))
-    switch("CompAero", "AeroDisk actuator disc; AeroDyn (2) is read into the bem_rotor load",
-           allowed=(0, 2))
+    switch("CompAero", "aerodynamic loads", allowed=(0, 1, 2))
     switch("CompSub", "substructure dynamics, SubDyn")
     switch(
         "CompMooring",
@@ -242,10 +244,11 @@ _SETTINGS = {
             "with CompAero = 0 the wind changes no load and the file is not read"
         ),
         "CompAero": M(
-            "AeroDyn file read: bem_rotor load (CompAero = 2, docs/loads.md)",
-            eq(0, 2),
-            "CompAero = 0 (no aerodynamic loads) or 2 (AeroDyn)",
-            "1",
+            "AeroDisk file read: aerodisk load (CompAero = 1); AeroDyn file read: bem_rotor load "
+            "(CompAero = 2) (docs/loads.md)",
+            eq(0, 1, 2),
+            "CompAero = 0 (no aerodynamic loads), 1 (AeroDisk) or 2 (AeroDyn)",
+            "3",
         ),
         "CompServo": M("ServoDyn file read: override yaw/pitch maneuvers (joints)"),
         "CompSeaSt": M("SeaState file read: environment.waves"),
@@ -285,7 +288,10 @@ _SETTINGS = {
         "EDFile": M("ElastoDyn file read: bodies, joints, initial conditions"),
         "BDBldFile(k)": I("read only with CompElast = 2 (BeamDyn, refused)"),
         "InflowFile": M("InflowWind file read when CompInflow = 1 and CompAero != 0"),
-        "AeroFile": M("AeroDyn file read when CompAero = 2 (blade and airfoil files followed)"),
+        "AeroFile": M(
+            "AeroDisk file read when CompAero = 1; AeroDyn file read when CompAero = 2 (blade and "
+            "airfoil files followed)"
+        ),
         "ServoFile": M("ServoDyn file read when CompServo = 1"),
         "SeaStFile": M("SeaState file read when CompSeaSt = 1"),
         "HydroFile": M("HydroDyn file read when CompHydro = 1"),

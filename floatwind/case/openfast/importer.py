@@ -290,6 +290,11 @@ def case_from_deck(
     moor = deck.get("Mooring")
     if moor is not None:
         loads.append(catenary_load(moor, env, ref, notes))
+    if deck.get("AeroDisk") is not None and rotor_separate:
+        # (a rotor at rest is refused by the AeroDisk file kind; with --approximate it is a note)
+        from floatwind.case.openfast.aerodisk import aerodisk_case_load
+
+        loads.append(aerodisk_case_load(deck, body="rotor", shaft_axis=mp["rotor"]["shaft_axis"]))
     if deck.get("AeroDyn") is not None:
         loads.append(_rotor_load(deck, mp, ic, split=split, rotor_separate=rotor_separate,
                                  nacelle_separate=nacelle_separate))  # fmt: skip

@@ -42,7 +42,16 @@ JOINT_CHANNELS = {
 #: OutList channels that need the split topology (tower and blade 1 as bodies)
 SPLIT_PREFIXES = ("twrbs", "root")
 #: the modules whose OutLists a deck run honours
-MODULES = ("ElastoDyn", "HydroDyn", "SeaState", "ServoDyn", "Mooring")
+MODULES = (
+    "ElastoDyn",
+    "HydroDyn",
+    "SeaState",
+    "ServoDyn",
+    "Mooring",
+    "AeroDyn",
+    "AeroDisk",
+    "InflowWind",
+)
 
 
 def deck_outlist(deck: dict) -> list[str]:
