@@ -195,6 +195,11 @@ def _refusals(deck: dict) -> list[str]:
 
     switch("CompElast", "BeamDyn blades", allowed=(1,))
     switch("CompAero", "aerodynamic loads", allowed=(0, 1, 2))
+    if _int(fst, "CompAero", 0) in (1, 2) and _is_unused(str(fst["values"].get("AeroFile", ""))):
+        v = _int(fst, "CompAero", 0)
+        what = "AeroDisk" if v == 1 else "AeroDyn"
+        out.append(f'{fst_name}: CompAero = {v} ({what}) with AeroFile "unused" is not supported: '
+                   f"give the {what} input file")  # fmt: skip
     switch("CompSub", "substructure dynamics, SubDyn")
     switch(
         "CompMooring",
