@@ -309,7 +309,11 @@ def case_from_deck(
     if deck.get("InflowWind") is not None:
         from floatwind.case.openfast.inflowwind import wind_config
 
-        environment["wind"] = wind_config(deck)
+        wind = wind_config(deck)
+        if wind is not None:
+            environment["wind"] = wind
+            if wind.get("kind") == "turbsim" and deck.get("AeroDyn") is not None:
+                _check_grid_covers_rotor(wind, mp, ref)
 
     angles = euler123_from_zyx(ic["PtfmRoll"], ic["PtfmPitch"], ic["PtfmYaw"])
     t_max = float(fst["values"]["TMax"])
@@ -519,6 +523,38 @@ def _lumped_topology(
             _body("rotor", m, cm, _regularise(inertia), P["apex"], "ElastoDyn hub + blades")
         )
         _spin_joints(bodies, joints, P, parent, origin, ic, with_gen)
+
+
+def _check_grid_covers_rotor(wind: dict, mp: dict, ref: np.ndarray) -> None:
+    """InflowWind refuses a rotor that its TurbSim grid does not cover (floatwind's full-field
+    wind would hold the edge values silently): the blade tips' circle about the undisplaced apex,
+    one line naming the TurbSim file."""
+    import turbsim_io
+
+    from floatwind.case.openfast.inflowwind import turbsim_covers
+
+    path = wind["file"]
+    try:
+        grid = turbsim_io.read_bts(path)
+    except (OSError, turbsim_io.BtsFormatError) as exc:
+        raise CaseError(f"cannot read the TurbSim file: {exc}", file=path) from None
+    apex = np.asarray(mp["rotor"]["apex"], dtype=float) + ref
+    c1 = np.asarray(mp["rotor"]["shaft_axis"], dtype=float)
+    radius = float(mp["geometry"]["tip_radius"])
+    e2 = np.cross(c1, [0.0, 0.0, 1.0])
+    e2 = e2 / np.linalg.norm(e2)
+    e3 = np.cross(e2, c1)
+    a = np.linspace(0.0, 2.0 * np.pi, 73)
+    tips = apex + radius * (np.outer(np.cos(a), e2) + np.outer(np.sin(a), e3))
+    ok = turbsim_covers(grid, tips, heading_deg=float(wind.get("heading_deg", 0.0)))
+    if not np.all(ok):
+        y, z = np.asarray(grid["y"]), np.asarray(grid["z"])
+        raise CaseError(
+            f"the TurbSim grid (y {y.min():g}..{y.max():g} m, z {z.min():g}..{z.max():g} m) does "
+            f"not cover the rotor (apex at height {apex[2]:g} m, tip radius {radius:g} m): "
+            "InflowWind refuses such a field; make the grid larger",
+            file=str(path),
+        )
 
 
 def _rotor_load(deck: dict, mp: dict, ic: dict, *, split: bool, rotor_separate: bool,
