@@ -728,3 +728,68 @@ def test_element_inputs_from_platform_kinematics_reproduce_aerodyn_ref09():
             worst.get("RtAeroPwr", 0.0), abs(mxh * (omega + w_p @ x_s) / d["RtAeroPwr"][row] - 1.0)
         )
     assert max(worst.values()) < 1e-5, worst
+
+
+def test_every_inflow_direction_gives_finite_outputs_and_true_roots():
+    """Axial and tangential inflow of either sign (windmill, propeller brake, reversed flow, a
+    parked or feathered blade): every output is finite, the inductions within AeroDyn's limits,
+    and a node reported valid sits on a root of the residual (|f| < IndToler or a sign change
+    within Brent's 1e-6 rad)."""
+    blade, af = _ref09_rotor()
+    opt = bemt_options(ai_drag=True, ti_drag=True, skew_mod=0)
+    nn = blade.n_nodes
+    z_local, z_hub = blade.loss_distances(1.5)
+    z_tip = z_local[-1]
+    r_local = 1.5 + blade.span
+    for vx0 in (-9.0, -2.0, 0.0005, 3.0, 11.0):
+        for vy_tip in (-70.0, -5.0, 0.0, 4.0, 30.0, 80.0):
+            for pitch in (0.0, math.radians(90.0)):
+                vy = vy_tip * r_local / r_local[-1]
+                vx = np.full(nn, vx0)
+                theta = blade.twist + pitch
+                out = np.empty((1, nn, K.N_OUT))
+                phi = np.zeros((1, nn))
+                valid = np.ones((1, nn), dtype=np.bool_)
+                K.bemt_solve(
+                    opt,
+                    af,
+                    theta[None, :].copy(),
+                    blade.chord,
+                    blade.af_index,
+                    r_local[None, :].copy(),
+                    z_local[None, :].copy(),
+                    np.array([z_hub]),
+                    vx[None, :].copy(),
+                    vy[None, :].copy(),
+                    0.0,
+                    np.zeros(1),
+                    10.0,
+                    phi,
+                    valid,
+                    out,
+                )
+                assert np.all(np.isfinite(out)), (vx0, vy_tip, pitch)
+                assert np.all(out[0, :, K.AXIND] <= 1.5) and np.all(out[0, :, K.AXIND] >= -1.0)
+                assert np.all(np.abs(out[0, :, K.TNIND]) <= 1.0)
+                for j in range(1, nn - 1):
+                    if not valid[0, j] or abs(vx[j]) < 0.001 or abs(vy[j]) < 0.001:
+                        continue
+                    tip_c = 3 * (z_tip - z_local[j]) / (2 * z_local[j])
+                    hub_c = 3 * (z_local[j] - z_hub) / (2 * z_hub)
+                    args = (
+                        opt,
+                        af,
+                        blade.af_index[j],
+                        theta[j],
+                        blade.chord[j],
+                        r_local[j],
+                        tip_c,
+                        hub_c,
+                        False,
+                        vx[j],
+                        vy[j],
+                    )
+                    f0 = K.induction_residual(*args, phi[0, j])[0]
+                    f_lo = K.induction_residual(*args, phi[0, j] - 2e-6)[0]
+                    f_hi = K.induction_residual(*args, phi[0, j] + 2e-6)[0]
+                    assert abs(f0) < 5e-10 or f_lo * f_hi <= 0.0, (vx0, vy_tip, pitch, j)
