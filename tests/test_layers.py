@@ -46,6 +46,7 @@ LAYER = {pkg: k for k, layer in enumerate(LAYERS) for pkg in layer}
 #: no module of floatwind is longer than this (lines)
 MAX_LINES = 1000
 
+
 @dataclass(frozen=True)
 class Import:
     line: int

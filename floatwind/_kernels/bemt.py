@@ -160,12 +160,13 @@ def _mpi2pi(angle):
 
 
 @njit(cache=True, fastmath=False)
-def _interp(x, xs, ys, i0, n):
-    # NWTC_Num InterpStp (linear, end values held): ys at x on the rows i0 .. i0+n-1
+def _locate(x, xs, i0, n):
+    # the row lo of xs[i0 : i0 + n] with xs[lo] <= x < xs[lo + 1]; -1 below the first angle,
+    # -2 at or above the last (NWTC_Num InterpStp holds the end values there)
     if x <= xs[i0]:
-        return ys[i0]
+        return -1
     if x >= xs[i0 + n - 1]:
-        return ys[i0 + n - 1]
+        return -2
     lo, hi = i0, i0 + n - 1
     while hi - lo > 1:
         mid = (lo + hi) // 2
@@ -173,7 +174,27 @@ def _interp(x, xs, ys, i0, n):
             lo = mid
         else:
             hi = mid
-    return ys[lo] + (ys[hi] - ys[lo]) * (x - xs[lo]) / (xs[hi] - xs[lo])
+    return lo
+
+
+@njit(cache=True, fastmath=False)
+def _at(x, xs, ys, lo, i0, n):
+    # NWTC_Num InterpStp: y(lo) + (y(lo+1) - y(lo)) (x - x(lo)) / (x(lo+1) - x(lo))
+    if lo == -1:
+        return ys[i0]
+    if lo == -2:
+        return ys[i0 + n - 1]
+    return ys[lo] + (ys[lo + 1] - ys[lo]) * (x - xs[lo]) / (xs[lo + 1] - xs[lo])
+
+
+@njit(cache=True, fastmath=False)
+def _cl_cd(af, i_af, alpha):
+    # Cl, Cd of airfoil i_af at alpha (rad) (AFI_ComputeAirfoilCoefs1D, linear, angle in [-pi, pi))
+    a = _mpi2pi(alpha)
+    i0 = af.start[i_af]
+    n = af.count[i_af]
+    lo = _locate(a, af.alpha, i0, n)
+    return _at(a, af.alpha, af.cl, lo, i0, n), _at(a, af.alpha, af.cd, lo, i0, n)
 
 
 @njit(cache=True, fastmath=False)
@@ -184,11 +205,12 @@ def airfoil_coefs(af, i_af, alpha):
     a = _mpi2pi(alpha)
     i0 = af.start[i_af]
     n = af.count[i_af]
+    lo = _locate(a, af.alpha, i0, n)
     return (
-        _interp(a, af.alpha, af.cl, i0, n),
-        _interp(a, af.alpha, af.cd, i0, n),
-        _interp(a, af.alpha, af.cm, i0, n),
-        _interp(a, af.alpha, af.cpmin, i0, n),
+        _at(a, af.alpha, af.cl, lo, i0, n),
+        _at(a, af.alpha, af.cd, lo, i0, n),
+        _at(a, af.alpha, af.cm, lo, i0, n),
+        _at(a, af.alpha, af.cpmin, lo, i0, n),
     )
 
 
@@ -200,9 +222,10 @@ def _loss_factor(opt, tip_const, hub_const, phi):
     f_tip = 1.0
     f_hub = 1.0
     if not equal_real(sphi, 0.0):
-        if opt.tip_loss:
+        # (beyond an exponent of 40 the factor rounds to exactly 1: exp(-40) < 2^-57)
+        if opt.tip_loss and tip_const < 40.0 * sphi:
             f_tip = 2.0 / _PI * math.acos(min(1.0, math.exp(-tip_const / sphi)))
-        if opt.hub_loss:
+        if opt.hub_loss and hub_const < 40.0 * sphi:
             f_hub = 2.0 / _PI * math.acos(min(1.0, math.exp(-hub_const / sphi)))
     return f_tip * f_hub
 
@@ -238,7 +261,7 @@ def induction_residual(
         return 0.0, 1.0, 0.0, True, 1.0
     if equal_real(phi, 0.0) or _velocity_is_zero(vx) or _velocity_is_zero(vy):
         return 0.0, 0.0, 0.0, True, 1.0
-    cl, cd, _, _ = airfoil_coefs(af, i_af, phi - theta)
+    cl, cd = _cl_cd(af, i_af, phi - theta)
     sphi = math.sin(phi)
     cphi = math.cos(phi)
     # Transform_ClCd_to_CxCy: drag in the inductions only with AIDrag/TIDrag

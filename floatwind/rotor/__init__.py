@@ -6,7 +6,7 @@ compiled ``floatwind._kernels.bemt``; the rotor load that moves with the tree is
 from floatwind.rotor.airfoils import AirfoilTables, airfoil_tables, pack_airfoils
 from floatwind.rotor.blade import BladeGeometry
 from floatwind.rotor.options import BemtOptions, bemt_options
-from floatwind.rotor.steady import Performance, performance, rotor_loads
+from floatwind.rotor.steady import Performance, blade_resultant, performance, rotor_loads
 
 __all__ = [
     "AirfoilTables",
@@ -15,6 +15,7 @@ __all__ = [
     "Performance",
     "airfoil_tables",
     "bemt_options",
+    "blade_resultant",
     "pack_airfoils",
     "performance",
     "rotor_loads",

@@ -1,14 +1,22 @@
-"""Steady performance of a rigid rotor in uniform axial inflow through the compiled BEMT kernel.
+"""Steady performance of a rigid rotor through the compiled BEMT kernel (``floatwind._kernels.bemt``).
 
-The rotor has precone but no tilt, no yaw and no shear, so the inflow is axial (the skew angle
-is zero) and every blade sees the same flow: one blade is solved and the loads are multiplied by
-the number of blades. The element inputs are built as AeroDyn's ``SetInputsForBEMT`` builds them
-(``floatwind._kernels.bemt`` documents them): the node's aerodynamic centre at
-``(BlCrvAC, BlSwpAC, HubRad + BlSpn)`` in the coned root frame, its velocity ``Omega x r``, the
-relative wind projected on the root frame's x (normal) and y (towards the trailing edge) axes.
-The per-length loads are integrated along the blade by the trapezoidal rule between the nodes
-(the length of each element is the distance between its nodes), as AeroDyn's line-to-point
-load mapping of the blade mesh does for the rotor loads.
+The rotor turns at a constant speed in a steady wind along +x, uniform or with a power-law
+shear, its shaft tilted by ``tilt`` (positive: the downwind end of the shaft lower, the rotor
+facing up, ElastoDyn's ``ShftTilt = -tilt``), its blades coned by ``precone`` (negative:
+upwind, as ElastoDyn's PreCone). The loads are averaged over ``n_sectors`` azimuths of a blade
+(CCBlade's ``nSector`` averaging; one sector is exact for axial uniform inflow) and multiplied
+by the number of blades.
+
+The element inputs are built as AeroDyn's ``SetInputsForBEMT`` builds them (the kernel's
+docstring lists them): the node's aerodynamic centre at ``(BlCrvAC, BlSwpAC, HubRad + BlSpn)``
+in the coned root frame (x out of plane downwind, y towards the trailing edge, z along the
+pitch axis), its velocity ``Omega x_shaft x r``, the relative wind projected on the root
+frame's x and y axes, the skew angle and azimuths from the inflow averaged over all nodes.
+The per-length loads vary linearly between the nodes and are integrated exactly along each
+blade (element length = distance between its nodes), as AeroDyn's line-to-point load mapping
+of the rotor loads does: the trapezoidal rule for the forces, the product of the linear
+position and the linear force for their moment (checked against ref09's RtAeroFxh and
+RtAeroMxh to 3e-7).
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from floatwind.rotor.airfoils import AirfoilTables
 from floatwind.rotor.blade import BladeGeometry
 from floatwind.rotor.options import BemtOptions
 
-__all__ = ["Performance", "performance", "rotor_loads"]
+__all__ = ["Performance", "blade_resultant", "performance", "rotor_loads"]
 
 
 class Performance(NamedTuple):
@@ -34,29 +42,45 @@ class Performance(NamedTuple):
     tsr: np.ndarray  # (n_tsr,)
     pitch: np.ndarray  # (n_pitch,) rad
     cp: np.ndarray  # power coefficient P / (rho/2 A V^3)
-    ct: np.ndarray  # thrust coefficient T / (rho/2 A V^2)
+    ct: np.ndarray  # thrust coefficient T / (rho/2 A V^2) (T along the shaft)
     cq: np.ndarray  # torque coefficient Q / (rho/2 A V^2 R)
     status: np.ndarray  # (n_tsr, n_pitch) int: status bits of the kernel (0 ok)
 
 
-def _element_inputs(
-    blade: BladeGeometry, hub_radius: float, precone: float, wind_speed: float, omega: float
-):
-    """Hub-frame node positions and the kernel inputs of one blade at azimuth 0 (pointing up),
-    the rotor turning about +x (downwind) at ``omega``."""
-    sb, cb = math.sin(precone), math.cos(precone)
-    # coned root frame in the hub frame (x downwind along the shaft, z up for blade 1)
-    x_r = np.array([cb, 0.0, -sb])
-    y_r = np.array([0.0, 1.0, 0.0])
-    z_r = np.array([sb, 0.0, cb])
-    local = blade.root_frame_positions(hub_radius)
-    pos = local[:, :1] * x_r + local[:, 1:2] * y_r + local[:, 2:3] * z_r
-    vel_node = omega * np.cross(np.array([1.0, 0.0, 0.0]), pos)
-    rel = np.array([wind_speed, 0.0, 0.0]) - vel_node
-    vx = rel @ x_r
-    vy = rel @ y_r
-    r_local = np.hypot(pos[:, 1], pos[:, 2])
-    return pos, (x_r, y_r, z_r), vx, vy, r_local
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / np.linalg.norm(v)
+
+
+def blade_resultant(
+    pos: np.ndarray, force: np.ndarray, moment: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Resultant force and moment about the origin of per-length loads along blades, as
+    AeroDyn's line-to-point load mapping gives them (its RtAero* channels).
+
+    Parameters
+    ----------
+    pos : (nb, nn, 3) m
+        Node positions (relative to the point the moment is taken about).
+    force, moment : (nb, nn, 3) N/m, N m/m
+        Per-length force and moment at the nodes, varying linearly along each element.
+
+    Returns
+    -------
+    (nb, 3) force and (nb, 3) moment of each blade. The force is the trapezoidal rule with the
+    element lengths ``|pos_j+1 - pos_j|``; the moment integrates the product of the linear
+    position and the linear force exactly, ``L [p_a x f_a + (p_a x df + dp x f_a)/2 +
+    dp x df/3]`` per element, plus the trapezoidal integral of ``moment`` (the trapezoidal rule
+    on ``pos x force`` is 8e-4 off ref09's RtAeroMxh; this is 3e-7 off).
+    """
+    pa, pb = pos[:, :-1], pos[:, 1:]
+    dp = pb - pa
+    ds = np.linalg.norm(dp, axis=2)[..., None]
+    fa, fb = force[:, :-1], force[:, 1:]
+    df = fb - fa
+    f_tot = np.sum(0.5 * (fa + fb) * ds, axis=1)
+    m_f = np.cross(pa, fa) + 0.5 * (np.cross(pa, df) + np.cross(dp, fa)) + np.cross(dp, df) / 3.0
+    m_tot = np.sum(ds * m_f, axis=1) + np.sum(0.5 * (moment[:, :-1] + moment[:, 1:]) * ds, axis=1)
+    return f_tot, m_tot
 
 
 def rotor_loads(
@@ -69,58 +93,109 @@ def rotor_loads(
     wind_speed: float,
     omega: float,
     pitch: float,
+    tilt: float = 0.0,
+    shear_exp: float = 0.0,
+    hub_height: float = 90.0,
+    n_sectors: int = 1,
 ) -> dict[str, Any]:
-    """Thrust (N), torque (N m), power (W) and the element outputs ``out`` (1, nn, N_OUT) of
-    the rotor at one operating point (``omega`` rad/s about the downwind shaft, ``pitch`` rad)."""
-    pos, (x_r, y_r, z_r), vx, vy, r_local = _element_inputs(
-        blade, hub_radius, precone, wind_speed, omega
+    """Thrust along the shaft (N), torque about it (N m), power (W) and the element outputs
+    ``out`` (n_sectors, nn, N_OUT) of the rotor at one operating point: ``omega`` (rad/s,
+    about the downwind shaft), collective ``pitch`` (rad), wind ``wind_speed`` at
+    ``hub_height`` (m) with shear exponent ``shear_exp``."""
+    if int(n_sectors) != n_sectors or n_sectors < 1:
+        raise CaseError(f"n_sectors must be a positive integer, not {n_sectors}", field="n_sectors")
+    ns, nn = int(n_sectors), blade.n_nodes
+    st, ct = math.sin(tilt), math.cos(tilt)
+    x_s = np.array([ct, 0.0, -st])  # shaft, downwind
+    y_s = np.array([0.0, 1.0, 0.0])
+    z_s = np.array([st, 0.0, ct])
+    sb, cb = math.sin(precone), math.cos(precone)
+    local = blade.root_frame_positions(hub_radius)
+    pos = np.empty((ns, nn, 3))
+    frames = np.empty((ns, 3, 3))  # rows: x_r, y_r, z_r of each sector's blade
+    for i in range(ns):
+        psi = 2.0 * math.pi * i / ns
+        e_r = math.cos(psi) * z_s - math.sin(psi) * y_s
+        x_r = cb * x_s - sb * e_r
+        z_r = sb * x_s + cb * e_r
+        y_r = np.cross(z_r, x_r)
+        frames[i] = (x_r, y_r, z_r)
+        pos[i] = local @ frames[i]
+    height = hub_height + pos[..., 2]
+    if shear_exp != 0.0 and np.any(height <= 0.0):
+        raise CaseError("a blade node is below the ground for the sheared wind", field="hub_height")
+    u = (
+        wind_speed * (height / hub_height) ** shear_exp
+        if shear_exp != 0.0
+        else np.full(height.shape, wind_speed)
     )
-    nn = blade.n_nodes
+    rel = np.zeros((ns, nn, 3))
+    rel[..., 0] = u
+    rel -= omega * np.cross(x_s, pos)
+    vx = np.einsum("knc,kc->kn", rel, frames[:, 0])
+    vy = np.einsum("knc,kc->kn", rel, frames[:, 1])
+    r_local = np.linalg.norm(pos - (pos @ x_s)[..., None] * x_s, axis=2)
+    # AeroDyn SetInputsForBEMT: disk-averaged inflow (the wind over the sectors' nodes, the
+    # node velocities of the B-blade rotor), skew angle, azimuths, TSR
+    centre = np.zeros(3)
+    for k in range(options.n_blades):
+        psi = 2.0 * math.pi * k / options.n_blades
+        e_r = math.cos(psi) * z_s - math.sin(psi) * y_s
+        x_r, z_r = cb * x_s - sb * e_r, sb * x_s + cb * e_r
+        centre += (local @ np.array([x_r, np.cross(z_r, x_r), z_r])).mean(axis=0)
+    centre /= options.n_blades
+    v_disk = np.array([u.mean(), 0.0, 0.0]) - omega * np.cross(x_s, centre)
+    un = float(v_disk @ x_s)
+    v_norm = float(np.linalg.norm(v_disk))
+    chi0 = math.acos(min(1.0, max(-1.0, un / v_norm))) if v_norm > 0.0 else 0.0
+    inplane = un * x_s - v_disk
+    if np.linalg.norm(inplane) > 1e-12 * max(v_norm, 1.0):
+        y_disk = _unit(inplane)
+        z_disk = np.cross(v_disk, x_s) / np.linalg.norm(inplane)
+    else:
+        y_disk, z_disk = y_s, z_s
+    psi_s = np.array([math.atan2(-frames[i, 2] @ y_disk, frames[i, 2] @ z_disk) for i in range(ns)])
+    tsr_ad = abs(omega) * float(np.max(r_local)) / un if un != 0.0 else 0.0
     z_local, z_hub = blade.loss_distances(hub_radius)
-    theta = (blade.twist + pitch)[None, :]
-    # AeroDyn u%TSR = Omega rTipFix / Un_disk (Un_disk: the wind along the shaft)
-    un_disk = wind_speed
-    tsr_ad = abs(omega) * float(np.max(r_local)) / un_disk if un_disk != 0.0 else 0.0
-    phi = np.zeros((1, nn))
-    valid = np.ones((1, nn), dtype=np.bool_)
-    out = np.empty((1, nn, _k.N_OUT))
+    phi = np.zeros((ns, nn))
+    valid = np.ones((ns, nn), dtype=np.bool_)
+    out = np.empty((ns, nn, _k.N_OUT))
     status = _k.bemt_solve(
         options,
         airfoils,
-        np.ascontiguousarray(theta),
+        np.ascontiguousarray(np.broadcast_to(blade.twist + pitch, (ns, nn))),
         blade.chord,
         blade.af_index,
-        r_local[None, :],
-        z_local[None, :],
-        np.array([z_hub]),
-        vx[None, :],
-        vy[None, :],
-        0.0,
-        np.zeros(1),
+        np.ascontiguousarray(r_local),
+        np.ascontiguousarray(np.broadcast_to(z_local, (ns, nn))),
+        np.full(ns, z_hub),
+        np.ascontiguousarray(vx),
+        np.ascontiguousarray(vy),
+        chi0,
+        psi_s,
         tsr_ad,
         phi,
         valid,
         out,
     )
-    o = out[0]
-    # per-length force and moment in the hub frame (AeroDyn SetOutputsFromBEMT)
-    force = o[:, _k.FX, None] * x_r - o[:, _k.FY, None] * y_r
-    moment = o[:, _k.MM, None] * z_r
-    thrust_pl = force[:, 0]
-    torque_pl = np.cross(pos, force)[:, 0] + moment[:, 0]
-    ds = np.linalg.norm(np.diff(pos, axis=0), axis=1)
+    # per-length force and moment (AeroDyn SetOutputsFromBEMT): FX x_hat - FY y_hat, MM z_hat
+    force = out[..., _k.FX, None] * frames[:, None, 0] - out[..., _k.FY, None] * frames[:, None, 1]
+    moment = out[..., _k.MM, None] * frames[:, None, 2]
+    f_b, m_b = blade_resultant(pos, force, moment)
+    thrust = float(np.mean(f_b @ x_s))
+    torque = float(np.mean(m_b @ x_s))
     n_b = options.n_blades
-    thrust = n_b * float(np.sum(0.5 * (thrust_pl[1:] + thrust_pl[:-1]) * ds))
-    torque = n_b * float(np.sum(0.5 * (torque_pl[1:] + torque_pl[:-1]) * ds))
     return {
-        "thrust": thrust,
-        "torque": torque,
-        "power": torque * omega,
+        "thrust": n_b * thrust,
+        "torque": n_b * torque,
+        "power": n_b * torque * omega,
         "out": out,
         "status": int(status),
         "vx": vx,
         "vy": vy,
         "r_local": r_local,
+        "chi0": chi0,
+        "psi": psi_s,
     }
 
 
@@ -134,12 +209,18 @@ def performance(
     wind_speed: float,
     tsr: Any,
     pitch: Any,
+    tilt: float = 0.0,
+    shear_exp: float = 0.0,
+    hub_height: float = 90.0,
+    n_sectors: int = 1,
 ) -> Performance:
-    """C_P, C_T and C_Q of a rigid rotor in uniform axial wind over a grid of tip-speed ratios
-    and collective pitch angles (rad), through the same kernel as the time-domain rotor.
+    """C_P, C_T and C_Q of a rigid rotor over a grid of tip-speed ratios and collective pitch
+    angles (rad), through the same kernel as the time-domain rotor (see :func:`rotor_loads`).
 
     The reference radius is the tip radius ``R = hub_radius + span[-1]`` (AeroDyn's TipRad):
-    ``tsr = Omega R / V`` and the swept area ``pi R^2`` (ROSCO's Cp_Ct_Cq tables use the same).
+    ``tsr = Omega R / V`` (V at hub height) and the swept area ``pi R^2``. (CCBlade, and so
+    ROSCO's Cp_Ct_Cq tables, take ``tsr`` with the same R but the area with
+    ``R cos(precone)``.)
     """
     if not (wind_speed > 0.0 and math.isfinite(wind_speed)):
         raise CaseError(f"the wind speed must be > 0, not {wind_speed}", field="wind_speed")
@@ -170,6 +251,10 @@ def performance(
                 wind_speed=wind_speed,
                 omega=omega,
                 pitch=float(p),
+                tilt=tilt,
+                shear_exp=shear_exp,
+                hub_height=hub_height,
+                n_sectors=n_sectors,
             )
             ct[i, j] = r["thrust"] / q_v
             cq[i, j] = r["torque"] / (q_v * radius)
