@@ -34,6 +34,12 @@ _CD = 0.01 + 0.0 * _ALPHA
 THIN = pack_airfoils([_ALPHA], [_CL], [_CD])
 
 
+def _state(phi, valid):
+    """A BEMT state sharing ``phi`` and ``valid`` (read after the call)."""
+    return K.BemtState(phi=phi, valid=valid, slope=np.zeros_like(phi), a=np.zeros_like(phi),
+                       ap=np.zeros_like(phi), known=np.zeros(phi.shape, dtype=np.bool_))  # fmt: skip
+
+
 def _opt(**kw):
     base = dict(
         tip_loss=False, hub_loss=False, tan_ind=True, ai_drag=False, ti_drag=False, skew_mod=0
@@ -64,7 +70,7 @@ def _solve(inp, chi0=0.0, psi=0.0, tsr=10.0):
     phi = np.zeros((nb, nn))
     valid = np.ones((nb, nn), dtype=np.bool_)
     out = np.empty((nb, nn, K.N_OUT))
-    st = K.bemt_solve(*inp.values(), chi0, np.full(nb, psi), tsr, phi, valid, out)
+    st = K.bemt_solve(*inp.values(), chi0, np.full(nb, psi), tsr, _state(phi, valid), out)
     return out, phi, valid, st
 
 
@@ -351,9 +357,9 @@ def test_solution_converges_to_tolerance_and_warm_start_keeps_it():
     )
     phi = np.zeros((1, nn))
     valid = np.ones((1, nn), dtype=np.bool_)
-    K.bemt_update_phi(*args, phi, valid)
+    K.bemt_update_phi(*args, _state(phi, valid))
     first = phi.copy()
-    K.bemt_update_phi(*args, phi, valid)
+    K.bemt_update_phi(*args, _state(phi, valid))
     np.testing.assert_array_equal(phi, first)
 
 
@@ -408,8 +414,7 @@ def test_blade_alone_equals_blade_in_a_batch_bit_for_bit():
             0.12,
             psi[sel],
             7.0,
-            phi,
-            valid,
+            _state(phi, valid),
             out,
         )
         return out, st
@@ -493,8 +498,7 @@ def test_element_solve_reproduces_aerodyn_ref09_blade_nodes():
             math.radians(d["RtSkew"][row]),
             psi,
             d["RtTSR"][row],
-            np.zeros((1, nn)),
-            np.ones((1, nn), dtype=np.bool_),
+            _state(np.zeros((1, nn)), np.ones((1, nn), dtype=np.bool_)),
             out,
         )
         assert st == 0
@@ -687,8 +691,7 @@ def test_element_inputs_from_platform_kinematics_reproduce_aerodyn_ref09():
             chi0,
             psi_s,
             omega * r_local.max() / un,
-            np.zeros((3, nn)),
-            np.ones((3, nn), dtype=np.bool_),
+            _state(np.zeros((3, nn)), np.ones((3, nn), dtype=np.bool_)),
             out,
         )
         assert st == 0
@@ -764,8 +767,7 @@ def test_every_inflow_direction_gives_finite_outputs_and_true_roots():
                     0.0,
                     np.zeros(1),
                     10.0,
-                    phi,
-                    valid,
+                    _state(phi, valid),
                     out,
                 )
                 assert np.all(np.isfinite(out)), (vx0, vy_tip, pitch)

@@ -36,6 +36,12 @@ PRECONE = math.radians(-2.5)
 HUB_R, TIP_R = 1.5, 63.0
 
 
+def _state(phi, valid):
+    """A BEMT state sharing ``phi`` and ``valid`` (read after the call)."""
+    return K.BemtState(phi=phi, valid=valid, slope=np.zeros_like(phi), a=np.zeros_like(phi),
+                       ap=np.zeros_like(phi), known=np.zeros(phi.shape, dtype=np.bool_))  # fmt: skip
+
+
 @pytest.fixture(scope="module")
 def nrel5mw():
     if not REF09.is_dir():
@@ -120,8 +126,7 @@ def _ccblade_convention_coefficients(
                 0.0,
                 np.zeros(ns),
                 100.0,
-                np.zeros((ns, nn)),
-                np.ones((ns, nn), dtype=np.bool_),
+                _state(np.zeros((ns, nn)), np.ones((ns, nn), dtype=np.bool_)),
                 out,
             )
             force = out[..., K.FX, None] * fr[:, None, 0] - out[..., K.FY, None] * fr[:, None, 1]

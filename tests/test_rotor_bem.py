@@ -193,7 +193,8 @@ def test_batch_bit_identity_and_compiled_equals_python():
     bk = body_kinematics(kin)
     pos, vel, apex = kr.rotor_points.py_func(g, bk)
     wind = e.wind.velocity(0.0, pos)
-    fp, mp, _h, _e, _s = py(g, rot._options(e), rot.airfoils, bk, pos, vel, apex, wind, N)
+    fp, mp, _h, _e, _s = py(g, rot._options(e), rot.airfoils, bk, pos, vel, apex, wind, N,
+                            kb.bemt_state(3, 19, batch=4))  # fmt: skip
     np.testing.assert_allclose(fp, f, rtol=1e-12, atol=1e-6)
     np.testing.assert_allclose(mp, m, rtol=1e-12, atol=1e-5)
 
@@ -270,3 +271,33 @@ def test_element_columns_exist():
     for _name, (col, _u, _d) in __import__("floatwind.loads.rotor_bem", fromlist=["x"]) \
             .NODE_CHANNELS.items():  # fmt: skip
         assert hasattr(kr, col) or hasattr(kb, col)
+
+
+def test_warm_started_solves_stay_on_the_fresh_solution_and_batch_bits():
+    """The compiled kernel keeps each member's last inflow angles (AeroDyn's constraint state)
+    and starts the next solve there: over a turning rotor its loads stay within the residual
+    tolerance of a fresh solve, and a member's sequence is the same bits alone and in a batch."""
+    rot = make_rotor()
+    e = env(alpha=0.14)
+    cl2 = rot.compiled(e, 2)
+    one = [rot.compiled(e, 1) for _ in range(2)]
+    z0 = np.empty((2, 0))
+    z1 = np.empty((1, 0))
+    for i in range(30):
+        a = 0.3 + 0.0059 * i
+        kin = spin_kin([a, a + 1.0], v=(0.1 * math.sin(i), 0.0, 0.0))
+        f = np.zeros((2, 1, 3))
+        m = np.zeros((2, 1, 3))
+        cl2.kernel(cl2.params, 0.0, body_kinematics(kin), z0, z0, f, m, np.zeros((2, 1, 0, 0)))
+        fresh = rot.wrench(0.0, kin, e)
+        np.testing.assert_allclose(f, fresh.force, rtol=1e-7, atol=1e-3)
+        np.testing.assert_allclose(m, fresh.moment, rtol=1e-7, atol=1e-2)
+        for b in range(2):
+            kb1 = Kinematics(0.0, kin.r_G_g[b : b + 1], kin.R_b2g[b : b + 1], kin.v_G_g[b : b + 1],
+                             kin.w_b_g[b : b + 1], kin.cm_b)  # fmt: skip
+            f1 = np.zeros((1, 1, 3))
+            m1 = np.zeros((1, 1, 3))
+            one[b].kernel(one[b].params, 0.0, body_kinematics(kb1), z1, z1, f1, m1,
+                          np.zeros((1, 1, 0, 0)))  # fmt: skip
+            np.testing.assert_array_equal(f1[0], f[b])
+            np.testing.assert_array_equal(m1[0], m[b])

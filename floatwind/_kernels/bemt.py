@@ -69,6 +69,7 @@ and zero induction are used, as AeroDyn does) or Brent's method ran out of ``max
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -136,6 +137,31 @@ _XTOLER = 1.0e-6
 _MSG_LIMIT = 0.07
 _PI = math.pi
 _PI_2 = 0.5 * math.pi
+
+
+class BemtState(NamedTuple):
+    """The solve's memory of one rotor (nb, nn) between calls (AeroDyn's constraint state and
+    what the fast path keeps): ``phi`` the inflow angles and ``valid`` whether they solve the
+    BEM equations (read as the previous solution, overwritten); ``slope`` d(residual)/d(phi) at
+    the last root (0: unknown), the first step of the next solve; ``a``, ``ap``, ``known``: the
+    inductions the last residual evaluation gave at ``phi`` (the outputs use them instead of
+    evaluating the same residual again: the same numbers)."""
+
+    phi: np.ndarray
+    valid: np.ndarray
+    slope: np.ndarray
+    a: np.ndarray
+    ap: np.ndarray
+    known: np.ndarray
+
+
+def bemt_state(n_blades: int, n_nodes: int, batch: int | None = None) -> BemtState:
+    """A fresh :class:`BemtState` (AeroDyn's start: phi = 0, valid), for one rotor or, with
+    ``batch``, with a leading batch axis (index it per member)."""
+    shape = (n_blades, n_nodes) if batch is None else (batch, n_blades, n_nodes)
+    return BemtState(phi=np.zeros(shape), valid=np.ones(shape, dtype=np.bool_),
+                     slope=np.zeros(shape), a=np.zeros(shape), ap=np.zeros(shape),
+                     known=np.zeros(shape, dtype=np.bool_))  # fmt: skip
 
 
 @njit(cache=True, fastmath=False)
@@ -404,6 +430,78 @@ def _brent(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy, a,
 
 
 @njit(cache=True, fastmath=False)
+def _secant(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, vx, vy, x0, slope0):
+    """The fast path of the inflow-angle solve: a secant iteration on the same residual from
+    ``x0`` (the previous solution, or the angle of a = 1/3), the first step with ``slope0``
+    (the residual's slope at the previous root; a 1e-3 rad probe when unknown), kept inside
+    AeroDyn's first solve region (0, pi/2) (its mirror for vx < 0) with steps of at most 0.1 rad,
+    accepted when |residual| < IndToler at a valid point, as AeroDyn accepts a root. Returns
+    (phi, ok, slope, a, a'); not ok (no convergence in 8 steps, a step out of the region, an
+    invalid point): AeroDyn's bracketed search decides. Where the residual has more than one
+    root in the first region the two may find different ones (docs/rotor.md)."""
+    lo = _EPSILON2 if vx > 0.0 else -_PI_2 + _EPSILON2
+    hi = _PI_2 - _EPSILON2 if vx > 0.0 else -_EPSILON2
+    if not (lo < x0 < hi):
+        return x0, False, 0.0, 0.0, 0.0
+    f0, a, ap, v0, _ = induction_residual(
+        opt, af, i_af, theta, chord, r_local, tip_c, hub_c, False, vx, vy, x0
+    )
+    if abs(f0) < opt.tolerance and v0:
+        return x0, True, slope0, a, ap
+    if slope0 != 0.0:
+        x1 = x0 - max(-0.1, min(0.1, f0 / slope0))
+    else:
+        x1 = x0 - 1e-3 if (f0 > 0.0) == (vx > 0.0) else x0 + 1e-3
+    slope = slope0
+    for _ in range(8):
+        if not (lo < x1 < hi) or x1 == x0:
+            return x1, False, 0.0, 0.0, 0.0
+        f1, a, ap, v1, _ = induction_residual(
+            opt, af, i_af, theta, chord, r_local, tip_c, hub_c, False, vx, vy, x1
+        )
+        if f1 != f0:
+            slope = (f1 - f0) / (x1 - x0)
+        if abs(f1) < opt.tolerance:
+            return x1, v1, slope, a, ap
+        if f1 == f0:
+            return x1, False, 0.0, 0.0, 0.0
+        step = max(-0.1, min(0.1, f1 / slope))
+        x0 = x1
+        f0 = f1
+        x1 = x1 - step
+    return x1, False, 0.0, 0.0, 0.0
+
+
+@njit(cache=True, fastmath=False)
+def _solve_node_fast(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy, st, k, j):
+    """The inflow angle of node (k, j) into the state ``st``: the fast path (:func:`_secant`)
+    from the previous solution (or the angle of a = 1/3), else AeroDyn's solve
+    (:func:`_solve_node`). Returns False when AeroDyn would print its message."""
+    st.known[k, j] = False
+    if not fixed and not _velocity_is_zero(vx) and not _velocity_is_zero(vy):
+        prev = st.phi[k, j]
+        warm = st.valid[k, j] and not equal_real(prev, 0.0)
+        start = prev if warm else _phi_from_inductions(vx, vy, 1.0 / 3.0, 0.0)
+        slope0 = st.slope[k, j] if warm else 0.0
+        root, ok, slope, a, ap = _secant(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, vx,
+                                         vy, start, slope0)  # fmt: skip
+        if ok:
+            st.phi[k, j] = root
+            st.valid[k, j] = True
+            st.slope[k, j] = slope
+            st.a[k, j] = a
+            st.ap[k, j] = ap
+            st.known[k, j] = True
+            return True
+    p, v, ok = _solve_node(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy,
+                           st.phi[k, j], st.valid[k, j])  # fmt: skip
+    st.phi[k, j] = p
+    st.valid[k, j] = v
+    st.slope[k, j] = 0.0
+    return ok
+
+
+@njit(cache=True, fastmath=False)
 def _solve_node(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy, phi, valid_phi):
     # BEMT.f90 BEMT_UnCoupledSolve (with GetSolveRegionOrdering and FindTestRegion).
     # Returns (phi, valid, ok) where ok is False when AeroDyn would print its message.
@@ -504,38 +602,24 @@ def _is_fixed(opt, tip_c, hub_c):
 
 
 @njit(cache=True, fastmath=False)
-def bemt_update_phi(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy, phi, valid):
-    """Solve the inflow angle of every node (AeroDyn ``UpdatePhi``): ``phi`` and ``valid``
-    (nb, nn) are the constraint state, read as the previous solution and overwritten. With
-    ``use_induction`` off, the geometric angle. Returns the status bits."""
+def bemt_update_phi(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy, state):
+    """Solve the inflow angle of every node (AeroDyn ``UpdatePhi``) into ``state``
+    (:class:`BemtState`: the previous solution in, the new one out). With ``use_induction``
+    off, the geometric angle. Returns the status bits."""
     nb, nn = vx.shape[0], vx.shape[1]
     status = 0
     for k in range(nb):
         z_tip = z_local[k, nn - 1]
         for j in range(nn):
             if not opt.use_induction:
-                phi[k, j] = _phi_from_inductions(vx[k, j], vy[k, j], 0.0, 0.0)
-                valid[k, j] = False
+                state.phi[k, j] = _phi_from_inductions(vx[k, j], vy[k, j], 0.0, 0.0)
+                state.valid[k, j] = False
+                state.known[k, j] = False
                 continue
             tip_c, hub_c = _loss_constants(opt.n_blades, z_local[k, j], z_hub[k], z_tip)
             fixed = _is_fixed(opt, tip_c, hub_c)
-            p, v, ok = _solve_node(
-                opt,
-                af,
-                af_index[j],
-                theta[k, j],
-                chord[j],
-                r_local[k, j],
-                tip_c,
-                hub_c,
-                fixed,
-                vx[k, j],
-                vy[k, j],
-                phi[k, j],
-                valid[k, j],
-            )
-            phi[k, j] = p
-            valid[k, j] = v
+            ok = _solve_node_fast(opt, af, af_index[j], theta[k, j], chord[j], r_local[k, j],
+                                  tip_c, hub_c, fixed, vx[k, j], vy[k, j], state, k, j)  # fmt: skip
             if not ok:
                 status |= BEMT_NOT_CONVERGED
     return status
@@ -556,8 +640,7 @@ def bemt_outputs(
     chi0,
     psi,
     tsr,
-    phi,
-    valid,
+    state,
     out,
 ):
     """The element outputs at the solved inflow angles (AeroDyn ``BEMT_CalcOutput`` with
@@ -585,7 +668,11 @@ def bemt_outputs(
             if opt.use_induction:
                 tip_c, hub_c = _loss_constants(opt.n_blades, z_local[k, j], z_hub[k], z_tip)
                 fixed = _is_fixed(opt, tip_c, hub_c)
-                if valid[k, j]:
+                if state.valid[k, j] and state.known[k, j]:
+                    # the inductions of the solve's last evaluation, at this very phi
+                    a = min(max(state.a[k, j], _A_MIN), _A_MAX)
+                    ap = min(max(state.ap[k, j], _AP_MIN), _AP_MAX)
+                elif state.valid[k, j]:
                     # calculate_Inductions_from_BEMT
                     _, a, ap, ok, f = induction_residual(
                         opt,
@@ -599,7 +686,7 @@ def bemt_outputs(
                         fixed,
                         vx[k, j],
                         vy[k, j],
-                        phi[k, j],
+                        state.phi[k, j],
                     )
                     if not ok:
                         a = 0.0
@@ -675,31 +762,13 @@ def bemt_solve(
     chi0,
     psi,
     tsr,
-    phi,
-    valid,
+    state,
     out,
 ):
-    """Solve the inflow angles (:func:`bemt_update_phi`) and write the element outputs
-    (:func:`bemt_outputs`). Returns the status bits."""
-    status = bemt_update_phi(
-        opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy, phi, valid
-    )
-    bemt_outputs(
-        opt,
-        af,
-        theta,
-        chord,
-        af_index,
-        r_local,
-        z_local,
-        z_hub,
-        vx,
-        vy,
-        chi0,
-        psi,
-        tsr,
-        phi,
-        valid,
-        out,
-    )
+    """Solve the inflow angles (:func:`bemt_update_phi`) into ``state`` (:class:`BemtState`)
+    and write the element outputs (:func:`bemt_outputs`). Returns the status bits."""
+    status = bemt_update_phi(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy,
+                             state)  # fmt: skip
+    bemt_outputs(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy, chi0, psi,
+                 tsr, state, out)  # fmt: skip
     return status

@@ -115,7 +115,7 @@ def _dot(a, b):
 
 
 @njit(cache=True, fastmath=False)
-def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies):
+def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state):
     """The element solve and loads of every member (module docstring, steps 3-5).
 
     Returns ``force``, ``moment`` (B, N, 3) on the blade bodies (moment about their CMs, inertial),
@@ -148,8 +148,8 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies):
     vy = np.empty((nb, nn))
     r_local = np.empty((nb, nn))
     psi = np.empty(nb)
-    phi = np.empty((nb, nn))  # AeroDyn's constraint state, solved afresh at every evaluation
-    valid = np.empty((nb, nn), dtype=np.bool_)
+    # ``state``: a batched ``bemt.BemtState`` (B, nb, nn): each member's previous solution
+    # (the compiled stepping keeps it in its params; the NumPy path passes a fresh one)
     fl = np.empty((nn, 3))  # force per unit length at the nodes of one blade
     ml = np.empty((nn, 3))
     Fn = np.empty((nn, 3))  # lumped nodal loads
@@ -221,12 +221,10 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies):
                 r_local[k, j] = math.sqrt(_dot(tmp, yd) ** 2 + _dot(tmp, zd) ** 2)
         omega = _dot(w_b[b, body], xh)
         tsr = omega * g.r_max / v_dot_x if v_dot_x != 0.0 else 1e300  # AeroDyn u%TSR
-        for k in range(nb):
-            for j in range(nn):
-                phi[k, j] = 0.0
-                valid[k, j] = True
+        sb = kb.BemtState(state.phi[b], state.valid[b], state.slope[b], state.a[b], state.ap[b],
+                          state.known[b])  # fmt: skip
         status |= kb.bemt_solve(opt, af, theta, g.chord, g.af_index, r_local, g.z_local, g.z_hub,
-                                vx, vy, chi0, psi, tsr, phi, valid, out)  # fmt: skip
+                                vx, vy, chi0, psi, tsr, sb, out)  # fmt: skip
         # element loads -> nodal loads (Line2 lumping) -> body and hub loads
         for c in range(3):
             Ft[c] = 0.0
@@ -306,7 +304,7 @@ def bem_rotor_kernel(p, t, kin, y, dy, force, moment, added):
     if st != 0:
         return st
     f, m, _hub, _elem, _st = rotor_solve(p.geometry, p.options, p.airfoils, kin, pos, vel, apex,
-                                         wv, force.shape[1])  # fmt: skip
+                                         wv, force.shape[1], p.state)  # fmt: skip
     for b in range(force.shape[0]):
         for n in range(force.shape[1]):
             for k in range(3):

@@ -344,8 +344,11 @@ class BemRotor(Load, kind="bem_rotor"):
         bk = body_kinematics(kin)
         pos, vel, apex = python_form(kr.rotor_points)(g, bk)
         wind = np.broadcast_to(env.wind.velocity(t, pos), pos.shape)
+        from floatwind._kernels.bemt import bemt_state
+
+        fresh = bemt_state(self.n_blades, len(self.blade.span), batch=kin.batch)
         return python_form(kr.rotor_solve)(g, self._options(env), self.airfoils, bk, pos, vel,
-                                           apex, f64(wind), kin.n_bodies)  # fmt: skip
+                                           apex, f64(wind), kin.n_bodies, fresh)  # fmt: skip
 
     def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
         """The rotor's aerodynamic force at the body CM and moment about it (inertial axes),
@@ -370,13 +373,17 @@ class BemRotor(Load, kind="bem_rotor"):
         options: tuple  # floatwind.rotor BemtOptions
         airfoils: tuple  # floatwind.rotor AirfoilTables
         wind: tuple  # the wind field's table (floatwind.environment.compiled.WindParams)
+        state: tuple  # bemt.BemtState (B, nb, nn) scratch: each member's last solve (warm start)
 
     def compiled(self, env, batch):
         from floatwind._kernels import rotor as kr
+        from floatwind._kernels.bemt import bemt_state
         from floatwind.environment.compiled import wind_params
 
+        state = bemt_state(self.n_blades, len(self.blade.span), batch=batch)
         p = self.Params(geometry=self._geometry, options=self._options(env),
-                        airfoils=self.airfoils, wind=wind_params(env.wind, batch))  # fmt: skip
+                        airfoils=self.airfoils, wind=wind_params(env.wind, batch),
+                        state=state)  # fmt: skip
         return CompiledLoad(kr.bem_rotor_kernel, p)
 
     def channel_info(self) -> dict[str, tuple[str, str]]:

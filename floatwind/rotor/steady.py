@@ -157,8 +157,7 @@ def rotor_loads(
     psi_s = np.array([math.atan2(-frames[i, 2] @ y_disk, frames[i, 2] @ z_disk) for i in range(ns)])
     tsr_ad = abs(omega) * float(np.max(r_local)) / un if un != 0.0 else 0.0
     z_local, z_hub = blade.loss_distances(hub_radius)
-    phi = np.zeros((ns, nn))
-    valid = np.ones((ns, nn), dtype=np.bool_)
+    state = _k.bemt_state(ns, nn)
     out = np.empty((ns, nn, _k.N_OUT))
     status = _k.bemt_solve(
         options,
@@ -174,8 +173,7 @@ def rotor_loads(
         chi0,
         psi_s,
         tsr_ad,
-        phi,
-        valid,
+        state,
         out,
     )
     # per-length force and moment (AeroDyn SetOutputsFromBEMT): FX x_hat - FY y_hat, MM z_hat

@@ -530,7 +530,6 @@ def _check_grid_covers_rotor(wind: dict, mp: dict, ref: np.ndarray) -> None:
     wind would hold the edge values silently): the blade tips' circle about the undisplaced apex,
     one line naming the TurbSim file."""
     import turbsim_io
-
     from floatwind.case.openfast.inflowwind import turbsim_covers
 
     path = wind["file"]
