@@ -366,6 +366,7 @@ def case_from_deck(
         "mass_properties": mp,
         "decisions": decisions,
         "hydrodyn_loads": hydrodyn_loads,
+        "wind_channels": _wind_channels(deck),
     }
     return ImportResult(case=case, notes=notes, deck=deck, info=info)
 
@@ -523,6 +524,12 @@ def _lumped_topology(
             _body("rotor", m, cm, _regularise(inertia), P["apex"], "ElastoDyn hub + blades")
         )
         _spin_joints(bodies, joints, P, parent, origin, ic, with_gen)
+
+
+def _wind_channels(deck: dict) -> dict:
+    from floatwind.case.openfast.inflowwind import wind_channels
+
+    return wind_channels(deck)
 
 
 def _check_grid_covers_rotor(wind: dict, mp: dict, ref: np.ndarray) -> None:

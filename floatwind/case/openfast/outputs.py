@@ -128,6 +128,15 @@ def deck_channels(ds: xr.Dataset, model, info: dict) -> dict[str, xr.Variable]:
             vals = vals * (-float(np.sign(axis[2])))
         arr = np.broadcast_to(vals, ds["PtfmSurge"].shape).copy()  # (time,) or per member
         out[name] = xr.Variable(dims, arr, {"units": unit, "long_name": text})
+    # InflowWind's Wind#VelX/Y/Z: the undisturbed wind at its fixed points
+    for name, (point, comp) in (info.get("wind_channels") or {}).items():
+        p = np.broadcast_to(np.asarray(point, dtype=float), (1, 1, 3))
+        vals = np.array([float(model.env.wind.velocity(float(ti), p)[..., comp].ravel()[0])
+                         for ti in t])  # fmt: skip
+        arr = np.broadcast_to(vals, ds["PtfmSurge"].shape).copy()
+        out[name] = xr.Variable(dims, arr, {
+            "units": "m/s",
+            "long_name": f"undisturbed wind, inertial {'xyz'[comp]}, at {tuple(point)} m"})  # fmt: skip
     yaw = _joint(model, ("yaw",))
     if yaw is not None and yaw.free and "Q_yaw" in ds and "QD_yaw" in ds:
         # ServoDyn's YawMom: minus the yaw-drive moment on the nacelle (ref03 README)

@@ -110,13 +110,16 @@ def _is_row(toks: list[_Token]) -> bool:
 
 
 def _outlist_entries(line: str) -> list[str]:
-    """Channel names on one OutList line: quoted lists, or bare names before a comment."""
+    """Channel names on one OutList line: quoted lists, or bare names before a comment. After a
+    quoted list, bare words are a comment (InflowWind's ``"Wind1VelX"  X-direction wind ...``)."""
     names: list[str] = []
+    quoted = False
     for m in _TOKEN_RE.finditer(line):
         tok = m.group(0)
         if tok[:1] in "\"'":
             names.extend(n for n in re.split(r"[\s,]+", tok[1:-1]) if n)
-        elif tok in ("-", "--") or tok[:1] in "!#-":
+            quoted = True
+        elif quoted or tok in ("-", "--") or tok[:1] in "!#-":
             break
         else:
             names.append(tok)
