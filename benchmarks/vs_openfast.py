@@ -2,7 +2,7 @@
 
     python benchmarks/vs_openfast.py [REF_ROOT] [--cases ref01,ref05] [--tmax S] [--dt-scan]
 
-For every reference deck (ref01-ref08) two floatwind paths are timed as separate processes
+For every reference deck (ref01-ref09) two floatwind paths are timed as separate processes
 (start-up, imports, compiled-kernel loading, set-up, stepping and outputs included; user + system
 CPU of the child process, so the figure does not depend on how busy the machine is):
 
@@ -50,6 +50,23 @@ def openfast_run_table(readme: pathlib.Path) -> dict:
                 for k, p in keys.items()
             }
     return {}
+
+
+def side_by_side_cpu(index_readme: pathlib.Path) -> dict[str, float]:
+    """OpenFAST's CPU (s) per case from the last column of the reference index README ("CPU s,
+    side by side": measured on one machine in the same hour as floatwind's runs); the ratios use
+    it where a case has a number there."""
+    out: dict[str, float] = {}
+    if not index_readme.is_file():
+        return out
+    for line in index_readme.read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) > 2 and cells[0].startswith("ref"):
+            try:
+                out[cells[0]] = float(cells[-1].rstrip("*"))
+            except ValueError:
+                continue
+    return out
 
 
 def openfast_wall_per_s(readme: pathlib.Path) -> float | None:
@@ -111,8 +128,10 @@ def replace_between(text: str, table: str) -> str:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("root", nargs="?", default=str(ROOT.parent / "shared" / "reference" / "openfast"))
-    p.add_argument("--cases", help="comma-separated prefixes (default: ref01..ref08)")
+    p.add_argument(
+        "root", nargs="?", default=str(ROOT.parent / "shared" / "reference" / "openfast")
+    )
+    p.add_argument("--cases", help="comma-separated prefixes (default: ref01..ref09)")
     p.add_argument("--tmax", type=float, help="shorter runs (s) for a quick look (not the target)")
     p.add_argument("--dt-scan", action="store_true", help="largest DT that keeps compare passing")
     p.add_argument("--warm", action="store_true", help="one untimed run of each first")
@@ -123,7 +142,7 @@ def main() -> int:
         f"'{BEGIN}' and '{END}' lines (docs/performance.md), so the docs cannot drift",
     )
     args = p.parse_args()
-    refs = sorted(pathlib.Path(args.root).glob("ref0[1-8]*"))
+    refs = sorted(pathlib.Path(args.root).glob("ref0[1-9]*"))
     if args.cases:
         keep = args.cases.split(",")
         refs = [d for d in refs if any(d.name.startswith(k) for k in keep)]
@@ -131,10 +150,13 @@ def main() -> int:
     fw = [sys.executable, "-m", "floatwind"]
     cmp_py = [sys.executable, str(ROOT / "validation" / "openfast" / "compare.py")]
     rows = []
+    side = side_by_side_cpu(pathlib.Path(args.root) / "README.md")
     with tempfile.TemporaryDirectory() as tmp:
         for d in refs:
             deck = next(d.glob("*.fst"))
             of = openfast_run_table(d / "README.md")
+            if d.name in side and of.get("tmax"):
+                of["cpu"] = side[d.name]  # the side-by-side column of the index README
             extra = [] if args.tmax is None else ["--tmax", str(args.tmax)]
             run_cmd = fw + ["run", str(deck), "-o", f"{tmp}/{d.name}.nc", "--no-progress"] + extra
             cmp_cmd = cmp_py + [str(d)] + extra
@@ -147,7 +169,9 @@ def main() -> int:
                 t_sim = args.tmax or of.get("tmax", float("nan"))
                 of_cpu = of.get("cpu", float("nan")) * (t_sim / of.get("tmax", t_sim))
                 rows.append((d.name, kind, t_sim, cpu, wall, of_cpu, rc, tail))
-                status = "" if rc == 0 else f"  (exit {rc}: {tail.splitlines()[-1] if tail else ''})"
+                status = (
+                    "" if rc == 0 else f"  (exit {rc}: {tail.splitlines()[-1] if tail else ''})"
+                )
                 print(
                     f"{d.name:<26s} {kind:<8s} T {t_sim:6.0f} s  floatwind CPU {cpu:8.2f} s "
                     f"(wall {wall:7.2f})  OpenFAST CPU {of_cpu:8.2f} s  "
