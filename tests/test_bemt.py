@@ -9,11 +9,13 @@ import pathlib
 
 import numpy as np
 import pytest
-from aerodyn_simple import read_airfoil_simple, read_blade_simple, ref09_airfoil_paths
 
 from floatwind._kernels import bemt as K
 from floatwind._kernels.status import BEMT_NOT_CONVERGED
+from floatwind.case.openfast.aerodyn import read_aerodyn_main
 from floatwind.errors import CaseError
+from floatwind.io.aerodyn import read_airfoil as read_airfoil_simple
+from floatwind.io.aerodyn import read_blade as read_blade_simple
 from floatwind.rotor import (
     BladeGeometry,
     airfoil_tables,
@@ -32,6 +34,14 @@ _ALPHA = np.linspace(-180.0, 180.0, 3601)
 _CL = 2.0 * np.pi * np.sin(np.radians(_ALPHA)) * np.cos(np.radians(_ALPHA))
 _CD = 0.01 + 0.0 * _ALPHA
 THIN = pack_airfoils([_ALPHA], [_CL], [_CD])
+
+
+def ref09_airfoil_paths(deck_dir):
+    """The airfoil files AeroDyn.dat names (AFNames), in order."""
+    ad = read_aerodyn_main(deck_dir / "AeroDyn.dat")
+    names = ad["values"]["AFNames"]
+    names = names if isinstance(names, list) else [names]
+    return [deck_dir / str(n).strip('"') for n in names]
 
 
 def _state(phi, valid):

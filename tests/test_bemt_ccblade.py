@@ -25,15 +25,25 @@ import pathlib
 
 import numpy as np
 import pytest
-from aerodyn_simple import read_airfoil_simple, read_blade_simple, ref09_airfoil_paths
 
 from floatwind._kernels import bemt as K
+from floatwind.case.openfast.aerodyn import read_aerodyn_main
+from floatwind.io.aerodyn import read_airfoil as read_airfoil_simple
+from floatwind.io.aerodyn import read_blade as read_blade_simple
 from floatwind.rotor import airfoil_tables, bemt_options, pack_airfoils
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 REF09 = ROOT.parent / "shared" / "reference" / "openfast" / "ref09_aero_fixed_speed"
 PRECONE = math.radians(-2.5)
 HUB_R, TIP_R = 1.5, 63.0
+
+
+def ref09_airfoil_paths(deck_dir):
+    """The airfoil files AeroDyn.dat names (AFNames), in order."""
+    ad = read_aerodyn_main(deck_dir / "AeroDyn.dat")
+    names = ad["values"]["AFNames"]
+    names = names if isinstance(names, list) else [names]
+    return [deck_dir / str(n).strip('"') for n in names]
 
 
 def _state(phi, valid):
