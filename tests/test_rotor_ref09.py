@@ -108,3 +108,37 @@ def test_turbsim_grid_must_cover_the_rotor(tmp_path):
     msg = str(exc.value)
     assert "narrow.bts" in msg and "does not cover the rotor" in msg
     assert len(msg.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("edits", "what"),
+    [
+        ({"InflowWind.dat": {"PLExp": "0.2"}}, "sheared"),
+        ({"InflowWind.dat": {"PropagationDir": "20"}}, "yawed"),
+        ({"ElastoDyn.dat": {"RotSpeed": "0"}, "InflowWind.dat": {"HWindSpeed": "30"}}, "parked"),
+    ],
+)
+def test_variants_of_the_aero_deck_run(tmp_path, edits, what):
+    """The decks OpenFAST users make from ref09 (sheared and yawed inflow, a parked rotor) import
+    and run: the skew angle follows the inflow, a sheared wind tilts the rotor load, the parked
+    rotor (merged into the platform body: no spin) has no power but the platform's rotation."""
+    from floatwind.simulate import simulate
+
+    fst = _deck_copy(tmp_path, edits)
+    model = model_from_deck(fst, overrides={"simulation.t_max": 1.0})
+    ds = simulate(model, progress=False,
+                  channels=["RtAeroFxh", "RtAeroMyh", "RtAeroPwr", "RtSkew", "B1N5Alpha"])  # fmt: skip
+    for name in ds.data_vars:
+        assert np.all(np.isfinite(ds[name].values)), name
+    skew = float(ds["RtSkew"].values.ravel()[0])
+    if what == "yawed":
+        # 20 deg of wind direction on the 5 deg tilted shaft: about sqrt(20^2 + 5^2) deg
+        assert math.degrees(skew) == pytest.approx(math.hypot(20.0, 5.0), abs=0.5)
+    else:
+        assert math.degrees(skew) == pytest.approx(5.0, abs=0.5)
+    if what == "parked":
+        # only the platform's own rotation about the shaft turns the hub (AeroDyn's RtAeroPwr)
+        assert np.all(np.abs(ds["RtAeroPwr"].values) < 1.0e3)
+        assert np.all(np.abs(ds["RtAeroFxh"].values) > 0.0)
+    else:
+        assert float(ds["RtAeroPwr"].values.ravel()[0]) > 1.0e6
