@@ -27,6 +27,10 @@ Load cases (IEC 61400-3-1 Table 1): 1.2 (NTM, normal sea state over the scatter,
 ultimate), 6.1 (parked, steady EWM V_e50, 50-year sea state, yaw misalignment -8/0/+8 deg,
 ultimate), 6.3 (parked, steady EWM V_e1, 1-year sea state, yaw misalignment -20/+20 deg,
 ultimate).
+
+The rotor is the case's: the C_T disc (``thrust_ct``) or the blade-element rotor (``bem_rotor``),
+not both. A parked DLC locks the spin and gives the disc its ``ct_parked``, or feathers the
+blade-element rotor (pitch 90 deg; :meth:`DLCSet.parked_rotor`).
 """
 
 from __future__ import annotations
@@ -333,14 +337,11 @@ class DLCSet:
         variant: dict[str, Any] = {"name": _variant(lc)}
         if self.topology:
             variant["topology"] = copy.deepcopy(self.topology)
+        rotor = self.rotor_model()  # refuses a case with both rotor models
         if parked:
-            from floatwind.loads.thrust import RotorThrust  # the parked rotor's settings
-
-            parked_rotor = {"ct_mode": "fixed", "ct_fixed": self.parked_ct(), "rated_power": 0.0,
-                            "cp_over_ct": 0.0}  # fmt: skip
-            variant["loads"] = {RotorThrust.kind: parked_rotor}
-            variant["topology"] = dict(variant.get("topology") or {},
-                                       spin={"kind": "locked", "value_deg": 0.0})  # fmt: skip
+            loads, topology = self.parked_rotor(rotor)
+            variant["loads"] = loads
+            variant["topology"] = dict(variant.get("topology") or {}, **topology)
         # a seed stream of its own per load case: runs of two DLCs do not share wind and waves
         seed = int(np.random.SeedSequence(self.master_seed, spawn_key=(lc.index,)).generate_state(1)[0])
         return {
@@ -368,15 +369,73 @@ class DLCSet:
             name=f"{self.name}_{lc.name}",
         )  # fmt: skip
 
+    def _case_loads(self) -> list[tuple[int, dict]]:
+        data = _read_yaml(self.case)
+        return [(i, ld) for i, ld in enumerate(data.get("loads") or []) if isinstance(ld, dict)]
+
+    def rotor_model(self) -> str | None:
+        """The case's rotor model: ``thrust_ct`` (the C_T disc), ``bem_rotor`` (the
+        blade-element rotor) or None (neither); a case with both is refused (the two would add
+        up to twice the rotor's loads)."""
+        from floatwind.loads.rotor_bem import BemRotor
+        from floatwind.loads.thrust import RotorThrust
+
+        kinds = {ld.get("type") for _, ld in self._case_loads()} & {RotorThrust.kind, BemRotor.kind}
+        if len(kinds) > 1:
+            raise CaseError(
+                f"the case has both a {RotorThrust.kind} and a {BemRotor.kind} load: a DLC runs "
+                "one rotor model, remove one of them", field="loads", file=str(self.case),
+            )  # fmt: skip
+        return next(iter(kinds), None)
+
+    def parked_rotor(self, rotor: str | None = None) -> tuple[dict, dict]:
+        """The parked rotor of a 6.x DLC as a study variant's ``(loads, topology)`` overrides.
+
+        Either rotor model has its spin joint locked (azimuth 0, blade 1 up). The C_T disc
+        (``thrust_ct``) takes the constant parked thrust coefficient ``ct_parked`` of the case
+        (:meth:`parked_ct`) with no torque or power. The blade-element rotor (``bem_rotor``) is
+        feathered: pitch 90 deg (``pitch_deg``, or ``pitch`` in rad where the case gives that
+        key); blades on bodies of their own (``blade_bodies``: the six-body topology) take the
+        pitch from their pitch joints, so the topology's ``pitch`` is locked at 90 deg as well.
+        """
+        from floatwind.loads.rotor_bem import BemRotor
+        from floatwind.loads.thrust import RotorThrust
+
+        rotor = self.rotor_model() if rotor is None else rotor
+        topology: dict[str, Any] = {"spin": {"kind": "locked", "value_deg": 0.0}}
+        if rotor == BemRotor.kind:
+            data = _read_yaml(self.case)
+            over: dict[str, Any] = {"pitch_deg": 90.0}
+            for i, ld in self._case_loads():
+                if ld.get("type") != BemRotor.kind:
+                    continue
+                if "pitch" in ld:
+                    over = {"pitch": math.pi / 2}
+                body = ld.get("body")
+                if any(b != body for b in ld.get("blade_bodies") or []):
+                    topo = dict(data.get("topology") or {}, **self.topology)
+                    if topo.get("kind") != "six_body":
+                        raise CaseError(
+                            "a parked DLC (6.x) feathers blades on bodies of their own through "
+                            "the six_body topology's pitch joints; this case has no "
+                            "'topology: {kind: six_body}'",
+                            field=f"loads[{i}].blade_bodies", file=str(self.case),
+                        )  # fmt: skip
+                    topology["pitch"] = {"kind": "locked", "value_deg": 90.0}
+            return {BemRotor.kind: over}, topology
+        parked = {"ct_mode": "fixed", "ct_fixed": self.parked_ct(), "rated_power": 0.0,
+                  "cp_over_ct": 0.0}  # fmt: skip
+        return {RotorThrust.kind: parked}, topology
+
     def parked_ct(self) -> float:
         """The parked-rotor thrust coefficient: the key ``ct_parked`` of the case's rotor thrust
         load (:class:`floatwind.loads.thrust.RotorThrust`)."""
+        from floatwind.loads.rotor_bem import BemRotor
         from floatwind.loads.thrust import RotorThrust
 
         kind = RotorThrust.kind
-        data = _read_yaml(self.case)
-        for i, ld in enumerate(data.get("loads") or []):
-            if isinstance(ld, dict) and ld.get("type") == kind:
+        for i, ld in self._case_loads():
+            if ld.get("type") == kind:
                 if "ct_parked" not in ld:
                     raise CaseError(
                         "a parked DLC (6.x) needs the parked-rotor thrust coefficient 'ct_parked' "
@@ -385,7 +444,8 @@ class DLCSet:
                         file=str(self.case),
                     )
                 return float(ld["ct_parked"])
-        raise CaseError(f"a parked DLC (6.x) needs a {kind} load in the case", field="loads",
+        raise CaseError(f"a parked DLC (6.x) needs a {kind} load (with ct_parked) or a "
+                        f"{BemRotor.kind} load in the case", field="loads",
                         file=str(self.case))  # fmt: skip
 
     def fingerprint(self) -> str:
