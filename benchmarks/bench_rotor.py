@@ -2,9 +2,10 @@
 
     python benchmarks/bench_rotor.py [REF_ROOT] [--repeat N] [--batch 1,64]
 
-Both loads come from the reference decks as ``floatwind run`` builds them: the AeroDyn rotor of
-``ref09_aero_fixed_speed`` (3 blades x 19 nodes, converged BEM residual at every node) and the
-Morison members of ``ref04_morison_decay`` (the OC3 spar). Each compiled contract kernel is
+The rotor comes from the reference deck ``ref09_aero_fixed_speed`` as ``floatwind run`` builds it
+(3 blades x 19 nodes, converged BEM residual at every node); the Morison spars are those of
+``ref04_morison_decay`` (the OC3 spar as HydroDyn discretises it) and of ``cases/oc3_hywind.yaml``
+with 2 m strips (``--strip-length``: the issue's 65-strip spar). Each compiled contract kernel is
 called from compiled code, as the generated steppers call it (no Python in the loop), at
 successive RK4 stage times on a perturbed state (the rotor keeps its warm-started solve), B = 1
 and B = 64 members; prints microseconds per call and per member, and the ratio rotor / Morison.
@@ -61,6 +62,9 @@ def _kernel_cost(model, load, batch: int, repeat: int) -> float:
 
 
 def main() -> int:
+    import yaml
+
+    from floatwind.case.loader import model_from_dict
     from floatwind.case.openfast import model_from_deck
 
     p = argparse.ArgumentParser(description=__doc__,
@@ -70,20 +74,27 @@ def main() -> int:
     )
     p.add_argument("--repeat", type=int, default=200)
     p.add_argument("--batch", default="1,64")
+    p.add_argument("--strip-length", type=float, default=2.0, help="oc3_hywind strips (m)")
     args = p.parse_args()
     root = pathlib.Path(args.root)
     rotor_model = model_from_deck(root / "ref09_aero_fixed_speed" / "ref09_aero_fixed_speed.fst")
-    spar_model = model_from_deck(root / "ref04_morison_decay" / "ref04_morison_decay.fst")
+    spars = {"ref04": model_from_deck(root / "ref04_morison_decay" / "ref04_morison_decay.fst")}
+    case = yaml.safe_load((ROOT / "cases" / "oc3_hywind.yaml").read_text())
+    for ld in case["loads"]:
+        if ld.get("type") == "morison":
+            ld["strip_length"] = args.strip_length
+    spars["oc3_hywind"] = model_from_dict(case, base_dir=ROOT / "cases", name="oc3_hywind")
     rotor = next(ld for ld in rotor_model.loads if ld.kind == "bem_rotor")
-    spar = next(ld for ld in spar_model.loads if ld.kind == "morison")
-    print(f"rotor: {rotor.n_blades} blades x {len(rotor.blade.span)} nodes; "
-          f"Morison: {getattr(spar, 'n_strips', '?')} strips")  # fmt: skip
-    print(f"{'B':>4s} {'rotor us/call':>14s} {'Morison us/call':>16s} {'rotor/member':>13s} "
-          f"{'Morison/member':>15s} {'rotor / Morison':>16s}")  # fmt: skip
-    for b in (int(s) for s in args.batch.split(",")):
-        tr = _kernel_cost(rotor_model, rotor, b, args.repeat)
-        tm = _kernel_cost(spar_model, spar, b, args.repeat)
-        print(f"{b:4d} {tr:14.1f} {tm:16.1f} {tr / b:13.2f} {tm / b:15.2f} {tr / tm:16.3f}")
+    print(f"rotor: {rotor.n_blades} blades x {len(rotor.blade.span)} nodes")
+    for name, model in spars.items():
+        spar = next(ld for ld in model.loads if ld.kind == "morison")
+        print(f"\nMorison spar {name}: {getattr(spar, 'n_strips', '?')} strips")
+        print(f"{'B':>4s} {'rotor us/call':>14s} {'Morison us/call':>16s} {'rotor/member':>13s} "
+              f"{'Morison/member':>15s} {'rotor / Morison':>16s}")  # fmt: skip
+        for b in (int(s) for s in args.batch.split(",")):
+            tr = _kernel_cost(rotor_model, rotor, b, args.repeat)
+            tm = _kernel_cost(model, spar, b, args.repeat)
+            print(f"{b:4d} {tr:14.1f} {tm:16.1f} {tr / b:13.2f} {tm / b:15.2f} {tr / tm:16.3f}")
     return 0
 
 
