@@ -44,6 +44,20 @@ def ref09_airfoil_paths(deck_dir):
     return [deck_dir / str(n).strip('"') for n in names]
 
 
+def _bemt_solve(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy, chi0, psi, tsr,
+                state, out):  # fmt: skip
+    """``bemt_solve`` with its inputs given one by one (as the tests build them)."""
+    sec = K.Sections(chord, af_index, z_local, z_hub)
+    return K.bemt_solve(opt, af, sec, K.Inflow(theta, r_local, vx, vy, float(chi0), psi,
+                                               float(tsr)), state, out)  # fmt: skip
+
+
+def _bemt_update_phi(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy, state):
+    sec = K.Sections(chord, af_index, z_local, z_hub)
+    inflow = K.Inflow(theta, r_local, vx, vy, 0.0, np.zeros(theta.shape[0]), 10.0)
+    return K.bemt_update_phi(opt, af, sec, inflow, state)
+
+
 def _state(phi, valid):
     """A BEMT state sharing ``phi`` and ``valid`` (read after the call)."""
     return K.BemtState(phi=phi, valid=valid, slope=np.zeros_like(phi), a=np.zeros_like(phi),
@@ -80,7 +94,7 @@ def _solve(inp, chi0=0.0, psi=0.0, tsr=10.0):
     phi = np.zeros((nb, nn))
     valid = np.ones((nb, nn), dtype=np.bool_)
     out = np.empty((nb, nn, K.N_OUT))
-    st = K.bemt_solve(*inp.values(), chi0, np.full(nb, psi), tsr, _state(phi, valid), out)
+    st = _bemt_solve(*inp.values(), chi0, np.full(nb, psi), tsr, _state(phi, valid), out)
     return out, phi, valid, st
 
 
@@ -367,9 +381,9 @@ def test_solution_converges_to_tolerance_and_warm_start_keeps_it():
     )
     phi = np.zeros((1, nn))
     valid = np.ones((1, nn), dtype=np.bool_)
-    K.bemt_update_phi(*args, _state(phi, valid))
+    _bemt_update_phi(*args, _state(phi, valid))
     first = phi.copy()
-    K.bemt_update_phi(*args, _state(phi, valid))
+    _bemt_update_phi(*args, _state(phi, valid))
     np.testing.assert_array_equal(phi, first)
 
 
@@ -410,7 +424,7 @@ def test_blade_alone_equals_blade_in_a_batch_bit_for_bit():
         out = np.empty((n, nn, K.N_OUT))
         phi = np.zeros((n, nn))
         valid = np.ones((n, nn), dtype=np.bool_)
-        st = K.bemt_solve(
+        st = _bemt_solve(
             opt,
             af,
             np.ascontiguousarray(theta[sel]),
@@ -494,7 +508,7 @@ def test_element_solve_reproduces_aerodyn_ref09_blade_nodes():
         vy = np.interp(idx, nodes, vy_n)[None, :]
         psi = np.array([math.atan2(d["RtVAvgzh"][row], -d["RtVAvgyh"][row])])
         out = np.empty((1, nn, K.N_OUT))
-        st = K.bemt_solve(
+        st = _bemt_solve(
             opt,
             af,
             blade.twist[None, :].copy(),
@@ -687,7 +701,7 @@ def test_element_inputs_from_platform_kinematics_reproduce_aerodyn_ref09():
         )
         assert math.degrees(chi0) == pytest.approx(d["RtSkew"][row], abs=1e-5)
         out = np.empty((3, nn, K.N_OUT))
-        st = K.bemt_solve(
+        st = _bemt_solve(
             opt,
             af,
             np.ascontiguousarray(np.broadcast_to(blade.twist, (3, nn))),
@@ -763,7 +777,7 @@ def test_every_inflow_direction_gives_finite_outputs_and_true_roots():
                 out = np.empty((1, nn, K.N_OUT))
                 phi = np.zeros((1, nn))
                 valid = np.ones((1, nn), dtype=np.bool_)
-                K.bemt_solve(
+                _bemt_solve(
                     opt,
                     af,
                     theta[None, :].copy(),

@@ -46,6 +46,20 @@ def ref09_airfoil_paths(deck_dir):
     return [deck_dir / str(n).strip('"') for n in names]
 
 
+def _bemt_solve(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy, chi0, psi, tsr,
+                state, out):  # fmt: skip
+    """``bemt_solve`` with its inputs given one by one (as the tests build them)."""
+    sec = K.Sections(chord, af_index, z_local, z_hub)
+    return K.bemt_solve(opt, af, sec, K.Inflow(theta, r_local, vx, vy, float(chi0), psi,
+                                               float(tsr)), state, out)  # fmt: skip
+
+
+def _bemt_update_phi(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy, state):
+    sec = K.Sections(chord, af_index, z_local, z_hub)
+    inflow = K.Inflow(theta, r_local, vx, vy, 0.0, np.zeros(theta.shape[0]), 10.0)
+    return K.bemt_update_phi(opt, af, sec, inflow, state)
+
+
 def _state(phi, valid):
     """A BEMT state sharing ``phi`` and ``valid`` (read after the call)."""
     return K.BemtState(phi=phi, valid=valid, slope=np.zeros_like(phi), a=np.zeros_like(phi),
@@ -122,7 +136,7 @@ def _ccblade_convention_coefficients(
         vy = np.ascontiguousarray(np.einsum("knc,kc->kn", rel, fr[:, 1]))
         for j, p in enumerate(pitch_deg):
             out = np.empty((ns, nn, K.N_OUT))
-            K.bemt_solve(
+            _bemt_solve(
                 opt,
                 af,
                 np.ascontiguousarray(np.broadcast_to(twist + math.radians(p), (ns, nn))),

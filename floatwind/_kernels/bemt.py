@@ -139,6 +139,30 @@ _PI = math.pi
 _PI_2 = 0.5 * math.pi
 
 
+class Sections(NamedTuple):
+    """The blade sections of a rotor, read by name (the rotor load's ``Geometry`` has these
+    fields and is passed as it is): ``chord`` (nn,) m, ``af_index`` (nn,) int64 0-based,
+    ``z_local`` (nb, nn) and ``z_hub`` (nb,) m, the tip/hub-loss distances (module docstring)."""
+
+    chord: np.ndarray
+    af_index: np.ndarray
+    z_local: np.ndarray
+    z_hub: np.ndarray
+
+
+class Inflow(NamedTuple):
+    """The element inputs of one evaluation (module docstring): ``theta``, ``r_local``, ``vx``,
+    ``vy`` (nb, nn), the skew angle ``chi0``, each blade's azimuth ``psi`` (nb,) and ``tsr``."""
+
+    theta: np.ndarray
+    r_local: np.ndarray
+    vx: np.ndarray
+    vy: np.ndarray
+    chi0: float
+    psi: np.ndarray
+    tsr: float
+
+
 class BemtState(NamedTuple):
     """The solve's memory of one rotor (nb, nn) between calls (AeroDyn's constraint state and
     what the fast path keeps): ``phi`` the inflow angles and ``valid`` whether they solve the
@@ -602,10 +626,13 @@ def _is_fixed(opt, tip_c, hub_c):
 
 
 @njit(cache=True, fastmath=False)
-def bemt_update_phi(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy, state):
+def bemt_update_phi(opt, af, sec, inflow, state):
     """Solve the inflow angle of every node (AeroDyn ``UpdatePhi``) into ``state``
-    (:class:`BemtState`: the previous solution in, the new one out). With ``use_induction``
+    (:class:`BemtState`: the previous solution in, the new one out) for the sections ``sec``
+    (:class:`Sections`) and the inputs ``inflow`` (:class:`Inflow`). With ``use_induction``
     off, the geometric angle. Returns the status bits."""
+    theta, r_local, vx, vy = inflow.theta, inflow.r_local, inflow.vx, inflow.vy
+    chord, af_index, z_local, z_hub = sec.chord, sec.af_index, sec.z_local, sec.z_hub
     nb, nn = vx.shape[0], vx.shape[1]
     status = 0
     for k in range(nb):
@@ -626,26 +653,13 @@ def bemt_update_phi(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx
 
 
 @njit(cache=True, fastmath=False)
-def bemt_outputs(
-    opt,
-    af,
-    theta,
-    chord,
-    af_index,
-    r_local,
-    z_local,
-    z_hub,
-    vx,
-    vy,
-    chi0,
-    psi,
-    tsr,
-    state,
-    out,
-):
+def bemt_outputs(opt, af, sec, inflow, state, out):
     """The element outputs at the solved inflow angles (AeroDyn ``BEMT_CalcOutput`` with
     ``BEMT_CalcOutput_Inductions`` and ``SetOutputsFromBEMT``), written to ``out``
     (nb, nn, N_OUT); see the module docstring for the inputs and columns."""
+    theta, r_local, vx, vy = inflow.theta, inflow.r_local, inflow.vx, inflow.vy
+    chi0, psi, tsr = inflow.chi0, inflow.psi, inflow.tsr
+    chord, af_index, z_local, z_hub = sec.chord, sec.af_index, sec.z_local, sec.z_hub
     nb, nn = vx.shape[0], vx.shape[1]
     # check_turnOffBEMT: BlendCosine between TSR 1 and 2
     t = abs(tsr)
@@ -748,27 +762,10 @@ def bemt_outputs(
 
 
 @njit(cache=True, fastmath=False)
-def bemt_solve(
-    opt,
-    af,
-    theta,
-    chord,
-    af_index,
-    r_local,
-    z_local,
-    z_hub,
-    vx,
-    vy,
-    chi0,
-    psi,
-    tsr,
-    state,
-    out,
-):
+def bemt_solve(opt, af, sec, inflow, state, out):
     """Solve the inflow angles (:func:`bemt_update_phi`) into ``state`` (:class:`BemtState`)
-    and write the element outputs (:func:`bemt_outputs`). Returns the status bits."""
-    status = bemt_update_phi(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy,
-                             state)  # fmt: skip
-    bemt_outputs(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy, chi0, psi,
-                 tsr, state, out)  # fmt: skip
+    and write the element outputs (:func:`bemt_outputs`) for the sections ``sec``
+    (:class:`Sections`) and the inputs ``inflow`` (:class:`Inflow`). Returns the status bits."""
+    status = bemt_update_phi(opt, af, sec, inflow, state)
+    bemt_outputs(opt, af, sec, inflow, state, out)
     return status

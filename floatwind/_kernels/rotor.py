@@ -223,8 +223,8 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state):
         tsr = omega * g.r_max / v_dot_x if v_dot_x != 0.0 else 1e300  # AeroDyn u%TSR
         sb = kb.BemtState(state.phi[b], state.valid[b], state.slope[b], state.a[b], state.ap[b],
                           state.known[b])  # fmt: skip
-        status |= kb.bemt_solve(opt, af, theta, g.chord, g.af_index, r_local, g.z_local, g.z_hub,
-                                vx, vy, chi0, psi, tsr, sb, out)  # fmt: skip
+        inflow = kb.Inflow(theta, r_local, vx, vy, chi0, psi, tsr)
+        status |= kb.bemt_solve(opt, af, g, inflow, sb, out)
         # element loads -> nodal loads (Line2 lumping) -> body and hub loads
         for c in range(3):
             Ft[c] = 0.0

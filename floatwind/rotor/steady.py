@@ -159,23 +159,22 @@ def rotor_loads(
     z_local, z_hub = blade.loss_distances(hub_radius)
     state = _k.bemt_state(ns, nn)
     out = np.empty((ns, nn, _k.N_OUT))
-    status = _k.bemt_solve(
-        options,
-        airfoils,
-        np.ascontiguousarray(np.broadcast_to(blade.twist + pitch, (ns, nn))),
-        blade.chord,
-        blade.af_index,
-        np.ascontiguousarray(r_local),
-        np.ascontiguousarray(np.broadcast_to(z_local, (ns, nn))),
-        np.full(ns, z_hub),
-        np.ascontiguousarray(vx),
-        np.ascontiguousarray(vy),
-        chi0,
-        psi_s,
-        tsr_ad,
-        state,
-        out,
+    sec = _k.Sections(
+        chord=blade.chord,
+        af_index=blade.af_index,
+        z_local=np.ascontiguousarray(np.broadcast_to(z_local, (ns, nn))),
+        z_hub=np.full(ns, z_hub),
     )
+    inflow = _k.Inflow(
+        theta=np.ascontiguousarray(np.broadcast_to(blade.twist + pitch, (ns, nn))),
+        r_local=np.ascontiguousarray(r_local),
+        vx=np.ascontiguousarray(vx),
+        vy=np.ascontiguousarray(vy),
+        chi0=float(chi0),
+        psi=psi_s,
+        tsr=float(tsr_ad),
+    )
+    status = _k.bemt_solve(options, airfoils, sec, inflow, state, out)
     # per-length force and moment (AeroDyn SetOutputsFromBEMT): FX x_hat - FY y_hat, MM z_hat
     force = out[..., _k.FX, None] * frames[:, None, 0] - out[..., _k.FY, None] * frames[:, None, 1]
     moment = out[..., _k.MM, None] * frames[:, None, 2]
