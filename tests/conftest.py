@@ -77,6 +77,15 @@ def deck_copy(ref: pathlib.Path, tmp_path: pathlib.Path) -> pathlib.Path:
         p.chmod(p.stat().st_mode | stat.S_IWUSR)
     return dst / f"{ref.name}.fst"
 
+def ref09_airfoil_paths(deck_dir: pathlib.Path) -> list[pathlib.Path]:
+    """The airfoil files a deck's AeroDyn.dat names (AFNames), in order (the BEM tests)."""
+    from floatwind.case.openfast.aerodyn import read_aerodyn_main
+
+    names = read_aerodyn_main(deck_dir / "AeroDyn.dat")["values"]["AFNames"]
+    names = names if isinstance(names, list) else [names]
+    return [deck_dir / str(n).strip('"') for n in names]
+
+
 def _tree_entries() -> set[str] | None:
     """Untracked and ignored paths of the checkout (``git status --porcelain --ignored``), tool
     caches left out; None outside a git checkout."""

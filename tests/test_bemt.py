@@ -9,13 +9,12 @@ import pathlib
 
 import numpy as np
 import pytest
+from conftest import ref09_airfoil_paths
 
 from floatwind._kernels import bemt as K
 from floatwind._kernels.status import BEMT_NOT_CONVERGED
-from floatwind.case.openfast.aerodyn import read_aerodyn_main
 from floatwind.errors import CaseError
-from floatwind.io.aerodyn import read_airfoil as read_airfoil_simple
-from floatwind.io.aerodyn import read_blade as read_blade_simple
+from floatwind.io.aerodyn import read_airfoil, read_blade
 from floatwind.rotor import (
     BladeGeometry,
     airfoil_tables,
@@ -34,14 +33,6 @@ _ALPHA = np.linspace(-180.0, 180.0, 3601)
 _CL = 2.0 * np.pi * np.sin(np.radians(_ALPHA)) * np.cos(np.radians(_ALPHA))
 _CD = 0.01 + 0.0 * _ALPHA
 THIN = pack_airfoils([_ALPHA], [_CL], [_CD])
-
-
-def ref09_airfoil_paths(deck_dir):
-    """The airfoil files AeroDyn.dat names (AFNames), in order."""
-    ad = read_aerodyn_main(deck_dir / "AeroDyn.dat")
-    names = ad["values"]["AFNames"]
-    names = names if isinstance(names, list) else [names]
-    return [deck_dir / str(n).strip('"') for n in names]
 
 
 def _bemt_solve(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy, chi0, psi, tsr,
@@ -288,10 +279,8 @@ def test_mirrored_skew_gives_mirrored_loads():
 def _ref09_rotor():
     if not REF09.is_dir():
         pytest.skip(f"the ref09 reference deck is not at {REF09}")
-    af = airfoil_tables([read_airfoil_simple(p) for p in ref09_airfoil_paths(REF09)])
-    blade = BladeGeometry.from_blade_file(
-        read_blade_simple(REF09 / "AeroDyn_blade.dat"), n_airfoils=8
-    )
+    af = airfoil_tables([read_airfoil(p) for p in ref09_airfoil_paths(REF09)])
+    blade = BladeGeometry.from_blade_file(read_blade(REF09 / "AeroDyn_blade.dat"), n_airfoils=8)
     return blade, af
 
 

@@ -25,11 +25,10 @@ import pathlib
 
 import numpy as np
 import pytest
+from conftest import ref09_airfoil_paths
 
 from floatwind._kernels import bemt as K
-from floatwind.case.openfast.aerodyn import read_aerodyn_main
-from floatwind.io.aerodyn import read_airfoil as read_airfoil_simple
-from floatwind.io.aerodyn import read_blade as read_blade_simple
+from floatwind.io.aerodyn import read_airfoil, read_blade
 from floatwind.rotor import airfoil_tables, bemt_options, pack_airfoils
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -38,40 +37,12 @@ PRECONE = math.radians(-2.5)
 HUB_R, TIP_R = 1.5, 63.0
 
 
-def ref09_airfoil_paths(deck_dir):
-    """The airfoil files AeroDyn.dat names (AFNames), in order."""
-    ad = read_aerodyn_main(deck_dir / "AeroDyn.dat")
-    names = ad["values"]["AFNames"]
-    names = names if isinstance(names, list) else [names]
-    return [deck_dir / str(n).strip('"') for n in names]
-
-
-def _bemt_solve(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy, chi0, psi, tsr,
-                state, out):  # fmt: skip
-    """``bemt_solve`` with its inputs given one by one (as the tests build them)."""
-    sec = K.Sections(chord, af_index, z_local, z_hub)
-    return K.bemt_solve(opt, af, sec, K.Inflow(theta, r_local, vx, vy, float(chi0), psi,
-                                               float(tsr)), state, out)  # fmt: skip
-
-
-def _bemt_update_phi(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy, state):
-    sec = K.Sections(chord, af_index, z_local, z_hub)
-    inflow = K.Inflow(theta, r_local, vx, vy, 0.0, np.zeros(theta.shape[0]), 10.0)
-    return K.bemt_update_phi(opt, af, sec, inflow, state)
-
-
-def _state(phi, valid):
-    """A BEMT state sharing ``phi`` and ``valid`` (read after the call)."""
-    return K.BemtState(phi=phi, valid=valid, slope=np.zeros_like(phi), a=np.zeros_like(phi),
-                       ap=np.zeros_like(phi), known=np.zeros(phi.shape, dtype=np.bool_))  # fmt: skip
-
-
 @pytest.fixture(scope="module")
 def nrel5mw():
     if not REF09.is_dir():
         pytest.skip(f"the ref09 reference deck is not at {REF09}")
-    foils = [read_airfoil_simple(p) for p in ref09_airfoil_paths(REF09)]
-    blade = read_blade_simple(REF09 / "AeroDyn_blade.dat")
+    foils = [read_airfoil(p) for p in ref09_airfoil_paths(REF09)]
+    blade = read_blade(REF09 / "AeroDyn_blade.dat")
     return foils, blade
 
 
@@ -136,23 +107,10 @@ def _ccblade_convention_coefficients(
         vy = np.ascontiguousarray(np.einsum("knc,kc->kn", rel, fr[:, 1]))
         for j, p in enumerate(pitch_deg):
             out = np.empty((ns, nn, K.N_OUT))
-            _bemt_solve(
-                opt,
-                af,
-                np.ascontiguousarray(np.broadcast_to(twist + math.radians(p), (ns, nn))),
-                chord,
-                af_index,
-                r_local,
-                z_local,
-                np.full(ns, HUB_R),
-                vx,
-                vy,
-                0.0,
-                np.zeros(ns),
-                100.0,
-                _state(np.zeros((ns, nn)), np.ones((ns, nn), dtype=np.bool_)),
-                out,
-            )
+            sec = K.Sections(chord, af_index, z_local, np.full(ns, HUB_R))
+            theta = np.ascontiguousarray(np.broadcast_to(twist + math.radians(p), (ns, nn)))
+            inflow = K.Inflow(theta, r_local, vx, vy, 0.0, np.zeros(ns), 100.0)
+            K.bemt_solve(opt, af, sec, inflow, K.bemt_state(ns, nn), out)
             force = out[..., K.FX, None] * fr[:, None, 0] - out[..., K.FY, None] * fr[:, None, 1]
             force[:, 0] = 0.0
             force[:, -1] = 0.0

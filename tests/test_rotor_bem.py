@@ -7,6 +7,7 @@ tests/test_rotor_ref09.py.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import pathlib
 
@@ -20,7 +21,7 @@ from floatwind.environment import Environment
 from floatwind.environment.wind import SteadyWind
 from floatwind.errors import CaseError
 from floatwind.loads.base import Kinematics
-from floatwind.loads.rotor_bem import BemRotor
+from floatwind.loads.rotor_bem import NODE_CHANNELS, BemRotor
 
 REF09 = (
     pathlib.Path(__file__).resolve().parents[2]
@@ -121,8 +122,7 @@ def test_element_loads_integrate_to_rotor_loads():
     integral of every blade's Fx along the span (the Line2 carriage of the loads)."""
     rot = make_rotor(precone_deg=0.0, output_nodes=list(range(1, 20)), output_blades=3)
     bl = rot.blade
-    rot.blade = type(bl)(**{**bl.__dict__, "crv_ac": 0 * bl.crv_ac, "swp_ac": 0 * bl.swp_ac}) \
-        if hasattr(bl, "__dict__") else bl  # fmt: skip
+    rot.blade = dataclasses.replace(bl, crv_ac=0.0 * bl.crv_ac, swp_ac=0.0 * bl.swp_ac)
     rot._geometry = rot._build_geometry()
     w = rot.wrench(0.0, spin_kin([0.3]), env())
     span = rot.blade.span
@@ -268,8 +268,7 @@ def test_airfoil_id_beyond_the_files():
 
 
 def test_element_columns_exist():
-    for _name, (col, _u, _d) in __import__("floatwind.loads.rotor_bem", fromlist=["x"]) \
-            .NODE_CHANNELS.items():  # fmt: skip
+    for _name, (col, _u, _d) in NODE_CHANNELS.items():
         assert hasattr(kr, col) or hasattr(kb, col)
 
 

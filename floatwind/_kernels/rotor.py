@@ -59,9 +59,6 @@ ELEM_VX = kb.N_OUT
 ELEM_VY = kb.N_OUT + 1
 N_ELEM = kb.N_OUT + 2
 
-# AeroDyn's EqualRealNos(x, 0) in double precision: |x| <= 100 eps max(|x|, 1)
-_EQ_TOL = 100.0 * 2.220446049250313e-16
-
 
 @njit(cache=True, fastmath=False)
 def _rot(R, v, out):
@@ -121,8 +118,8 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state):
     Returns ``force``, ``moment`` (B, N, 3) on the blade bodies (moment about their CMs, inertial),
     the hub channels (B, N_HUB) (``HUB_CHANNELS``: loads about the apex in the hub frame, power,
     tip-speed ratio, disk-averaged relative wind, C_P, C_T, skew angle (rad), the hub's spin rate
-    about the shaft), the element outputs (B, nb, nn, ``N_ELEM``: the solver's columns, then Vx, Vy) and the status bits of the
-    element solves."""
+    about the shaft), the element outputs (B, nb, nn, ``N_ELEM``: the solver's columns, then Vx,
+    Vy) and the status bits of the element solves."""
     r_G, R_b2g, w_b = kin.r_G, kin.R_b2g, kin.w_b
     body = g.body
     nb, nn = g.nodes_b.shape[0], g.nodes_b.shape[1]
@@ -148,8 +145,6 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state):
     vy = np.empty((nb, nn))
     r_local = np.empty((nb, nn))
     psi = np.empty(nb)
-    # ``state``: a batched ``bemt.BemtState`` (B, nb, nn): each member's previous solution
-    # (the compiled stepping keeps it in its params; the NumPy path passes a fresh one)
     fl = np.empty((nn, 3))  # force per unit length at the nodes of one blade
     ml = np.empty((nn, 3))
     Fn = np.empty((nn, 3))  # lumped nodal loads
@@ -189,7 +184,7 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state):
         for c in range(3):
             tmp[c] = v_dot_x * xh[c] - va[c]
         tsz = math.sqrt(_dot(tmp, tmp))
-        if tsz <= _EQ_TOL * max(tsz, 1.0):
+        if kb.equal_real(tsz, 0.0):
             for c in range(3):
                 yd[c] = yh[c]
                 zd[c] = zh[c]
@@ -200,14 +195,14 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state):
             zd[1] = (va[2] * xh[0] - va[0] * xh[2]) / tsz
             zd[2] = (va[0] * xh[1] - va[1] * xh[0]) / tsz
         vmag = math.sqrt(_dot(va, va))
-        if vmag <= _EQ_TOL * max(vmag, 1.0):
+        if kb.equal_real(vmag, 0.0):
             chi0 = 0.0
         else:
             chi0 = math.acos(max(-1.0, min(1.0, v_dot_x / vmag)))
         for k in range(nb):
             sy = -_dot(ez[k], yd)
             sz = _dot(ez[k], zd)
-            if abs(sy) <= _EQ_TOL and abs(sz) <= _EQ_TOL:
+            if kb.equal_real(sy, 0.0) and kb.equal_real(sz, 0.0):
                 psi[k] = 0.0
             else:
                 psi[k] = math.atan2(sy, sz)
@@ -221,6 +216,8 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state):
                 r_local[k, j] = math.sqrt(_dot(tmp, yd) ** 2 + _dot(tmp, zd) ** 2)
         omega = _dot(w_b[b, body], xh)
         tsr = omega * g.r_max / v_dot_x if v_dot_x != 0.0 else 1e300  # AeroDyn u%TSR
+        # ``state``: a batched ``bemt.BemtState`` (B, nb, nn): each member's previous solution
+        # (the compiled stepping keeps it in its params; the NumPy path passes a fresh one)
         sb = kb.BemtState(state.phi[b], state.valid[b], state.slope[b], state.a[b], state.ap[b],
                           state.known[b])  # fmt: skip
         inflow = kb.Inflow(theta, r_local, vx, vy, chi0, psi, tsr)

@@ -37,6 +37,8 @@ from typing import Any
 import numpy as np
 import yaml
 
+from floatwind.case.openfast.aerodisk import aerodisk_case_load
+from floatwind.case.openfast.aerodyn import rotor_config
 from floatwind.case.openfast.elastodyn import (
     elastodyn_mass_properties,
     enabled_dofs,
@@ -46,6 +48,7 @@ from floatwind.case.openfast.fst import environment as fst_environment
 from floatwind.case.openfast.fst import read_fst
 from floatwind.case.openfast.hydrodyn import case_loads as hydrodyn_case_loads
 from floatwind.case.openfast.hydrodyn import hydrodyn_model
+from floatwind.case.openfast.inflowwind import turbsim_covers, wind_channels, wind_config
 from floatwind.case.openfast.mooring import catenary_load
 from floatwind.case.openfast.reader import DEFAULT, _float, _vec
 from floatwind.case.openfast.seastate import case_waves, sea_state
@@ -292,8 +295,6 @@ def case_from_deck(
         loads.append(catenary_load(moor, env, ref, notes))
     if deck.get("AeroDisk") is not None and rotor_separate:
         # (a rotor at rest is refused by the AeroDisk file kind; with --approximate it is a note)
-        from floatwind.case.openfast.aerodisk import aerodisk_case_load
-
         loads.append(aerodisk_case_load(deck, body="rotor", shaft_axis=mp["rotor"]["shaft_axis"]))
     if deck.get("AeroDyn") is not None:
         loads.append(_rotor_load(deck, mp, ic, split=split, rotor_separate=rotor_separate,
@@ -307,8 +308,6 @@ def case_from_deck(
     if sea["kind"] != "still":
         environment["waves"] = sea
     if deck.get("InflowWind") is not None:
-        from floatwind.case.openfast.inflowwind import wind_config
-
         wind = wind_config(deck)
         if wind is not None:
             environment["wind"] = wind
@@ -366,7 +365,7 @@ def case_from_deck(
         "mass_properties": mp,
         "decisions": decisions,
         "hydrodyn_loads": hydrodyn_loads,
-        "wind_channels": _wind_channels(deck),
+        "wind_channels": wind_channels(deck),
     }
     return ImportResult(case=case, notes=notes, deck=deck, info=info)
 
@@ -526,10 +525,12 @@ def _lumped_topology(
         _spin_joints(bodies, joints, P, parent, origin, ic, with_gen)
 
 
-def _wind_channels(deck: dict) -> dict:
-    from floatwind.case.openfast.inflowwind import wind_channels
-
-    return wind_channels(deck)
+def _unconed_axis(blade: dict, c1: np.ndarray) -> np.ndarray:
+    """A blade's pitch axis before precone (in the rotor plane): ElastoDyn's coned axis
+    ``i3 = sin(PreCone) c1 + cos(PreCone) g3`` solved for ``g3`` (``blade``: an entry of
+    ``elastodyn_mass_properties(...)["blades"]``)."""
+    i3 = np.asarray(blade["axis"], dtype=float)
+    return (i3 - math.sin(blade["precone"]) * c1) / math.cos(blade["precone"])
 
 
 def _check_grid_covers_rotor(wind: dict, mp: dict, ref: np.ndarray) -> None:
@@ -537,7 +538,6 @@ def _check_grid_covers_rotor(wind: dict, mp: dict, ref: np.ndarray) -> None:
     wind would hold the edge values silently): the blade tips' circle about the undisplaced apex,
     one line naming the TurbSim file."""
     import turbsim_io
-    from floatwind.case.openfast.inflowwind import turbsim_covers
 
     path = wind["file"]
     try:
@@ -569,8 +569,6 @@ def _rotor_load(deck: dict, mp: dict, ic: dict, *, split: bool, rotor_separate: 
     :func:`floatwind.case.openfast.aerodyn.rotor_config`, the geometry from ElastoDyn (``mp``,
     in the frame of the body that carries the hub: ``rotor`` when the rotor turns or the
     topology is split, else the nacelle or platform it is merged into)."""
-    from floatwind.case.openfast.aerodyn import rotor_config
-
     ad_name = pathlib.Path(deck["AeroDyn"]["file"]).name
     cfg = rotor_config(deck)
     cfg.pop("channels", None)
@@ -589,9 +587,7 @@ def _rotor_load(deck: dict, mp: dict, ic: dict, *, split: bool, rotor_separate: 
         raise CaseError("blades of different initial BlPitch are not supported yet",
                         field="BlPitch(1)", file=pathlib.Path(deck["ElastoDyn"]["file"]).name)  # fmt: skip
     c1 = np.asarray(mp["rotor"]["shaft_axis"], dtype=float)
-    b1 = mp["blades"][0]
-    i3 = np.asarray(b1["axis"], dtype=float)
-    g3 = (i3 - math.sin(b1["precone"]) * c1) / math.cos(b1["precone"])
+    g3 = _unconed_axis(mp["blades"][0], c1)
     apex = np.asarray(mp["rotor"]["apex"], dtype=float)
     if rotor_separate or split:
         body, origin = "rotor", apex
@@ -662,7 +658,7 @@ def _split_topology(bodies, joints, mp, shift, ic, servo, yaw_moves) -> None:
     # blade 1 in its pitched frame (j1, j2, j3): pitch = rotation about i3 by -BldPitch
     b1 = mp["blades"][0]
     c1, i3 = P["c1"], np.asarray(b1["axis"])
-    g3 = (i3 - math.sin(b1["precone"]) * c1) / math.cos(b1["precone"])
+    g3 = _unconed_axis(b1, c1)
     i1 = math.cos(b1["precone"]) * c1 - math.sin(b1["precone"]) * g3
     i2 = np.cross(g3, c1)
     R0 = np.column_stack([i1, i2, i3])
