@@ -213,11 +213,14 @@ class BemRotor(Load, kind="bem_rotor"):
                 field=_f(field, "blade.crv_ang_deg"),
             )
         n_af = int(len(airfoils.start))
-        if np.any(blade.af_index >= n_af) or np.any(blade.af_index < 0):
-            bad = int(blade.af_index.max()) + 1
+        outside = (blade.af_index >= n_af) | (blade.af_index < 0)
+        if np.any(outside):
+            k = int(np.argmax(outside))
             raise CaseError(
-                f"airfoil ID {bad} is beyond the {n_af} airfoil files given",
+                f"node {k + 1}: airfoil ID {int(blade.af_index[k]) + 1} is beyond the {n_af} "
+                "airfoil files given",
                 field=_f(field, "blade.af_id"),
+                file=getattr(blade, "file", None),
             )
         self.blade = blade
         self.airfoils = airfoils
@@ -423,28 +426,22 @@ class BemRotor(Load, kind="bem_rotor"):
         if sec.has("blade_file") == sec.has("blade"):
             raise CaseError("give exactly one of 'blade_file' or 'blade'",
                             field=sec.path("blade_file"))  # fmt: skip
-        try:
-            if sec.has("blade_file"):
-                path = resolve_path(sec.raw("blade_file"), sec.path("blade_file"), base_dir)
-                blade = BladeGeometry.from_blade_file(read_blade(path), n_airfoils=len(afs))
-            else:
-                tab = Section(sec.raw("blade"), sec.path("blade"), _BLADE_KEYS)
-                blade = BladeGeometry.from_arrays(
-                    span=tab.raw("span"),
-                    chord=tab.raw("chord"),
-                    twist=np.radians(np.asarray(tab.raw("twist_deg"), dtype=float)),
-                    af_index=np.asarray(tab.raw("af_id")) - 1,
-                    crv_ac=tab.raw("crv_ac", None),
-                    swp_ac=tab.raw("swp_ac", None),
-                    crv_ang=np.radians(np.asarray(tab.raw("crv_ang_deg", 0.0), dtype=float))
-                    * np.ones(len(tab.raw("span"))),
-                    n_airfoils=len(afs),
-                )
-        except CaseError as exc:
-            if exc.field == "BlAFID":  # an ID beyond the airfoil files given
-                raise CaseError(f"{exc.reason}: beyond the {len(afs)} airfoil files given",
-                                field=sec.path("airfoils"), file=exc.file) from None  # fmt: skip
-            raise
+        # (airfoil IDs against the files given: checked once, by the constructor)
+        if sec.has("blade_file"):
+            path = resolve_path(sec.raw("blade_file"), sec.path("blade_file"), base_dir)
+            blade = BladeGeometry.from_blade_file(read_blade(path))
+        else:
+            tab = Section(sec.raw("blade"), sec.path("blade"), _BLADE_KEYS)
+            blade = BladeGeometry.from_arrays(
+                span=tab.raw("span"),
+                chord=tab.raw("chord"),
+                twist=np.radians(np.asarray(tab.raw("twist_deg"), dtype=float)),
+                af_index=np.asarray(tab.raw("af_id")) - 1,
+                crv_ac=tab.raw("crv_ac", None),
+                swp_ac=tab.raw("swp_ac", None),
+                crv_ang=np.radians(np.asarray(tab.raw("crv_ang_deg", 0.0), dtype=float))
+                * np.ones(len(tab.raw("span"))),
+            )
         opt = Section(sec.raw("options", {}) or {}, sec.path("options"), _OPTION_KEYS)
         af_tab_mod = opt.integer("af_tab_mod", 1)
         try:
