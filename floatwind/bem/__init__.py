@@ -85,13 +85,11 @@ def case_environment(source) -> dict:
     path = pathlib.Path(source)
     if path.suffix.lower() not in _CASE_SUFFIXES or not path.is_file():
         return {}
-    import yaml
-
-    from floatwind.io.safe import read_text
+    from floatwind.io.safe import load_yaml, read_text
 
     try:
-        data = yaml.safe_load(read_text(path))
-    except yaml.YAMLError:
+        data = load_yaml(read_text(path), file=str(path))
+    except CaseError:
         return {}  # load_hull reports the file
     env = data.get("environment") if isinstance(data, dict) else None
     if not isinstance(env, dict):

@@ -288,21 +288,14 @@ def hull_from_case(path, *, panels: int = 1600, lid: bool = True, load: int | No
     """The hull of a case file: the members of its (first, or ``load``-th) ``hydrostatics``
     load, revolved (:func:`hull_from_profile`). The members are in the body frame, which is the
     inertial frame of the undisplaced platform (z = 0 the still water level)."""
-    import yaml
 
-    from floatwind.io.safe import read_text
+    from floatwind.io.safe import load_yaml, read_text
     from floatwind.loads.hydrostatics import Hydrostatics
 
     path = pathlib.Path(path)
     if not path.is_file():
         raise CaseError("case file not found", file=str(path))
-    try:
-        data = yaml.safe_load(read_text(path))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise CaseError(f"not valid YAML{where}: {getattr(exc, 'problem', exc)}",
-                        file=str(path)) from None  # fmt: skip
+    data = load_yaml(read_text(path), file=str(path))
     loads = data.get("loads") if isinstance(data, dict) else None
     if not isinstance(loads, list):
         raise CaseError("the case has no 'loads' list with a hydrostatics load (the hull's "

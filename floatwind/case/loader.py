@@ -12,7 +12,6 @@ import pathlib
 from typing import Any
 
 import numpy as np
-import yaml
 
 from floatwind.case.motions import motion_from_config
 from floatwind.environment import Environment
@@ -497,17 +496,10 @@ def load_case(path: str | pathlib.Path, overrides: dict | None = None) -> Model:
     path = pathlib.Path(path)
     if not path.is_file():
         raise CaseError("case file not found", file=str(path))
-    from floatwind.io.safe import read_text
+    from floatwind.io.safe import load_yaml, read_text
 
     text = read_text(path)
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise CaseError(
-            f"not valid YAML{where}: {getattr(exc, 'problem', exc)}", file=str(path)
-        ) from None
+    data = load_yaml(text, file=str(path))
     if not isinstance(data, dict):
         raise CaseError("a case file must be a YAML mapping of keys", file=str(path))
     for key, val in (overrides or {}).items():

@@ -50,19 +50,22 @@ def environment_overrides(spec: str) -> dict:
     wind (and whatever else it sets); the case keeps the rest of its environment."""
     import difflib
 
-    import yaml
+    from floatwind.io.safe import load_yaml, read_text
 
     path, _, name = spec.partition(":") if not pathlib.Path(spec).is_file() else (spec, "", "")
     file = pathlib.Path(path)
     if not file.is_file():
         raise CaseError(f"environment file not found: {path}", field="--env")
-    try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise CaseError(f"not valid YAML: {exc}", field="--env", file=str(file)) from None
+    data = load_yaml(read_text(file), field="--env", file=str(file))
     if not isinstance(data, dict):
         raise CaseError("expected a mapping with 'environment' or 'conditions'", field="--env",
                         file=str(file))  # fmt: skip
+    for key in data:  # a misspelled top-level key would leave the case's own sea and wind on
+        if key not in _ENV_FILE_KEYS:
+            close = difflib.get_close_matches(str(key), _ENV_FILE_KEYS, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise CaseError(f"unknown key {key!r}{hint}; an environment file has "
+                            f"{', '.join(_ENV_FILE_KEYS)}", field="--env", file=str(file))  # fmt: skip
     if "conditions" in data:
         conds = {str(c.get("name")): c for c in data["conditions"] if isinstance(c, dict)}
         if not name:
@@ -90,6 +93,9 @@ def environment_overrides(spec: str) -> dict:
     _ENV_SOURCE[:] = [(str(file), prefix, list(out))]
     return out
 
+
+#: the top-level keys of an environment file (cases/environments/*.yaml)
+_ENV_FILE_KEYS = ("environment", "conditions", "description")
 
 #: (file, field prefix, keys) of the last --env file read: an error in its values names it
 _ENV_SOURCE: list[tuple[str, str, list[str]]] = []

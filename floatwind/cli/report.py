@@ -103,7 +103,16 @@ def _report_folder(args) -> int:
     if not args.folder:
         raise CaseError(f"the folder 'floatwind {args.kind}' wrote is required", field="folder")
     out = pathlib.Path(args.output)
-    check_output(args, out, [])
+    check_output(args, out, _folder_inputs(pathlib.Path(args.folder)))
     write_report(pathlib.Path(args.folder), out)
     print(f"wrote {out}")
     return 0
+
+
+def _folder_inputs(folder: pathlib.Path) -> list[pathlib.Path]:
+    """The files of the results folder a dlc/study report reads (its results table, ``dlc.json``,
+    batches, datasets, the copied case and study files): every file in it but earlier reports
+    (``.html``), so ``-o`` can never replace what the report is made from."""
+    if not folder.is_dir():
+        return []
+    return [p for p in folder.rglob("*") if p.suffix.lower() != ".html" and p.is_file()]

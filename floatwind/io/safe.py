@@ -2,7 +2,10 @@
 
 * :func:`input_files` lists the files a run depends on: a case file and every file its values
   name (``.bts`` wind, wave elevation, C_T tables, motion tables, ...), or an OpenFAST deck and
-  every file its quoted names reach (followed recursively), or a study file with its case files.
+  every file its quoted names reach (followed recursively: MoorDyn/MAP++ files, TurbSim files,
+  controller libraries and their input files), or a study file with its case files; a name
+  that is a root (HydroDyn's PotFile, a case's ``wamit:``) stands for its WAMIT and
+  state-space files (``root.1``, ``.3``, ``.hst``, ``.8``, ``.ss``, ``.ssexctn``, ...).
 * :func:`check_output` refuses, before anything runs, an output path that is one of those inputs,
   an existing result without ``overwrite``, a folder that does not exist without ``mkdir`` or one
   that cannot be written; each error is one line naming the option.
@@ -18,6 +21,9 @@ import hashlib
 import os
 import pathlib
 import re
+import shutil
+import stat
+import tempfile
 import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -86,15 +92,46 @@ def _existing(name: str, base_dirs: Iterable[pathlib.Path]) -> pathlib.Path | No
     return None
 
 
+#: the files a *root* (a path without extension: HydroDyn's PotFile, a case's ``wamit:``, a
+#: state-space fit) stands for: WAMIT first- and second-order data and HydroDyn's state-space
+#: files (WAMIT User Manual ch. 4; HydroDyn's SS_Excitation/SS_Radiation)
+ROOT_SUFFIXES = (".1", ".2", ".3", ".hst", ".4", ".7", ".8", ".9", ".10d", ".10s", ".11d",
+                 ".11s", ".12d", ".12s", ".ss", ".ssexctn")  # fmt: skip
+
+
+def _root_files(name: str, base_dirs: Iterable[pathlib.Path]) -> list[pathlib.Path]:
+    """The existing ``name + suffix`` files of a root ``name`` (:data:`ROOT_SUFFIXES`)."""
+    name = name.strip()
+    if not name or "\n" in name or len(name) > 4096:
+        return []
+    for base in base_dirs:
+        try:
+            root = base / os.path.expanduser(name)
+            found = [q.resolve() for q in (root.with_name(root.name + x) for x in ROOT_SUFFIXES)
+                     if q.is_file()]  # fmt: skip
+        except (OSError, ValueError):
+            continue
+        if found:
+            return found
+    return []
+
+
+def _named_files(name: str, base_dirs: list[pathlib.Path]) -> list[pathlib.Path]:
+    """The file ``name`` names, or the files of the root ``name``."""
+    p = _existing(name, base_dirs)
+    return [p] if p is not None else _root_files(name, base_dirs)
+
+
 def referenced_files(data: Any, base_dirs: Iterable[pathlib.Path]) -> list[pathlib.Path]:
     """Existing files named by the string values of a parsed YAML mapping (relative names are
-    tried against each of ``base_dirs`` in turn)."""
+    tried against each of ``base_dirs`` in turn), and the files of the roots they name (a
+    ``wamit:`` root: ``root.1``, ``root.3``, ``root.hst``, ...)."""
     base_dirs = list(base_dirs)
     out: list[pathlib.Path] = []
     for s in _strings(data):
-        p = _existing(s, base_dirs)
-        if p is not None and p not in out:
-            out.append(p)
+        for p in _named_files(s, base_dirs):
+            if p not in out:
+                out.append(p)
     return out
 
 
@@ -109,8 +146,7 @@ def _deck_files(path: pathlib.Path, seen: list[pathlib.Path], depth: int = 0) ->
     if len(text) > 20_000_000:
         return
     for m in _QUOTED.finditer(text):
-        p = _existing(m.group(1) or m.group(2), [path.parent])
-        if p is not None:
+        for p in _named_files(m.group(1) or m.group(2), [path.parent]):
             _deck_files(p, seen, depth + 1)
 
 
@@ -118,7 +154,6 @@ def input_files(path: str | pathlib.Path) -> list[pathlib.Path]:
     """The resolved files a run of ``path`` (a YAML case or study, or an OpenFAST ``.fst``
     deck) reads: the file itself first. Unreadable or unparsable files give just themselves (the
     loader reports what is wrong with them)."""
-    import yaml
 
     path = pathlib.Path(path).resolve()
     if not path.is_file():
@@ -129,9 +164,9 @@ def input_files(path: str | pathlib.Path) -> list[pathlib.Path]:
         return seen
     out = [path]
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return out
+        data = load_yaml(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, CaseError):
+        return out  # the loader reports what is wrong with it
     bases = [path.parent]
     if isinstance(data, dict) and isinstance(data.get("designs"), list):  # a study file
         for d in data["designs"]:
@@ -187,6 +222,10 @@ def check_output(
             raise CaseError(f"{out} is a folder; give a file name", field=option)
         if target.exists() and not overwrite:
             raise CaseError(f"{out} exists; add --overwrite to replace it", field=option)
+        if is_stream(target):  # a device or FIFO: written into as a stream (atomic_write)
+            if not os.access(target, os.W_OK):
+                raise CaseError(f"cannot write to {out} (permission denied)", field=option)
+            return out
         parent = target.parent
     else:
         if target.exists() and not target.is_dir():
@@ -216,15 +255,39 @@ def temporary_name(path: str | pathlib.Path) -> pathlib.Path:
     return path.with_name(f".{path.stem}.tmp-{os.getpid()}-{uuid.uuid4().hex[:6]}{path.suffix}")
 
 
+def is_stream(path: str | pathlib.Path) -> bool:
+    """Whether ``path`` exists and is neither a regular file nor a folder (a device node such as
+    ``/dev/null``, a FIFO, a socket): such a target is written into, never replaced."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
 def atomic_write(path: str | pathlib.Path, writer: Callable[[pathlib.Path], Any]) -> pathlib.Path:
     """Call ``writer(tmp)`` on a temporary file beside ``path``, then rename it over ``path``.
 
-    On any failure (or Ctrl-C) the temporary file is removed and ``path`` is left as it was."""
+    On any failure (or Ctrl-C) the temporary file is removed and ``path`` is left as it was. A
+    ``path`` that is a device node or a FIFO (:func:`is_stream`) is never replaced by a regular
+    file: the result is written to a temporary file in the system's temporary folder, then
+    copied into ``path`` as a stream."""
     path = pathlib.Path(path)
-    tmp = temporary_name(path)
+    stream = is_stream(path)
+    if stream:
+        fd, name = tempfile.mkstemp(prefix=".floatwind-", suffix=path.suffix)
+        os.close(fd)
+        tmp = pathlib.Path(name)
+    else:
+        tmp = temporary_name(path)
     try:
         writer(tmp)
-        os.replace(tmp, path)
+        if stream:
+            with open(tmp, "rb") as src, open(path, "wb") as dst:
+                shutil.copyfileobj(src, dst, 1 << 20)
+            tmp.unlink()
+        else:
+            os.replace(tmp, path)
     except BaseException:
         try:
             tmp.unlink()
@@ -232,3 +295,88 @@ def atomic_write(path: str | pathlib.Path, writer: Callable[[pathlib.Path], Any]
             pass
         raise
     return path
+
+
+#: the most values a YAML input may expand to (aliases counted at every use): a document of
+#: "billion laughs" aliases is refused before anything walks it
+MAX_YAML_VALUES = 1_000_000
+
+
+def load_yaml(text: str, *, file: str | None = None, field: str | None = None) -> Any:
+    """Parse YAML ``text`` (safe types only) the way every floatwind input is parsed.
+
+    Refused, as a one-line :class:`CaseError` naming ``file`` (and ``field``): invalid YAML (with
+    its line and column), a key given twice in one mapping (naming both lines: YAML keeps the
+    last silently), a document whose aliases expand to more than :data:`MAX_YAML_VALUES` values
+    (an alias bomb would make every later walk over it hang) and nesting too deep to parse."""
+    import yaml
+
+    def fail(reason: str) -> CaseError:
+        return CaseError(reason, file=file, field=field)
+
+    class Loader(yaml.SafeLoader):
+        def construct_mapping(self, node, deep=False):
+            seen: dict = {}
+            if isinstance(node, yaml.MappingNode):
+                for key_node, _ in node.value:
+                    if not isinstance(key_node, yaml.ScalarNode) or key_node.tag.endswith("merge"):
+                        continue
+                    key = key_node.value
+                    line = key_node.start_mark.line + 1
+                    if key in seen:
+                        raise fail(f"key {key!r} is given twice (lines {seen[key]} and {line}); "
+                                   "keep one")  # fmt: skip
+                    seen[key] = line
+            return super().construct_mapping(node, deep=deep)
+
+    try:
+        loader = Loader(text)
+        try:
+            node = loader.get_single_node()
+            if node is None:
+                return None
+            _check_size(node, fail)
+            return loader.construct_document(node)
+        finally:
+            loader.dispose()
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise fail(f"not valid YAML{where}: {getattr(exc, 'problem', None) or exc}") from None
+    except RecursionError:
+        raise fail("the YAML is nested too deeply to read (thousands of levels)") from None
+
+
+def _check_size(root, fail) -> None:
+    """Refuse a node graph that expands to more than :data:`MAX_YAML_VALUES` values, aliases
+    counted at every use, or that refers to itself (memoised depth-first walk: time linear in
+    the document)."""
+    import yaml
+
+    size: dict[int, int] = {}
+    open_: set[int] = set()
+    stack = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if isinstance(node, yaml.ScalarNode):
+            size[key] = 1
+            continue
+        kids = [k for pair in node.value for k in pair] if isinstance(node, yaml.MappingNode) \
+            else list(node.value)  # fmt: skip
+        if done:
+            open_.discard(key)
+            size[key] = 1 + sum(size[id(k)] for k in kids)
+            if size[key] > MAX_YAML_VALUES:
+                raise fail(
+                    f"the YAML expands to more than {MAX_YAML_VALUES:,} values (anchors and "
+                    "aliases used over and over); write the values out"
+                )
+            continue
+        if key in size:
+            continue
+        if key in open_:
+            raise fail("the YAML refers to itself (an alias inside its own anchor)")
+        open_.add(key)
+        stack.append((node, True))
+        stack.extend((k, False) for k in kids if id(k) not in size)

@@ -101,6 +101,37 @@ def _index(v: float, n: int, path: pathlib.Path, col: str) -> int:
     return i
 
 
+def _once(rows: dict, key, value, n: int, line_of: dict, path: pathlib.Path, what: str) -> None:
+    """Enter ``rows[key] = value`` read at line ``n``; the same entry given again with another
+    value is corrupt data (which one would HydroDyn use?): refused naming both lines."""
+    if key in rows and rows[key] != value:
+        raise CaseError(
+            f"{what} is given twice with different values (lines {line_of[id(rows), key]} and "
+            f"{n})", field=f"line {n}", file=str(path),
+        )  # fmt: skip
+    rows[key] = value
+    line_of[id(rows), key] = n
+
+
+def _complete(groups: dict, line_of: dict, path: pathlib.Path, what: str, items: str) -> None:
+    """Every group (a period, or a period and heading) must give the same entries: one that
+    lacks some that the others give is a truncated or damaged file (the missing entries would
+    silently read as zero)."""
+    if len(groups) < 2:
+        return
+    every = set().union(*(set(r) for r in groups.values()))
+    for key, rows in groups.items():
+        missing = every - set(rows)
+        if missing:
+            last = max(line_of[id(rows), k] for k in rows)
+            label = f"{key[0]:g} s, {key[1]:g} deg" if isinstance(key, tuple) else f"{key:g} s"
+            raise CaseError(
+                f"{what} {label} lacks {len(missing)} of the {items} the others give (e.g. "
+                f"{sorted(missing)[0]}); the file looks truncated or damaged",
+                field=f"line {last}", file=str(path),
+            )  # fmt: skip
+
+
 def read_wamit(root, *, rho: float, gravity: float, ulen: float = 1.0,
                excitation: bool = True) -> WamitData:  # fmt: skip
     """``root.1``, ``root.hst`` and (when ``excitation``) ``root.3``, dimensional (see the module
@@ -109,12 +140,16 @@ def read_wamit(root, *, rho: float, gravity: float, ulen: float = 1.0,
     L = float(ulen)
     p1 = root.with_name(root.name + ".1")
     per_rows: dict[float, dict[tuple[int, int], tuple[float, float | None]]] = {}
+    line_of: dict = {}
     for n, (per, i, j, *ab) in _rows(p1, 4, "added-mass (.1)"):
         i, j = _index(i, n, p1, "I"), _index(j, n, p1, "J")
         if per > 0.0 and len(ab) < 2:
             raise CaseError("a finite-frequency row needs Abar and Bbar", field=f"line {n}",
                             file=str(p1))  # fmt: skip
-        per_rows.setdefault(per, {})[(i, j)] = (ab[0], ab[1] if per > 0.0 else None)
+        value = (ab[0], ab[1] if per > 0.0 else None)
+        _once(per_rows.setdefault(per, {}), (i, j), value, n, line_of, p1,
+              f"period {per:g} s, entry ({i}, {j})")  # fmt: skip
+    _complete({p: r for p, r in per_rows.items() if p > 0.0}, line_of, p1, "period", "entries")
     if 0.0 not in per_rows:
         raise CaseError(
             "no infinite-frequency added mass (PER = 0 rows): HydroDyn and floatwind need it",
@@ -140,8 +175,10 @@ def read_wamit(root, *, rho: float, gravity: float, ulen: float = 1.0,
     # .hst
     ph = root.with_name(root.name + ".hst")
     C = np.zeros((6, 6))
+    hst: dict[tuple[int, int], float] = {}
     for n, (i, j, c, *_) in _rows(ph, 3, "hydrostatic (.hst)"):
         i, j = _index(i, n, ph, "I"), _index(j, n, ph, "J")
+        _once(hst, (i, j), c, n, line_of, ph, f"entry ({i}, {j})")
         C[i - 1, j - 1] = rho * gravity * L ** (2 + (i > 3) + (j > 3)) * c
     exc_omega = exc_heading = X = None
     if excitation:
@@ -152,7 +189,9 @@ def read_wamit(root, *, rho: float, gravity: float, ulen: float = 1.0,
             if per <= 0.0:
                 raise CaseError(f"period {per:g} s: excitation needs PER > 0", field=f"line {n}",
                                 file=str(p3))  # fmt: skip
-            rows3.setdefault((per, beta), {})[i] = complex(re, im)
+            _once(rows3.setdefault((per, beta), {}), i, complex(re, im), n, line_of, p3,
+                  f"period {per:g} s, heading {beta:g} deg, mode {i}")  # fmt: skip
+        _complete(rows3, line_of, p3, "period and heading", "modes")
         pers = sorted({k[0] for k in rows3}, reverse=True)
         betas = sorted({k[1] for k in rows3})
         X = np.zeros((len(pers), len(betas), 6), dtype=complex)

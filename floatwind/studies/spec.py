@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import yaml
 
 from floatwind.errors import CaseError
 from floatwind.validate import Section, suggest
@@ -276,13 +275,9 @@ def _merge(dst: dict, src: dict) -> dict:
 def _read_yaml(path: pathlib.Path) -> dict:
     if not path.is_file():
         raise CaseError("file not found", file=str(path))
-    from floatwind.io.safe import read_text
+    from floatwind.io.safe import load_yaml, read_text
 
-    text = read_text(path)
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise CaseError(f"not valid YAML: {exc}", file=str(path)) from None
+    data = load_yaml(read_text(path), file=str(path))
     if not isinstance(data, dict):
         raise CaseError("expected a YAML mapping of keys", file=str(path))
     return data

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from floatwind.case.openfast.reader import _int, _str, logger, read_openfast_input
+from floatwind.case.openfast.reader import DEFAULT, _float, _int, _str, logger, read_openfast_input
 from floatwind.case.openfast.settings import OUT, FileKind, I, M, N, R, eq
 from floatwind.errors import CaseError
 
@@ -157,10 +157,13 @@ def environment(deck: dict) -> dict[str, float]:
     others = [f for f in (deck.get("ElastoDyn"), deck.get("SeaState"), deck.get("HydroDyn")) if f]
 
     def pick(key: str) -> float | None:
+        # the first file that gives the key a value; DEFAULT defers to the next file (HydroDyn's
+        # "default" = the .fst's value). A word or a non-finite number where the number belongs
+        # is refused naming the file and the key (never a silent default).
         for f in (fst, *others):
-            v = f["values"].get(key)
-            if isinstance(v, int | float) and not isinstance(v, bool):
-                return float(v)
+            if key not in f["values"] or f["values"][key] == DEFAULT:
+                continue
+            return _float(f, key)
         return None
 
     return {

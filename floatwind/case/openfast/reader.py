@@ -308,6 +308,8 @@ def _float(f: dict, key: str, default: Any = ...) -> float:
     v = _raw(f, key, default)
     if isinstance(v, bool) or not isinstance(v, int | float):
         raise CaseError(f"expected a number, got {v!r}", field=key, file=f["file"])
+    if not math.isfinite(v):
+        raise CaseError(f"expected a finite number, got {v!r}", field=key, file=f["file"])
     return float(v)
 
 

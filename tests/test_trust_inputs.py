@@ -1,0 +1,225 @@
+"""Nothing lost, nothing silently wrong, part 2 (issue 42): every file a run reads is protected
+(WAMIT roots, the folder a report reads, device nodes and FIFOs written as streams), corrupt data
+refused (a truncated WAMIT file, a period given twice, words and NaN where numbers belong), YAML
+that would be read wrongly or forever refused (keys given twice, alias bombs, self-reference,
+thousands of levels), a misspelled top-level key of an --env file refused.
+
+Each row: the command, exit 2, the first line of stderr naming the file/field and the reason, and
+every file of the work folder byte-identical afterwards."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pathlib
+import shutil
+import stat
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from floatwind.cli import main
+from floatwind.errors import CaseError
+from floatwind.io.safe import MAX_YAML_VALUES, atomic_write, input_files, load_yaml
+from floatwind.loads.wamit import read_wamit
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+REF07 = ROOT.parent / "shared" / "reference" / "openfast" / "ref07_potential_decay"
+DECAY = ROOT / "cases" / "oc3_platform_decay.yaml"
+needs_ref07 = pytest.mark.skipif(not REF07.is_dir(), reason="reference deck ref07 absent")
+
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 10) + "]\n"
+    for i in range(9)
+)  # 10^10 values once expanded
+
+
+def _edit(path: pathlib.Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="latin-1")
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1), encoding="latin-1")
+
+
+def _deck(work: pathlib.Path, name: str, edit=None) -> str:
+    d = work / name
+    shutil.copytree(REF07, d)
+    if edit:
+        edit(d)
+    return str(d / "ref07_potential_decay.fst")
+
+
+def _truncate(path: pathlib.Path, n: int) -> None:
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:-n]) + "\n")
+
+
+def _twice(path: pathlib.Path) -> None:
+    lines = path.read_text().splitlines()
+    row = lines[200].split()
+    row[3] = "1.2345"
+    path.write_text("\n".join([*lines, "  ".join(row)]) + "\n")
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory) -> pathlib.Path:
+    d = tmp_path_factory.mktemp("inputs")
+    case = DECAY.read_text()
+    (d / "dup.yaml").write_text(case + "\nsimulation: {t_max: 1.0}\n")
+    (d / "bomb.yaml").write_text(BOMB)
+    (d / "self.yaml").write_text("a: &x [1, *x]\n")
+    (d / "deep.yaml").write_text("[" * 5000 + "]" * 5000 + "\n")
+    (d / "env_typo.yaml").write_text("enviroment:\n  waves: {kind: still}\n")
+    (d / "study").mkdir()
+    (d / "study" / "results.csv").write_text("run,x\n0,1\n")
+    (d / "dlc").mkdir()
+    (d / "dlc" / "dlc.json").write_text("{}\n")
+    if REF07.is_dir():
+        _deck(d, "ok")
+        _deck(
+            d,
+            "water",
+            lambda p: _edit(p / "ref07_potential_decay.fst", "1025   WtrDens", "water   WtrDens"),
+        )
+        _deck(
+            d,
+            "deep",
+            lambda p: _edit(p / "ref07_potential_decay.fst", "320   WtrDpth", "deep   WtrDpth"),
+        )
+        _deck(
+            d,
+            "heavy",
+            lambda p: _edit(
+                p / "ref07_potential_decay.fst", "9.80665   Gravity", "heavy   Gravity"
+            ),
+        )
+        _deck(d, "nan", lambda p: _edit(p / "ElastoDyn.dat", "87.6   TowerHt", "NaN   TowerHt"))
+        _deck(d, "trunc", lambda p: _truncate(p / "HydroData" / "spar.1", 5))
+        _deck(d, "twice", lambda p: _twice(p / "HydroData" / "spar.1"))
+        _deck(d, "trunc3", lambda p: _truncate(p / "HydroData" / "spar.3", 2))
+    return d
+
+
+D = "{d}"
+DECK = "{d}/ok/ref07_potential_decay.fst"
+# (description, argv, text naming the file/field, reason, needs ref07)
+ROWS = [
+    ("run -o a WAMIT file of the deck", ["run", DECK, "-o", "{d}/ok/HydroData/spar.1", "--overwrite"], "--output", "is an input of this run (spar.1)", True),
+    ("run -o the .hst of the deck", ["run", DECK, "-o", "{d}/ok/HydroData/spar.hst", "--overwrite"], "--output", "is an input of this run (spar.hst)", True),
+    ("report study -o its own results", ["report", "study", "{d}/study", "-o", "{d}/study/results.csv", "--overwrite"], "--output", "is an input of this run (results.csv)", False),
+    ("report dlc -o its dlc.json", ["report", "dlc", "{d}/dlc", "-o", "{d}/dlc/dlc.json", "--overwrite"], "--output", "is an input of this run (dlc.json)", False),
+    ("deck WtrDens = water", ["check", "{d}/water/ref07_potential_decay.fst"], "field 'WtrDens'", "expected a number, got 'water'", True),
+    ("deck WtrDpth = deep", ["check", "{d}/deep/ref07_potential_decay.fst"], "field 'WtrDpth'", "expected a number, got 'deep'", True),
+    ("deck Gravity = heavy", ["check", "{d}/heavy/ref07_potential_decay.fst"], "field 'Gravity'", "expected a number, got 'heavy'", True),
+    ("deck TowerHt = NaN", ["check", "{d}/nan/ref07_potential_decay.fst"], "ElastoDyn.dat: field 'TowerHt'", "finite number", True),
+    ("truncated WAMIT .1", ["check", "{d}/trunc/ref07_potential_decay.fst"], "spar.1: field 'line", "looks truncated", True),
+    ("WAMIT .1 period twice", ["check", "{d}/twice/ref07_potential_decay.fst"], "spar.1: field 'line 4285'", "given twice with different values (lines 201 and 4285)", True),
+    ("truncated WAMIT .3", ["check", "{d}/trunc3/ref07_potential_decay.fst"], "spar.3: field 'line", "looks truncated", True),
+    ("ss-fit of a truncated .1", ["ss-fit", "{d}/trunc/HydroData/spar", "-o", "{d}/fit.ss"], "spar.1", "looks truncated", True),
+    ("YAML key twice", ["check", "{d}/dup.yaml"], "dup.yaml", "key 'simulation' is given twice", False),
+    ("YAML alias bomb", ["check", "{d}/bomb.yaml"], "bomb.yaml", "expands to more than", False),
+    ("YAML alias bomb in run", ["run", "{d}/bomb.yaml"], "bomb.yaml", "expands to more than", False),
+    ("YAML self-reference", ["check", "{d}/self.yaml"], "self.yaml", "refers to itself", False),
+    ("YAML 5000 levels", ["check", "{d}/deep.yaml"], "deep.yaml", "nested too deeply", False),
+    ("--env misspelled top key", ["check", str(DECAY), "--env", "{d}/env_typo.yaml"], "option '--env'", "unknown key 'enviroment' (did you mean 'environment'?)", False),
+]  # fmt: skip
+
+
+def _snapshot(root: pathlib.Path) -> dict[str, str]:
+    return {
+        str(p): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.mark.parametrize("desc,argv,named,reason,ref", ROWS, ids=[r[0] for r in ROWS])
+def test_refused(work, capsys, desc, argv, named, reason, ref):
+    if ref and not REF07.is_dir():
+        pytest.skip("reference deck ref07 absent")
+    argv = [a.format(d=work) for a in argv]
+    before = _snapshot(work)
+    rc = main(argv)
+    err = capsys.readouterr().err
+    errors = [ln for ln in err.splitlines() if ln.startswith("floatwind: error:")]
+    assert rc == 2, (desc, err)
+    assert len(errors) == 1, err
+    assert named in errors[0] and reason in errors[0], errors[0]
+    assert "Traceback" not in err and "internal error" not in err
+    assert _snapshot(work) == before, "a file changed"
+
+
+def test_the_alias_bomb_is_refused_quickly_in_a_subprocess(work):
+    """No hang: the whole process answers (exit 2, one line) well inside a minute."""
+    proc = subprocess.run([sys.executable, "-m", "floatwind", "check", str(work / "bomb.yaml")],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "expands to more than" in proc.stderr
+
+
+@needs_ref07
+def test_a_deck_protects_its_wamit_root(work):
+    names = {p.name for p in input_files(work / "ok" / "ref07_potential_decay.fst")}
+    assert {"spar.1", "spar.3", "spar.hst", "HydroDyn.dat", "SeaState.dat"} <= names
+
+
+def test_a_case_protects_its_wamit_root(tmp_path):
+    for ext in (".1", ".3", ".hst", ".ss"):
+        (tmp_path / f"hull{ext}").write_text("x\n")
+    (tmp_path / "c.yaml").write_text("loads:\n  - {type: potential_flow, wamit: hull}\n")
+    names = {p.name for p in input_files(tmp_path / "c.yaml")}
+    assert names == {"c.yaml", "hull.1", "hull.3", "hull.hst", "hull.ss"}
+
+
+@needs_ref07
+def test_wamit_reader_accepts_the_intact_files_and_a_repeated_identical_row(tmp_path):
+    d = tmp_path / "w"
+    shutil.copytree(REF07 / "HydroData", d)
+    ref = read_wamit(d / "spar", rho=1.0, gravity=1.0)
+    lines = (d / "spar.1").read_text().splitlines()
+    (d / "spar.1").write_text("\n".join([*lines, lines[200]]) + "\n")  # same values again
+    again = read_wamit(d / "spar", rho=1.0, gravity=1.0)
+    assert (again.added_mass == ref.added_mass).all() and (again.damping == ref.damping).all()
+
+
+def test_yaml_reader_keeps_what_is_valid():
+    text = "a: &q {e: 1}\nb: *q\nc:\n  <<: *q\n  f: 2\nd: [1, 2]\n"
+    assert load_yaml(text) == {"a": {"e": 1}, "b": {"e": 1}, "c": {"e": 1, "f": 2}, "d": [1, 2]}
+    # at the limit: a document expanding to just under MAX_YAML_VALUES values is read
+    n = 999
+    wide = (
+        "a: &a ["
+        + ", ".join(["0"] * n)
+        + "]\nb: ["
+        + ", ".join(["*a"] * (MAX_YAML_VALUES // (n + 1) - 2))
+        + "]\n"
+    )
+    assert len(load_yaml(wide)["b"]) == MAX_YAML_VALUES // (n + 1) - 2
+    with pytest.raises(CaseError, match="given twice"):
+        load_yaml("x:\n  a: 1\n  a: 1\n")  # even the same value: which one was meant?
+
+
+def test_a_fifo_is_written_as_a_stream_not_replaced(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    atomic_write(fifo, lambda tmp: tmp.write_bytes(b"result\n"))
+    reader.join(timeout=30)
+    assert got == [b"result\n"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still the FIFO
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]  # nothing left beside it
+
+
+def test_dev_null_stays_a_device(tmp_path, capsys):
+    before = os.stat(os.devnull)
+    case = tmp_path / "c.yaml"
+    case.write_text(DECAY.read_text().replace("t_max: 600.0", "t_max: 0.5"))
+    assert (
+        main(["run", str(case), "--tmax", "0.5", "--no-progress", "-o", os.devnull, "--overwrite"])
+        == 0
+    )
+    after = os.stat(os.devnull)
+    assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev
