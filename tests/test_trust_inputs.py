@@ -223,3 +223,48 @@ def test_dev_null_stays_a_device(tmp_path, capsys):
     )
     after = os.stat(os.devnull)
     assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev
+
+
+def test_a_dlc_refuses_simulation_t_max(tmp_path):
+    import yaml
+
+    from floatwind.dlc.spec import load_dlc
+
+    src = ROOT / "cases" / "dlc" / "oc3_hywind_iec.yaml"
+    raw = yaml.safe_load(src.read_text())
+    raw["simulation"]["t_max"] = 5.0
+    raw["case"] = str((src.parent / raw["case"]).resolve())
+    path = tmp_path / "dlc.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    with pytest.raises(CaseError) as err:
+        load_dlc(path)
+    assert err.value.field == "simulation.t_max" and err.value.file == str(path)
+    assert "'analysis' + 'transient'" in err.value.reason
+
+
+@pytest.mark.parametrize(
+    "edit,field",
+    [
+        (lambda r: r["simulation"].update(dt=-1.0), "simulation.dt"),
+        (lambda r: r["simulation"].update(integrator="rk5"), "simulation.integrator"),
+        (lambda r: r["conditions"][0].update(hs=-3.0), "conditions[0].hs"),
+    ],
+    ids=["simulation.dt", "integrator", "condition hs"],
+)
+def test_a_studys_own_bad_setting_is_blamed_on_the_study(tmp_path, edit, field):
+    import yaml
+
+    from floatwind.studies.execute import build_batch_model
+    from floatwind.studies.spec import load_study
+
+    src = ROOT / "cases" / "studies" / "fig25_spar_family.yaml"
+    raw = yaml.safe_load(src.read_text())
+    for d in raw["designs"]:
+        d["case"] = str((src.parent / d["case"]).resolve())
+    edit(raw)
+    path = tmp_path / "study.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    with pytest.raises(CaseError) as err:
+        s = load_study(path)
+        build_batch_model(s, [s.runs()[0]])
+    assert err.value.file == str(path) and err.value.field == field, str(err.value)

@@ -690,6 +690,11 @@ def dlc_from_dict(data: Any, *, base_dir: pathlib.Path, source: str = "", name: 
     sim = top.raw("simulation", {})
     if not isinstance(sim, dict):
         raise top.error(f"expected a mapping, got {type(sim).__name__}", "simulation")
+    if "t_max" in sim:  # each run lasts analysis + transient: a t_max here would be dropped
+        raise top.error(
+            "a DLC run lasts 'analysis' + 'transient' seconds; set those instead of t_max",
+            "simulation.t_max",
+        )
     master = top.integer("master_seed", 0, minimum=0)
     topology = top.raw("topology", {})
     if not isinstance(topology, dict):

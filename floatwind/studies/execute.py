@@ -77,7 +77,7 @@ def build_batch_model(study: Study, runs: list[RunSpec]) -> Model:
                 bare, base_dir=case.parent, name=run.id, source=str(case), text=""
             )
         except CaseError as exc:
-            raise exc.with_file(str(case)) from None
+            raise study.blame(exc, run) from None
         datas[vi] = data
     base_vi = variants[0]
     model = models[base_vi]
@@ -95,7 +95,7 @@ def build_batch_model(study: Study, runs: list[RunSpec]) -> Model:
             file=str(case),
         )
     except CaseError as exc:
-        raise exc.with_file(str(case)) from None
+        raise study.blame(exc, runs[0]) from None
     model.env = env
     if len(variants) > 1:
         choice = np.array([variants.index(r.variant_index) for r in runs])
@@ -278,7 +278,7 @@ def check_channels(study: Study) -> None:
         try:
             model = model_from_dict(bare, base_dir=study.case_path(di).parent)
         except CaseError as exc:
-            raise exc.with_file(str(study.case_path(di))) from None
+            raise study.blame(exc, run) from None
         names |= known_channels(model)
     for i, c in enumerate(study.channels):
         if c not in names:

@@ -172,6 +172,61 @@ class Study:
 
     # ------------------------------------------------------------ case dicts
 
+    def blame(self, exc: CaseError, run: RunSpec) -> CaseError:
+        """``exc`` raised while building ``run``'s model, naming the file and field the bad
+        value came from: the study's own settings (``simulation``, ``duration``, ``waves``,
+        ``wind``, a condition's or variant's values) are blamed on the study file, everything
+        else on the design's case file."""
+        field = exc.field or ""
+        own = self._owner(field, run)
+        if own is None:
+            return exc.with_file(str(self.case_path(run.design_index)))
+        return CaseError(exc.reason, field=own, file=self.source or None)
+
+    def _owner(self, field: str, run: RunSpec) -> str | None:
+        def under(prefix: str) -> str | None:  # the rest of ``field`` below ``prefix``
+            if field == prefix:
+                return ""
+            return field[len(prefix) + 1:] if field.startswith(prefix + ".") else None
+
+        def has(mapping, rest: str) -> bool:  # mapping holds the (first key of the) path
+            head = rest.split(".")[0].split("[")[0]
+            return isinstance(mapping, dict) and head in mapping
+
+        rest = under("simulation")
+        if rest is not None:
+            head = rest.split(".")[0]
+            if head == "t_max" and self.duration is not None:
+                return "duration"
+            return f"simulation.{rest}" if head in self.simulation else None
+        ci, vi = run.condition_index, run.variant_index
+        cond, var = self.conditions[ci], self.variants[vi]
+        for sub, keys in (("waves", (("hs", "hs"), ("tp", "tp"), ("gamma", "gamma"),
+                                     ("heading_deg", "wave_heading_deg"))),
+                          ("wind", (("speed", "wind_speed"), ("turbulence_class", "turbulence_class"),
+                                    ("heading_deg", "wind_heading_deg")))):  # fmt: skip
+            rest = under(f"environment.{sub}")
+            if rest is None:
+                continue
+            for key, ck in keys:
+                if rest.split(".")[0] == key and ck in cond:
+                    return f"conditions[{ci}].{ck}"
+        rest = under("environment")
+        if rest is not None:
+            if has(var.get("environment"), rest):
+                return f"variants[{vi}].environment.{rest}"
+            if has(cond.get("environment"), rest):
+                return f"conditions[{ci}].environment.{rest}"
+            for sub in ("waves", "wind"):
+                r = under(f"environment.{sub}")
+                if r is not None and getattr(self, sub) is not None:
+                    return f"{sub}.{r}" if r else sub
+            return None
+        rest = under("topology")
+        if rest is not None and has(var.get("topology"), rest):
+            return f"variants[{vi}].topology.{rest}"
+        return None
+
     def case_path(self, design_index: int) -> pathlib.Path:
         return self.base_dir / self.designs[design_index]["case"]
 
