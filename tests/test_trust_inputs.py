@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 
+import numpy as np
 import pytest
 
 from floatwind.cli import main
@@ -268,3 +269,77 @@ def test_a_studys_own_bad_setting_is_blamed_on_the_study(tmp_path, edit, field):
         s = load_study(path)
         build_batch_model(s, [s.runs()[0]])
     assert err.value.file == str(path) and err.value.field == field, str(err.value)
+
+
+# ------------------------------------------------------------------ floatwind mbdm (item 5)
+
+MBDM = ROOT / "cases" / "mbdm" / "body_on_spring"
+
+
+def _mbdm_copy(tmp_path, t_end: str | None = None) -> pathlib.Path:
+    d = tmp_path / "mbdm_case"
+    shutil.copytree(MBDM, d)
+    if t_end is not None:
+        _edit(d / "mbdm", "t_end: 1\n", f"t_end: {t_end}\n")
+    return d / "mbdm"
+
+
+def test_mbdm_refuses_a_run_that_would_never_end(tmp_path, capsys):
+    f = _mbdm_copy(tmp_path, "1e12")
+    before = _snapshot(tmp_path)
+    assert main(["mbdm", str(f), "-o", str(tmp_path / "r.nc")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "field 't_end'" in err[0] and "steps of" in err[0], err
+    assert _snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("how,code", [("interrupt", 130), ("diverge", 1)])
+def test_mbdm_keeps_the_partial_record(tmp_path, monkeypatch, capsys, how, code):
+    import xarray as xr
+
+    from floatwind.errors import SimulationError
+    from floatwind.integrate import base
+
+    f = _mbdm_copy(tmp_path)
+    calls = {"n": 0}
+
+    def stop_later(real):
+        def step(self, fun, t, y, fy, h):
+            calls["n"] += 1
+            if calls["n"] > 100:
+                if how == "interrupt":
+                    raise KeyboardInterrupt
+                raise SimulationError("the state is not finite", time=t)
+            return real(self, fun, t, y, fy, h)
+
+        return step
+
+    for name in ("_step_impl", "_state_after"):  # whichever the driver calls
+        monkeypatch.setattr(base.RK4, name, stop_later(getattr(base.RK4, name)))
+    out = tmp_path / "r.nc"
+    rc = main(["mbdm", str(f), "-o", str(out)])
+    err = capsys.readouterr().err
+    assert rc == code, err
+    assert "wrote the" in err and str(out) in err
+    with xr.open_dataset(out) as ds:
+        assert 0 < ds.sizes["time"] <= 101
+        assert ds.attrs["status"].startswith("stopped at t = ")
+        assert np.isfinite(ds.body_position.values).all()
+
+
+def test_the_case_name_cannot_steer_the_default_output(tmp_path, monkeypatch, capsys):
+    import yaml
+
+    from floatwind.io.safe import file_stem
+
+    assert file_stem("../../etc/x") == "_.._etc_x" and file_stem("...") == "floatwind"
+    data = yaml.safe_load(DECAY.read_text())
+    data["name"] = "../../x"
+    data["simulation"]["t_max"] = 0.5
+    work = tmp_path / "a" / "b"
+    work.mkdir(parents=True)
+    (work / "c.yaml").write_text(yaml.safe_dump(data))
+    monkeypatch.chdir(work)
+    assert main(["run", "c.yaml", "--no-progress"]) == 0, capsys.readouterr().err
+    assert sorted(p.name for p in work.iterdir()) == ["_.._x.nc", "c.yaml"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a"]

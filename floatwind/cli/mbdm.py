@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import pathlib
-import sys
 
 from floatwind.cli._common import check_output, examples, output_options
-from floatwind.cli._results import clean, write_result
-from floatwind.errors import CaseError, SimulationError
+from floatwind.cli._results import clean, simulate_and_write, write_result
+from floatwind.errors import CaseError
 
 NAME = "mbdm"
 HELP = ("run an MBDM input file (Leble's note, sec. 7, 10): kinematic or dynamic analysis, netCDF "
@@ -40,22 +39,22 @@ def main(args) -> int:
     import numpy as np
 
     from floatwind.case.mbdm_files import read_mbdm
+    from floatwind.io.safe import file_stem
     from floatwind.simulate.mbdm import run_mbdm
 
     for opt in ("tmax", "dt"):
         if getattr(args, opt) is not None and not getattr(args, opt) > 0:
             raise CaseError(f"must be positive, got {getattr(args, opt):g}", field=f"--{opt}")
     model = read_mbdm(args.file)
-    out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{model.name}.nc")
+    out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{file_stem(model.name)}.nc")
     out = check_output(args, out, model.files)
     for note in model.notes:
         print(f"  note: {note}")
     t0 = time.perf_counter()
-    try:
-        ds = run_mbdm(model, method=args.method, t_end=args.tmax, dt=args.dt)
-    except SimulationError as err:
-        print(f"floatwind: simulation failed: {err}", file=sys.stderr)
-        return 1
+    ds = simulate_and_write(lambda: run_mbdm(model, method=args.method, t_end=args.tmax,
+                                             dt=args.dt), out, "nc")  # fmt: skip
+    if isinstance(ds, int):  # failed or interrupted: the partial record is written
+        return ds
     write_result(ds, out, "nc")
     nb, nj = len(model.bodies), len(model.joints)
     print(f"{model.name}: {ds.attrs['analysis']}, {nb} bod{'y' if nb == 1 else 'ies'}, {nj} "

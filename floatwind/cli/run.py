@@ -61,7 +61,7 @@ def add_arguments(r: argparse.ArgumentParser) -> None:
 def main(args) -> int:
     import time
 
-    from floatwind.io.safe import input_files
+    from floatwind.io.safe import file_stem, input_files
     from floatwind.simulate import simulate
 
     if args.from_study or args.run_id:
@@ -74,7 +74,7 @@ def main(args) -> int:
     except CaseError as err:
         raise blame_env_file(err) from None
     fmt = output_format(args)
-    out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{model.name}.{fmt}")
+    out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{file_stem(model.name)}.{fmt}")
     check_output(args, out, input_files(args.case))
     preflight(model, args)
     t0 = time.perf_counter()

@@ -249,6 +249,15 @@ def check_output(
     return out
 
 
+def file_stem(name: str) -> str:
+    """A file name made from a case's ``name`` for a default output in the current folder: only
+    letters, digits, ``.``, ``_``, ``+`` and ``-`` are kept (any other character, a path
+    separator among them, becomes ``_``; leading dots are dropped), so a name such as
+    ``../../etc/x`` cannot steer the output out of the working folder."""
+    stem = re.sub(r"[^A-Za-z0-9._+-]", "_", str(name)).lstrip(".")
+    return stem or "floatwind"
+
+
 def temporary_name(path: str | pathlib.Path) -> pathlib.Path:
     """A hidden temporary name beside ``path`` with the same suffix."""
     path = pathlib.Path(path)

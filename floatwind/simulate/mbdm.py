@@ -48,8 +48,16 @@ def _attrs(name: str) -> dict[str, str]:
     return channel_attrs(name, CHANNELS)
 
 
+#: the most RK4 steps one ``floatwind mbdm`` run takes (a t_end of 1e12 s would never finish)
+MAX_STEPS = 100_000_000
+
+
 def _steps(model: MbdmModel, t_end: float, dt: float) -> int:
     n = (t_end - model.t_start) / dt
+    if not np.isfinite(n) or n > MAX_STEPS:
+        raise CaseError(f"t_end - t_start = {t_end - model.t_start:g} s is {n:.3g} steps of "
+                        f"{dt:g} s, more than {MAX_STEPS:.0e}: shorten the run or enlarge dt",
+                        field="t_end")  # fmt: skip
     if n < 1 - 1e-9 or abs(n - round(n)) > 1e-6 * max(1.0, n):
         raise CaseError(f"t_end - t_start = {t_end - model.t_start:g} s must be a positive whole "
                         f"number of steps of {dt:g} s", field="t_end")  # fmt: skip
@@ -74,11 +82,11 @@ def run_mbdm(model: MbdmModel, *, method: str = "partitioning", form: str = "p",
 
     ``method``: ``partitioning`` (sec. 5, as MBDM) or ``baumgarte`` (dynamic analysis only);
     ``t_end``, ``dt`` override the file's. Assembly (sec. 10.3, :func:`assemble_mass_weighted`)
-    makes the initial state consistent; its corrections are in ``ds.attrs['assembly']``."""
-    import xarray as xr
+    makes the initial state consistent; its corrections are in ``ds.attrs['assembly']``.
 
-    import floatwind
-
+    A run that fails or is interrupted (Ctrl-C) raises the :class:`SimulationError` with the
+    Dataset of the steps recorded before it as ``err.dataset`` (its ``status`` attribute says
+    where and why it stopped), as :func:`floatwind.simulate.simulate` does."""
     t_end = model.t_end if t_end is None else float(t_end)
     dt = model.dt if dt is None else float(dt)
     n_steps = _steps(model, t_end, dt)
@@ -110,14 +118,35 @@ def run_mbdm(model: MbdmModel, *, method: str = "partitioning", form: str = "p",
                                        tol=min(model.nr_tol, 1e-12),
                                        max_iter=max(model.nr_steps, 50))  # fmt: skip
         assembly = _assembly_text(model, q0, qd0, q, qd)
-        res = dynamic_analysis(dsys, q, qd, t_end, dt, method=method, form=form,
-                               save_every=every, tol=model.nr_tol, max_iter=model.nr_steps,
-                               t_start=model.t_start)  # fmt: skip
-        t, q, qd, qdd = res.time, res.q, res.qdot, res.qddot
-        drift_p, drift_v = res.drift_position, res.drift_velocity
         integ = "coordinate partitioning, sec. 5" if method == "partitioning" else "Baumgarte"
         how = f"dynamic analysis ({integ}, RK4, eq. ({'69' if form == 'p' else '67'}))"
-    wall = _time.perf_counter() - t0
+        try:
+            res = dynamic_analysis(dsys, q, qd, t_end, dt, method=method, form=form,
+                                   save_every=every, tol=model.nr_tol, max_iter=model.nr_steps,
+                                   t_start=model.t_start)  # fmt: skip
+        except SimulationError as err:  # keep the partial record, like `floatwind run`
+            part = getattr(err, "result", None)
+            if part is not None:
+                err.dataset = _dataset(model, part.time, part.q, part.qdot, part.qddot,
+                                       part.drift_position, part.drift_velocity, how=how,
+                                       method=method, dt=dt, t_end=t_end, assembly=assembly,
+                                       wall=_time.perf_counter() - t0,
+                                       status=f"stopped at t = {err.time:g} s: {err}")  # fmt: skip
+            raise
+        t, q, qd, qdd = res.time, res.q, res.qdot, res.qddot
+        drift_p, drift_v = res.drift_position, res.drift_velocity
+    return _dataset(model, t, q, qd, qdd, drift_p, drift_v, how=how, method=method, dt=dt,
+                    t_end=t_end, assembly=assembly, wall=_time.perf_counter() - t0,
+                    status="completed")  # fmt: skip
+
+
+def _dataset(model, t, q, qd, qdd, drift_p, drift_v, *, how, method, dt, t_end, assembly, wall,
+             status):  # fmt: skip
+    """The result Dataset of recorded states (see :func:`run_mbdm`)."""
+    import xarray as xr
+
+    import floatwind
+
     axis = xr.Variable("axis", ["x", "y", "z"], {"long_name": "global axis"})
     comp = xr.Variable("component", ["e0", "e1", "e2", "e3"],
                        {"long_name": "Euler parameter (eq. 1)"})  # fmt: skip
@@ -162,7 +191,7 @@ def run_mbdm(model: MbdmModel, *, method: str = "partitioning", form: str = "p",
         "gravity": list(model.gravity),
         "assembly": assembly,
         "wall_s": wall,
-        "status": "completed",
+        "status": status,
         "conventions": "SI units; Leble's MBDM note (seed 001); global frame of the mbdm file",
     })  # fmt: skip
     return ds

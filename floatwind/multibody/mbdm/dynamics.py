@@ -321,7 +321,6 @@ def dynamic_analysis(dsys: DynamicSystem, q0, qdot0, t_end: float, dt: float, *,
     integration (``method="baumgarte"``, ``form="omega"``, forces as lines, gravity and the
     elements of :mod:`~floatwind.multibody.mbdm.forces`); a model they cannot run is refused in
     one line naming the reason. The NumPy path stays the reference (same numbers to ~1e-12)."""
-    system = dsys.system
     nb = dsys.nb
     n = 7 * nb
     n_steps = _check_steps(t_start, t_end, dt, method)
@@ -361,9 +360,24 @@ def dynamic_analysis(dsys: DynamicSystem, q0, qdot0, t_end: float, dt: float, *,
         steps.append(n_steps)
     t_out = np.array([t_start + k * dt for k in steps])
     x0 = np.concatenate([q.reshape(-1), qd.reshape(-1)])[None]
-    rec = RK4(dt).run(stepper, x0, t_out, events=events, project=project)
+    try:
+        rec = RK4(dt).run(stepper, x0, t_out, events=events, project=project)
+    except SimulationError as err:  # divergence or Ctrl-C: the outputs of what was recorded
+        rec = getattr(err, "partial", None)
+        if rec is not None and rec.n > 0:
+            err.result = _outputs(dsys, form, rec.t[: rec.n], rec.y[: rec.n], stepper, method,
+                                  steps[: rec.n])  # fmt: skip
+        raise
+    return _outputs(dsys, form, t_out, rec.y, stepper, method, steps)
+
+
+def _outputs(dsys, form, t_out, y, stepper, method, steps) -> DynamicResult:
+    """The :class:`DynamicResult` of the states ``y`` (T, 1, 14 nb) recorded at ``t_out``."""
+    system = dsys.system
+    nb = dsys.nb
+    n = 7 * nb
     out_q, out_qd, out_qdd, dp, dv = [], [], [], [], []
-    for t, x in zip(t_out.tolist(), rec.y[:, 0]):  # the outputs, from the recorded states
+    for t, x in zip(t_out.tolist(), y[:, 0]):  # the outputs, from the recorded states
         qq, qqd = x[:n].reshape(nb, 7), x[n:].reshape(nb, 7)
         rows = system.evaluate(qq, qqd, t)
         out_q.append(qq)
