@@ -343,3 +343,44 @@ def test_the_case_name_cannot_steer_the_default_output(tmp_path, monkeypatch, ca
     assert main(["run", "c.yaml", "--no-progress"]) == 0, capsys.readouterr().err
     assert sorted(p.name for p in work.iterdir()) == ["_.._x.nc", "c.yaml"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a"]
+
+
+# ------------------------------------------------------------------ bounded work (item 4)
+
+
+def test_bounded_work_on_hostile_settings(tmp_path, capsys):
+    import yaml
+
+    data = yaml.safe_load(DECAY.read_text())
+    data["simulation"]["t_max"] = 2.0
+    data["environment"]["wind"] = {"kind": "kaimal", "speed": 10.0, "hub_height": 90.0,
+                                   "ny": 2000, "nz": 2000, "width": 150.0, "height": 150.0,
+                                   "dt": 0.25}  # fmt: skip
+    (tmp_path / "kaimal.yaml").write_text(yaml.safe_dump(data))
+    rows = [
+        (["check", str(tmp_path / "kaimal.yaml")], "field 'environment.wind'", "GB, more than this machine's"),
+        (["mooring", str(ROOT / "cases" / "oc3_hywind_catenary.yaml"), "--figure", str(tmp_path / "f.txt")], "option '--figure'", "got '.txt'"),
+    ]  # fmt: skip
+    for argv, named, reason in rows:
+        before = _snapshot(tmp_path)
+        assert main(argv) == 2, argv
+        err = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("floatwind:")]
+        assert len(err) == 1 and named in err[0] and reason in err[0], err
+        assert _snapshot(tmp_path) == before
+
+
+def test_a_bts_with_a_negative_mean_speed_is_refused(tmp_path):
+    import turbsim_io
+
+    field = turbsim_io.generate_kaimal(uhub=12.0, zhub=90.0, ny=3, nz=3, width=20.0, height=20.0,
+                                       dt=0.25, nt=64, seed=1)  # fmt: skip
+    path = tmp_path / "w.bts"
+    turbsim_io.write_bts(path, field)
+    raw = bytearray(path.read_bytes())
+    import struct
+
+    # the header: int16 id, int32 nz, ny, ntwr, nt, float32 dz, dy, dt, uhub (byte 30)
+    struct.pack_into("<f", raw, 2 + 16 + 12, -12.0)
+    path.write_bytes(bytes(raw))
+    with pytest.raises(turbsim_io.BtsFormatError, match=r"uhub \(mean wind speed\) = -12 m/s"):
+        turbsim_io.read_bts(path)

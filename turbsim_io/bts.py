@@ -84,6 +84,12 @@ def _parse_header(path, raw: bytes) -> dict:
     for name, v in (("dz", dz), ("dy", dy), ("dt", dt)):
         if not (np.isfinite(v) and v > 0):
             raise BtsFormatError(path, f"header {name} = {v}, must be positive")
+    # the mean speed carries the field past the turbine (Taylor's frozen turbulence, as
+    # InflowWind's full-field wind uses it): it must be a positive speed
+    if not (np.isfinite(uhub) and uhub > 0):
+        raise BtsFormatError(path, f"header uhub (mean wind speed) = {uhub:g} m/s, must be positive")
+    if not (np.isfinite(zhub) and np.isfinite(zbottom)):
+        raise BtsFormatError(path, f"header zhub = {zhub:g} m, zbottom = {zbottom:g} m, must be finite")
     if not all(np.isfinite(scal)) or any(scal[i] == 0 for i in (0, 2, 4)):
         raise BtsFormatError(path, f"invalid int16 scaling (slope, offset) = {scal}")
     if nchar < 0 or nchar > len(raw):

@@ -16,6 +16,7 @@ An inverse real FFT gives a field that is periodic with period ``T = nt * dt``.
 from __future__ import annotations
 
 import logging
+import os
 
 import numpy as np
 import xarray as xr
@@ -150,6 +151,25 @@ def generate_kaimal(*, seed: int | np.random.SeedSequence | None = None, **kwarg
     return generate_kaimal_many(seeds=[seed], **kwargs)[0]
 
 
+def kaimal_memory_bytes(ny: int, nz: int, nt: int, n: int = 1) -> int:
+    """Peak memory of :func:`generate_kaimal_many` (bytes, an estimate from its arrays): the
+    (ny nz)^2 point distances and their temporaries and one coherence matrix with its Cholesky
+    factor, then per realization the complex spectra and the three float fields."""
+    p = ny * nz
+    pairs = 8 * p * p * 3 + 16 * p * p * 2
+    series = nt * p * (16 + 8)  # the spectrum buffer and one component's series
+    per_member = nt * p * (16 + 8 + 4 + 4)  # the draws and the fields u (float64), v, w
+    return int(pairs + series + n * per_member)
+
+
+def _physical_memory() -> int:
+    """This machine's physical memory (bytes); 0 where the system does not say."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return 0
+
+
 def generate_kaimal_many(
     *,
     seeds: list,
@@ -218,6 +238,14 @@ def generate_kaimal_many(
     zbottom = zhub - height / 2.0
     if zbottom <= 0:
         raise ValueError(f"generate_kaimal: grid bottom {zbottom:g} m is not above the ground")
+    need = kaimal_memory_bytes(ny, nz, nt, len(seeds))
+    have = _physical_memory()
+    if have and need > have:
+        raise ValueError(
+            f"a {ny} x {nz} grid over {nt} time steps for {len(seeds)} realization(s) needs about "
+            f"{need / 1e9:.3g} GB, more than this machine's {have / 1e9:.3g} GB; use a coarser "
+            "grid, fewer realizations per batch or a TurbSim file"
+        )
     sigma1 = ntm_sigma1(uhub, turbulence_class)
     rngs = [np.random.default_rng(seed) for seed in seeds]
     y = np.linspace(-width / 2.0, width / 2.0, ny)

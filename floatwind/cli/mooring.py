@@ -34,9 +34,11 @@ def add_arguments(m: argparse.ArgumentParser) -> None:
 def main(args) -> int:
     import numpy as np
 
-    from floatwind.io.safe import atomic_write, input_files
+    from floatwind.io.safe import atomic_write, check_figure_suffix, input_files
     from floatwind.simulate import mooring as sm
 
+    if args.figure:
+        check_figure_suffix(args.figure, "--figure")
     model = load_model(args.case)
     loads = sm.mooring_loads(model)
     if not loads:

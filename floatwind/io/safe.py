@@ -249,6 +249,23 @@ def check_output(
     return out
 
 
+#: the file types a figure can be saved as (matplotlib's Agg, PDF, PS, SVG and PGF backends)
+FIGURE_SUFFIXES = (".png", ".pdf", ".svg", ".svgz", ".eps", ".ps", ".jpg", ".jpeg", ".tif",
+                   ".tiff", ".webp", ".pgf")  # fmt: skip
+
+
+def check_figure_suffix(path: str | pathlib.Path, option: str) -> None:
+    """A figure's file name must end in a type matplotlib writes (:data:`FIGURE_SUFFIXES`):
+    refused before any work is done, naming ``option``."""
+    suffix = pathlib.Path(path).suffix.lower()
+    if suffix not in FIGURE_SUFFIXES:
+        raise CaseError(
+            f"{pathlib.Path(path).name}: a figure is written as one of "
+            f"{', '.join(s[1:] for s in FIGURE_SUFFIXES)} (got {suffix or 'no suffix'!r})",
+            field=option,
+        )
+
+
 def file_stem(name: str) -> str:
     """A file name made from a case's ``name`` for a default output in the current folder: only
     letters, digits, ``.``, ``_``, ``+`` and ``-`` are kept (any other character, a path
