@@ -384,3 +384,96 @@ def test_a_bts_with_a_negative_mean_speed_is_refused(tmp_path):
     path.write_bytes(bytes(raw))
     with pytest.raises(turbsim_io.BtsFormatError, match=r"uhub \(mean wind speed\) = -12 m/s"):
         turbsim_io.read_bts(path)
+
+
+def test_a_full_disk_during_the_netcdf_write_is_one_line_and_keeps_the_old_result(
+    tmp_path, monkeypatch, capsys
+):
+    import xarray as xr
+
+    case = tmp_path / "c.yaml"
+    case.write_text(DECAY.read_text().replace("t_max: 600.0", "t_max: 0.5"))
+    out = tmp_path / "r.nc"
+    out.write_bytes(b"old result")
+
+    def full(self, *a, **k):
+        raise RuntimeError("NetCDF: HDF error")
+
+    monkeypatch.setattr(xr.Dataset, "to_netcdf", full)
+    rc = main(["run", str(case), "--no-progress", "-o", str(out), "--overwrite"])
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("floatwind")]
+    assert rc == 2 and len(err) == 1, err
+    assert "cannot write" in err[0] and "NetCDF: HDF error" in err[0] and "MB free" in err[0]
+    assert out.read_bytes() == b"old result"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.yaml", "r.nc"]  # no temporary left
+
+
+# ------------------------------------------------------------------ studies (item 6)
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for d in pathlib.Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(d.name))
+    return out
+
+
+def _gone(pid: int) -> bool:
+    try:
+        state = (pathlib.Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state == "Z"  # a zombie has ended; only its exit status waits for a parent
+
+
+@pytest.mark.skipif(not pathlib.Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+def test_study_workers_end_when_the_main_process_is_killed(tmp_path):
+    import signal
+    import time
+
+    from conftest import paused_study, wait_for_marker
+
+    study = tmp_path / "study"
+    shutil.copytree(ROOT / "tests" / "data" / "studies", study)
+    case = study / "spar1.yaml"
+    ct = str(ROOT / "cases" / "data" / "ct_curve_fig14.csv")
+    case.write_text(case.read_text().replace("../../../cases/data/ct_curve_fig14.csv", ct))
+    marker = tmp_path / "paused"
+    argv = ["study", str(study / "small_study.yaml"), "-o", str(tmp_path / "out"),
+            "--workers", "2", "--batch-size", "1", "--no-progress"]  # fmt: skip
+    proc = paused_study(argv, 1, marker, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wait_for_marker(proc, marker)  # a worker wrote one batch and now "runs" its second
+    workers = _children(proc.pid)
+    assert workers, "no worker processes"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    end = time.monotonic() + 30
+    while not all(_gone(w) for w in workers) and time.monotonic() < end:
+        time.sleep(0.1)
+    alive = [w for w in workers if not _gone(w)]
+    for w in alive:
+        os.kill(w, signal.SIGKILL)
+    assert not alive, f"workers {alive} outlived the study's main process"
+
+
+def test_a_killed_write_leaves_no_temporary_for_the_next_run(tmp_path):
+    from floatwind.io.safe import sweep_temporaries, temporary_name
+
+    target = tmp_path / "r.nc"
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()  # fmt: skip
+    orphan = tmp_path / f".r.tmp-{dead}-abcdef.nc"
+    orphan.write_bytes(b"half")
+    mine = temporary_name(target)  # a write of this (living) process: left alone
+    mine.write_bytes(b"being written")
+    other = tmp_path / f".x.tmp-{dead}-abcdef.nc"
+    other.write_bytes(b"half")
+    atomic_write(target, lambda tmp: tmp.write_bytes(b"new"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([mine.name, other.name, "r.nc"])
+    assert sweep_temporaries(tmp_path) == [other]

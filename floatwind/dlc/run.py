@@ -143,10 +143,10 @@ def run_dlc(
 
 
 def _units(out_dir: pathlib.Path, dset: DLCSet) -> dict[str, str]:
+    from floatwind.studies.execute import batch_files
+
     for lc in dset.load_cases:
-        for f in sorted((out_dir / lc.name / "batches").glob("*.nc")):
-            if f.name.endswith(".tmp.nc"):
-                continue
+        for f in batch_files(out_dir / lc.name, "*.nc"):
             with xr.open_dataset(f, engine="netcdf4") as ds:
                 return {str(k): str(v.attrs.get("units", "")) for k, v in ds.data_vars.items()}
     return {}
@@ -155,7 +155,7 @@ def _units(out_dir: pathlib.Path, dset: DLCSet) -> dict[str, str]:
 def run_rows(dset: DLCSet, out_dir: pathlib.Path) -> pd.DataFrame:
     """One row per run of the expanded table, with status and, for finished runs, the maxima,
     minima and damage sums of the analysis window (read from the batch files, one at a time)."""
-    from floatwind.studies.execute import finished_runs
+    from floatwind.studies.execute import batch_files, finished_runs
 
     table = dset.table()
     wohler = dset.fatigue["wohler"]
@@ -165,9 +165,7 @@ def run_rows(dset: DLCSet, out_dir: pathlib.Path) -> pd.DataFrame:
         sub = out_dir / lc.name
         for rid, st in finished_runs(sub).items():
             status[f"{lc.name}/{rid}"] = (st["status"], st["error"])
-        for f in sorted((sub / "batches").glob("*.nc")):
-            if f.name.endswith(".tmp.nc"):
-                continue
+        for f in batch_files(sub, "*.nc"):
             with xr.open_dataset(f, engine="netcdf4") as ds:
                 t = ds["time"].to_numpy()
                 keep = t >= t[0] + dset.transient_s

@@ -276,9 +276,44 @@ def file_stem(name: str) -> str:
 
 
 def temporary_name(path: str | pathlib.Path) -> pathlib.Path:
-    """A hidden temporary name beside ``path`` with the same suffix."""
+    """A hidden temporary name beside ``path`` with the same suffix (and the writing process's
+    id, so :func:`sweep_temporaries` can tell an abandoned one from one being written)."""
     path = pathlib.Path(path)
     return path.with_name(f".{path.stem}.tmp-{os.getpid()}-{uuid.uuid4().hex[:6]}{path.suffix}")
+
+
+_TEMPORARY = re.compile(r"^\.(?P<stem>.*)\.tmp-(?P<pid>\d+)-[0-9a-f]{6}(\.[^.]*)?$")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # someone else's process: leave its file alone
+    return True
+
+
+def sweep_temporaries(folder: str | pathlib.Path, stem: str | None = None) -> list[pathlib.Path]:
+    """Remove the temporaries (:func:`temporary_name`) in ``folder`` (of ``stem`` only, when
+    given) left by a write that was killed: those whose writing process no longer exists.
+    Returns what was removed."""
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for e in entries:
+        m = _TEMPORARY.match(e.name)
+        if m is None or (stem is not None and m["stem"] != stem) or _alive(int(m["pid"])):
+            continue
+        try:
+            os.unlink(e.path)
+            removed.append(pathlib.Path(e.path))
+        except OSError:
+            pass
+    return removed
 
 
 def is_stream(path: str | pathlib.Path) -> bool:
@@ -305,6 +340,7 @@ def atomic_write(path: str | pathlib.Path, writer: Callable[[pathlib.Path], Any]
         os.close(fd)
         tmp = pathlib.Path(name)
     else:
+        sweep_temporaries(path.parent, path.stem)  # what a killed earlier write left behind
         tmp = temporary_name(path)
     try:
         writer(tmp)

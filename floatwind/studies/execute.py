@@ -18,6 +18,8 @@ import json
 import logging
 import os
 import pathlib
+import signal
+import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -231,7 +233,7 @@ def stale_batches(study: Study, out_dir: pathlib.Path) -> list[tuple[pathlib.Pat
 
     current: dict[int, dict] = {}
     out = []
-    for p in sorted((out_dir / "batches").glob("*.json")):
+    for p in batch_files(out_dir, "*.json"):
         rec = json.loads(p.read_text())
         di = _design_of_batch(study, rec)
         if di is None:
@@ -423,17 +425,16 @@ def _write_openfast_files(study: Study, ds: xr.Dataset, folder: pathlib.Path) ->
 
 
 def _atomic_text(path: pathlib.Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    from floatwind.io.safe import atomic_write
+
+    atomic_write(path, lambda tmp: tmp.write_text(text))
 
 
 def _atomic_netcdf(ds: xr.Dataset, path: pathlib.Path) -> None:
     from floatwind.io.netcdf import write_netcdf
+    from floatwind.io.safe import atomic_write
 
-    tmp = path.with_name(path.stem + ".tmp.nc")
-    write_netcdf(ds, tmp)
-    os.replace(tmp, path)
+    atomic_write(path, lambda tmp: write_netcdf(ds, tmp))
 
 
 # ------------------------------------------------------------------ batch size
@@ -580,7 +581,7 @@ class StudyResult:
 def finished_runs(out_dir: pathlib.Path) -> dict[str, dict]:
     """Runs recorded under ``out_dir/batches``: id -> {status, error, batch}."""
     done = {}
-    for p in sorted((out_dir / "batches").glob("*.json")):
+    for p in batch_files(out_dir, "*.json"):
         rec = json.loads(p.read_text())
         for rid, st in rec["runs"].items():
             done[rid] = {"status": st, "error": rec["errors"].get(rid, ""), "batch": rec["batch"]}
@@ -656,6 +657,16 @@ def _run_study_locked(
 ) -> StudyResult:
     import sys
 
+    from floatwind.io.safe import sweep_temporaries
+
+    # the lock is ours: what a killed writer left half-written is removed (its process is gone;
+    # older versions wrote fixed NAME.tmp / NAME.tmp.nc names)
+    for folder in (out_dir, out_dir / "batches"):
+        sweep_temporaries(folder)
+        if folder.is_dir():
+            for old_tmp in folder.glob("*.tmp*"):
+                if old_tmp.name.endswith((".tmp", ".tmp.nc")) and old_tmp.is_file():
+                    old_tmp.unlink()
     manifest = out_dir / "study.json"
     fp = study.fingerprint()
     if manifest.is_file():
@@ -761,12 +772,41 @@ def _run_study_locked(
     return collect(study, out_dir, wall_s=wall, n_run_now=len(todo))
 
 
+def _die_with_parent(parent: int) -> None:
+    """A study worker ends when the study's main process does (killed, even by SIGKILL): it
+    would otherwise finish its batch into a folder whose lock owner is dead and then idle. On
+    Linux the kernel sends it SIGKILL (``prctl(PR_SET_PDEATHSIG)``); elsewhere, and as a second
+    guard, a daemon thread checks every half second that its parent is still ``parent``. A
+    batch is written atomically, so a worker killed mid-batch leaves nothing half-written."""
+    import threading
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the guard was set
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="floatwind-parent-watch", daemon=True).start()
+
+
 def _run_processes(study, batches, out_dir, workers, finished) -> None:
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-    ex = ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=ctx)
+    ex = ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=ctx,
+                             initializer=_die_with_parent, initargs=(os.getpid(),))  # fmt: skip
     try:
         futs = [ex.submit(run_batch_in_worker, study, [r.id for r in b], str(out_dir))
                 for b in batches]  # fmt: skip
@@ -819,7 +859,7 @@ def collect(study: Study, out_dir: pathlib.Path, *, wall_s=0.0, n_run_now=0) -> 
     done = finished_runs(out_dir)
     table["status"] = [done.get(i, {}).get("status", "missing") for i in table["id"]]
     table["error"] = [done.get(i, {}).get("error", "") for i in table["id"]]
-    frames = [pd.read_csv(p) for p in sorted((out_dir / "batches").glob("*.stats.csv"))]
+    frames = [pd.read_csv(p) for p in batch_files(out_dir, "*.stats.csv")]
     stats = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["run"])
     wide = table.merge(stats.rename(columns={"run": "id"}), on="id", how="left")
     wide = wide.sort_values("id").reset_index(drop=True)
@@ -832,10 +872,18 @@ def collect(study: Study, out_dir: pathlib.Path, *, wall_s=0.0, n_run_now=0) -> 
     return StudyResult(out_dir, wide, res, wall_s, n_run_now)
 
 
+def batch_files(out_dir: str | pathlib.Path, pattern: str) -> list[pathlib.Path]:
+    """The finished files ``pattern`` of a study's ``batches`` folder, sorted: never a write's
+    temporary (hidden, ``.NAME.tmp-PID-XXXXXX.ext``, :func:`floatwind.io.safe.temporary_name`)
+    nor one of the fixed ``.tmp`` names of older versions."""
+    folder = pathlib.Path(out_dir) / "batches"
+    return sorted(p for p in folder.glob(pattern)
+                  if not p.name.startswith(".") and not p.name.endswith((".tmp", ".tmp.nc")))  # fmt: skip
+
+
 def _channel_units(out_dir: pathlib.Path) -> dict[str, str]:
     """Units of the study's channels, from the first finished batch file."""
-    files = sorted((pathlib.Path(out_dir) / "batches").glob("*.nc"))
-    files = [f for f in files if not f.name.endswith(".tmp.nc")]
+    files = batch_files(out_dir, "*.nc")
     if not files:
         return {}
     with xr.open_dataset(files[0], engine="netcdf4") as ds:
@@ -844,8 +892,7 @@ def _channel_units(out_dir: pathlib.Path) -> dict[str, str]:
 
 def open_study_dataset(out_dir: str | pathlib.Path) -> xr.Dataset:
     """All batch time series of a study as one Dataset with dims (run, time), sorted by run id."""
-    files = sorted((pathlib.Path(out_dir) / "batches").glob("*.nc"))
-    files = [f for f in files if not f.name.endswith(".tmp.nc")]
+    files = batch_files(out_dir, "*.nc")
     if not files:
         raise CaseError("no finished batches", file=str(out_dir))
     dsets = []

@@ -105,7 +105,9 @@ def _sample_note(study: Study, results: pd.DataFrame, out_dir: pathlib.Path) -> 
     n = int(results["n"].max()) if "n" in results and len(results) else study.realizations
     t = study.duration
     if t is None:  # the cases' own length: read it off a finished batch
-        files = sorted((out_dir / "batches").glob("*.nc"))
+        from floatwind.studies.execute import batch_files
+
+        files = batch_files(out_dir, "*.nc")
         if files:
             import xarray as xr
 
