@@ -477,3 +477,22 @@ def test_a_killed_write_leaves_no_temporary_for_the_next_run(tmp_path):
     atomic_write(target, lambda tmp: tmp.write_bytes(b"new"))
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([mine.name, other.name, "r.nc"])
     assert sweep_temporaries(tmp_path) == [other]
+
+
+REF06 = REF07.parent / "ref06_catenary_decay"
+
+
+@pytest.mark.skipif(not REF06.is_dir(), reason="reference deck ref06 absent")
+def test_an_unknown_map_option_is_refused(tmp_path, capsys):
+    d = tmp_path / "ref06"
+    shutil.copytree(REF06, d)
+    _edit(d / "MAP.dat", "repeat 240 120", "repeat 240 120\ninner_ftoll 1e-6")
+    before = _snapshot(tmp_path)
+    assert main(["check", str(d / "ref06_catenary_decay.fst")]) == 2
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("floatwind")]
+    assert len(err) == 1, err
+    assert "MAP.dat: field 'SOLVER OPTIONS line" in err[0]
+    assert "unknown MAP++ solver option 'inner_ftoll' (did you mean 'inner_ftol'?)" in err[0]
+    assert _snapshot(tmp_path) == before
+    _edit(d / "MAP.dat", "inner_ftoll 1e-6", "inner_ftol 1e-6")  # a known one: noted, runs
+    assert main(["check", str(d / "ref06_catenary_decay.fst")]) == 0

@@ -35,6 +35,7 @@ from floatwind.case.openfast.reader import _vec, read_openfast_input
 from floatwind.case.openfast.settings import Ctx, FileKind, I, M, N, R, same, show
 from floatwind.environment.base import DEFAULT_WATER_DEPTH
 from floatwind.errors import CaseError
+from floatwind.validate import suggest
 
 __all__ = [
     "FILE_KIND",
@@ -320,6 +321,11 @@ def read_map(path: str | pathlib.Path, *, depth: float) -> MooringInput:
                     new["position"] = rot(nd["position"])
                     new["force"] = rot(nd["force"])
                     connects.append(new)
+        elif key not in _SETTINGS["MAP"]:  # a misspelled option must not pass as "not needed"
+            raise CaseError(
+                f"unknown MAP++ solver option {toks[0]!r}{suggest(key, list(_SETTINGS['MAP']))}",
+                field=f"SOLVER OPTIONS line {n}", file=file,
+            )  # fmt: skip
         else:
             notes.append(
                 f"{path.name}: MAP++ solver option {toks[0]!r} not needed by floatwind's line "
