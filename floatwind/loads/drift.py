@@ -121,8 +121,8 @@ def _bracket(x: float, grid: np.ndarray) -> tuple[int, int, float]:
 def interpolate(d: DriftData, omega: float, beta: float) -> np.ndarray:
     """``Re Fbar(omega, beta, beta)`` (6,): trilinear (HydroDyn WAMIT_Interp3D_Cplx), zero
     outside the file's frequencies."""
-    if not d.omega[0] - 1e-9 <= omega <= d.omega[-1] + 1e-9:
-        return np.zeros(6)
+    if not d.omega[0] * (1.0 - 1e-6) <= omega <= d.omega[-1] * (1.0 + 1e-6):
+        return np.zeros(6)  # (the files' periods have 7 or 8 digits)
     a0, a1, wa = _bracket(omega, d.omega)
     b0, b1, wb = _bracket(beta, d.beta1)
     c0, c1, wc = _bracket(beta, d.beta2)
@@ -159,7 +159,7 @@ def drift_coefficients(d: DriftData, omega, amplitude, beta, *, rho_g: float, ul
                 field=field or None,
             )  # fmt: skip
     used = amp2 * inside[None, :]
-    out_f = (omega < d.omega[0] - 1e-9) | (omega > d.omega[-1] + 1e-9)
+    out_f = (omega < d.omega[0] * (1.0 - 1e-6)) | (omega > d.omega[-1] * (1.0 + 1e-6))
     total = used.sum(axis=1)
     outside = (used * out_f[None, :]).sum(axis=1)
     if np.any(outside > 1e-3 * np.maximum(total, 1e-300)):
