@@ -167,15 +167,26 @@ def test_hydrodyn_drift_settings_refused_in_one_line(tmp_path, key, value, match
 
 
 @needs_refs
-def test_ref12_short_window_against_openfast():
-    """ref12 (MnDrift = 8) over 0-40 s: B1WvsF2xi = 5,176.47 N at every step, motions within
-    1e-4 of their range (the whole run: docs/validation.md)."""
+def test_ref12_against_openfast():
+    """ref12 (MnDrift = 8, 300 s): motions within 1e-4 of their range (the issue asks 1e-3), the
+    mean surge of the last 100 s within 0.1 % of OpenFAST's (the issue asks 1 %; measured
+    +0.011 %), B1WvsF2xi = 5,176.47 N at every step."""
     from validation.openfast.compare import compare_case
 
-    res = compare_case(REF12, t_end=40.0)
+    res = compare_case(REF12)
     nr = {c.channel: c.nrmse for c in res.channels}
     for ch in ("PtfmSurge", "PtfmHeave", "PtfmPitch"):
         assert nr[ch] <= 1e-4, (ch, nr[ch])
+    ref, sim = res.series["PtfmSurge"]
+    last = res.time >= res.time[-1] - 100.0
+    assert np.mean(sim[last]) == pytest.approx(np.mean(ref[last]), rel=1e-3)
+    from floatwind.case.openfast import model_from_deck
+
+    model = model_from_deck(REF12 / "ref12_mean_drift_regular.fst")
+    (exc,) = [ld for ld in model.loads if ld.name == "hydrodyn_wamit_excitation"]
+    for t in (0.0, 3.3, 299.0):
+        f2 = exc._channels(t, model.env, 1)["B1WvsF2xi"][0]
+        assert f2 == pytest.approx(5176.4683, rel=2e-7)
 
 
 @needs_refs
