@@ -7,8 +7,9 @@ five ways on the compiled path, batch 1, each after a warm-up run: *base* (the d
 potential-flow loads: gravity, hydrostatic and additional linear loads), *potential* (the deck:
 radiation with HydroDyn's memory convolution + first-order excitation), *state space* (radiation
 by the fitted state-space model, frequency-domain identification), *ss + ss exc* (that and the
-excitation by its state-space model, HydroDyn's ExctnMod = 2) and *morison* (base + a Morison OC3 spar of 65 strips of 2 m,
-Cd 0.6, Cm 2, Ca 1). A load's cost is its run's median wall time minus the base run's, per step
+excitation by its state-space model, HydroDyn's ExctnMod = 2), *morison* (base + a Morison OC3 spar of 65 strips of 2 m,
+Cd 0.6, Cm 2, Ca 1) and, with ref12's ``spar.8``, *+ mean drift* / *+ newman* (the deck plus the
+second-order drift of issue 39: HydroDyn MnDrift / NewmanApp = 8). A load's cost is its run's median wall time minus the base run's, per step
 (one step = four RHS evaluations for rk4; the outputs are state channels only, so the
 output pass evaluates no load); the ratios to the Morison cost are printed. The sea is
 JONSWAP Hs 5 m, Tp 12 s (default; the excitation and the Morison wave kinematics sum over its
@@ -26,6 +27,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DECK = (ROOT.parent / "shared" / "reference" / "openfast" / "ref08_potential_regular"
         / "ref08_potential_regular.fst")  # fmt: skip
+DRIFT_ROOT = DECK.parents[1] / "ref12_mean_drift_regular" / "HydroData" / "spar"
 POTENTIAL = ("potential_radiation", "potential_excitation")
 CHANNELS = ["PtfmSurge", "PtfmPitch"]  # state channels: the output step evaluates no load
 MORISON = {
@@ -55,8 +57,16 @@ def variants(case: dict) -> dict[str, dict]:
             ld["model"] = "state_space"
     mor = copy.deepcopy(base)
     mor["loads"].append(copy.deepcopy(MORISON))
-    return {"base": base, "potential": copy.deepcopy(case), "state space": ss,
-            "ss + ss exc": ss_exc, "morison": mor}  # fmt: skip
+    out = {"base": base, "potential": copy.deepcopy(case), "state space": ss,
+           "ss + ss exc": ss_exc, "morison": mor}  # fmt: skip
+    if DRIFT_ROOT.with_suffix(".8").is_file():  # issue 39: ref12's .8 (ref12's .1/.3 = ref08's)
+        for name, method in (("+ mean drift", "mean_drift"), ("+ newman", "newman")):
+            v = copy.deepcopy(case)
+            for ld in v["loads"]:
+                if ld["type"] == "potential_excitation":
+                    ld.update(wamit=str(DRIFT_ROOT), second_order=method, qtf=8)
+            out[name] = v
+    return out
 
 
 def run_time(case: dict, repeat: int) -> tuple[float, int]:

@@ -29,12 +29,11 @@ if not REF.is_dir():
 CASES = sorted(p.name for p in REF.glob("ref[0-9]*") if p.is_dir()) if REF.is_dir() else []
 
 #: the reference decks of physics floatwind does not model yet, and the settings it refuses there
-#: (each the subject of an open issue: tower modes, second-order drift); every
+#: (each the subject of an open issue: tower modes); every
 #: other setting of those decks is still in the table, and nothing else of theirs is refused. An
 #: entry goes when its physics lands (the test then fails on the stale entry).
 REFUSED_BY_DESIGN = {
     "ref11_tower_flex_decay": {"TwFADOF1", "TwSSDOF1", "TTDspFA", "TTDspSS"},
-    "ref12_mean_drift_regular": {"MnDrift"},
 }
 needs_reference = pytest.mark.skipif(not CASES, reason="OpenFAST reference decks not available")
 

@@ -23,8 +23,15 @@ from numba import njit
 
 from floatwind._kernels.loads import _add_point_force, _point
 
-__all__ = ["convolve", "excitation_kernel", "excitation_ss_kernel", "radiation_after_step",
-           "radiation_kernel", "radiation_ss_kernel"]
+__all__ = [
+    "convolve",
+    "excitation_drift_kernel",
+    "excitation_kernel",
+    "excitation_ss_kernel",
+    "radiation_after_step",
+    "radiation_kernel",
+    "radiation_ss_kernel",
+]
 
 
 @njit(cache=True, fastmath=False)
@@ -251,6 +258,51 @@ def excitation_ss_kernel(p, t, kin, y, dy, force, moment, added):
             f6[k] = 0.0
         u[0] = eta
         _ss_blocks(p, b, u, y, dy, f6)
+        _ref_point(kin, b, p.body, p.ref_b, pos, vel)
+        _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def excitation_drift_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.potential.PotentialExcitation` with second-order drift
+    (:mod:`floatwind.loads.drift`): the first-order sum of :func:`excitation_kernel` plus the
+    mean drift ``p.mean`` (HydroDyn MnDrift) or Newman's ``|sum n1 e^{i omega t}|^2 -
+    |sum n2 e^{i omega t}|^2`` per mode (HydroDyn NewmanApp_InitCalc), at the reference point
+    in earth axes."""
+    pos = np.empty(3)
+    vel = np.empty(3)
+    f6 = np.empty(6)
+    nc = p.omega.shape[0]
+    cs = np.empty(nc)
+    sn = np.empty(nc)
+    for c in range(nc):
+        cs[c] = math.cos(p.omega[c] * t)
+        sn[c] = math.sin(p.omega[c] * t)
+    R = p.c_re.shape[0]
+    for b in range(force.shape[0]):
+        r = b if R > 1 else 0
+        rm = b if p.mean.shape[0] > 1 else 0
+        for k in range(6):
+            acc = 0.0
+            for c in range(nc):
+                acc += p.c_re[r, c, k] * cs[c] - p.c_im[r, c, k] * sn[c]
+            f6[k] = acc + p.mean[rm, k]
+        if p.newman:
+            rn = b if p.n1_re.shape[0] > 1 else 0
+            for k in range(6):
+                if not p.modes[k]:
+                    continue
+                a1 = 0.0
+                b1 = 0.0
+                a2 = 0.0
+                b2 = 0.0
+                for c in range(nc):
+                    a1 += p.n1_re[rn, c, k] * cs[c] - p.n1_im[rn, c, k] * sn[c]
+                    b1 += p.n1_re[rn, c, k] * sn[c] + p.n1_im[rn, c, k] * cs[c]
+                    a2 += p.n2_re[rn, c, k] * cs[c] - p.n2_im[rn, c, k] * sn[c]
+                    b2 += p.n2_re[rn, c, k] * sn[c] + p.n2_im[rn, c, k] * cs[c]
+                f6[k] += a1 * a1 + b1 * b1 - (a2 * a2 + b2 * b2)
         _ref_point(kin, b, p.body, p.ref_b, pos, vel)
         _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
     return 0

@@ -101,13 +101,15 @@ def case_environment(source) -> dict:
 def run_bem(source, out_dir, *, omega=DEFAULT_OMEGA, headings_deg=DEFAULT_HEADINGS_DEG,
             panels: int = 1600, lid: bool = True, water_depth: float | str = math.inf,
             rho: float | None = None, g: float | None = None, cache_dir=None,
-            progress: bool = False, name: str | None = None) -> BemRun:  # fmt: skip
+            progress: bool = False, name: str | None = None,
+            drift: bool = False) -> BemRun:  # fmt: skip
     """Coefficients of the hull of ``source`` (case or mesh file) written to ``out_dir`` as
     ``NAME.1``, ``NAME.3``, ``NAME.hst`` and ``NAME.nc`` (NAME: the source's stem).
 
     ``water_depth``: a number (m), ``inf`` (deep water, the default, as the shared OC3 data) or
     ``"case"`` (the case's ``environment.water_depth``). ``rho`` and ``g`` default to the case's
-    environment, else 1025 kg/m^3 and 9.80665 m/s^2."""
+    environment, else 1025 kg/m^3 and 9.80665 m/s^2. ``drift``: also ``NAME.8``, the mean drift
+    of the restrained hull from Capytaine's far-field formulation (:mod:`floatwind.bem.drift`)."""
     env = case_environment(source)
     if isinstance(water_depth, str):
         if water_depth == "case":
@@ -131,6 +133,12 @@ def run_bem(source, out_dir, *, omega=DEFAULT_OMEGA, headings_deg=DEFAULT_HEADIN
     out.mkdir(parents=True, exist_ok=True)
     root = out / (name or hull.name)
     files = tuple(write_wamit(ds, root)) + (write_netcdf(ds, root.with_name(root.name + ".nc")),)
+    if drift:
+        from floatwind.bem.drift import fixed_body_mean_drift, write_mean_drift
+
+        md = fixed_body_mean_drift(hull, omega=omega, headings_deg=headings_deg,
+                                   water_depth=float(water_depth), rho=rho, g=g)  # fmt: skip
+        files += (write_mean_drift(md, root, rho=rho, g=g),)
     return BemRun(root, files, ds, hull)
 
 

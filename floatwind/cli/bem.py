@@ -14,6 +14,8 @@ EPILOG = examples([
      "WAMIT .1/.3/.hst + netCDF of the OC3 hull with Capytaine (pip install -e '.[bem]')"),
     ("floatwind bem cases/oc3_hywind.yaml -o oc3_coarse --panels 400 --frequencies 0.2:2.0:0.2",
      "a coarse mesh and 10 frequencies (seconds; cached by the hull's fingerprint)"),
+    ("floatwind bem hull.yaml -o hull_bem --drift --headings 0:180:15",
+     "also hull.8: the restrained hull's far-field mean drift (WAMIT .8, every heading pair)"),
 ])  # fmt: skip
 
 
@@ -27,6 +29,8 @@ def add_arguments(bm: argparse.ArgumentParser) -> None:
     bm.add_argument("--panels", type=int, default=1600, help="hull panels of a profile (1600)")
     bm.add_argument("--no-lid", action="store_true", help="no irregular-frequency lid")
     bm.add_argument("--depth", default="inf", help="water depth: m, 'inf' (default) or 'case'")
+    bm.add_argument("--drift", action="store_true", help="also NAME.8: the mean drift of the "
+                    "restrained hull (Capytaine's far-field formulation), for MnDrift/NewmanApp = 8")  # fmt: skip
     bm.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -38,6 +42,7 @@ def main(args) -> int:
         omega=bem.parse_values(args.frequencies, "--frequencies", bem.DEFAULT_OMEGA),
         headings_deg=bem.parse_values(args.headings, "--headings", bem.DEFAULT_HEADINGS_DEG),
         water_depth=args.depth, progress=not args.no_progress and sys.stderr.isatty(),
+        drift=args.drift,
     )  # fmt: skip
     print(bem.summary(run))
     return 0

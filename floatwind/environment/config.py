@@ -72,6 +72,7 @@ _WAVES = {
         "x": 0.0,
         "y": 0.0,
         "f_max": None,
+        "period": "auto",
         "stretching": "wheeler",
         "kinematics": "auto",
     },
@@ -173,6 +174,11 @@ def _build_sea(kind, c: Section, *, g, depth, n, seeds, duration, base_dir, file
     if kind == "elevation":
         path = c.path_to("file", base_dir)
         f_max = c.number("f_max", kind="positive")
+        # the record's repeat period (waves.sea_from_elevation): "auto" drops a last sample that
+        # repeats the first (SeaState's WaveTMax-periodic series), else seconds
+        period = c.raw("period", "auto")
+        if period != "auto":
+            period = c.number("period", kind="positive")
         try:
             t, eta = read_elevation_file(path, c.raw("channel"))
             return sea_from_elevation(
@@ -185,6 +191,7 @@ def _build_sea(kind, c: Section, *, g, depth, n, seeds, duration, base_dir, file
                 gravity=g,
                 stretching=stretching,
                 source=str(path),
+                period=period,
             )
         except ValueError as exc:
             raise c.error(str(exc), "file") from exc

@@ -665,6 +665,7 @@ def sea_from_elevation(
     gravity: float = DEFAULT_GRAVITY,
     stretching: str = "wheeler",
     source: str = "",
+    period: float | str | None = "auto",
 ) -> LinearSea:
     """Long-crested sea that reproduces a measured/simulated elevation series at one point.
 
@@ -672,6 +673,16 @@ def sea_from_elevation(
     the complex amplitudes at ``2 pi m / (n dt)``, which are moved from ``location`` to the
     origin with the dispersion relation, so ``elevation`` at ``location`` returns the series at
     its sample times and kinematics follow from linear theory. The mean is removed.
+
+    The repeat period: OpenFAST's SeaState synthesises its sea by an inverse FFT over
+    ``WaveTMax`` and appends the first sample as the last (SeaState Waves.f90, "Append first
+    datpoint as the last as aid for repeated wave data"), so a ``Wave1Elev`` record of a run with
+    ``TMax = WaveTMax`` holds ``n = WaveTMax / WaveDT + 1`` samples whose last repeats the first.
+    Taking all n as one period would stretch every frequency by ``n / (n - 1)`` (for ref13:
+    1 part in 12,000, enough to move the lightly damped resonances and leave motions 3e-3..5e-3
+    off HydroDyn's). ``period="auto"`` (default) drops the last sample when it equals the first
+    in every realization (the record then spans whole periods); a number (s) keeps the samples
+    with ``t < t0 + period`` and requires them to span it; None takes the n samples as they are.
 
     Parameters
     ----------
@@ -692,6 +703,19 @@ def sea_from_elevation(
         raise ValueError("elevation series must have a uniform, increasing time step")
     if not np.all(np.isfinite(eta)):
         raise ValueError("elevation series contains non-finite values")
+    if isinstance(period, str):
+        if period != "auto":
+            raise ValueError(f"period must be a number of seconds or 'auto', not {period!r}")
+        if n > 8 and np.array_equal(eta[:, -1], eta[:, 0]):
+            time, eta, n = time[:-1], eta[:, :-1], n - 1
+    elif period is not None:
+        keep_n = int(round(float(period) / dt))
+        if abs(keep_n * dt - float(period)) > 1e-6 * float(period) or not 8 <= keep_n <= n:
+            raise ValueError(
+                f"period {float(period):g} s is not a whole number of the series' steps "
+                f"({dt:g} s) within its {n} samples"
+            )
+        time, eta, n = time[:keep_n], eta[:, :keep_n], keep_n
     period = n * dt
     spec = np.fft.rfft(eta, axis=-1)
     m = np.arange(spec.shape[-1])

@@ -23,8 +23,12 @@ moments about it, inertial axes):
   step holds (HydroDyn's discrete state).
 * :class:`PotentialExcitation`: ``F_e(t) = Re sum_k X(omega_k, beta_k) A_k e^{i omega_k t}``
   over the sea's components (WAMIT's convention: elevation ``Re{A e^{i omega t}}`` at the
-  origin), ``X`` linear in frequency and heading between the ``.3`` entries and zero outside
-  their frequency range; the undisplaced position (HydroDyn ``ExctnDisp = 0``).
+  origin), ``X`` linear in frequency and heading between the ``.3`` entries (HydroDyn
+  WAMIT_Interp2D_Cplx, Re and Im), the lowest frequency's value below it (HydroDyn sets the
+  zero-frequency limit to it) and zero above the highest; the undisplaced position (HydroDyn
+  ``ExctnDisp = 0``). HydroDyn builds this sum by an inverse FFT on SeaState's grid (WAMIT_Init,
+  ``WaveExctnC = X WaveElevC0``) and interpolates it linearly between the WaveDT samples; the
+  sum here is exact at any time (equal at the samples; measured on ref13: 2e-8 of the range).
 
 Hydrostatics (``rho g V0`` plus the ``.hst`` stiffness at the reference point, as HydroDyn) is
 a ``linear`` load (:class:`floatwind.loads.simple.LinearMatrices`), or floatwind's exact
@@ -50,8 +54,9 @@ from floatwind._kernels.contract import (
 from floatwind.errors import CaseError
 from floatwind.loads import radiation_fit as rf
 from floatwind.loads.base import Load, Wrench
+from floatwind.loads.drift import QTF_FILES
 from floatwind.loads.wamit import WamitData, read_wamit
-from floatwind.validate import Section, check_body
+from floatwind.validate import Section, check_body, number
 
 logger = logging.getLogger(__name__)
 
@@ -307,14 +312,46 @@ class PotentialExcitation(Load, kind="potential_excitation"):
 
     openfast_wrench = "B1Wvs"  # HydroDyn B1WvsF*i / B1WvsM*i (WAMIT body 1)
 
+    #: second-order methods (:mod:`floatwind.loads.drift`): HydroDyn MnDrift, NewmanApp
+    SECOND_ORDER = ("mean_drift", "newman")
+
     def __init__(self, *, body: int, wamit, point_b=(0.0, 0.0, 0.0), ulen: float = 1.0,
-                 name: str | None = None, field: str = "", needs_excitation: bool = True):  # fmt: skip
+                 name: str | None = None, field: str = "", needs_excitation: bool = True,
+                 second_order: str | None = None, qtf=None,
+                 qtf_cutoffs=None):  # fmt: skip
         self.body = check_body(body, f"{field}.body" if field else "body")
+        self.second_order = second_order
+        self.drift = None
+        if second_order is not None:
+            from floatwind.loads.drift import DriftData, read_mean_drift
+
+            if second_order not in self.SECOND_ORDER:
+                raise CaseError(f"second_order must be one of {', '.join(self.SECOND_ORDER)}, "
+                                f"not {second_order!r}", field=f"{field}.second_order")  # fmt: skip
+            self.drift = qtf if isinstance(qtf, DriftData) else read_mean_drift(qtf)
+            where = f"{field}.qtf_cutoffs" if field else "qtf_cutoffs"
+            lo, hi = (0.0, math.inf) if qtf_cutoffs is None else (float(x) for x in qtf_cutoffs)
+            if not 0.0 <= lo < hi:
+                raise CaseError(f"qtf_cutoffs must be 0 <= low < high, got {lo:g}, {hi:g}",
+                                field=where)  # fmt: skip
+            self.qtf_cutoffs = (lo, hi)
+            if (
+                second_order == "newman"
+                and qtf_cutoffs is not None
+                and not (self.drift.omega[0] <= lo + 1e-6 and self.drift.omega[-1] >= hi - 1e-6)
+            ):  # HydroDyn NewmanApp_InitCalc: the file must span WvLowCOff..WvHiCOff
+                raise CaseError(
+                    f"Newman's approximation needs {self.drift.path} to span the wave cut-offs "
+                    f"{lo:g}..{hi:g} rad/s; it holds {self.drift.omega[0]:.4g}.."
+                    f"{self.drift.omega[-1]:.4g} rad/s (HydroDyn refuses it too)",
+                    field=where,
+                )  # fmt: skip
         self.data = wamit if isinstance(wamit, WamitData) else read_wamit(
             wamit, rho=1.0, gravity=1.0, ulen=ulen, excitation=needs_excitation
         )  # fmt: skip
         if needs_excitation and self.data.excitation is None:
             raise CaseError("the WAMIT data has no excitation (.3)", field=field or None)
+        self._ulen = float(ulen)
         self.point_b = np.asarray(point_b, dtype=float)
         if name:
             self.name = str(name)
@@ -325,19 +362,39 @@ class PotentialExcitation(Load, kind="potential_excitation"):
     def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None):
         sec = Section(cfg, field, ("type", "body", "wamit", "ulen", "point", "name", "model",
                                    "ss_file", "heading_deg", "ss_tc", "ss_tolerance",
-                                   "ss_max_order"))  # fmt: skip
+                                   "ss_max_order", "second_order", "qtf", "qtf_cutoffs"))  # fmt: skip
         root = _wamit_root(sec, base_dir)
         ulen = sec.number("ulen", 1.0, kind="positive")
         model = sec.choice("model", ("dft", "state_space"), "dft")
         ss_keys = ("ss_file", "heading_deg", "ss_tc", "ss_tolerance", "ss_max_order")
+        order2 = sec.choice("second_order", ("none",) + cls.SECOND_ORDER, "none")
+        if order2 == "none" or model != "dft":
+            for key in ("qtf", "qtf_cutoffs") + (("second_order",) if model != "dft" else ()):
+                if sec.has(key):
+                    raise CaseError(f"'{key}' belongs to model: dft with second_order: "
+                                    "mean_drift or newman", field=sec.path(key))  # fmt: skip
         if model == "dft":
             for key in ss_keys:
                 if sec.has(key):
                     raise CaseError(f"'{key}' belongs to model: state_space", field=sec.path(key))
+            qtf = cuts = None
+            if order2 != "none":
+                kind = sec.integer("qtf", 8, minimum=7)
+                if kind not in QTF_FILES:
+                    raise CaseError(f"qtf must be 7, 8 or 9 (the WAMIT mean-drift file "
+                                    f"<wamit>.{{7,8,9}}), got {kind}", field=sec.path("qtf"))  # fmt: skip
+                qtf = root.with_name(f"{root.name}.{kind}")
+                raw = sec.raw("qtf_cutoffs", None)
+                if raw is not None and (not isinstance(raw, list | tuple) or len(raw) != 2):
+                    raise CaseError("expected [low, high] (rad/s)", field=sec.path("qtf_cutoffs"))
+                cuts = None if raw is None else [
+                    number(x, f"{sec.path('qtf_cutoffs')}[{i}]", nonnegative=True)
+                    for i, x in enumerate(raw)]  # fmt: skip
             return cls(body=sec.body(body_index),
                        wamit=read_wamit(root, rho=1.0, gravity=1.0, ulen=ulen),
                        point_b=sec.vector("point", [0.0, 0.0, 0.0]), name=sec.raw("name", None),
-                       field=field)  # fmt: skip
+                       field=field, second_order=None if order2 == "none" else order2, qtf=qtf,
+                       qtf_cutoffs=cuts)  # fmt: skip
         ss = None
         if sec.has("ss_file"):
             for key in ss_keys[1:]:
@@ -398,8 +455,11 @@ class PotentialExcitation(Load, kind="potential_excitation"):
             for i in range(6):
                 for part in (0, 1):
                     tab = d.excitation[:, :, i].real if part == 0 else d.excitation[:, :, i].imag
-                    # frequency first (zero outside the file's range), then heading
-                    per_h = np.array([np.interp(omega, d.exc_omega, tab[:, h], left=0.0,
+                    # frequency first, then heading (HydroDyn WAMIT_Init + WAMIT_Interp2D_Cplx:
+                    # bilinear in Re/Im). Below the lowest .3 frequency the value of the lowest
+                    # (HydroDyn copies it to the zero-frequency limit), above the highest zero
+                    # (ref13: SeaState's components above 4 rad/s give no force)
+                    per_h = np.array([np.interp(omega, d.exc_omega, tab[:, h], left=tab[0, h],
                                                 right=0.0) for h in range(tab.shape[1])])  # fmt: skip
                     if per_h.shape[0] == 1:
                         val = per_h[0]
@@ -412,6 +472,35 @@ class PotentialExcitation(Load, kind="potential_excitation"):
         self._cache[key] = out
         return out
 
+    def drift_terms(self, env):
+        """(mean (R, 6), n1 (R, M, 6), n2 (R, M, 6) complex) of the second-order force
+        (:mod:`floatwind.loads.drift`): the mean drift ``sum |a|^2 Q``, and for Newman's
+        approximation ``a sqrt(Q)`` where ``Q > 0`` (n1) and ``a sqrt(-Q)`` where ``Q < 0`` (n2),
+        ``a`` the components' amplitudes in WAMIT's ``e^{+i omega t}`` form."""
+        from floatwind.loads.drift import drift_coefficients
+
+        key = ("drift", id(env.sea))
+        if key in self._cache:
+            return self._cache[key]
+        w, _, _ = self.coefficients(env)
+        sea = env.sea
+        if w.size == 0:
+            out = (np.zeros((1, 6)), np.zeros((1, 0, 6), complex), np.zeros((1, 0, 6), complex))
+        else:
+            A = np.conj(np.atleast_2d(sea.amplitude))
+            beta = np.arctan2(np.atleast_2d(sea.sin_th), np.atleast_2d(sea.cos_th))
+            Q = drift_coefficients(self.drift, w, A, beta,
+                                   rho_g=float(env.rho_water) * float(env.gravity),
+                                   ulen=self._ulen, cutoffs=self.qtf_cutoffs,
+                                   field=f"{self._field}.qtf" if self._field else "qtf")  # fmt: skip
+            A = A if A.shape[0] == Q.shape[0] else np.repeat(A[:1], Q.shape[0], axis=0)
+            mean = np.sum(np.abs(A[:, :, None]) ** 2 * Q, axis=1)
+            n1 = A[:, :, None] * np.sqrt(np.maximum(Q, 0.0))
+            n2 = A[:, :, None] * np.sqrt(np.maximum(-Q, 0.0))
+            out = (mean, n1, n2)
+        self._cache[key] = out
+        return out
+
     class Params(NamedTuple):
         body: int
         ref_b: np.ndarray
@@ -419,24 +508,85 @@ class PotentialExcitation(Load, kind="potential_excitation"):
         c_re: np.ndarray  # (R, M, 6)
         c_im: np.ndarray  # (R, M, 6)
 
+    class DriftParams(NamedTuple):
+        body: int
+        ref_b: np.ndarray
+        omega: np.ndarray  # (M,)
+        c_re: np.ndarray  # (R, M, 6) first order
+        c_im: np.ndarray
+        mean: np.ndarray  # (R, 6) mean drift (zero with Newman: in its squares)
+        newman: bool
+        modes: np.ndarray  # (6,) modes the drift file gives
+        n1_re: np.ndarray  # (R, M, 6) Newman terms (Q > 0)
+        n1_im: np.ndarray
+        n2_re: np.ndarray  # (R, M, 6) Newman terms (Q < 0)
+        n2_im: np.ndarray
+
     def _params(self, env):
         w, cr, ci = self.coefficients(env)
-        return self.Params(body=int(self.body), ref_b=f64(self.point_b), omega=w, c_re=cr, c_im=ci)
+        if self.second_order is None:
+            return self.Params(body=int(self.body), ref_b=f64(self.point_b), omega=w, c_re=cr,
+                               c_im=ci)  # fmt: skip
+        mean, n1, n2 = self.drift_terms(env)
+        newman = self.second_order == "newman"
+        if not newman:
+            n1 = n2 = np.zeros((1, w.size, 6), complex)
+        return self.DriftParams(
+            body=int(self.body), ref_b=f64(self.point_b), omega=w, c_re=cr, c_im=ci,
+            mean=f64(np.zeros_like(mean) if newman else mean), newman=newman,
+            modes=np.ascontiguousarray(self.drift.modes), n1_re=f64(n1.real), n1_im=f64(n1.imag),
+            n2_re=f64(n2.real), n2_im=f64(n2.imag),
+        )  # fmt: skip
+
+    def _kernel(self):
+        from floatwind._kernels import potential as kp
+
+        return kp.excitation_kernel if self.second_order is None else kp.excitation_drift_kernel
 
     def compiled(self, env, batch):
-        from floatwind._kernels import potential as kp
+        return CompiledLoad(self._kernel(), self._params(env))
 
-        return CompiledLoad(kp.excitation_kernel, self._params(env))
+    def channel_info(self):
+        if self.second_order is None:
+            return {}
+        out = {}
+        for order, what in (("1", "first-order wave excitation"),
+                            ("2", "second-order wave force (mean drift or Newman)")):  # fmt: skip
+            for ax in "xyz":
+                out[f"B1WvsF{order}{ax}i"] = ("N", f"{what} of load '{self.name}', earth {ax}, "
+                                                   "at the WAMIT reference point")  # fmt: skip
+                out[f"B1WvsM{order}{ax}i"] = ("N m", f"{what} of load '{self.name}': moment "
+                                                     f"about the WAMIT reference point, earth {ax}")  # fmt: skip
+        return out
+
+    def _channels(self, t: float, env, batch: int) -> dict[str, np.ndarray]:
+        """HydroDyn's B1WvsF1*/M1* (first order) and B1WvsF2*/M2* (second order) per member."""
+        p = self._params(env)
+        wt = p.omega * t
+        e = np.exp(1j * wt)
+        f1 = np.real(np.einsum("rmk,m->rk", p.c_re + 1j * p.c_im, e))
+        f2 = p.mean.copy()
+        if p.newman and p.omega.size:
+            s1 = np.einsum("rmk,m->rk", p.n1_re + 1j * p.n1_im, e)
+            s2 = np.einsum("rmk,m->rk", p.n2_re + 1j * p.n2_im, e)
+            f2 = f2 + (np.abs(s1) ** 2 - np.abs(s2) ** 2) * p.modes
+        out = {}
+        for order, f in (("1", f1), ("2", f2)):
+            f = np.broadcast_to(f, (batch, 6)) if f.shape[0] != batch else f
+            for k, ax in enumerate("xyz"):
+                out[f"B1WvsF{order}{ax}i"] = np.array(f[:, k])
+                out[f"B1WvsM{order}{ax}i"] = np.array(f[:, 3 + k])
+        return out
 
     def wrench(self, t, kin, env):
-        from floatwind._kernels import potential as kp
-
         B, N = kin.batch, kin.n_bodies
         force, moment = np.zeros((B, N, 3)), np.zeros((B, N, 3))
-        fn = python_form(kp.excitation_kernel)
+        fn = python_form(self._kernel())
         fn(self._params(env), float(t), body_kinematics(kin), np.empty((B, 0)), np.empty((B, 0)),
            force, moment, np.zeros((B, N, 6, 6)))  # fmt: skip
-        return Wrench(force, moment)
+        if self.second_order is None:
+            return Wrench(force, moment)
+        return Wrench(force, moment, channels=self._channels(float(t), env, B))
 
 
 class PotentialExcitationSS(PotentialExcitation):

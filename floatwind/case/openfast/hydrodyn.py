@@ -339,6 +339,13 @@ def _wamit_loads(hd: dict, deck: dict, p_hd, env: dict, ss, notes: list[str]) ->
                       "body": "platform", "wamit": wamit, "ulen": ulen, "point": _vec(p_hd)}  # fmt: skip
         if exctn_file is not None:
             excitation.update(model="state_space", ss_file=exctn_file)
+        mn, nw = _int(deck["HydroDyn"], "MnDrift", 0), _int(deck["HydroDyn"], "NewmanApp", 0)
+        if mn or nw:  # HydroDyn WAMIT2: at the reference point, first-order cut-offs
+            excitation.update(second_order="mean_drift" if mn else "newman", qtf=mn or nw,
+                              qtf_cutoffs=[float(ss["WvLowCOff"]), float(ss["WvHiCOff"])])  # fmt: skip
+            notes.append(f"{pathlib.Path(hd_file).name}: {'MnDrift' if mn else 'NewmanApp'} = "
+                         f"{mn or nw}: second-order {'mean drift' if mn else 'slow drift (Newman)'} "
+                         f"from {hd['PotFile'][0]}.{mn or nw} in potential_excitation")  # fmt: skip
         out.append(excitation)
     memory = {1: ", radiation memory", 2: ", radiation memory as state-space (.ss file)"}
     exciting = {1: ", potential_excitation", 2: ", state-space potential_excitation (.ssexctn)"}
@@ -440,12 +447,38 @@ def _refusals(deck: dict) -> list[str]:
             if model["RdtnMod"] == 1 and dt_r != DEFAULT and abs(float(dt_r) - dt) > 1e-9 * dt:
                 out.append(f"{hd_name}: RdtnDT = {float(dt_r):g} s differs from DT = {dt:g} s: "
                            "floatwind samples the radiation memory at every step")  # fmt: skip
+            out.extend(_second_order_refusals(hd, hd_name, model))
+        else:
             for key in ("MnDrift", "NewmanApp", "DiffQTF", "SumQTF"):
-                if _int(hd, key, 0) != 0:
-                    out.append(
-                        f"{hd_name}: {key} = {_int(hd, key)} (second-order potential-flow forces) "
-                        "is not supported"
-                    )
+                if _int(hd, key, 0) != 0:  # HydroDyn's second-order forces are WAMIT2's
+                    raise CaseError(f"{key} = {_int(hd, key)} needs PotMod = 1 (the WAMIT body's "
+                                    f"second-order forces); PotMod = {pot_mod}",
+                                    field=key, file=hd["file"])  # fmt: skip
+    return out
+
+
+def _second_order_refusals(hd: dict, hd_name: str, model: dict) -> list[str]:
+    """HydroDyn's WAMIT2 settings floatwind does not model: the full QTFs (DiffQTF, SumQTF),
+    mean drift / Newman from the .10d-.12d files, more than one method, drift with an
+    excitation other than ExctnMod = 1 (floatwind.loads.drift)."""
+    out = []
+    vals = {k: _int(hd, k, 0) for k in ("MnDrift", "NewmanApp", "DiffQTF", "SumQTF")}
+    if vals["SumQTF"] != 0:
+        out.append(f"{hd_name}: SumQTF = {vals['SumQTF']} (sum-frequency QTF forces) is not "
+                   "supported")  # fmt: skip
+    if vals["DiffQTF"] != 0:
+        out.append(f"{hd_name}: DiffQTF = {vals['DiffQTF']} (full difference-frequency QTF) is "
+                   "not supported; use NewmanApp = 7, 8 or 9")  # fmt: skip
+    for key in ("MnDrift", "NewmanApp"):
+        if vals[key] not in (0, 7, 8, 9):
+            out.append(f"{hd_name}: {key} = {vals[key]} is not supported; use 7, 8 or 9 (the "
+                       "WAMIT .7/.8/.9 mean-drift files)")  # fmt: skip
+    if sum(v != 0 for k, v in vals.items() if k != "SumQTF") > 1:
+        out.append(f"{hd_name}: only one of MnDrift, NewmanApp, DiffQTF may be non-zero "
+                   "(HydroDyn's rule)")  # fmt: skip
+    if (vals["MnDrift"] or vals["NewmanApp"]) and model["ExctnMod"] != 1:
+        out.append(f"{hd_name}: second-order drift with ExctnMod = {model['ExctnMod']} is not "
+                   "supported; use ExctnMod = 1")  # fmt: skip
     return out
 
 
@@ -584,10 +617,20 @@ _SETTINGS = {
             lambda v, ctx: same(v, 0) or not _potmod1(ctx),
             "1",
         ),
-        "MnDrift": R("MnDrift = 0 (no second-order forces)", eq(0), "7"),
-        "NewmanApp": R("NewmanApp = 0 (no second-order forces)", eq(0), "7"),
-        "DiffQTF": R("DiffQTF = 0 (no second-order forces)", eq(0), "12"),
-        "SumQTF": R("SumQTF = 0 (no second-order forces)", eq(0), "12"),
+        "MnDrift": M(
+            "potential_excitation second_order: mean_drift, qtf: 7/8/9 (<PotFile>.7/.8/.9)",
+            lambda v, ctx: v in (0, 7, 8, 9) and (v == 0 or _potmod1(ctx)),
+            "MnDrift = 0, 7, 8 or 9 with PotMod = 1",
+            "10",
+        ),
+        "NewmanApp": M(
+            "potential_excitation second_order: newman, qtf: 7/8/9 (<PotFile>.7/.8/.9)",
+            lambda v, ctx: v in (0, 7, 8, 9) and (v == 0 or _potmod1(ctx)),
+            "NewmanApp = 0, 7, 8 or 9 with PotMod = 1",
+            "10",
+        ),
+        "DiffQTF": R("DiffQTF = 0 (no full difference-frequency QTF)", eq(0), "12"),
+        "SumQTF": R("SumQTF = 0 (no sum-frequency forces)", eq(0), "12"),
         "AddF0": M("hydrodyn_additional f0"),
         "AddCLin": M("hydrodyn_additional stiffness"),
         "AddBLin": M("hydrodyn_additional damping"),
