@@ -219,3 +219,28 @@ def test_elevation_record_with_repeated_last_sample():
     assert sea_from_elevation(t, eta, period=None).period == pytest.approx(T + dt)
     with pytest.raises(ValueError, match="not a whole number"):
         sea_from_elevation(t, eta, period=T + 0.2)
+
+
+@needs_refs
+def test_time_step_table_equals_the_sum_at_its_samples():
+    """``time_step`` (HydroDyn's WaveDT series, linear in time): at the samples n dt the table
+    equals the exact sums (first order and Newman) to 1e-9 of their range; between them it is the
+    linear interpolation; a period that is no whole number of steps is refused in one line."""
+    rng = np.random.default_rng(5)
+    T, dt = 100.0, 0.05
+    m = np.arange(5, 60)
+    sea = LinearSea(omega=2 * math.pi * m / T, amplitude=0.2 * np.exp(2j * math.pi * rng.random((1, m.size))),
+                    heading=np.zeros((1, m.size)), depth=320.0, gravity=G, period=T)  # fmt: skip
+    env = _env(sea)
+    kw = {"body": 0, "wamit": SPAR, "second_order": "newman", "qtf": SPAR.with_suffix(".8")}
+    exact = PotentialExcitation(**kw)
+    table = PotentialExcitation(**kw, time_step=dt)
+    for t in (0.0, 7.35, 99.95, 100.0, 250.05):
+        a, b = exact._channels(t, env, 1), table._channels(t, env, 1)
+        for ch in ("B1WvsF1xi", "B1WvsF2xi", "B1WvsM1yi"):
+            assert b[ch][0] == pytest.approx(a[ch][0], abs=1e-9 * 1e6), (t, ch)
+    t0, t1, tm = 7.35, 7.40, 7.37
+    lo, hi, mid = (table._channels(t, env, 1)["B1WvsF1xi"][0] for t in (t0, t1, tm))
+    assert mid == pytest.approx(lo + (tm - t0) / (t1 - t0) * (hi - lo), rel=1e-9)
+    with pytest.raises(CaseError, match="not a whole number of time_step"):
+        PotentialExcitation(**kw, time_step=0.0123456789)._channels(0.0, env, 1)

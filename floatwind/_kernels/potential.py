@@ -28,6 +28,7 @@ __all__ = [
     "excitation_drift_kernel",
     "excitation_kernel",
     "excitation_ss_kernel",
+    "excitation_table_kernel",
     "radiation_after_step",
     "radiation_kernel",
     "radiation_ss_kernel",
@@ -303,6 +304,30 @@ def excitation_drift_kernel(p, t, kin, y, dy, force, moment, added):
                     a2 += p.n2_re[rn, c, k] * cs[c] - p.n2_im[rn, c, k] * sn[c]
                     b2 += p.n2_re[rn, c, k] * sn[c] + p.n2_im[rn, c, k] * cs[c]
                 f6[k] += a1 * a1 + b1 * b1 - (a2 * a2 + b2 * b2)
+        _ref_point(kin, b, p.body, p.ref_b, pos, vel)
+        _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def excitation_table_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.potential.PotentialExcitation` with ``time_step``: the wave force
+    tabulated at ``n dt`` over the sea's repeat period (``p.table`` (R, N + 1, 6), the last row
+    repeating the first) and interpolated linearly in time, wrapped (HydroDyn WAMIT_CalcOutput:
+    ``InterpWrappedStpReal`` of ``WaveExctn``, and WAMIT2's second-order series)."""
+    pos = np.empty(3)
+    vel = np.empty(3)
+    f6 = np.empty(6)
+    n = p.table.shape[1] - 1
+    x = t / p.dt
+    k = math.floor(x)
+    w = x - k
+    i = k % n
+    R = p.table.shape[0]
+    for b in range(force.shape[0]):
+        r = b if R > 1 else 0
+        for c in range(6):
+            f6[c] = (1.0 - w) * p.table[r, i, c] + w * p.table[r, i + 1, c]
         _ref_point(kin, b, p.body, p.ref_b, pos, vel)
         _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
     return 0

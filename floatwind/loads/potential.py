@@ -318,8 +318,12 @@ class PotentialExcitation(Load, kind="potential_excitation"):
     def __init__(self, *, body: int, wamit, point_b=(0.0, 0.0, 0.0), ulen: float = 1.0,
                  name: str | None = None, field: str = "", needs_excitation: bool = True,
                  second_order: str | None = None, qtf=None,
-                 qtf_cutoffs=None):  # fmt: skip
+                 qtf_cutoffs=None, time_step: float | None = None):  # fmt: skip
         self.body = check_body(body, f"{field}.body" if field else "body")
+        if time_step is not None and not (math.isfinite(time_step) and time_step > 0.0):
+            raise CaseError(f"time_step must be > 0 s, got {time_step!r}",
+                            field=f"{field}.time_step" if field else "time_step")  # fmt: skip
+        self.time_step = None if time_step is None else float(time_step)
         self.second_order = second_order
         self.drift = None
         if second_order is not None:
@@ -362,14 +366,16 @@ class PotentialExcitation(Load, kind="potential_excitation"):
     def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None):
         sec = Section(cfg, field, ("type", "body", "wamit", "ulen", "point", "name", "model",
                                    "ss_file", "heading_deg", "ss_tc", "ss_tolerance",
-                                   "ss_max_order", "second_order", "qtf", "qtf_cutoffs"))  # fmt: skip
+                                   "ss_max_order", "second_order", "qtf", "qtf_cutoffs",
+                                   "time_step"))  # fmt: skip
         root = _wamit_root(sec, base_dir)
         ulen = sec.number("ulen", 1.0, kind="positive")
         model = sec.choice("model", ("dft", "state_space"), "dft")
         ss_keys = ("ss_file", "heading_deg", "ss_tc", "ss_tolerance", "ss_max_order")
         order2 = sec.choice("second_order", ("none",) + cls.SECOND_ORDER, "none")
         if order2 == "none" or model != "dft":
-            for key in ("qtf", "qtf_cutoffs") + (("second_order",) if model != "dft" else ()):
+            for key in ("qtf", "qtf_cutoffs") + (("second_order", "time_step") if model != "dft"
+                                                 else ()):  # fmt: skip
                 if sec.has(key):
                     raise CaseError(f"'{key}' belongs to model: dft with second_order: "
                                     "mean_drift or newman", field=sec.path(key))  # fmt: skip
@@ -394,7 +400,8 @@ class PotentialExcitation(Load, kind="potential_excitation"):
                        wamit=read_wamit(root, rho=1.0, gravity=1.0, ulen=ulen),
                        point_b=sec.vector("point", [0.0, 0.0, 0.0]), name=sec.raw("name", None),
                        field=field, second_order=None if order2 == "none" else order2, qtf=qtf,
-                       qtf_cutoffs=cuts)  # fmt: skip
+                       qtf_cutoffs=cuts,
+                       time_step=sec.number("time_step", None, kind="positive"))  # fmt: skip
         ss = None
         if sec.has("ss_file"):
             for key in ss_keys[1:]:
@@ -522,7 +529,78 @@ class PotentialExcitation(Load, kind="potential_excitation"):
         n2_re: np.ndarray  # (R, M, 6) Newman terms (Q < 0)
         n2_im: np.ndarray
 
+    class TableParams(NamedTuple):
+        body: int
+        ref_b: np.ndarray
+        dt: float
+        table: np.ndarray  # (R, N + 1, 6) first + second order at n dt, last row = first
+
+    def tables(self, env):
+        """(first (R, N + 1, 6), second (R, N + 1, 6)) order force at ``n time_step`` over the
+        sea's repeat period (a whole number of steps: the smallest multiple of the period that
+        is), the last row repeating the first: HydroDyn's ``WaveExctn`` (WAMIT_Init: the inverse
+        FFT of ``X WaveElevC0`` on SeaState's grid) and WAMIT2's mean-drift / Newman series
+        (``|IFFT(a sqrt(Q))|^2``), here by an inverse FFT over the components' harmonics."""
+        key = ("table", id(env.sea))
+        if key in self._cache:
+            return self._cache[key]
+        where = f"{self._field}.time_step" if self._field else "time_step"
+        w, cr, ci = self.coefficients(env)
+        sea = env.sea
+        dt = self.time_step
+        if w.size == 0:
+            out = (np.zeros((1, 2, 6)), np.zeros((1, 2, 6)))
+            self._cache[key] = out
+            return out
+        period = getattr(sea, "period", None)
+        harm = getattr(sea, "harmonic", None)
+        if period is None or harm is None:
+            raise CaseError("time_step tabulates the wave force over the sea's repeat period: "
+                            f"this sea ({type(sea).__name__}) has none", field=where)  # fmt: skip
+        mult = next((m for m in range(1, 1001) if m * period / dt <= 2e6
+                     and abs(m * period / dt - round(m * period / dt)) < 1e-9 * m * period / dt),
+                    None)  # fmt: skip
+        if mult is None:
+            raise CaseError(f"the sea's repeat period {period:g} s is not a whole number of "
+                            f"time_step {dt:g} s (nor a multiple of it within 2e6 steps)",
+                            field=where)  # fmt: skip
+        n = int(round(mult * period / dt))
+        h = np.asarray(harm, dtype=np.int64) * mult
+        if h.size and int(h.max()) >= n // 2:
+            raise CaseError(f"components up to {float(w.max()):.4g} rad/s lie above the table's "
+                            f"Nyquist frequency pi / time_step = {math.pi / dt:.4g} rad/s",
+                            field=where)  # fmt: skip
+
+        def series(coef):  # sum_m coef_m e^{i omega_m n dt}, (R, N, 6), complex
+            spec = np.zeros((coef.shape[0], n, 6), dtype=complex)
+            np.add.at(spec, (slice(None), h), coef)
+            return np.fft.ifft(spec, axis=1) * n
+
+        def closed(x):  # (R, N, 6) -> (R, N + 1, 6), the last row = the first
+            return np.concatenate([x, x[:, :1]], axis=1)
+
+        first = closed(series(cr + 1j * ci).real)
+        second = np.zeros_like(first)
+        if self.second_order is not None:
+            mean, n1, n2 = self.drift_terms(env)
+            R = max(first.shape[0], mean.shape[0])
+            second = np.broadcast_to(mean[:, None, :], (mean.shape[0], n + 1, 6)).copy()
+            if self.second_order == "newman":
+                s = np.abs(series(n1)) ** 2 - np.abs(series(n2)) ** 2
+                second = closed(s * self.drift.modes)
+            if R != first.shape[0]:
+                first = np.repeat(first, R, axis=0)
+            if R != second.shape[0]:
+                second = np.repeat(second, R, axis=0)
+        out = (first, second)
+        self._cache[key] = out
+        return out
+
     def _params(self, env):
+        if self.time_step is not None:
+            first, second = self.tables(env)
+            return self.TableParams(body=int(self.body), ref_b=f64(self.point_b),
+                                    dt=float(self.time_step), table=f64(first + second))  # fmt: skip
         w, cr, ci = self.coefficients(env)
         if self.second_order is None:
             return self.Params(body=int(self.body), ref_b=f64(self.point_b), omega=w, c_re=cr,
@@ -541,6 +619,8 @@ class PotentialExcitation(Load, kind="potential_excitation"):
     def _kernel(self):
         from floatwind._kernels import potential as kp
 
+        if self.time_step is not None:
+            return kp.excitation_table_kernel
         return kp.excitation_kernel if self.second_order is None else kp.excitation_drift_kernel
 
     def compiled(self, env, batch):
@@ -561,6 +641,15 @@ class PotentialExcitation(Load, kind="potential_excitation"):
 
     def _channels(self, t: float, env, batch: int) -> dict[str, np.ndarray]:
         """HydroDyn's B1WvsF1*/M1* (first order) and B1WvsF2*/M2* (second order) per member."""
+        if self.time_step is not None:
+            first, second = self.tables(env)
+            n = first.shape[1] - 1
+            x = t / self.time_step
+            k = math.floor(x)
+            i, w = k % n, x - k
+            f1 = (1.0 - w) * first[:, i] + w * first[:, i + 1]
+            f2 = (1.0 - w) * second[:, i] + w * second[:, i + 1]
+            return self._channel_dict(f1, f2, batch)
         p = self._params(env)
         wt = p.omega * t
         e = np.exp(1j * wt)
@@ -570,6 +659,10 @@ class PotentialExcitation(Load, kind="potential_excitation"):
             s1 = np.einsum("rmk,m->rk", p.n1_re + 1j * p.n1_im, e)
             s2 = np.einsum("rmk,m->rk", p.n2_re + 1j * p.n2_im, e)
             f2 = f2 + (np.abs(s1) ** 2 - np.abs(s2) ** 2) * p.modes
+        return self._channel_dict(f1, f2, batch)
+
+    @staticmethod
+    def _channel_dict(f1, f2, batch: int) -> dict[str, np.ndarray]:
         out = {}
         for order, f in (("1", f1), ("2", f2)):
             f = np.broadcast_to(f, (batch, 6)) if f.shape[0] != batch else f

@@ -339,6 +339,8 @@ def _wamit_loads(hd: dict, deck: dict, p_hd, env: dict, ss, notes: list[str]) ->
                       "body": "platform", "wamit": wamit, "ulen": ulen, "point": _vec(p_hd)}  # fmt: skip
         if exctn_file is not None:
             excitation.update(model="state_space", ss_file=exctn_file)
+        # (no time_step: HydroDyn's WaveDT tabulation was 1e-5 further from OpenFAST than the
+        # exact sum on ref08 and ref13, docs/potential_flow.md)
         mn, nw = _int(deck["HydroDyn"], "MnDrift", 0), _int(deck["HydroDyn"], "NewmanApp", 0)
         if mn or nw:  # HydroDyn WAMIT2: at the reference point, first-order cut-offs
             excitation.update(second_order="mean_drift" if mn else "newman", qtf=mn or nw,
