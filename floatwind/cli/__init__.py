@@ -9,6 +9,7 @@
     floatwind import-openfast DECK.fst -o CASE.yaml [--approximate] [--split]
     floatwind bem CASE_OR_MESH -o DIR [--frequencies ...] [--headings ...] [--panels N] [--no-lid]
     floatwind mbdm FILE [-o OUT.nc] [--method partitioning|baumgarte] [--tmax S] [--dt S]
+    floatwind linearize CASE -o OUT.nc [--at rest|equilibrium]
     floatwind report validation -o report.html [--quick]
     floatwind report dlc DIR -o report.html
     floatwind report study DIR -o report.html
@@ -44,6 +45,7 @@ from floatwind.cli import (
     check,
     dlc,
     import_openfast,
+    linearize,
     mbdm,
     mooring,
     plot,
@@ -57,7 +59,7 @@ from floatwind.cli._common import GENERAL_EXAMPLES, exit_status
 
 #: the command modules, in the order ``floatwind --help`` lists them
 COMMANDS = (run, import_openfast, report, study, dlc, plot, warmup, check, mooring, mbdm, bem,
-            ss_fit)  # fmt: skip
+            ss_fit, linearize)  # fmt: skip
 
 
 def _parser() -> argparse.ArgumentParser:
