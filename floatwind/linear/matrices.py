@@ -69,6 +69,9 @@ class Linearization:
     #: potential-flow radiation loads: (WamitData scaled to rho = 1, rho, J (6, n)) with J the
     #: Jacobian of the WAMIT point's translation and the body's rotation w.r.t. x
     radiation: list = field(default_factory=list)
+    #: potential-flow excitation loads: (WamitData scaled to rho = g = 1, rho g, J (6, n), the
+    #: load's case field)
+    excitation: list = field(default_factory=list)
     model_name: str = ""
 
     @property
@@ -323,9 +326,9 @@ def linearize(model: Model, at: str = "equilibrium", t: float = 0.0) -> Lineariz
     kin = co.kinematics(y0)
     prp = co.x_of(y0, kin)[0, :3]
     x0 = np.concatenate([prp - model.ref_point0_g, _log_rot(kin.R_b2g[:, 0])[0]])
-    radiation = _radiation(model, co, Tinv)
+    radiation, exc = _potential(model, co, Tinv)
     return Linearization(dof=names, units=units, at=at, x0=x0, M=M, C=C, K=K,
-                         step_agreement=agree, radiation=radiation,
+                         step_agreement=agree, radiation=radiation, excitation=exc,
                          model_name=model.name)  # fmt: skip
 
 
@@ -337,29 +340,37 @@ def _agreement(A: np.ndarray, B: np.ndarray, scale: np.ndarray) -> float:
     return float(np.max(np.abs(A - B) / np.sqrt(np.outer(s, s))))
 
 
-def _radiation(model: Model, co: _Coordinates, Tinv: np.ndarray) -> list:
-    """(WamitData, rho, J (6, n)) of each potential-flow radiation load: J the Jacobian of its
-    WAMIT point's translation and its body's rotation with respect to x."""
-    from floatwind.loads.potential import PotentialRadiation
+def _point_jacobian(model: Model, co: _Coordinates, Tinv: np.ndarray, body: int, point_b):
+    """J (6, n): translation of ``point_b`` (body frame of ``body``) and rotation of that body
+    per unit x, at the operating point (central differences through the kinematics)."""
+    h = co.steps("pos")
+    dg = Tinv * h[None, :]
+    Y = np.repeat(co.y0, 2 * co.n, axis=0)
+    for j in range(co.n):
+        Y[j, co.pos] += dg[:, j]
+        Y[co.n + j, co.pos] -= dg[:, j]
+    kin = co.kinematics(Y)
+    R = kin.R_b2g[:, body]
+    p = kin.r_G_g[:, body] + np.einsum("bij,j->bi", R, np.asarray(point_b) - model.tree.cm_b[body])
+    R0 = co.kinematics(co.y0).R_b2g[0, body]
+    rot = _log_rot(np.einsum("bij,kj->bik", R, R0))
+    w = np.concatenate([p, rot], axis=1)
+    return ((w[: co.n] - w[co.n :]) / (2 * h[:, None])).T
 
-    out = []
+
+def _potential(model: Model, co: _Coordinates, Tinv: np.ndarray) -> tuple[list, list]:
+    """The potential-flow radiation loads (WamitData, rho, J) and excitation loads (WamitData,
+    rho g, J, field) of the model, J from :func:`_point_jacobian`."""
+    from floatwind.loads.potential import PotentialExcitation, PotentialRadiation
+
+    rad, exc = [], []
     rho = float(getattr(model.env, "rho_water", 1025.0))
-    for load in model.loads:
-        if not isinstance(load, PotentialRadiation):
-            continue
-        b = int(load.body)
-        h = co.steps("pos")
-        dg = Tinv * h[None, :]
-        Y = np.repeat(co.y0, 2 * co.n, axis=0)
-        for j in range(co.n):
-            Y[j, co.pos] += dg[:, j]
-            Y[co.n + j, co.pos] -= dg[:, j]
-        kin = co.kinematics(Y)
-        R = kin.R_b2g[:, b]
-        p = kin.r_G_g[:, b] + np.einsum("bij,j->bi", R, load.point_b - model.tree.cm_b[b])
-        R0 = co.kinematics(co.y0).R_b2g[0, b]
-        rot = _log_rot(np.einsum("bij,kj->bik", R, R0))
-        w = np.concatenate([p, rot], axis=1)
-        J = ((w[: co.n] - w[co.n :]) / (2 * h[:, None])).T  # (6, n)
-        out.append((load.data, rho, J))
-    return out
+    g = float(getattr(model.env, "gravity", 9.80665))
+    for i, load in enumerate(model.loads):
+        if isinstance(load, PotentialRadiation):
+            J = _point_jacobian(model, co, Tinv, int(load.body), load.point_b)
+            rad.append((load.data, rho, J))
+        elif isinstance(load, PotentialExcitation) and load.data.excitation is not None:
+            J = _point_jacobian(model, co, Tinv, int(load.body), load.point_b)
+            exc.append((load.data, rho * g, J, getattr(load, "_field", "") or f"loads[{i}]"))
+    return rad, exc
