@@ -121,8 +121,8 @@ def test_oc3_spar_periods_match_openfast_free_decay():
     """Regression: OC3 spar (ref07, WAMIT A(w), B(w) at each mode's frequency): the damped
     periods of heave and pitch equal the mean interval of upward zero crossings (about the
     equilibrium) of OpenFAST's free decay within 1 %; surge, heave and yaw equal the OC3
-    natural frequencies of Jonkman (2010) NREL/TP-500-47535 (0.0080, 0.0324, 0.1210 Hz) to the
-    digits published."""
+    natural frequencies of Jonkman (2010) NREL/TP-500-47535 (0.0080, 0.0324, 0.1210 Hz): surge
+    and heave to the digits published, yaw to three (0.1212)."""
     from floatwind.cli._case import load_model
     from floatwind.io.openfast import read_out
 
@@ -201,3 +201,21 @@ def test_cli_writes_modes_table_and_figure(tmp_path, capsys):
     assert main(["linearize", str(_decoupled(tmp_path)), "-o", str(out), "--at", "mean"]) == 2
     err = capsys.readouterr().err
     assert "'--at'" in err and "mean operating point" in err and err.count("\n") == 1
+
+
+def test_rotor_thrust_linearization_is_aerodynamic_damping():
+    """The thrust load's dependence on the relative wind (cases/oc3_hywind.yaml, 17 m/s) is in
+    C: surge and pitch damping grow (pitch damping ratio 0.135 against 0.040 without wind),
+    and the step check still agrees."""
+    from floatwind.environment.base import NoWind
+
+    model = load_case(ROOT / "cases/oc3_hywind.yaml")
+    calm = dataclasses.replace(model, env=dataclasses.replace(model.env, wind=NoWind()))
+    windy, still = linearize(model), linearize(calm)
+    i = windy.dof.index
+    assert windy.C[i("PtfmSurge"), i("PtfmSurge")] > still.C[i("PtfmSurge"), i("PtfmSurge")] + 1e4
+    assert windy.C[i("PtfmPitch"), i("PtfmPitch")] > 2 * still.C[i("PtfmPitch"), i("PtfmPitch")]
+    assert windy.step_agreement["C"] < 1e-3
+    zw = dict(zip(modes(windy).dof, modes(windy).damping_ratio))
+    zs = dict(zip(modes(still).dof, modes(still).damping_ratio))
+    assert zw["PtfmPitch"] > zs["PtfmPitch"] + 0.05

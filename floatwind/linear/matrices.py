@@ -20,8 +20,9 @@ and its Jacobian ``T = dx/dg`` taken by central differences.
 * **Stiffness and damping** from the right-hand side ``gdd = f(g, gd)`` (``System.rhs``, still
   water, the load states held): ``K = -M T (df/dg) T^-1``, ``C = -M T (df/dgd) T^-1`` (the
   linearised ``M xdd + C xd + K x = 0``; ``dT/dt gd`` is of second order at zero velocity).
-  Central differences with per-coordinate steps ``h`` (1e-2 m, 1e-4 rad; rates 1e-2 m/s,
-  1e-3 rad/s), checked against ``h/4``: the largest difference of an entry relative to
+  Central differences with per-coordinate steps ``h`` (1e-2 m, 1e-4 rad; rates 1e-4 m/s,
+  1e-5 rad/s: a quadratic drag's central difference at zero velocity is proportional to the
+  step, so the rate steps are small), checked against ``h/4``: the largest difference of an entry relative to
   ``sqrt(|K_ii K_jj|)`` is reported (``step_agreement``).
 
 The wave excitation is left out (still water: it is the input of the frequency-domain model);
@@ -48,7 +49,7 @@ PLATFORM_DOFS = ("PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", 
 
 #: central-difference steps: positions (m, rad), rates (m/s, rad/s); checked with STEP / 4
 STEP_POS = (1e-2, 1e-4)
-STEP_VEL = (1e-2, 1e-3)
+STEP_VEL = (1e-4, 1e-5)
 CHECK_RATIO = 4.0
 
 
@@ -73,6 +74,8 @@ class Linearization:
     #: load's case field)
     excitation: list = field(default_factory=list)
     model_name: str = ""
+    #: system CM relative to the PRP at the operating point (m, inertial axes)
+    cm_offset: np.ndarray | None = None
 
     @property
     def n(self) -> int:
@@ -113,10 +116,21 @@ def wamit_at(data, omega: float) -> tuple[np.ndarray, np.ndarray]:
     return (1 - f) * A[k] + f * A[k + 1], (1 - f) * B[k] + f * B[k + 1]
 
 
-def dominant_dof(shape: np.ndarray, M: np.ndarray, names: list[str]) -> str:
-    """The DOF with the largest share of the kinetic energy of a mode shape (diagonal of M, so
-    metres and radians compare)."""
-    e = np.abs(np.diag(M)) * np.abs(shape) ** 2
+def dominant_dof(shape: np.ndarray, M: np.ndarray, names: list[str], cm=None) -> str:
+    """The DOF with the largest share of a mode's kinetic energy. The platform DOFs are first
+    referred to the system CM (``cm``: its offset from the PRP, inertial axes), where the
+    rigid-body mass is block-diagonal, so a spar's pitch about its fairleads reads as pitch,
+    not as the PRP's surge; the share of DOF i is |conj(psi_i) (M_cm psi)_i|."""
+    n = len(names)
+    Tc = np.eye(n)
+    if cm is not None:
+        r = np.asarray(cm, float)
+        # u_G = u_P + theta x r  ->  u_G = u_P - [r]x theta
+        Tc[:3, 3:6] = -np.array([[0, -r[2], r[1]], [r[2], 0, -r[0]], [-r[1], r[0], 0]])
+    Ti = np.linalg.inv(Tc)
+    Mc = Ti.T @ M @ Ti
+    psi = Tc @ shape
+    e = np.abs(np.conj(psi) * (Mc @ psi))
     return names[int(np.argmax(e))]
 
 
@@ -211,10 +225,6 @@ def _mass_matrix(coords: _Coordinates, Tinv: np.ndarray, y: np.ndarray) -> np.nd
             Mb = Mb + added[0, b]
         M += J[b].T @ Mb @ J[b]
     return M
-
-
-def _name_of(vec: np.ndarray, M: np.ndarray, names) -> str:
-    return dominant_dof(vec, np.where(np.abs(np.diag(M)) > 0, M, np.eye(len(names))), names)
 
 
 def _check_mass(M: np.ndarray, names: list[str]) -> None:
@@ -329,7 +339,7 @@ def linearize(model: Model, at: str = "equilibrium", t: float = 0.0) -> Lineariz
     radiation, exc = _potential(model, co, Tinv)
     return Linearization(dof=names, units=units, at=at, x0=x0, M=M, C=C, K=K,
                          step_agreement=agree, radiation=radiation, excitation=exc,
-                         model_name=model.name)  # fmt: skip
+                         model_name=model.name, cm_offset=y0[0, :3] - prp)  # fmt: skip
 
 
 def _agreement(A: np.ndarray, B: np.ndarray, scale: np.ndarray) -> float:

@@ -120,7 +120,7 @@ def check_stability(lin: Linearization) -> None:
     k = int(np.argmin(lam.real))
     if lam[k].real < -1e-9 * max(float(np.max(np.abs(lam))), 1e-300):
         v = V[:, k]
-        dof = dominant_dof(v, M, lin.dof)
+        dof = dominant_dof(v, M, lin.dof, lin.cm_offset)
         i = lin.dof.index(dof)
         unit = "N/m" if lin.units[i] == "m" else "N m/rad"
         raise CaseError(
@@ -165,7 +165,7 @@ def modes(lin: Linearization, *, tol: float = 1e-10, max_iter: int = 100) -> Mod
         wn[k], zeta[k], wd[k], shapes[k], its[k] = w2, z2, wd2, _normalise(v2), it
     order = np.argsort(wn)
     shapes = shapes[order]
-    dofs = [dominant_dof(s, lin.M, lin.dof) for s in shapes]
+    dofs = [dominant_dof(s, lin.M, lin.dof, lin.cm_offset) for s in shapes]
     return Modes(omega_n=wn[order], omega_d=wd[order], damping_ratio=zeta[order], shape=shapes,
                  dof=dofs, added_mass=Am[order], radiation_damping=Bm[order],
                  iterations=its[order])  # fmt: skip
