@@ -37,7 +37,7 @@ LAYERS: list[set[str]] = [
     {"multibody", "loads", "environment", "rotor"},  # rotor: BEM airfoils, options, performance
     {"model", "bem"},  # bem: hull coefficients; reads loads (hydrostatics profile), io
     {"case", "simulate"},
-    {"studies", "dlc"},
+    {"studies", "dlc", "linear"},  # linear: linearization, modes, RAOs (reads simulate)
     {"report"},
     {"cli", "__main__"},
 ]

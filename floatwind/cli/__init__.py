@@ -9,6 +9,8 @@
     floatwind import-openfast DECK.fst -o CASE.yaml [--approximate] [--split]
     floatwind bem CASE_OR_MESH -o DIR [--frequencies ...] [--headings ...] [--panels N] [--no-lid]
     floatwind mbdm FILE [-o OUT.nc] [--method partitioning|baumgarte] [--tmax S] [--dt S]
+    floatwind linearize CASE -o OUT.nc [--at rest|equilibrium]
+    floatwind rao CASE -o OUT.nc [--hs M --tp S] [--headings DEG ...]
     floatwind report validation -o report.html [--quick]
     floatwind report dlc DIR -o report.html
     floatwind report study DIR -o report.html
@@ -44,9 +46,11 @@ from floatwind.cli import (
     check,
     dlc,
     import_openfast,
+    linearize,
     mbdm,
     mooring,
     plot,
+    rao,
     report,
     run,
     ss_fit,
@@ -57,7 +61,7 @@ from floatwind.cli._common import GENERAL_EXAMPLES, exit_status
 
 #: the command modules, in the order ``floatwind --help`` lists them
 COMMANDS = (run, import_openfast, report, study, dlc, plot, warmup, check, mooring, mbdm, bem,
-            ss_fit)  # fmt: skip
+            ss_fit, linearize, rao)  # fmt: skip
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -1,0 +1,76 @@
+"""``floatwind linearize CASE_OR_DECK -o OUT.nc [--at rest|equilibrium]``: the linear model
+about an operating point and its modes (floatwind.linear, docs/linearization.md)."""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+
+from floatwind.cli._case import load_model
+from floatwind.cli._common import check_output, examples, output_options
+from floatwind.errors import CaseError
+
+NAME = "linearize"
+HELP = "linear M, C, K about an operating point; natural periods, damping ratios, mode shapes"
+EPILOG = examples([
+    ("floatwind linearize cases/oc3_platform_decay.yaml -o oc3_modes.nc",
+     "modes of the OC3 spar about its static equilibrium; table, netCDF and figure"),
+    ("floatwind linearize DECK.fst -o modes.nc --at rest",
+     "an OpenFAST deck, linearised at the undisplaced pose"),
+])  # fmt: skip
+NO_DASK = True
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("case", help="case file (.yaml) or OpenFAST deck (.fst)")
+    p.add_argument("-o", "--output", help="netCDF file (default <case>_modes.nc here)")
+    p.add_argument(
+        "--at",
+        default="equilibrium",
+        help="operating point: equilibrium (static equilibrium, default) or rest (undisplaced "
+        "pose); 'mean' (with mean wind thrust and drift) is refused for now",
+    )
+    p.add_argument("--figure", help="mode-shape figure (default: OUT with .png)")
+    p.add_argument(
+        "--approximate",
+        action="store_true",
+        help="(.fst) replace unsupported OpenFAST settings by documented approximations",
+    )
+    output_options(p)
+
+
+def main(args) -> int:
+    from floatwind.io.safe import atomic_write, input_files
+    from floatwind.linear.dataset import modes_dataset, modes_figure, modes_table
+    from floatwind.linear.matrices import linearize
+    from floatwind.linear.modes import modes
+
+    if args.at not in ("rest", "equilibrium"):
+        reason = (
+            "the mean operating point (mean wind thrust and mean drift) is not implemented: "
+            "use equilibrium (it includes a steady wind's thrust at zero velocity)"
+            if args.at == "mean"
+            else f"unknown operating point {args.at!r}; one of rest, equilibrium"
+        )
+        raise CaseError(reason, field="--at")
+    out = pathlib.Path(args.output or f"{pathlib.Path(args.case).stem}_modes.nc").resolve()
+    inputs = input_files(args.case)
+    out = check_output(args, out, inputs)
+    fig = pathlib.Path(args.figure).resolve() if args.figure else out.with_suffix(".png")
+    fig = check_output(args, fig, inputs)
+    model = load_model(args.case, approximate=args.approximate)
+    lin = linearize(model, args.at)
+    md = modes(lin)
+    ds = modes_dataset(lin, md)
+    ds.attrs["source"] = str(args.case)
+    atomic_write(out, lambda tmp: ds.to_netcdf(tmp, engine="netcdf4", format="NETCDF4"))
+    atomic_write(fig, lambda tmp: modes_figure(lin, md, tmp, fig.suffix.lstrip(".") or "png"))
+    x0 = ", ".join(f"{d} {v:.6g}" for d, v in zip(lin.dof, lin.x0))
+    print(f"{args.case}: linearised about the {lin.at} operating point ({x0}; m, rad)")
+    print(f"central differences: steps h and h/4 agree to {lin.step_agreement['K']:.1e} "
+          f"(stiffness) and {lin.step_agreement['C']:.1e} (damping, of critical)")  # fmt: skip
+    if lin.radiation:
+        print("potential flow: A(omega), B(omega) at each mode's own damped frequency")
+    print(modes_table(lin, md))
+    print(f"written: {out}, {fig}")
+    return 0

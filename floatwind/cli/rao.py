@@ -1,0 +1,138 @@
+"""``floatwind rao CASE -o OUT.nc``: RAOs per heading, response spectra and significant
+responses in a JONSWAP sea, from the linear model about the operating point (floatwind.linear,
+docs/linearization.md)."""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+
+from floatwind.cli._case import load_model
+from floatwind.cli._common import check_output, examples, output_options
+from floatwind.errors import CaseError
+
+NAME = "rao"
+HELP = "frequency-domain response: RAOs per heading, response spectra, significant responses"
+EPILOG = examples([
+    ("floatwind rao ../shared/reference/openfast/ref13_potential_irregular/"
+     "ref13_potential_irregular.fst -o rao.nc",
+     "RAOs of the OC3 spar and its response in the deck's JONSWAP sea"),
+    ("floatwind rao DECK.fst -o rao.nc --hs 6 --tp 12 --headings 0 15 30 45",
+     "another sea state and four headings"),
+])  # fmt: skip
+NO_DASK = True
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("case", help="case file (.yaml) or OpenFAST deck (.fst) with WAMIT data")
+    p.add_argument("-o", "--output", help="netCDF file (default <case>_rao.nc here)")
+    p.add_argument("--at", default="equilibrium", choices=("rest", "equilibrium"),
+                   help="operating point (default equilibrium)")  # fmt: skip
+    p.add_argument("--hs", type=float, help="significant wave height (m) of a JONSWAP sea")
+    p.add_argument("--tp", type=float, help="peak period (s) of the JONSWAP sea")
+    p.add_argument("--gamma", type=float, help="peak-shape factor (default IEC 61400-3's)")
+    p.add_argument("--headings", type=float, nargs="+", metavar="DEG",
+                   help="wave headings (deg; default the case's sea heading, else the WAMIT "
+                   "file's headings)")  # fmt: skip
+    p.add_argument("--frequencies", type=float, nargs=3, metavar=("MIN", "MAX", "N"),
+                   help="frequency grid (rad/s; default the WAMIT .3 range, 200 points)")  # fmt: skip
+    p.add_argument("--figure", help="RAO figure (default: OUT with .png)")
+    p.add_argument("--approximate", action="store_true",
+                   help="(.fst) replace unsupported OpenFAST settings by documented "
+                   "approximations")  # fmt: skip
+    output_options(p)
+
+
+def _case_sea(model):
+    """(hs, tp, gamma, heading_deg) of the case's JONSWAP sea, or None."""
+    import re
+
+    info = getattr(model.env.sea, "info", None)
+    info = info() if callable(info) else info
+    if not isinstance(info, dict):
+        return None
+    m = re.match(r"JONSWAP Hs=([\d.eE+-]+) m Tp=([\d.eE+-]+) s gamma=([\d.eE+-]+)",
+                 str(info.get("description", "")))  # fmt: skip
+    if not m:
+        return None
+    return float(m.group(1)), float(m.group(2)), float(m.group(3)), info.get("heading_deg")
+
+
+def main(args) -> int:
+    import time
+
+    import numpy as np
+
+    from floatwind.environment.spectra import JonswapSpectrum
+    from floatwind.io.safe import atomic_write, input_files
+    from floatwind.linear.matrices import linearize
+    from floatwind.linear.rao import rao_dataset, rao_figure, raos, response_spectra
+
+    out = pathlib.Path(args.output or f"{pathlib.Path(args.case).stem}_rao.nc").resolve()
+    inputs = input_files(args.case)
+    out = check_output(args, out, inputs)
+    fig = pathlib.Path(args.figure).resolve() if args.figure else out.with_suffix(".png")
+    fig = check_output(args, fig, inputs)
+    if (args.hs is None) != (args.tp is None):
+        raise CaseError("give both --hs and --tp (or neither: the case's sea)",
+                        field="--hs" if args.hs is None else "--tp")  # fmt: skip
+    model = load_model(args.case, approximate=args.approximate)
+    lin = linearize(model, args.at)
+    if not lin.excitation:
+        raise CaseError(
+            "the case has no potential_excitation load (WAMIT .3 file): RAOs of Morison-only "
+            "models (stochastic linearization of drag) are not implemented",
+            field="loads",
+        )
+    data = lin.excitation[0][0]
+    sea = _case_sea(model)
+    if args.frequencies:
+        lo, hi, n = args.frequencies
+        if not (0 < lo < hi) or n < 2 or n != int(n):
+            raise CaseError("expected MIN MAX N with 0 < MIN < MAX and an integer N >= 2",
+                            field="--frequencies")  # fmt: skip
+        omega = np.linspace(lo, hi, int(n))
+    else:
+        omega = np.linspace(float(data.exc_omega[0]), float(data.exc_omega[-1]), 200)
+    if args.headings:
+        headings = np.asarray(args.headings, float)
+    elif sea is not None and sea[3] is not None:
+        headings = np.array([float(sea[3])])
+    else:
+        headings = np.degrees(np.asarray(data.exc_heading, float))
+    t0 = time.perf_counter()
+    R = raos(lin, omega, np.radians(headings))
+    t_rao = time.perf_counter() - t0
+    spectrum, where = None, "no sea state (give --hs and --tp)"
+    if args.hs is not None:
+        try:
+            spectrum = JonswapSpectrum(args.hs, args.tp, args.gamma)
+        except ValueError as err:
+            raise CaseError(str(err), field="--gamma" if "gamma" in str(err) else "--hs") from None
+        where = spectrum.describe()
+    elif sea is not None:
+        spectrum = JonswapSpectrum(sea[0], sea[1], sea[2])
+        where = spectrum.describe() + " (the case's sea)"
+    resp = None
+    if spectrum is not None:
+        resp = response_spectra(R, omega, spectrum(omega))
+    ds = rao_dataset(lin, omega, headings, R, spectrum, resp)
+    ds.attrs["source"] = str(args.case)
+    atomic_write(out, lambda tmp: ds.to_netcdf(tmp, engine="netcdf4", format="NETCDF4"))
+    atomic_write(fig, lambda tmp: rao_figure(lin, omega, headings, R, tmp,
+                                             fig.suffix.lstrip(".") or "png"))  # fmt: skip
+    print(f"{args.case}: RAOs about the {lin.at} operating point, {omega.size} frequencies "
+          f"{omega[0]:.3g}-{omega[-1]:.3g} rad/s x {headings.size} headings in "
+          f"{t_rao * 1e3:.1f} ms")  # fmt: skip
+    print(f"sea: {where}")
+    if resp is not None:
+        _, sigma, sig = resp
+        print(f"{'heading (deg)':>13s}  " + " ".join(f"{d:>11s}" for d in lin.dof))
+        for h, hd in enumerate(headings):
+            print(f"{hd:13.4g}  " + " ".join(
+                f"{v:11.4g}" if lin.units[i] == "m" else f"{np.degrees(v):11.4g}"
+                for i, v in enumerate(sig[h])
+            ))  # fmt: skip
+        print("significant responses 4 sigma (m, deg)")
+    print(f"written: {out}, {fig}")
+    return 0

@@ -1,0 +1,221 @@
+"""floatwind linearize (issue 40): M, C, K from the model's right-hand side, modes, potential
+flow at each mode's frequency, the refusals (docs/linearization.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+
+import numpy as np
+import pytest
+import xarray as xr
+
+from floatwind.case import load_case
+from floatwind.errors import CaseError
+from floatwind.linear.matrices import linearize
+from floatwind.linear.modes import modes
+from floatwind.loads.base import Load, Wrench
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+REF07 = ROOT / "../shared/reference/openfast/ref07_potential_decay"
+
+M6 = np.array([1000.0, 1000.0, 1000.0, 2.0e4, 3.0e4, 4.0e4])
+K6 = np.array([1.0e3, 2.0e3, 4.0e3, 5.0e4, 6.0e4, 7.0e4])
+C6 = np.array([100.0, 0.0, 50.0, 1000.0, 0.0, 0.0])
+
+
+def _decoupled(tmp_path, k6=K6, gravity_load=False, name="decoupled.yaml"):
+    """One body, CM at the PRP, diagonal inertia and diagonal linear springs and dampers: six
+    uncoupled oscillators (closed form)."""
+    rows = ",".join("[" + ",".join(f"{k6[i] if i == j else 0.0}" for j in range(6)) + "]"
+                    for i in range(6))  # fmt: skip
+    text = f"""name: decoupled
+environment: {{gravity: 9.80665, rho_water: 1025.0, water_depth: 320.0}}
+bodies:
+  - name: b
+    mass: {M6[0]}
+    cm: [0.0, 0.0, 0.0]
+    inertia: {{xx: {M6[3]}, yy: {M6[4]}, zz: {M6[5]}}}
+reference_point: [0.0, 0.0, 0.0]
+loads:
+  - type: linear
+    body: b
+    point: [0.0, 0.0, 0.0]
+    stiffness: [{rows}]
+    damping: [{", ".join(str(c) for c in C6)}]
+"""
+    if gravity_load:
+        text += "  - type: gravity\n"
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_decoupled_oscillators_closed_form(tmp_path):
+    """Analytic: omega_n = sqrt(k/m), zeta = c / (2 sqrt(k m)) per DOF, to 1e-6; the matrices
+    equal the case's."""
+    lin = linearize(load_case(_decoupled(tmp_path)), "equilibrium")
+    np.testing.assert_allclose(np.diag(lin.M), M6, rtol=1e-9)
+    np.testing.assert_allclose(lin.K, np.diag(K6), rtol=1e-7, atol=1e-6 * K6.max())
+    np.testing.assert_allclose(lin.C, np.diag(C6), rtol=1e-7, atol=1e-6 * C6.max())
+    assert lin.step_agreement["K"] < 1e-6 and lin.step_agreement["C"] < 1e-6
+    md = modes(lin)
+    wn = np.sqrt(K6 / M6)
+    zeta = C6 / (2 * np.sqrt(K6 * M6))
+    order = np.argsort(wn)
+    np.testing.assert_allclose(md.period, 2 * np.pi / wn[order], rtol=1e-6)
+    np.testing.assert_allclose(md.damping_ratio, zeta[order], rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(md.damped_period, 2 * np.pi / (wn * np.sqrt(1 - zeta**2))[order],
+                               rtol=1e-6)  # fmt: skip
+    names = ["PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw"]
+    assert md.dof == [names[i] for i in order]
+
+
+def test_oc3_lumped_case_periods_from_its_matrices(tmp_path):
+    """Analytic: cases/oc3_platform_decay.yaml gives its stiffness about the PRP. With its CM
+    put on the spar axis and the buoyancy-minus-preload force set equal to the weight (so that
+    the undisplaced pose is the equilibrium), M is the rigid-body mass about the PRP, K the
+    case's plus gravity's -m g z_G in roll and pitch, and the periods are 2 pi / sqrt of the
+    eigenvalues of M^-1 K, to 1e-6."""
+    text = (ROOT / "cases/oc3_platform_decay.yaml").read_text()
+    m0, g0 = 8065437.845, 9.80665
+    text = text.replace("cm: [-0.017555, 0.0, -78.014007]", "cm: [0.0, 0.0, -78.014007]")
+    text = text.replace("force: [0.0, 0.0, 79101143.6]", f"force: [0.0, 0.0, {m0 * g0!r}]")
+    path = tmp_path / "oc3_on_axis.yaml"
+    path.write_text(text)
+    model = load_case(path)
+    lin = linearize(model, "rest")
+    np.testing.assert_allclose(lin.x0, 0.0, atol=1e-12)
+    b = model.tree.bodies[0]
+    m, r, g = b.mass, b.cm_b, model.env.gravity
+    X = np.array([[0, -r[2], r[1]], [r[2], 0, -r[0]], [-r[1], r[0], 0]])
+    M = np.zeros((6, 6))
+    M[:3, :3] = m * np.eye(3)
+    M[:3, 3:] = -m * X
+    M[3:, :3] = m * X
+    M[3:, 3:] = b.inertia_b - m * X @ X
+    K = np.zeros((6, 6))  # the case's hydrostatics + mooring + yaw spring about the PRP [J10]
+    K[0, 0] = K[1, 1] = 41180.0
+    K[0, 4] = K[4, 0] = -2821000.0
+    K[1, 3] = K[3, 1] = 2821000.0
+    K[2, 2] = 344881.0
+    K[3, 3] = K[4, 4] = -4688080000.0
+    K[5, 5] = 109900000.0
+    K[3, 3] += -m * g * r[2]
+    K[4, 4] += -m * g * r[2]
+    np.testing.assert_allclose(lin.M, M, rtol=1e-8, atol=1e-8 * np.abs(M).max())
+    np.testing.assert_allclose(lin.K, K, rtol=1e-6, atol=1e-6 * np.abs(K).max())
+    lam = np.sort(np.linalg.eigvals(np.linalg.solve(M, K)).real)
+    md = modes(dataclasses.replace(lin, C=np.zeros((6, 6))))
+    np.testing.assert_allclose(md.period, np.sort(2 * np.pi / np.sqrt(lam))[::-1], rtol=1e-6)
+
+
+def _upward_crossing_interval(t, x):
+    i = np.nonzero((x[:-1] < 0) & (x[1:] >= 0))[0]
+    tc = t[i] - x[i] * (t[i + 1] - t[i]) / (x[i + 1] - x[i])
+    return float(np.mean(np.diff(tc)))
+
+
+@pytest.mark.skipif(not REF07.exists(), reason="shared OpenFAST references not beside the checkout")
+def test_oc3_spar_periods_match_openfast_free_decay():
+    """Regression: OC3 spar (ref07, WAMIT A(w), B(w) at each mode's frequency): the damped
+    periods of heave and pitch equal the mean interval of upward zero crossings (about the
+    equilibrium) of OpenFAST's free decay within 1 %; surge, heave and yaw equal the OC3
+    natural frequencies of Jonkman (2010) NREL/TP-500-47535 (0.0080, 0.0324, 0.1210 Hz): surge
+    and heave to the digits published, yaw to three (0.1212)."""
+    from floatwind.cli._case import load_model
+    from floatwind.io.openfast import read_out
+
+    lin = linearize(load_model(str(REF07 / "ref07_potential_decay.fst")), "equilibrium")
+    md = modes(lin)
+    ds = read_out(REF07 / "ref07_potential_decay.out")
+    t = ds["time"].values
+    by = {d: k for k, d in enumerate(md.dof)}
+    x0 = dict(zip(lin.dof, lin.x0))
+    for ch, scale in (("PtfmHeave", 1.0), ("PtfmPitch", np.pi / 180)):
+        ref = _upward_crossing_interval(t, ds[ch].values * scale - x0[ch])
+        ours = md.damped_period[by[ch]]
+        assert abs(ours / ref - 1) < 0.01, (ch, ours, ref)
+    f = md.omega_n / (2 * np.pi)
+    assert round(f[by["PtfmSurge"]], 4) == 0.0080
+    assert round(f[by["PtfmHeave"]], 4) == 0.0324
+    assert round(f[by["PtfmYaw"]], 3) == 0.121
+    assert md.iterations.max() > 1  # the coefficients were iterated to each mode's frequency
+
+
+def test_unstable_equilibrium_names_the_dof(tmp_path):
+    k6 = K6.copy()
+    k6[4] = -6.0e4
+    with pytest.raises(CaseError, match=r"unstable equilibrium: negative stiffness in PtfmPitch"):
+        modes(linearize(load_case(_decoupled(tmp_path, k6)), "rest"))
+
+
+def test_operating_point_that_does_not_converge_names_the_dof(tmp_path):
+    """Gravity with no heave restoring: no static equilibrium; the line names PtfmHeave."""
+    k6 = K6.copy()
+    k6[2] = 0.0
+    model = load_case(_decoupled(tmp_path, k6, gravity_load=True))
+    with pytest.raises(CaseError, match=r"operating point not found.*PtfmHeave") as exc:
+        linearize(model, "equilibrium")
+    assert "\n" not in str(exc.value)
+
+
+class _NegativeHeaveMass(Load):
+    """Test load: an added mass that cancels the body's mass in heave (a sign error)."""
+
+    name = "negative_heave_mass"
+
+    def __init__(self, mass):
+        self.mass = float(mass)
+
+    def wrench(self, t, kin, env):
+        B, N = kin.batch, kin.n_bodies
+        A = np.zeros((B, N, 6, 6))
+        A[:, 0, 2, 2] = -self.mass
+        return Wrench(np.zeros((B, N, 3)), np.zeros((B, N, 3)), added_mass=A)
+
+
+def test_singular_mass_matrix_names_the_dof(tmp_path):
+    model = load_case(_decoupled(tmp_path))
+    model = dataclasses.replace(model, loads=[*model.loads, _NegativeHeaveMass(M6[2])])
+    with pytest.raises(CaseError, match=r"singular mass matrix: no inertia in DOF PtfmHeave"):
+        linearize(model, "rest")
+
+
+def test_cli_writes_modes_table_and_figure(tmp_path, capsys):
+    from floatwind.cli import main
+
+    out = tmp_path / "m.nc"
+    assert main(["linearize", str(_decoupled(tmp_path)), "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "PtfmHeave" in text and "agree to" in text
+    with xr.open_dataset(out) as ds:
+        assert ds["period"].attrs["units"] == "s" and ds["period"].dims == ("mode",)
+        assert ds["damping_ratio"].dims == ("mode",)
+        assert set(ds["dof"].values) == {"PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll",
+                                          "PtfmPitch", "PtfmYaw"}  # fmt: skip
+        assert ds["mass_units"].values[3, 3] == "kg m^2"
+        assert ds["stiffness_units"].values[0, 4] == "N/rad"
+        np.testing.assert_allclose(np.diag(ds["stiffness"].values), K6, rtol=1e-7)
+    assert (tmp_path / "m.png").stat().st_size > 1000
+    assert main(["linearize", str(_decoupled(tmp_path)), "-o", str(out), "--at", "mean"]) == 2
+    err = capsys.readouterr().err
+    assert "'--at'" in err and "mean operating point" in err and err.count("\n") == 1
+
+
+def test_rotor_thrust_linearization_is_aerodynamic_damping():
+    """The thrust load's dependence on the relative wind (cases/oc3_hywind.yaml, 17 m/s) is in
+    C: surge and pitch damping grow (pitch damping ratio 0.135 against 0.040 without wind),
+    and the step check still agrees."""
+    from floatwind.environment.base import NoWind
+
+    model = load_case(ROOT / "cases/oc3_hywind.yaml")
+    calm = dataclasses.replace(model, env=dataclasses.replace(model.env, wind=NoWind()))
+    windy, still = linearize(model), linearize(calm)
+    i = windy.dof.index
+    assert windy.C[i("PtfmSurge"), i("PtfmSurge")] > still.C[i("PtfmSurge"), i("PtfmSurge")] + 1e4
+    assert windy.C[i("PtfmPitch"), i("PtfmPitch")] > 2 * still.C[i("PtfmPitch"), i("PtfmPitch")]
+    assert windy.step_agreement["C"] < 1e-3
+    zw = dict(zip(modes(windy).dof, modes(windy).damping_ratio))
+    zs = dict(zip(modes(still).dof, modes(still).damping_ratio))
+    assert zw["PtfmPitch"] > zs["PtfmPitch"] + 0.05
