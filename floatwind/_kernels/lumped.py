@@ -14,7 +14,7 @@ velocities (Line_GetStateDeriv):
   stretched, else 0 (a cable cannot push); internal damping ``Td = BA lstrd / l qs``; a negative
   BA input is a damping ratio ``zeta``: ``BA = zeta l sqrt(EA w)`` (SetupLine);
 * node ``i``: tangent ``q`` = unit(r_{i+1} - r_{i-1}) (ends: their segment); mass matrix
-  ``M = m_i I + rho V_i (Can (I - q q^T) + Cat q q^T)`` with ``m_i``, ``V_i`` half of each
+  ``M = m_i I + rho V_i (Can (I - q q^T) + Cat q q^T)`` (inverted in closed form) with ``m_i``, ``V_i`` half of each
   adjacent segment's mass and volume (``w l``, ``pi/4 d^2 l``); wet weight
   ``W_z = -(w - rho pi d^2/4) g l_i`` (``l_i`` = half the adjacent unstretched lengths);
   drag on the relative flow ``u - v`` split into normal ``vp`` and tangential ``vq`` parts:
@@ -92,11 +92,13 @@ def _bend_force(qseg, pv, size, out):
 
 
 @njit(cache=True, fastmath=False)
-def line_forces(p, j, r, v, fnet, mass, seg, cd_scale):
+def line_forces(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq):
     """Net force ``fnet`` (N+1, 3) and mass matrices ``mass`` (N+1, 3, 3) of the nodes of line
     ``j`` at positions ``r`` and velocities ``v`` (N+1, 3) (Line_GetStateDeriv); ``seg`` (N, 2)
     receives each segment's stretched length and the magnitude of ``T + Td`` along it;
-    ``cd_scale`` multiplies the drag coefficients (CdScaleIC during the initial relaxation)."""
+    ``cd_scale`` multiplies the drag coefficients (CdScaleIC during the initial relaxation);
+    ``qs`` (>= N+1, 3), ``lstr``, ``tmag`` (>= N+1) are work arrays; ``nodeq`` (>= N+1, 5)
+    receives the interior nodes' mass matrices ``al I + be q q^T`` as (al, be, q)."""
     n = p.nseg[j]
     ls = p.seg_len[j]
     d = p.diam[j]
@@ -112,9 +114,7 @@ def line_forces(p, j, r, v, fnet, mass, seg, cd_scale):
     cdt = p.cdt[j] * cd_scale
     area = 0.25 * math.pi * d * d
     wet = (w - rho * area) * g  # wet weight per length (MoorDyn: pi/8 d^2 l (rho_line - rhoW) g)
-    qs = np.empty((n + 1, 3))  # qs[i]: segment i (1..N)
-    lstr = np.empty(n + 1)
-    tmag = np.empty(n + 1)  # |T + Td| signed along qs
+    # qs[i]: segment i (1..N); tmag[i]: T + Td along qs[i]
     for i in range(1, n + 1):
         d0 = r[i, 0] - r[i - 1, 0]
         d1 = r[i, 1] - r[i - 1, 1]
@@ -131,9 +131,6 @@ def line_forces(p, j, r, v, fnet, mass, seg, cd_scale):
         tmag[i] = mt + mtd
         seg[i - 1, 0] = ll
         seg[i - 1, 1] = tmag[i]
-    q = np.empty(3)
-    vp = np.empty(3)
-    vq = np.empty(3)
     for i in range(n + 1):
         fnet[i, 0] = 0.0
         fnet[i, 1] = 0.0
@@ -171,37 +168,52 @@ def line_forces(p, j, r, v, fnet, mass, seg, cd_scale):
         q1 = r[a1, 1] - r[a0, 1]
         q2 = r[a1, 2] - r[a0, 2]
         qn = math.sqrt(q0 * q0 + q1 * q1 + q2 * q2)
-        q[0] = q0 / qn
-        q[1] = q1 / qn
-        q[2] = q2 / qn
-        # mass matrix with added mass (normal Can, tangential Cat)
+        q0 /= qn
+        q1 /= qn
+        q2 /= qn
+        # mass matrix with added mass (normal Can, tangential Cat): M = al I + be q q^T; the
+        # end nodes' is kept whole (their points add it up), the interior ones as (al, be, q)
         mi = w * li
         vi = area * li
-        for a in range(3):
-            for b in range(3):
-                qq = q[a] * q[b]
-                mass[i, a, b] = rho * vi * (can * ((1.0 if a == b else 0.0) - qq) + cat * qq)
-            mass[i, a, a] += mi
+        al = mi + rho * vi * can
+        be = rho * vi * (cat - can)
+        if i == 0 or i == n:
+            mass[i, 0, 0] = al + be * q0 * q0
+            mass[i, 0, 1] = be * q0 * q1
+            mass[i, 0, 2] = be * q0 * q2
+            mass[i, 1, 0] = be * q1 * q0
+            mass[i, 1, 1] = al + be * q1 * q1
+            mass[i, 1, 2] = be * q1 * q2
+            mass[i, 2, 0] = be * q2 * q0
+            mass[i, 2, 1] = be * q2 * q1
+            mass[i, 2, 2] = al + be * q2 * q2
+        else:
+            nodeq[i, 0] = al
+            nodeq[i, 1] = be
+            nodeq[i, 2] = q0
+            nodeq[i, 3] = q1
+            nodeq[i, 4] = q2
         # segment tensions and damping
+        f0, f1, f2 = fnet[i, 0], fnet[i, 1], fnet[i, 2]
         if i > 0:
-            for c in range(3):
-                fnet[i, c] -= tmag[i] * qs[i, c]
+            f0 -= tmag[i] * qs[i, 0]
+            f1 -= tmag[i] * qs[i, 1]
+            f2 -= tmag[i] * qs[i, 2]
         if i < n:
-            for c in range(3):
-                fnet[i, c] += tmag[i + 1] * qs[i + 1, c]
+            f0 += tmag[i + 1] * qs[i + 1, 0]
+            f1 += tmag[i + 1] * qs[i + 1, 1]
+            f2 += tmag[i + 1] * qs[i + 1, 2]
         # weight and buoyancy
-        fnet[i, 2] -= wet * li
-        # drag on the relative flow (still water: -v)
-        uq = -(v[i, 0] * q[0] + v[i, 1] * q[1] + v[i, 2] * q[2])
-        for c in range(3):
-            vq[c] = uq * q[c]
-            vp[c] = -v[i, c] - vq[c]
-        mp = math.sqrt(vp[0] * vp[0] + vp[1] * vp[1] + vp[2] * vp[2])
-        mq = math.sqrt(vq[0] * vq[0] + vq[1] * vq[1] + vq[2] * vq[2])
-        kp = 0.5 * rho * cdn * d * li * mp
-        kq = 0.5 * rho * cdt * math.pi * d * li * mq
-        for c in range(3):
-            fnet[i, c] += kp * vp[c] + kq * vq[c]
+        f2 -= wet * li
+        # drag on the relative flow (still water: -v), tangential part vq, normal part vp
+        uq = -(v[i, 0] * q0 + v[i, 1] * q1 + v[i, 2] * q2)
+        vq0, vq1, vq2 = uq * q0, uq * q1, uq * q2
+        vp0, vp1, vp2 = -v[i, 0] - vq0, -v[i, 1] - vq1, -v[i, 2] - vq2
+        kp = 0.5 * rho * cdn * d * li * math.sqrt(vp0 * vp0 + vp1 * vp1 + vp2 * vp2)
+        kq = 0.5 * rho * cdt * math.pi * d * li * math.sqrt(vq0 * vq0 + vq1 * vq1 + vq2 * vq2)
+        fnet[i, 0] = f0 + kp * vp0 + kq * vq0
+        fnet[i, 1] = f1 + kp * vp1 + kq * vq1
+        fnet[i, 2] = f2 + kp * vp2 + kq * vq2
         # seabed contact (flat seabed: normal z; kbot, cbot per unit length and diameter)
         if r[i, 2] < -depth:
             fnet[i, 2] += ((-depth - r[i, 2]) * p.kbot - v[i, 2] * p.cbot) * d * li
@@ -238,6 +250,13 @@ def member_rhs(p, b, y, s0, rp, vp, dy, cd_scale, r, v, fnet, mass, seg, pf, pm)
     forces ``pf`` (P, 3) and masses ``pm`` (P, 3, 3); writes the state rates into ``dy[b]``
     (columns from ``s0``) when ``dy`` has columns."""
     S = np.empty((3, 3))
+    nmax = 0
+    for j in range(p.nseg.shape[0]):
+        nmax = max(nmax, p.nseg[j])
+    qs = np.empty((nmax + 1, 3))
+    lstr = np.empty(nmax + 1)
+    tmag = np.empty(nmax + 1)
+    nodeq = np.empty((nmax + 1, 5))
     write = dy.shape[1] > 0
     for k in range(pf.shape[0]):
         m = p.pt_mass[k]
@@ -268,7 +287,8 @@ def member_rhs(p, b, y, s0, rp, vp, dy, cd_scale, r, v, fnet, mass, seg, pf, pm)
                 r[o + i, c] = y[b, col + c]
                 v[o + i, c] = y[b, col + 3 + c]
         line_forces(p, j, r[o : o + n + 1], v[o : o + n + 1], fnet[o : o + n + 1],
-                    mass[o : o + n + 1], seg[p.seg0[j] : p.seg0[j] + n], cd_scale)  # fmt: skip
+                    mass[o : o + n + 1], seg[p.seg0[j] : p.seg0[j] + n], cd_scale, qs, lstr,
+                    tmag, nodeq)  # fmt: skip
         for c in range(3):
             pf[ka, c] += fnet[o, c]
             pf[kb, c] += fnet[o + n, c]
@@ -278,11 +298,14 @@ def member_rhs(p, b, y, s0, rp, vp, dy, cd_scale, r, v, fnet, mass, seg, pf, pm)
         if write:
             for i in range(1, n):
                 col = so + 6 * (i - 1)
-                _inv3(mass[o + i], S)
+                # (al I + be q q^T)^-1 F = (F - be/(al + be) (q.F) q) / al (Sherman-Morrison)
+                al = nodeq[i, 0]
+                k = nodeq[i, 1] / (al + nodeq[i, 1]) * (
+                    nodeq[i, 2] * fnet[o + i, 0] + nodeq[i, 3] * fnet[o + i, 1]
+                    + nodeq[i, 4] * fnet[o + i, 2])  # fmt: skip
                 for c in range(3):
                     dy[b, col + c] = v[o + i, c]
-                    dy[b, col + 3 + c] = (S[c, 0] * fnet[o + i, 0] + S[c, 1] * fnet[o + i, 1]
-                                          + S[c, 2] * fnet[o + i, 2])  # fmt: skip
+                    dy[b, col + 3 + c] = (fnet[o + i, c] - k * nodeq[i, 2 + c]) / al
     if write:
         for k in range(pf.shape[0]):
             if p.pt_kind[k] == FREE:

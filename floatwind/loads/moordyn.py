@@ -27,7 +27,10 @@ Case mapping (``type: mooring_lumped``, docs/moordyn.md)::
     lines: [{type: main, end_a: "1", end_b: "4", length: 902.2, segments: 20}, ...]
     seabed: {kbot: 3.0e6, cbot: 3.0e5}
     dt_m: 0.001
-    initial: {tmax: 300, threshold: 1.0e-5, cd_scale: 4, dt: 1.0}
+    initial: {tmax: 300, threshold: 1.0e-5, cd_scale: 4, dt: 1.0, start: catenary}
+
+``initial.start: static`` starts the relaxation from the lines at rest (:meth:`static_states`)
+instead of MoorDyn's catenary shape: the relaxation then converges at once (docs/moordyn.md).
 """
 
 from __future__ import annotations
@@ -101,6 +104,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
     def __init__(self, *, body: int, line_types: Mapping, points, lines, kbot: float = 3.0e6,
                  cbot: float = 3.0e5, dt_m: float = 0.001, ic_tmax: float = 0.0,
                  ic_threshold: float = 0.01, ic_cd_scale: float = 1.0, ic_dt: float = 1.0,
+                 ic_start: str = "catenary",
                  channel_prefix: str = "", name: str | None = None, field: str = "",
                  file: str | None = None):  # fmt: skip
         self.body = int(body)
@@ -180,12 +184,19 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             raise CaseError(f"must be > 0, got {dt_m!r}", field=f("dt_m"), file=file)
         self.ic_tmax, self.ic_threshold = float(ic_tmax), float(ic_threshold)
         self.ic_cd_scale, self.ic_dt = float(ic_cd_scale), float(ic_dt)
-        # reach: a line between two held points must be able to span them at rest
+        if ic_start not in ("catenary", "static"):
+            raise CaseError(f"unknown initial start {ic_start!r}; one of catenary, static",
+                            field=f("initial.start"), file=file)  # fmt: skip
+        self.ic_start = ic_start
+        # reach: a line between two fixed points must be able to span them
         for ln in lns:
             pa, pb = pts[ln["a"]], pts[ln["b"]]
             if pa["kind"] == 0 and pb["kind"] == 0:
-                raise CaseError("a line must not join two fixed points", field=ln["field"],
-                                file=file)  # fmt: skip
+                chord = float(np.linalg.norm(pa["position"] - pb["position"]))
+                if chord > (1.0 + MAX_REST_STRAIN) * ln["length"]:
+                    raise CaseError(f"the line cannot reach its ends: they are {chord:.6g} m "
+                                    f"apart, its unstretched length is {ln['length']:.6g} m",
+                                    field=f"{ln['field']}.length", file=file)  # fmt: skip
         self._layout()
         self._ic_cache: dict = {}
         self.ic_time: float | None = None
@@ -237,7 +248,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         sec = Section(cfg, field, ("type", "body", "line_types", "points", "lines", "seabed",
                                    "dt_m", "initial", "channel_prefix", "name"))  # fmt: skip
         sb = sec.section("seabed", ("kbot", "cbot"))
-        ic = sec.section("initial", ("tmax", "threshold", "cd_scale", "dt"))
+        ic = sec.section("initial", ("tmax", "threshold", "cd_scale", "dt", "start"))
         types = sec.raw("line_types")
         return cls(
             body=sec.body(body_index), line_types=types,
@@ -250,6 +261,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             ic_threshold=ic.number("threshold", 0.01, kind="positive"),
             ic_cd_scale=ic.number("cd_scale", 1.0, kind="positive"),
             ic_dt=ic.number("dt", 1.0, kind="positive"),
+            ic_start=ic.choice("start", ("catenary", "static"), "catenary"),
             channel_prefix=sec.raw("channel_prefix", ""), name=sec.raw("name", None), field=field,
         )  # fmt: skip
 
@@ -291,7 +303,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         scratch_r: np.ndarray  # (B, n_nodes, 3) node positions
         scratch_v: np.ndarray  # (B, n_nodes, 3)
         scratch_f: np.ndarray  # (B, n_nodes, 3) node net forces
-        scratch_m: np.ndarray  # (B, n_nodes, 3, 3) node mass matrices
+        scratch_m: np.ndarray  # (B, n_nodes, 3, 3) end nodes' mass matrices (interior: unused)
         scratch_seg: np.ndarray  # (B, n_segments, 2) stretched length, |T + Td|
         scratch_pf: np.ndarray  # (B, P, 3) point net forces
         scratch_pm: np.ndarray  # (B, P, 3, 3) point mass matrices
@@ -407,6 +419,8 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         relax = python_form(kl.relax)
         pstate = python_form(kl.point_state)
         times = []
+        # the start: MoorDyn's catenary shape, or the lines at rest (a relaxation converged)
+        ys = self.static_states(kin, env) if self.ic_start == "static" else None
         for b in range(B):
             rp = np.zeros((len(self.points), 3))
             vp = np.zeros((len(self.points), 3))
@@ -416,6 +430,8 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                 if pt["kind"] == 2:
                     rp[k] = pt["position"]
             self.start_shape(rp, env, y[b])
+            if ys is not None:
+                y[b] = ys[b]
             if self.ic_tmax > 0.0:
                 dtic = self.ic_dt / 10.0  # MD_Init: checks every dtIC/10
                 n_check = int(math.ceil(dtic / self.dt_m - 1e-12))
@@ -442,6 +458,60 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         self._ic_cache[key] = y.copy()
         return y
 
+    def static_states(self, kin: Kinematics, env, tol: float = 1e-10) -> np.ndarray:
+        """The lines at rest for the body pose ``kin`` (B, n_states): the node positions (and
+        free points) where every net force vanishes, velocities 0 (Powell's hybrid method,
+        ``scipy.optimize.root``, from the catenary start shape; ``tol`` relative). The static
+        equilibrium of the same discrete model the run integrates (``floatwind mooring``, the
+        statics, the refinement test)."""
+        from scipy.optimize import root
+
+        from floatwind._kernels import lumped as kl
+
+        bk = body_kinematics(kin)
+        B = kin.batch
+        p = self._params(env, 1)
+        y = np.zeros((B, self.n_states))
+        pos = np.zeros(self.n_states, dtype=bool)  # the position columns
+        for j in range(len(self.lines)):
+            o = int(self.line_state[j])
+            for i in range(1, int(self.nseg[j])):
+                pos[o + 6 * (i - 1) : o + 6 * (i - 1) + 3] = True
+        for k in np.flatnonzero(self.pt_state >= 0):
+            pos[int(self.pt_state[k]) : int(self.pt_state[k]) + 3] = True
+        acc = np.roll(pos, 3)  # the acceleration columns of the rates
+        rhs = python_form(kl.member_rhs)
+        pstate = python_form(kl.point_state)
+        for b in range(B):
+            rp = np.zeros((len(self.points), 3))
+            vp = np.zeros((len(self.points), 3))
+            one = np.zeros((1, self.n_states))
+            pstate(p, 0, one, 0, bk.r_G[b, self.body], bk.R_b2g[b, self.body], np.zeros(3),
+                   np.zeros(3), bk.cm_b[self.body], rp, vp)  # fmt: skip
+            for k, pt in enumerate(self.points):
+                if pt["kind"] == 2:
+                    rp[k] = pt["position"]
+            self.start_shape(rp, env, one[0])
+            dy = np.zeros_like(one)
+            rpf, vpf = rp.copy(), vp.copy()
+
+            def residual(x, one=one, dy=dy, rp=rp, vp=vp, rpf=rpf, vpf=vpf):
+                one[0, pos] = x
+                python_form(kl._free_points)(p, 0, one, 0, rp, vp, rpf, vpf)
+                rhs(p, 0, one, 0, rpf, vpf, dy, 1.0, p.scratch_r[0], p.scratch_v[0],
+                    p.scratch_f[0], p.scratch_m[0], p.scratch_seg[0], p.scratch_pf[0],
+                    p.scratch_pm[0])  # fmt: skip
+                return dy[0, acc].copy()
+
+            sol = root(residual, one[0, pos].copy(), method="lm",
+                       options={"xtol": tol, "ftol": tol})  # fmt: skip
+            if not sol.success:
+                raise SimulationError(f"{self.name}: the lines' static equilibrium was not found "
+                                      f"({sol.message})", time=kin.t)  # fmt: skip
+            one[0, pos] = sol.x
+            y[b] = one[0]
+        return y
+
     # ------------------------------------------------------------------ wrench and channels
     def _evaluate(self, kin, env, s):
         from floatwind._kernels import lumped as kl
@@ -458,9 +528,17 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             raise SimulationError(f"{self.name}: non-finite line state", time=kin.t)
         return p, force, moment, added, dy
 
+    #: still water: the kernel does not read ``t`` (outputs are evaluated for many times at once)
+    time_independent = True
+
+    #: the lines at rest follow the body's pose alone (:meth:`wrench`): the mooring statics
+    #: (``floatwind mooring``) evaluate the dynamic model's static equilibrium
+    is_mooring = True
+
     def wrench(self, t, kin, env):
-        """Without states (statics, start-up checks): the lines relaxed to rest at ``kin``."""
-        return self.wrench_state(t, kin, env, self.initial_states_at(t, kin, env), None)[0]
+        """Without states (statics, start-up checks): the lines at rest at ``kin``
+        (:meth:`static_states`)."""
+        return self.wrench_state(t, kin, env, self.static_states(kin, env), None)[0]
 
     def wrench_state(self, t, kin, env, s, memory):
         p, force, moment, added, dy = self._evaluate(kin, env, s)

@@ -369,6 +369,9 @@ class System:
             load = self.loads[i]
             if not self._stateful[i] and load.accepts_time_array(self.env):
                 lw = load.wrench(t_members, kin, self.env)
+            elif not self._has_memory[i] and load.accepts_time_array(self.env):
+                # continuous states without a memory: the stacked states, one call
+                lw = self._load_wrench(i, load, t_members, kin, y)[0]
             else:
                 if slices is None:
                     slices = [_kin_slice(kin, float(times[k]), k * B, (k + 1) * B) for k in range(T)]
