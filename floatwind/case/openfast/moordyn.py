@@ -39,8 +39,9 @@ from floatwind.errors import CaseError
 
 __all__ = ["MOORING_MODELS", "mooring_load", "read_moordyn_lumped"]
 
-#: MoorDyn's defaults of the options a file may leave out (MoorDyn-F MD_Init)
-_DEFAULTS = {"kbot": 3.0e6, "cbot": 3.0e5, "dtic": 1.0, "tmaxic": 0.0, "cdscaleic": 1.0,
+#: MoorDyn's defaults of the options a file may leave out (MoorDyn-F MD_Init: kBot, cBot,
+#: dtIC, TMaxIC, CdScaleIC, threshIC)
+_DEFAULTS = {"kbot": 3.0e6, "cbot": 3.0e5, "dtic": 2.0, "tmaxic": 60.0, "cdscaleic": 4.0,
              "threshic": 0.01}  # fmt: skip
 _OPTION_KEYS = {"dtm": "dtM", "kbot": "kbot", "cbot": "cbot", "dtic": "dtIC", "tmaxic": "TmaxIC",
                 "cdscaleic": "CdScaleIC", "threshic": "threshIC"}  # fmt: skip
