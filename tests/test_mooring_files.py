@@ -149,7 +149,8 @@ def test_malformed_files_one_line_errors(tmp_path, kind, old, new, field):
 @needs_ref06
 def test_deck_with_map_and_with_moordyn(tmp_path):
     """ref06 imports with its MAP++ lines; the same deck with CompMooring = 3 and a MoorDyn file
-    gives the same lines (friction aside) and says that MoorDyn is run quasi-statically."""
+    gives the same lines (friction aside) with --mooring quasi-static and says so; by default it
+    runs the lumped-mass lines."""
     from floatwind.case.openfast import import_openfast
 
     res = import_openfast(REF06 / "ref06_catenary_decay.fst")
@@ -163,10 +164,14 @@ def test_deck_with_map_and_with_moordyn(tmp_path):
     text = fst.read_text(encoding="latin-1")
     text = text.replace("1   CompMooring", "3   CompMooring").replace('"MAP.dat"', '"MoorDyn.dat"')
     fst.write_text(text, encoding="latin-1")
-    res = import_openfast(fst)
+    res = import_openfast(fst, mooring="quasi-static")
     moor = [ld for ld in res["case"]["loads"] if ld["type"] == "mooring_catenary"]
     _check_oc3(moor[0]["lines"], 0.0)
     assert any("MoorDyn" in n and "quasi-static" in n for n in res["notes"])
+    # by default a MoorDyn file runs MoorDyn's lumped-mass lines, and the import says so (issue 38)
+    res = import_openfast(fst)
+    assert [ld["type"] for ld in res["case"]["loads"]].count("mooring_lumped") == 1
+    assert any("mooring model: MoorDyn lumped-mass lines" in n for n in res["notes"])
 
 
 @needs_ref06

@@ -13,7 +13,8 @@ def is_deck(path: str) -> bool:
     return pathlib.Path(path).suffix.lower() == ".fst"
 
 
-def load_model(path: str, overrides: dict | None = None, approximate: bool = False, split=False):
+def load_model(path: str, overrides: dict | None = None, approximate: bool = False, split=False,
+               mooring: str = "auto"):  # fmt: skip
     """The Model of a case file or (imported on the fly) an OpenFAST deck."""
     from floatwind.io.safe import check_text_inputs, input_files
 
@@ -22,7 +23,7 @@ def load_model(path: str, overrides: dict | None = None, approximate: bool = Fal
     if is_deck(path):
         from floatwind.case.openfast import import_openfast, model_from_deck
 
-        res = import_openfast(path, approximate=approximate, split=split)
+        res = import_openfast(path, approximate=approximate, split=split, mooring=mooring)
         model = model_from_deck(path, approximate=approximate, overrides=overrides, result=res)
         model.deck_import = res  # what the run needs to write the deck's OutList channels
         return model

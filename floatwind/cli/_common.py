@@ -143,3 +143,14 @@ def exit_status(handler, args) -> int:
             file=sys.stderr,
         )
         return 3
+
+
+def mooring_option(parser) -> None:
+    """``--mooring``: the line model of an OpenFAST deck's mooring file (issue 38)."""
+    parser.add_argument(
+        "--mooring",
+        choices=("auto", "dynamic", "quasi-static"),
+        default="auto",
+        help="(.fst) mooring line model: auto (default: MoorDyn files run MoorDyn's lumped-mass "
+        "lines, MAP++ files the quasi-static catenary), dynamic or quasi-static",
+    )

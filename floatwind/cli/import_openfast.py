@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import pathlib
 
-from floatwind.cli._common import check_output, examples, output_options
+from floatwind.cli._common import check_output, examples, mooring_option, output_options
 
 NAME = "import-openfast"
 HELP = "convert an OpenFAST deck (.fst) to a case file"
@@ -37,6 +37,7 @@ def add_arguments(i: argparse.ArgumentParser) -> None:
         default="undisplaced",
         help="Morison member axis: HydroDyn's undisplaced axis (default) or the instantaneous one",
     )
+    mooring_option(i)
     output_options(i)
 
 
@@ -52,7 +53,8 @@ def main(args) -> int:
     if pathlib.Path(args.deck).is_file():
         check_output(args, out, input_files(args.deck))
     res = import_openfast(
-        args.deck, approximate=args.approximate, split=args.split, morison_axis=args.morison_axis
+        args.deck, approximate=args.approximate, split=args.split, morison_axis=args.morison_axis,
+        mooring=args.mooring,
     )
     atomic_write(out, lambda tmp: write_case_yaml(res, tmp))
     bodies = ", ".join(b["name"] for b in res["case"]["bodies"])

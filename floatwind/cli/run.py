@@ -7,7 +7,7 @@ import argparse
 import pathlib
 
 from floatwind.cli._case import blame_env_file, case_overrides, is_deck, load_model, preflight
-from floatwind.cli._common import GENERAL_EXAMPLES, check_output, output_options
+from floatwind.cli._common import GENERAL_EXAMPLES, check_output, mooring_option, output_options
 from floatwind.cli._results import (
     binary_note,
     output_format,
@@ -54,6 +54,7 @@ def add_arguments(r: argparse.ArgumentParser) -> None:
         action="store_true",
         help="(.fst) replace unsupported OpenFAST settings by documented approximations",
     )
+    mooring_option(r)
     r.add_argument("--from-study", metavar="STUDY", help="run one run of a study file alone")
     r.add_argument("--id", dest="run_id", metavar="RUN_ID", help="the run id (with --from-study)")
 
@@ -70,9 +71,14 @@ def main(args) -> int:
         raise CaseError("give a case file, or --from-study STUDY --id RUN_ID", field="case")
     try:
         model = load_model(args.case, case_overrides(args),
-                           approximate=getattr(args, "approximate", False), split="auto")  # fmt: skip
+                           approximate=getattr(args, "approximate", False), split="auto",
+                           mooring=getattr(args, "mooring", "auto"))  # fmt: skip
     except CaseError as err:
         raise blame_env_file(err) from None
+    if is_deck(args.case):  # which mooring line model runs, in one line (issue 38)
+        for note in model.deck_import["notes"]:
+            if "mooring model:" in note:
+                print(note)
     fmt = output_format(args)
     out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{file_stem(model.name)}.{fmt}")
     check_output(args, out, input_files(args.case))

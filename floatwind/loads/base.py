@@ -203,6 +203,13 @@ class Load(abc.ABC, metaclass=_LoadType):
         """Initial values (B, n_states) of this load's continuous states (default zeros)."""
         return np.zeros((batch, self.n_states))
 
+    def initial_states_at(self, t: float, kin: Kinematics, env) -> np.ndarray:
+        """Initial values (B, n_states) of the continuous states for the bodies' initial
+        kinematics ``kin`` (what the run calls; a load whose states start from the initial pose,
+        e.g. mooring lines relaxed to rest at the displaced fairleads, overrides it). The
+        default is :meth:`initial_states`."""
+        return self.initial_states(kin.batch)
+
     def state_names(self) -> list[str]:
         """Names of the continuous states (output channels of the state vector)."""
         return [f"{self.name}_s{i + 1}" for i in range(self.n_states)]

@@ -24,6 +24,7 @@ from floatwind.loads import (  # noqa: F401
     aerodisk,
     catenary,
     hydrostatics,
+    moordyn,
     mooring,
     morison,
     potential,

@@ -369,6 +369,9 @@ class System:
             load = self.loads[i]
             if not self._stateful[i] and load.accepts_time_array(self.env):
                 lw = load.wrench(t_members, kin, self.env)
+            elif not self._has_memory[i] and load.accepts_time_array(self.env):
+                # continuous states without a memory: the stacked states, one call
+                lw = self._load_wrench(i, load, t_members, kin, y)[0]
             else:
                 if slices is None:
                     slices = [_kin_slice(kin, float(times[k]), k * B, (k + 1) * B) for k in range(T)]
@@ -432,11 +435,18 @@ class System:
         parts = [y12]
         if y12.shape[-1] == 12 and self.n_dof:
             parts.append(self.initial_dofs(B))
+        kin = None
         for i, sl in self.state_layout:
-            s0 = np.broadcast_to(
-                np.asarray(self.loads[i].initial_states(B), dtype=float), (B, sl.stop - sl.start)
-            )
-            parts.append(s0)
+            load = self.loads[i]
+            if type(load).initial_states_at is not Load.initial_states_at:
+                if kin is None:  # states that start from the bodies' initial pose
+                    y0 = np.concatenate(parts, axis=1)
+                    rel, md = self._relative_y(0.0, y0)
+                    kin = body_kinematics(self.tree, 0.0, rel, md, y0[:, :6], y0[:, 6:12])
+                s0 = load.initial_states_at(0.0, kin, self.env)
+            else:
+                s0 = load.initial_states(B)
+            parts.append(np.broadcast_to(np.asarray(s0, dtype=float), (B, sl.stop - sl.start)))
         return np.concatenate(parts, axis=1)
 
 

@@ -60,6 +60,8 @@ JOINT_CHANNELS = ["NacYaw", "NacYawV", "NacYawA", "RotSpeed", "YawMom"]
 #: MAP++ line outputs (``<quantity>[line]``) and the floatwind channel of each
 #: (floatwind.loads.catenary: fairlead tension, anchor tension, laid length)
 MOORING_CHANNELS = {"T": "FAIRTEN", "T_a": "ANCHTEN", "Lb": "LAYLEN"}
+#: MoorDyn output channels (FAIRTEN1, ANCHTEN1, POINT4FX, L1N20PX, ...), same names in floatwind
+MOORDYN_PREFIXES = ("FAIRTEN", "ANCHTEN", "POINT", "L1N", "L2N", "L3N")
 #: AeroDyn rotor channels (floatwind.loads.rotor_bem, issue 35) and the blade-node quantities
 AERO_CHANNELS = (
     [f"RtAero{k}{a}h" for k in ("F", "M") for a in "xyz"]
@@ -275,6 +277,8 @@ def channel_group(name: str) -> str:
     if name in AERO_CHANNELS or (name[:1] == "B" and name.endswith(NODE_QUANTITIES)):
         return "aero"
     if name.split("[")[0] in MOORING_CHANNELS and name.endswith("]"):
+        return "mooring"
+    if name.startswith(MOORDYN_PREFIXES):
         return "mooring"
     return "other"
 
@@ -576,6 +580,9 @@ def compare_case(
         result.notes.append(
             "MAP++ line outputs T[i], T_a[i], Lb[i] = floatwind's FAIRTENi, ANCHTENi, LAYLENi"
         )
+
+    # MoorDyn's channels (upper case in OpenFAST's output) are floatwind's names (issue 38)
+    mooring += [c for c in ref.data_vars if c.startswith(MOORDYN_PREFIXES) and c in ds]
 
     t_sim = np.asarray(ds.time.values)
     ref_w = ref.sel(time=slice(window[0] - 1e-9, window[1] + 1e-9))

@@ -49,7 +49,7 @@ from floatwind.case.openfast.fst import read_fst
 from floatwind.case.openfast.hydrodyn import case_loads as hydrodyn_case_loads
 from floatwind.case.openfast.hydrodyn import hydrodyn_model
 from floatwind.case.openfast.inflowwind import turbsim_covers, wind_channels, wind_config
-from floatwind.case.openfast.mooring import catenary_load
+from floatwind.case.openfast.moordyn import mooring_load
 from floatwind.case.openfast.reader import DEFAULT, _float, _vec
 from floatwind.case.openfast.seastate import case_waves, sea_state
 from floatwind.case.openfast.servodyn import generator_off, servodyn_maneuvers
@@ -211,6 +211,7 @@ def case_from_deck(
     split: bool = False,
     morison_axis: str = "undisplaced",
     name: str | None = None,
+    mooring: str = "auto",
 ) -> ImportResult:
     """Build the floatwind case dict of an OpenFAST deck.
 
@@ -226,6 +227,10 @@ def case_from_deck(
         loads from inverse dynamics).
     morison_axis : {"undisplaced", "instantaneous"}
         Morison member axis: HydroDyn's undisplaced axis, or the dissertation's instantaneous one.
+    mooring : {"auto", "dynamic", "quasi-static"}
+        Mooring line model: "auto" runs a MoorDyn file (CompMooring = 3) with the lumped-mass
+        lines (``mooring_lumped``) and a MAP++ file with the quasi-static catenary; the import
+        notes which one it uses.
     name : str, optional
         Case name (default: the deck's file stem).
 
@@ -291,8 +296,10 @@ def case_from_deck(
     # every load after gravity is HydroDyn's: their sum is HydroDyn's HydroF*i/HydroM*i
     hydrodyn_loads = list(range(1, len(loads)))
     moor = deck.get("Mooring")
+    run_dt = None
     if moor is not None:
-        loads.append(catenary_load(moor, env, ref, notes))
+        mload, run_dt = mooring_load(moor, env, ref, notes, mooring, float(fst["values"]["DT"]))
+        loads.append(mload)
     if deck.get("AeroDisk") is not None and rotor_separate:
         # (a rotor at rest is refused by the AeroDisk file kind; with --approximate it is a note)
         loads.append(aerodisk_case_load(deck, body="rotor", shaft_axis=mp["rotor"]["shaft_axis"]))
@@ -319,6 +326,8 @@ def case_from_deck(
     dt = float(fst["values"]["DT"])
     dt_out = fst["values"].get("DT_Out", dt)
     dt_out = dt if dt_out == DEFAULT else float(dt_out)
+    if run_dt is not None:  # dynamic mooring lines: the step their fastest mode needs
+        dt = run_dt
     case = {
         "name": name or pathlib.Path(fst_file).stem,
         "description": (
@@ -707,6 +716,7 @@ def import_openfast(
     approximate: bool = False,
     split: bool | str = False,
     morison_axis: str = "undisplaced",
+    mooring: str = "auto",
 ) -> ImportResult:
     """Read a deck and build the case (see :func:`case_from_deck`). ``split="auto"`` splits the
     bodies when the deck's OutLists ask for tower-base or blade-root loads
@@ -717,7 +727,9 @@ def import_openfast(
 
         split = needs_split(deck_outlist(deck))
     try:
-        return case_from_deck(deck, approximate=approximate, split=split, morison_axis=morison_axis)
+        return case_from_deck(
+            deck, approximate=approximate, split=split, morison_axis=morison_axis, mooring=mooring
+        )
     except CaseError as exc:
         raise exc.with_file(str(path)) from None
 

@@ -1,4 +1,6 @@
-"""MAP++ and MoorDyn input files read into floatwind's quasi-static ``mooring_catenary`` load.
+"""MAP++ and MoorDyn input files read into floatwind's quasi-static ``mooring_catenary`` load
+(MoorDyn files run MoorDyn's lumped-mass lines by default: :mod:`floatwind.case.openfast.moordyn`;
+this reading is ``--mooring quasi-static``).
 
 * MAP++ (``CompMooring = 1``): sections LINE DICTIONARY (``LineType Diam MassDenInAir EA CB
   CIntDamp Ca Cdn Cdt``), NODE PROPERTIES (``ID Attachment X Y Z M B FX FY FZ``; ``Z = depth``
@@ -473,8 +475,9 @@ def _moordyn_options(deck: dict, ctx: Ctx) -> list[tuple[str, str, str]]:
 
 _MOORDYN_DYN = (
     "MoorDyn lumped-mass dynamics (line inertia, drag, internal damping, seabed contact "
-    "stiffness/damping): floatwind's catenary is quasi-static and lies on a rigid seabed (the "
-    "import notes that MoorDyn's dynamics are not represented)"
+    "stiffness/damping): read into mooring_lumped (floatwind.case.openfast.moordyn, the default "
+    "for CompMooring = 3); with --mooring quasi-static the catenary lies on a rigid seabed and "
+    "the import notes that MoorDyn's dynamics are not represented"
 )
 
 _SETTINGS = {

@@ -1,0 +1,493 @@
+"""Lumped-mass mooring lines as MoorDyn v2 computes them (numba kernels).
+
+The physics follow MoorDyn-F, the Fortran MoorDyn v2 inside OpenFAST v5 (``modules/moordyn/src``),
+and Hall & Goupee (2015), "Validation of a lumped-mass mooring line model with DeepCwind
+semisubmersible model test data", Ocean Engineering 104, 590-603. Our own implementation; the
+routines named in the comments are where each formula is read.
+
+A line of unstretched length ``L`` has ``N`` segments of length ``l = L/N`` (SetupLine) between
+nodes ``0..N``; node 0 is end A, node N end B. With ``r_i``, ``v_i`` the node positions and
+velocities (Line_GetStateDeriv):
+
+* segment ``i`` (nodes ``i-1``, ``i``): stretched length ``lstr``, unit vector ``qs``, rate
+  ``lstrd = (r_i - r_{i-1}).(v_i - v_{i-1}) / lstr``; tension ``T = EA (lstr/l - 1) qs`` when
+  stretched, else 0 (a cable cannot push); internal damping ``Td = BA lstrd / l qs``; a negative
+  BA input is a damping ratio ``zeta``: ``BA = zeta l sqrt(EA w)`` (SetupLine);
+* node ``i``: tangent ``q`` = unit(r_{i+1} - r_{i-1}) (ends: their segment); mass matrix
+  ``M = m_i I + rho V_i (Can (I - q q^T) + Cat q q^T)`` (inverted in closed form) with ``m_i``, ``V_i`` half of each
+  adjacent segment's mass and volume (``w l``, ``pi/4 d^2 l``); wet weight
+  ``W_z = -(w - rho pi d^2/4) g l_i`` (``l_i`` = half the adjacent unstretched lengths);
+  drag on the relative flow ``u - v`` split into normal ``vp`` and tangential ``vq`` parts:
+  ``Dp = rho/2 Cdn d l_i |vp| vp``, ``Dq = rho/2 Cdt pi d l_i |vq| vq``;
+  seabed below ``z = -depth``: ``B_z = ((-depth - z) kbot - v_z cbot) d l_i``;
+  bending (EI > 0, pinned ends): the curvature of MoorDyn's GetCurvature,
+  ``kappa = 4/(lstr_i + lstr_{i+1}) sqrt((1 - qs_i.qs_{i+1})/2)``, gives forces of size
+  ``kappa EI / lstr`` on the two neighbours, normal to their segments in the bending plane,
+  and their opposite on the node;
+* net force ``Fnet_i = T_{i+1} - T_i + Td_{i+1} - Td_i + W + Dp + Dq + B + Bs``; interior nodes
+  accelerate as ``M^-1 Fnet`` (the 3x3 inverse, Inverse3by3).
+
+Points (MoorDyn_Point.f90, Point_GetNetForceAndMass / Point_DoRHS): fixed (anchor), coupled
+(a point of the body, MoorDyn's ``Vessel``/``Coupled``) or free; a point's net force is the
+sum of its line ends' ``Fnet`` plus its own weight ``-(m - rho V) g`` and drag
+``-rho/2 CdA |v| v``, its mass matrix ``(m + rho V Ca) I`` plus the end nodes' ``M``. A free
+point accelerates as ``M^-1 F``; a coupled point passes ``F`` to the body and the body carries
+``M`` as an added mass (MoorDyn-F's Point_GetCoupledForce subtracts ``M a`` of the point; here
+the acceleration-dependent part goes to the inertia side, contract rule 3).
+
+States per batch member: for each line its interior nodes 1..N-1 (position, then velocity, 6
+numbers per node), then each free point (position, velocity). The kernels loop over the batch
+with the same operations for every member (a member alone and in a batch give the same bits).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from floatwind._kernels.loads import _point
+from floatwind._kernels.status import NOT_FINITE
+
+#: point kinds
+FIXED = 0
+COUPLED = 1
+FREE = 2
+
+
+@njit(cache=True, fastmath=False)
+def _inv3(M, S):
+    """S = M^-1 for a 3x3 matrix (cofactors; MoorDyn's Inverse3by3)."""
+    a, b, c = M[0, 0], M[0, 1], M[0, 2]
+    d, e, f = M[1, 0], M[1, 1], M[1, 2]
+    g, h, k = M[2, 0], M[2, 1], M[2, 2]
+    A = e * k - f * h
+    Bc = -(d * k - f * g)
+    C = d * h - e * g
+    det = a * A + b * Bc + c * C
+    inv = 1.0 / det
+    S[0, 0] = A * inv
+    S[1, 0] = Bc * inv
+    S[2, 0] = C * inv
+    S[0, 1] = -(b * k - c * h) * inv
+    S[1, 1] = (a * k - c * g) * inv
+    S[2, 1] = -(a * h - b * g) * inv
+    S[0, 2] = (b * f - c * e) * inv
+    S[1, 2] = -(a * f - c * d) * inv
+    S[2, 2] = (a * e - b * d) * inv
+
+
+@njit(cache=True, fastmath=False)
+def _bend_force(qseg, pv, size, out):
+    """``out`` = unit(qseg x pv) * size (MoorDyn's cross_product then ScaleVector)."""
+    out[0] = qseg[1] * pv[2] - qseg[2] * pv[1]
+    out[1] = qseg[2] * pv[0] - qseg[0] * pv[2]
+    out[2] = qseg[0] * pv[1] - qseg[1] * pv[0]
+    nrm = math.sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2])
+    scale = size / nrm if nrm > 0.0 else 0.0
+    out[0] *= scale
+    out[1] *= scale
+    out[2] *= scale
+
+
+@njit(cache=True, fastmath=False)
+def line_forces(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq):
+    """Net force ``fnet`` (N+1, 3) and mass matrices ``mass`` (N+1, 3, 3) of the nodes of line
+    ``j`` at positions ``r`` and velocities ``v`` (N+1, 3) (Line_GetStateDeriv); ``seg`` (N, 2)
+    receives each segment's stretched length and the magnitude of ``T + Td`` along it;
+    ``cd_scale`` multiplies the drag coefficients (CdScaleIC during the initial relaxation);
+    ``qs`` (>= N+1, 3), ``lstr``, ``tmag`` (>= N+1) are work arrays; ``nodeq`` (>= N+1, 5)
+    receives the interior nodes' mass matrices ``al I + be q q^T`` as (al, be, q)."""
+    n = p.nseg[j]
+    ls = p.seg_len[j]
+    d = p.diam[j]
+    w = p.mass_den[j]
+    ea = p.ea[j]
+    ba = p.ba[j]
+    ei = p.ei[j]
+    rho = p.rho
+    g = p.gravity
+    can = p.can[j]
+    cat = p.cat[j]
+    cdn = p.cdn[j] * cd_scale
+    cdt = p.cdt[j] * cd_scale
+    area = 0.25 * math.pi * d * d
+    wet = (w - rho * area) * g  # wet weight per length (MoorDyn: pi/8 d^2 l (rho_line - rhoW) g)
+    # qs[i]: segment i (1..N); tmag[i]: T + Td along qs[i]
+    for i in range(1, n + 1):
+        d0 = r[i, 0] - r[i - 1, 0]
+        d1 = r[i, 1] - r[i - 1, 1]
+        d2 = r[i, 2] - r[i - 1, 2]
+        ll = math.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
+        lstr[i] = ll
+        qs[i, 0] = d0 / ll
+        qs[i, 1] = d1 / ll
+        qs[i, 2] = d2 / ll
+        lsd = (d0 * (v[i, 0] - v[i - 1, 0]) + d1 * (v[i, 1] - v[i - 1, 1])
+               + d2 * (v[i, 2] - v[i - 1, 2])) / ll  # fmt: skip
+        mt = ea * (ll / ls - 1.0) if ll > ls else 0.0  # a cable cannot push
+        mtd = ba * lsd / ls
+        tmag[i] = mt + mtd
+        seg[i - 1, 0] = ll
+        seg[i - 1, 1] = tmag[i]
+    for i in range(n + 1):
+        fnet[i, 0] = 0.0
+        fnet[i, 1] = 0.0
+        fnet[i, 2] = 0.0
+    # bending (internal nodes, pinned ends: Line_GetStateDeriv's EI > 0 branch)
+    if ei > 0.0:
+        pv = np.empty(3)
+        fa = np.empty(3)
+        fb = np.empty(3)
+        for i in range(1, n):
+            dot = qs[i, 0] * qs[i + 1, 0] + qs[i, 1] * qs[i + 1, 1] + qs[i, 2] * qs[i + 1, 2]
+            dot = min(dot, 1.0)
+            kurv = 4.0 / (lstr[i] + lstr[i + 1]) * math.sqrt(0.5 * (1.0 - dot))  # GetCurvature
+            pv[0] = qs[i, 1] * qs[i + 1, 2] - qs[i, 2] * qs[i + 1, 1]
+            pv[1] = qs[i, 2] * qs[i + 1, 0] - qs[i, 0] * qs[i + 1, 2]
+            pv[2] = qs[i, 0] * qs[i + 1, 1] - qs[i, 1] * qs[i + 1, 0]
+            _bend_force(qs[i], pv, kurv * ei / lstr[i], fa)
+            _bend_force(qs[i + 1], pv, kurv * ei / lstr[i + 1], fb)
+            for c in range(3):
+                fnet[i - 1, c] += fa[c]
+                fnet[i + 1, c] += fb[c]
+                fnet[i, c] -= fa[c] + fb[c]
+    depth = p.depth
+    for i in range(n + 1):
+        if i == 0:
+            a0, a1 = 0, 1
+            li = 0.5 * ls
+        elif i == n:
+            a0, a1 = n - 1, n
+            li = 0.5 * ls
+        else:
+            a0, a1 = i - 1, i + 1
+            li = ls
+        q0 = r[a1, 0] - r[a0, 0]
+        q1 = r[a1, 1] - r[a0, 1]
+        q2 = r[a1, 2] - r[a0, 2]
+        qn = math.sqrt(q0 * q0 + q1 * q1 + q2 * q2)
+        q0 /= qn
+        q1 /= qn
+        q2 /= qn
+        # mass matrix with added mass (normal Can, tangential Cat): M = al I + be q q^T; the
+        # end nodes' is kept whole (their points add it up), the interior ones as (al, be, q)
+        mi = w * li
+        vi = area * li
+        al = mi + rho * vi * can
+        be = rho * vi * (cat - can)
+        if i == 0 or i == n:
+            mass[i, 0, 0] = al + be * q0 * q0
+            mass[i, 0, 1] = be * q0 * q1
+            mass[i, 0, 2] = be * q0 * q2
+            mass[i, 1, 0] = be * q1 * q0
+            mass[i, 1, 1] = al + be * q1 * q1
+            mass[i, 1, 2] = be * q1 * q2
+            mass[i, 2, 0] = be * q2 * q0
+            mass[i, 2, 1] = be * q2 * q1
+            mass[i, 2, 2] = al + be * q2 * q2
+        else:
+            nodeq[i, 0] = al
+            nodeq[i, 1] = be
+            nodeq[i, 2] = q0
+            nodeq[i, 3] = q1
+            nodeq[i, 4] = q2
+        # segment tensions and damping
+        f0, f1, f2 = fnet[i, 0], fnet[i, 1], fnet[i, 2]
+        if i > 0:
+            f0 -= tmag[i] * qs[i, 0]
+            f1 -= tmag[i] * qs[i, 1]
+            f2 -= tmag[i] * qs[i, 2]
+        if i < n:
+            f0 += tmag[i + 1] * qs[i + 1, 0]
+            f1 += tmag[i + 1] * qs[i + 1, 1]
+            f2 += tmag[i + 1] * qs[i + 1, 2]
+        # weight and buoyancy
+        f2 -= wet * li
+        # drag on the relative flow (still water: -v), tangential part vq, normal part vp
+        uq = -(v[i, 0] * q0 + v[i, 1] * q1 + v[i, 2] * q2)
+        vq0, vq1, vq2 = uq * q0, uq * q1, uq * q2
+        vp0, vp1, vp2 = -v[i, 0] - vq0, -v[i, 1] - vq1, -v[i, 2] - vq2
+        kp = 0.5 * rho * cdn * d * li * math.sqrt(vp0 * vp0 + vp1 * vp1 + vp2 * vp2)
+        kq = 0.5 * rho * cdt * math.pi * d * li * math.sqrt(vq0 * vq0 + vq1 * vq1 + vq2 * vq2)
+        fnet[i, 0] = f0 + kp * vp0 + kq * vq0
+        fnet[i, 1] = f1 + kp * vp1 + kq * vq1
+        fnet[i, 2] = f2 + kp * vp2 + kq * vq2
+        # seabed contact (flat seabed: normal z; kbot, cbot per unit length and diameter)
+        if r[i, 2] < -depth:
+            fnet[i, 2] += ((-depth - r[i, 2]) * p.kbot - v[i, 2] * p.cbot) * d * li
+
+
+@njit(cache=True, fastmath=False)
+def point_state(p, b, y, s0, kin_r, kin_R, kin_v, kin_w, cm, rp, vp):
+    """Positions ``rp`` and velocities ``vp`` (P, 3) of all points of member ``b``: fixed ones
+    where they are, coupled ones carried by the body, free ones from the states."""
+    pos = np.empty(3)
+    vel = np.empty(3)
+    for k in range(p.pt_kind.shape[0]):
+        kind = p.pt_kind[k]
+        if kind == FIXED:
+            for c in range(3):
+                rp[k, c] = p.pt_pos[k, c]
+                vp[k, c] = 0.0
+        elif kind == COUPLED:
+            _point(kin_r, kin_R, kin_v, kin_w, cm, p.pt_pos[k], pos, vel)
+            for c in range(3):
+                rp[k, c] = pos[c]
+                vp[k, c] = vel[c]
+        else:
+            o = s0 + p.pt_state[k]
+            for c in range(3):
+                rp[k, c] = y[b, o + c]
+                vp[k, c] = y[b, o + 3 + c]
+
+
+@njit(cache=True, fastmath=False)
+def member_rhs(p, b, y, s0, rp, vp, dy, cd_scale, r, v, fnet, mass, seg, pf, pm):
+    """All lines and points of member ``b``: node positions/velocities ``r``, ``v``, forces
+    ``fnet``, masses ``mass`` (all nodes, line after line), segment data ``seg``, point net
+    forces ``pf`` (P, 3) and masses ``pm`` (P, 3, 3); writes the state rates into ``dy[b]``
+    (columns from ``s0``) when ``dy`` has columns."""
+    S = np.empty((3, 3))
+    nmax = 0
+    for j in range(p.nseg.shape[0]):
+        nmax = max(nmax, p.nseg[j])
+    qs = np.empty((nmax + 1, 3))
+    lstr = np.empty(nmax + 1)
+    tmag = np.empty(nmax + 1)
+    nodeq = np.empty((nmax + 1, 5))
+    write = dy.shape[1] > 0
+    for k in range(pf.shape[0]):
+        m = p.pt_mass[k]
+        vol = p.pt_vol[k]
+        for c in range(3):
+            pf[k, c] = 0.0
+            for e in range(3):
+                pm[k, c, e] = 0.0
+            pm[k, c, c] = m + p.rho * vol * p.pt_ca[k]
+        pf[k, 2] -= (m - p.rho * vol) * p.gravity
+        sp = math.sqrt(vp[k, 0] ** 2 + vp[k, 1] ** 2 + vp[k, 2] ** 2)
+        for c in range(3):
+            pf[k, c] -= 0.5 * p.rho * p.pt_cda[k] * cd_scale * sp * vp[k, c]
+    for j in range(p.nseg.shape[0]):
+        n = p.nseg[j]
+        o = p.node0[j]
+        so = s0 + p.line_state[j]
+        ka = p.end_a[j]
+        kb = p.end_b[j]
+        for c in range(3):
+            r[o, c] = rp[ka, c]
+            v[o, c] = vp[ka, c]
+            r[o + n, c] = rp[kb, c]
+            v[o + n, c] = vp[kb, c]
+        for i in range(1, n):
+            col = so + 6 * (i - 1)
+            for c in range(3):
+                r[o + i, c] = y[b, col + c]
+                v[o + i, c] = y[b, col + 3 + c]
+        line_forces(p, j, r[o : o + n + 1], v[o : o + n + 1], fnet[o : o + n + 1],
+                    mass[o : o + n + 1], seg[p.seg0[j] : p.seg0[j] + n], cd_scale, qs, lstr,
+                    tmag, nodeq)  # fmt: skip
+        for c in range(3):
+            pf[ka, c] += fnet[o, c]
+            pf[kb, c] += fnet[o + n, c]
+            for e in range(3):
+                pm[ka, c, e] += mass[o, c, e]
+                pm[kb, c, e] += mass[o + n, c, e]
+        if write:
+            for i in range(1, n):
+                col = so + 6 * (i - 1)
+                # (al I + be q q^T)^-1 F = (F - be/(al + be) (q.F) q) / al (Sherman-Morrison)
+                al = nodeq[i, 0]
+                k = nodeq[i, 1] / (al + nodeq[i, 1]) * (
+                    nodeq[i, 2] * fnet[o + i, 0] + nodeq[i, 3] * fnet[o + i, 1]
+                    + nodeq[i, 4] * fnet[o + i, 2])  # fmt: skip
+                for c in range(3):
+                    dy[b, col + c] = v[o + i, c]
+                    dy[b, col + 3 + c] = (fnet[o + i, c] - k * nodeq[i, 2 + c]) / al
+    if write:
+        for k in range(pf.shape[0]):
+            if p.pt_kind[k] == FREE:
+                col = s0 + p.pt_state[k]
+                _inv3(pm[k], S)
+                for c in range(3):
+                    dy[b, col + c] = vp[k, c]
+                    dy[b, col + 3 + c] = (
+                        S[c, 0] * pf[k, 0] + S[c, 1] * pf[k, 1] + S[c, 2] * pf[k, 2]
+                    )
+
+
+@njit(cache=True, fastmath=False)
+def lumped_kernel(p, t, kin, y, dy, force, moment, added_mass):
+    """The load's contract kernel: the line states' rates, and on the coupled body the net
+    force of its coupled points at their displaced positions, moments about the body CM, and
+    the points' mass matrices as added mass (``F - M a``, MoorDyn-F Point_GetCoupledForce).
+    The last evaluation's node data stay in ``p.scratch_*`` for the output channels."""
+    B = y.shape[0]
+    body = p.body
+    s0 = p.state0
+    status = 0
+    for b in range(B):
+        rp = p.scratch_rp[b]
+        vp = p.scratch_vp[b]
+        point_state(p, b, y, s0, kin.r_G[b, body], kin.R_b2g[b, body], kin.v_G[b, body],
+                    kin.w_b[b, body], kin.cm_b[body], rp, vp)  # fmt: skip
+        member_rhs(p, b, y, s0, rp, vp, dy, 1.0, p.scratch_r[b], p.scratch_v[b],
+                   p.scratch_f[b], p.scratch_m[b], p.scratch_seg[b], p.scratch_pf[b],
+                   p.scratch_pm[b])  # fmt: skip
+        rG = kin.r_G[b, body]
+        w = kin.w_b[b, body]
+        for k in range(rp.shape[0]):
+            if p.pt_kind[k] != COUPLED:
+                continue
+            f = p.scratch_pf[b, k]
+            M = p.scratch_pm[b, k]
+            a0 = rp[k, 0] - rG[0]
+            a1 = rp[k, 1] - rG[1]
+            a2 = rp[k, 2] - rG[2]
+            # centripetal acceleration w x (w x a) of the point: its inertia -M (w x (w x a))
+            c0 = w[1] * a2 - w[2] * a1
+            c1 = w[2] * a0 - w[0] * a2
+            c2 = w[0] * a1 - w[1] * a0
+            cc0 = w[1] * c2 - w[2] * c1
+            cc1 = w[2] * c0 - w[0] * c2
+            cc2 = w[0] * c1 - w[1] * c0
+            g0 = f[0] - (M[0, 0] * cc0 + M[0, 1] * cc1 + M[0, 2] * cc2)
+            g1 = f[1] - (M[1, 0] * cc0 + M[1, 1] * cc1 + M[1, 2] * cc2)
+            g2 = f[2] - (M[2, 0] * cc0 + M[2, 1] * cc1 + M[2, 2] * cc2)
+            force[b, body, 0] += g0
+            force[b, body, 1] += g1
+            force[b, body, 2] += g2
+            moment[b, body, 0] += a1 * g2 - a2 * g1
+            moment[b, body, 1] += a2 * g0 - a0 * g2
+            moment[b, body, 2] += a0 * g1 - a1 * g0
+            if added_mass.shape[2] == 6:
+                _add_point_mass(M, a0, a1, a2, added_mass[b, body])
+        if dy.shape[1] > 0:
+            for c in range(p.n_states):
+                if not math.isfinite(dy[b, s0 + c]):
+                    status = NOT_FINITE
+    return status
+
+
+@njit(cache=True, fastmath=False)
+def _add_point_mass(M, a0, a1, a2, A):
+    """Add the 6x6 added mass of a point mass matrix ``M`` at arm ``a`` from the CM (contract
+    rule 3: force part ``-M (a_G + alpha x a)``, moment part ``a x`` that)."""
+    X = np.zeros((3, 3))  # [a]x
+    X[0, 1] = -a2
+    X[0, 2] = a1
+    X[1, 0] = a2
+    X[1, 2] = -a0
+    X[2, 0] = -a1
+    X[2, 1] = a0
+    MX = np.zeros((3, 3))
+    XM = np.zeros((3, 3))
+    for i in range(3):
+        for k in range(3):
+            s1 = 0.0
+            s2 = 0.0
+            for m in range(3):
+                s1 += M[i, m] * X[m, k]
+                s2 += X[i, m] * M[m, k]
+            MX[i, k] = s1
+            XM[i, k] = s2
+    for i in range(3):
+        for k in range(3):
+            s3 = 0.0
+            for m in range(3):
+                s3 += XM[i, m] * X[m, k]
+            A[i, k] += M[i, k]
+            A[i, 3 + k] -= MX[i, k]
+            A[3 + i, k] += XM[i, k]
+            A[3 + i, 3 + k] -= s3
+
+
+@njit(cache=True, fastmath=False)
+def relax(
+    p,
+    b,
+    y,
+    s0,
+    rp,
+    vp,
+    dt,
+    n_check,
+    n_max,
+    thresh,
+    cd_scale,
+    r,
+    v,
+    fnet,
+    mass,
+    seg,
+    pf,
+    pm,
+    fair_hist,
+):
+    """MoorDyn's dynamic relaxation of member ``b`` (MD_Init): the points held where ``rp``,
+    ``vp`` put them (fixed and coupled; free points move), drag scaled by ``cd_scale``
+    (CdScaleIC), MoorDyn's RK2 (MD_RK2: the midpoint rule) at step ``dt``; every ``n_check``
+    steps (dtIC/10) each line's end-B tension |Fnet_N| is stored, and the relaxation stops when
+    the latest value differs from each of the previous nine by less than ``thresh`` (threshIC,
+    relative), or after ``n_max`` checks (TmaxIC). ``y[b, s0:]`` holds the start and receives
+    the result. Returns the time relaxed (s); negative when it did not converge."""
+    ns = p.n_states
+    x0 = np.empty(ns)
+    k1 = np.zeros((y.shape[0], y.shape[1]))
+    L = p.nseg.shape[0]
+    for i in range(10):
+        for j in range(L):
+            fair_hist[j, i] = i + 1.0  # start unconverged (as MD_Init)
+    t = 0.0
+    rp_free = rp.copy()
+    vp_free = vp.copy()
+    for it in range(n_max):
+        for _ in range(n_check):
+            for c in range(ns):
+                x0[c] = y[b, s0 + c]
+            _free_points(p, b, y, s0, rp, vp, rp_free, vp_free)
+            member_rhs(p, b, y, s0, rp_free, vp_free, k1, cd_scale, r, v, fnet, mass, seg, pf,
+                       pm)  # fmt: skip
+            for c in range(ns):
+                y[b, s0 + c] = x0[c] + 0.5 * dt * k1[b, s0 + c]
+            _free_points(p, b, y, s0, rp, vp, rp_free, vp_free)
+            member_rhs(p, b, y, s0, rp_free, vp_free, k1, cd_scale, r, v, fnet, mass, seg, pf,
+                       pm)  # fmt: skip
+            for c in range(ns):
+                y[b, s0 + c] = x0[c] + dt * k1[b, s0 + c]
+            t += dt
+        # the end-B tensions at the new state
+        _free_points(p, b, y, s0, rp, vp, rp_free, vp_free)
+        member_rhs(p, b, y, s0, rp_free, vp_free, k1[:, :0], cd_scale, r, v, fnet, mass, seg,
+                   pf, pm)  # fmt: skip
+        for j in range(L):
+            for i in range(9, 0, -1):
+                fair_hist[j, i] = fair_hist[j, i - 1]
+            o = p.node0[j] + p.nseg[j]
+            fair_hist[j, 0] = math.sqrt(fnet[o, 0] ** 2 + fnet[o, 1] ** 2 + fnet[o, 2] ** 2)
+        if it >= 9:
+            ok = True
+            for j in range(L):
+                for i in range(1, 10):
+                    if abs(fair_hist[j, 0] / fair_hist[j, i] - 1.0) > thresh:
+                        ok = False
+            if ok:
+                return t
+    return -t
+
+
+@njit(cache=True, fastmath=False)
+def _free_points(p, b, y, s0, rp, vp, rp_out, vp_out):
+    """``rp``, ``vp`` with the free points taken from the states of member ``b``."""
+    for k in range(rp.shape[0]):
+        if p.pt_kind[k] == FREE:
+            o = s0 + p.pt_state[k]
+            for c in range(3):
+                rp_out[k, c] = y[b, o + c]
+                vp_out[k, c] = y[b, o + 3 + c]
+        else:
+            for c in range(3):
+                rp_out[k, c] = rp[k, c]
+                vp_out[k, c] = vp[k, c]

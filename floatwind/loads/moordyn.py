@@ -1,0 +1,621 @@
+"""Dynamic mooring lines: MoorDyn v2's lumped-mass model as a load with states of its own.
+
+The physics are :mod:`floatwind._kernels.lumped` (MoorDyn-F's Line_GetStateDeriv, the points of
+MoorDyn_Point.f90; Hall & Goupee 2015). The nodes of the lines and the free points are
+**continuous load states** (docs/architecture.md, "Load states"): columns of the state vector
+integrated with the bodies by the run's integrator, recorded with them and written as channels
+(``L1N5PX``, ``POINT7VZ``, ...), so every output time sees its own line shape. The run's step
+must resolve the lines' fastest mode (axial waves with internal damping, seabed contact):
+:func:`fastest_rate` gives it, and the OpenFAST import divides the deck's DT until RK4 is stable
+(docs/moordyn.md explains why states and not sub-steps at dtM).
+
+Initial conditions as MoorDyn makes them (MoorDyn-F MD_Init and Line_Initialize): each line
+starts on the quasi-static catenary between its ends (straight when it has none), then the
+lines relax dynamically with the body held at its initial pose, drag scaled by ``cd_scale``
+(CdScaleIC), with MoorDyn's RK2 at its step ``dt_m`` (dtM), until the end-B tensions of the last
+ten checks (every ``ic_dt/10``) agree within ``ic_threshold`` (threshIC), or ``ic_tmax``
+(TmaxIC) has passed.
+
+Case mapping (``type: mooring_lumped``, docs/moordyn.md)::
+
+    type: mooring_lumped
+    body: platform
+    line_types: {main: {diameter: 0.09, mass_per_length: 77.7066, ea: 384.243e6,
+                        ba: -0.8, ei: 0, cdn: 1.6, can: 1.0, cdt: 0.1, cat: 0.0}}
+    points: [{name: "1", kind: fixed, position: [853.87, 0, -320]},
+             {name: "4", kind: coupled, position: [5.2, 0, -70]}, ...]
+    lines: [{type: main, end_a: "1", end_b: "4", length: 902.2, segments: 20}, ...]
+    seabed: {kbot: 3.0e6, cbot: 3.0e5}
+    dt_m: 0.001
+    initial: {tmax: 300, threshold: 1.0e-5, cd_scale: 4, dt: 1.0, start: catenary}
+
+``initial.start: static`` starts the relaxation from the lines at rest (:meth:`static_states`)
+instead of MoorDyn's catenary shape: the relaxation then converges at once (docs/moordyn.md).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Mapping
+from typing import NamedTuple
+
+import numpy as np
+
+from floatwind._kernels.contract import CompiledLoad, body_kinematics, f64, i64, python_form
+from floatwind.errors import CaseError, SimulationError
+from floatwind.loads.base import Kinematics, Load, Wrench
+from floatwind.validate import Section, suggest
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["LumpedMassMooring", "fastest_rate", "line_ba", "stable_step"]
+
+_TYPE_KEYS = ("diameter", "mass_per_length", "ea", "ba", "ei", "cdn", "can", "cdt", "cat")
+_POINT_KEYS = ("name", "kind", "position", "mass", "volume", "cda", "ca")
+_LINE_KEYS = ("name", "type", "end_a", "end_b", "length", "segments")
+_KINDS = {"fixed": 0, "coupled": 1, "free": 2}
+#: RK4's stability bound on |lambda dt| (2.78 on the negative real axis, 2.83 on the imaginary
+#: one), with a margin
+RK4_BOUND = 2.5
+#: the explicit midpoint rule's (MoorDyn's RK2) bound on the negative real axis
+RK2_BOUND = 2.0
+#: the most a line may be stretched between its ends at rest (as the catenary load)
+MAX_REST_STRAIN = 0.1
+
+
+def line_ba(ba: float, length: float, segments: int, ea: float, mass_den: float) -> float:
+    """MoorDyn's internal damping coefficient BA (N s): a negative input is a damping ratio
+    ``zeta`` of a segment's axial mode, ``BA = zeta (L/N) sqrt(EA w)`` (MoorDyn-F SetupLine)."""
+    if ba < 0.0:
+        return -ba * length / segments * math.sqrt(ea * mass_den)
+    return ba
+
+
+def _quad_rate(a: float, b: float) -> float:
+    """Largest |s| of s^2 + a s + b = 0 (a, b >= 0)."""
+    disc = a * a - 4.0 * b
+    if disc >= 0.0:
+        return 0.5 * (a + math.sqrt(disc))
+    return math.sqrt(b)
+
+
+def fastest_rate(seg_len, ea, ba, mass_den, diam, can, rho, kbot, cbot) -> float:
+    """Fastest eigenvalue magnitude (1/s) of a line's nodes: the highest axial mode of a chain of
+    segments (stiffness ``4 EA/l`` and damping ``4 BA/l`` on a node mass ``w l``: adjacent
+    nodes out of phase, MoorDyn's docs/troubleshooting.rst) and a node resting on the seabed (``kbot d l``,
+    ``cbot d l`` on the node mass with its normal added mass)."""
+    m = mass_den * seg_len
+    axial = _quad_rate(4.0 * ba / seg_len / m, 4.0 * ea / seg_len / m)
+    mn = (mass_den + rho * 0.25 * math.pi * diam * diam * can) * seg_len
+    seabed = _quad_rate(cbot * diam * seg_len / mn, kbot * diam * seg_len / mn)
+    return max(axial, seabed)
+
+
+def stable_step(rate: float, bound: float = RK4_BOUND) -> float:
+    """The largest step an explicit scheme with stability ``bound`` takes at ``rate``."""
+    return bound / rate if rate > 0.0 else math.inf
+
+
+class LumpedMassMooring(Load, kind="mooring_lumped"):
+    """MoorDyn v2's lumped-mass lines between fixed, coupled (body) and free points (module
+    docstring). Parameters as the case mapping; ``field`` names the case entry in errors."""
+
+    def __init__(self, *, body: int, line_types: Mapping, points, lines, kbot: float = 3.0e6,
+                 cbot: float = 3.0e5, dt_m: float = 0.001, ic_tmax: float = 0.0,
+                 ic_threshold: float = 0.01, ic_cd_scale: float = 1.0, ic_dt: float = 1.0,
+                 ic_start: str = "catenary",
+                 channel_prefix: str = "", name: str | None = None, field: str = "",
+                 file: str | None = None):  # fmt: skip
+        self.body = int(body)
+        self.name = name or "moordyn"
+        self.channel_prefix = channel_prefix
+        self._field = field
+        self._file = file
+        f = lambda k: f"{field}.{k}" if field else k  # noqa: E731
+        if not isinstance(line_types, Mapping) or not line_types:
+            raise CaseError("expected a non-empty mapping of line types", field=f("line_types"),
+                            file=file)  # fmt: skip
+        types = {}
+        for tname, t in line_types.items():
+            sec = Section(t, f(f"line_types.{tname}"), _TYPE_KEYS, file=file)
+            types[str(tname)] = dict(
+                diameter=sec.number("diameter", kind="positive"),
+                mass_per_length=sec.number("mass_per_length", kind="positive"),
+                ea=sec.number("ea", kind="positive"),
+                ba=sec.number("ba", 0.0),
+                ei=sec.number("ei", 0.0, kind="nonnegative"),
+                cdn=sec.number("cdn", 0.0, kind="nonnegative"),
+                can=sec.number("can", 0.0, kind="nonnegative"),
+                cdt=sec.number("cdt", 0.0, kind="nonnegative"),
+                cat=sec.number("cat", 0.0, kind="nonnegative"),
+            )
+        pts = []
+        index: dict[str, int] = {}
+        for i, pt in enumerate(points):
+            sec = Section(pt, f(f"points[{i}]"), _POINT_KEYS, file=file)
+            pname = str(sec.raw("name", str(i + 1)))
+            if pname in index:
+                raise sec.error(f"point {pname!r} is defined twice", "name")
+            index[pname] = i
+            pts.append(dict(
+                name=pname, kind=_KINDS[sec.choice("kind", list(_KINDS))],
+                position=np.asarray(sec.vector("position"), float),
+                mass=sec.number("mass", 0.0, kind="nonnegative"),
+                volume=sec.number("volume", 0.0, kind="nonnegative"),
+                cda=sec.number("cda", 0.0, kind="nonnegative"),
+                ca=sec.number("ca", 0.0, kind="nonnegative"),
+            ))  # fmt: skip
+        if not pts:
+            raise CaseError("no points defined", field=f("points"), file=file)
+        lns = []
+        for i, ln in enumerate(lines):
+            sec = Section(ln, f(f"lines[{i}]"), _LINE_KEYS, file=file)
+            tname = str(sec.raw("type"))
+            if tname not in types:
+                raise sec.error(f"unknown line type {tname!r}{suggest(tname, types)}; line types "
+                                f"are {sorted(types)}", "type")  # fmt: skip
+            ends = []
+            for key in ("end_a", "end_b"):
+                pname = str(sec.raw(key))
+                if pname not in index:
+                    raise sec.error(f"point {pname!r} is not defined{suggest(pname, index)}", key)
+                ends.append(index[pname])
+            if ends[0] == ends[1]:
+                raise sec.error("both ends of the line are the same point", "end_b")
+            length = sec.number("length", kind="positive")
+            nseg = sec.integer("segments", minimum=1)
+            lns.append(dict(name=str(sec.raw("name", str(i + 1))), type=tname, a=ends[0],
+                            b=ends[1], length=length, segments=nseg, field=sec.field))  # fmt: skip
+        if not lns:
+            raise CaseError("no lines defined", field=f("lines"), file=file)
+        attached = {k for ln in lns for k in (ln["a"], ln["b"])}
+        for k, pt in enumerate(pts):
+            if pt["kind"] == 2 and k not in attached:
+                raise CaseError(f"free point {pt['name']!r} has no line",
+                                field=f(f"points[{k}]"), file=file)  # fmt: skip
+        self.types, self.points, self.lines = types, pts, lns
+        self.kbot = float(kbot)
+        self.cbot = float(cbot)
+        if not self.kbot >= 0.0 or not self.cbot >= 0.0:
+            raise CaseError("kbot and cbot must be >= 0", field=f("seabed"), file=file)
+        self.dt_m = float(dt_m)
+        if not self.dt_m > 0.0:
+            raise CaseError(f"must be > 0, got {dt_m!r}", field=f("dt_m"), file=file)
+        self.ic_tmax, self.ic_threshold = float(ic_tmax), float(ic_threshold)
+        self.ic_cd_scale, self.ic_dt = float(ic_cd_scale), float(ic_dt)
+        if ic_start not in ("catenary", "static"):
+            raise CaseError(f"unknown initial start {ic_start!r}; one of catenary, static",
+                            field=f("initial.start"), file=file)  # fmt: skip
+        self.ic_start = ic_start
+        # reach: a line between two fixed points must be able to span them
+        for ln in lns:
+            pa, pb = pts[ln["a"]], pts[ln["b"]]
+            if pa["kind"] == 0 and pb["kind"] == 0:
+                chord = float(np.linalg.norm(pa["position"] - pb["position"]))
+                if chord > (1.0 + MAX_REST_STRAIN) * ln["length"]:
+                    raise CaseError(f"the line cannot reach its ends: they are {chord:.6g} m "
+                                    f"apart, its unstretched length is {ln['length']:.6g} m",
+                                    field=f"{ln['field']}.length", file=file)  # fmt: skip
+        self._layout()
+        self._ic_cache: dict = {}
+        self.ic_time: float | None = None
+
+    # ------------------------------------------------------------------ layout
+    def _layout(self) -> None:
+        L = len(self.lines)
+        self.nseg = np.array([ln["segments"] for ln in self.lines], dtype=np.int64)
+        self.node0 = np.concatenate([[0], np.cumsum(self.nseg + 1)[:-1]]).astype(np.int64)
+        self.seg0 = np.concatenate([[0], np.cumsum(self.nseg)[:-1]]).astype(np.int64)
+        self.line_state = (
+            np.concatenate([[0], np.cumsum(6 * (self.nseg - 1))[:-1]]).astype(np.int64)
+            if L
+            else np.zeros(0, np.int64)
+        )
+        col = int(np.sum(6 * (self.nseg - 1)))
+        self.pt_state = np.full(len(self.points), -1, dtype=np.int64)
+        for k, pt in enumerate(self.points):
+            if pt["kind"] == 2:
+                self.pt_state[k] = col
+                col += 6
+        self.n_states = col
+        self.n_nodes = int(np.sum(self.nseg + 1))
+
+    def line_property(self, key: str) -> np.ndarray:
+        return np.array([self.types[ln["type"]][key] for ln in self.lines], dtype=float)
+
+    def ba_values(self) -> np.ndarray:
+        return np.array([line_ba(self.types[ln["type"]]["ba"], ln["length"], ln["segments"],
+                                 self.types[ln["type"]]["ea"],
+                                 self.types[ln["type"]]["mass_per_length"])
+                         for ln in self.lines])  # fmt: skip
+
+    def fastest_rate(self, env) -> float:
+        """The lines' fastest eigenvalue magnitude (1/s), :func:`fastest_rate` over the lines."""
+        rho = float(getattr(env, "rho_water", 1025.0))
+        ba = self.ba_values()
+        return max(
+            fastest_rate(ln["length"] / ln["segments"], self.types[ln["type"]]["ea"], ba[j],
+                         self.types[ln["type"]]["mass_per_length"],
+                         self.types[ln["type"]]["diameter"], self.types[ln["type"]]["can"], rho,
+                         self.kbot, self.cbot)
+            for j, ln in enumerate(self.lines)
+        )  # fmt: skip
+
+    # ------------------------------------------------------------------ from a case
+    @classmethod
+    def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None):
+        sec = Section(cfg, field, ("type", "body", "line_types", "points", "lines", "seabed",
+                                   "dt_m", "initial", "channel_prefix", "name"))  # fmt: skip
+        sb = sec.section("seabed", ("kbot", "cbot"))
+        ic = sec.section("initial", ("tmax", "threshold", "cd_scale", "dt", "start"))
+        types = sec.raw("line_types")
+        return cls(
+            body=sec.body(body_index), line_types=types,
+            points=[item for _, item in sec.items("points")],
+            lines=[item for _, item in sec.items("lines")],
+            kbot=sb.number("kbot", 3.0e6, kind="nonnegative"),
+            cbot=sb.number("cbot", 3.0e5, kind="nonnegative"),
+            dt_m=sec.number("dt_m", 0.001, kind="positive"),
+            ic_tmax=ic.number("tmax", 0.0, kind="nonnegative"),
+            ic_threshold=ic.number("threshold", 0.01, kind="positive"),
+            ic_cd_scale=ic.number("cd_scale", 1.0, kind="positive"),
+            ic_dt=ic.number("dt", 1.0, kind="positive"),
+            ic_start=ic.choice("start", ("catenary", "static"), "catenary"),
+            channel_prefix=sec.raw("channel_prefix", ""), name=sec.raw("name", None), field=field,
+        )  # fmt: skip
+
+    # ------------------------------------------------------------------ params
+    class Params(NamedTuple):
+        body: int
+        state0: int
+        n_states: int
+        nseg: np.ndarray  # (L,) segments
+        node0: np.ndarray  # (L,) first node of each line in the node arrays
+        seg0: np.ndarray  # (L,) first segment of each line
+        line_state: np.ndarray  # (L,) first state column of each line (from state0)
+        end_a: np.ndarray  # (L,) point of end A
+        end_b: np.ndarray  # (L,) point of end B
+        seg_len: np.ndarray  # (L,) unstretched segment length
+        diam: np.ndarray
+        mass_den: np.ndarray
+        ea: np.ndarray
+        ba: np.ndarray  # (L,) BA (N s), damping ratios converted
+        ei: np.ndarray
+        can: np.ndarray
+        cat: np.ndarray
+        cdn: np.ndarray
+        cdt: np.ndarray
+        pt_kind: np.ndarray  # (P,) 0 fixed, 1 coupled, 2 free
+        pt_pos: np.ndarray  # (P, 3) fixed: inertial; coupled: body frame; free: start
+        pt_state: np.ndarray  # (P,) first state column of a free point (from state0), or -1
+        pt_mass: np.ndarray
+        pt_vol: np.ndarray
+        pt_cda: np.ndarray
+        pt_ca: np.ndarray
+        rho: float
+        gravity: float
+        depth: float
+        kbot: float
+        cbot: float
+        scratch_rp: np.ndarray  # (B, P, 3) point positions of the last call
+        scratch_vp: np.ndarray  # (B, P, 3)
+        scratch_r: np.ndarray  # (B, n_nodes, 3) node positions
+        scratch_v: np.ndarray  # (B, n_nodes, 3)
+        scratch_f: np.ndarray  # (B, n_nodes, 3) node net forces
+        scratch_m: np.ndarray  # (B, n_nodes, 3, 3) end nodes' mass matrices (interior: unused)
+        scratch_seg: np.ndarray  # (B, n_segments, 2) stretched length, |T + Td|
+        scratch_pf: np.ndarray  # (B, P, 3) point net forces
+        scratch_pm: np.ndarray  # (B, P, 3, 3) point mass matrices
+
+    def _params(self, env, batch: int, state0: int = 0) -> Params:
+        B = int(batch)
+        P = len(self.points)
+        nn = self.n_nodes
+        rho = float(getattr(env, "rho_water", 1025.0))
+        g = float(getattr(env, "gravity", 9.80665))
+        depth = float(getattr(env, "water_depth", 320.0))
+        return self.Params(
+            body=self.body, state0=int(state0), n_states=int(self.n_states),
+            nseg=i64(self.nseg), node0=i64(self.node0), seg0=i64(self.seg0),
+            line_state=i64(self.line_state),
+            end_a=i64([ln["a"] for ln in self.lines]), end_b=i64([ln["b"] for ln in self.lines]),
+            seg_len=f64([ln["length"] / ln["segments"] for ln in self.lines]),
+            diam=f64(self.line_property("diameter")), mass_den=f64(self.line_property(
+                "mass_per_length")), ea=f64(self.line_property("ea")), ba=f64(self.ba_values()),
+            ei=f64(self.line_property("ei")), can=f64(self.line_property("can")),
+            cat=f64(self.line_property("cat")), cdn=f64(self.line_property("cdn")),
+            cdt=f64(self.line_property("cdt")),
+            pt_kind=i64([pt["kind"] for pt in self.points]),
+            pt_pos=f64(np.array([pt["position"] for pt in self.points]).reshape(P, 3)),
+            pt_state=i64(self.pt_state),
+            pt_mass=f64([pt["mass"] for pt in self.points]),
+            pt_vol=f64([pt["volume"] for pt in self.points]),
+            pt_cda=f64([pt["cda"] for pt in self.points]),
+            pt_ca=f64([pt["ca"] for pt in self.points]),
+            rho=rho, gravity=g, depth=depth, kbot=self.kbot, cbot=self.cbot,
+            scratch_rp=np.zeros((B, P, 3)), scratch_vp=np.zeros((B, P, 3)),
+            scratch_r=np.zeros((B, nn, 3)), scratch_v=np.zeros((B, nn, 3)),
+            scratch_f=np.zeros((B, nn, 3)), scratch_m=np.zeros((B, nn, 3, 3)),
+            scratch_seg=np.zeros((B, int(np.sum(self.nseg)), 2)),
+            scratch_pf=np.zeros((B, P, 3)), scratch_pm=np.zeros((B, P, 3, 3)),
+        )  # fmt: skip
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import lumped as kl
+
+        return CompiledLoad(kl.lumped_kernel, self._params(env, batch), adds_mass=True)
+
+    # ------------------------------------------------------------------ initial conditions
+    def check_dt_m(self, env) -> None:
+        """Refuse a dtM that MoorDyn's RK2 cannot keep stable for these lines (one line)."""
+        rate = self.fastest_rate(env)
+        limit = stable_step(rate, RK2_BOUND)
+        if self.dt_m > limit:
+            raise CaseError(
+                f"dtM = {self.dt_m:g} s cannot be stable: the lines' fastest mode "
+                f"({rate:.4g} 1/s, axial stiffness and damping or seabed contact) needs "
+                f"dtM <= {limit:.3g} s", field=f"{self._field}.dt_m" if self._field else "dt_m",
+                file=self._file,
+            )  # fmt: skip
+
+    def start_shape(self, rp: np.ndarray, env, y: np.ndarray) -> None:
+        """The lines' start (Line_Initialize): node positions on the quasi-static elastic
+        catenary between the ends ``rp`` (P, 3) (straight where it has none), velocities 0;
+        free points at ``rp``. Writes ``y`` (n_states,)."""
+        from floatwind.mooring.catenary import line_shape, solve_lines
+
+        rho = float(getattr(env, "rho_water", 1025.0))
+        g = float(getattr(env, "gravity", 9.80665))
+        depth = float(getattr(env, "water_depth", 320.0))
+        y[:] = 0.0
+        for j, ln in enumerate(self.lines):
+            t = self.types[ln["type"]]
+            n = ln["segments"]
+            a, b = rp[ln["a"]], rp[ln["b"]]
+            lo, hi = (a, b) if a[2] <= b[2] else (b, a)
+            w = (t["mass_per_length"] - rho * 0.25 * math.pi * t["diameter"] ** 2) * g
+            dx = hi[:2] - lo[:2]
+            lh = float(np.hypot(dx[0], dx[1]))
+            h = float(hi[2] - lo[2])
+            nodes = None
+            if w > 0.0 and lh > 1e-9:
+                contact = bool(lo[2] <= -depth + 1e-3)
+                sol = solve_lines(lh, h, ln["length"], w, t["ea"], 0.0, contact)
+                if not bool(sol["status"]):
+                    xs, zs = line_shape(float(sol["H"]), float(sol["V"]), ln["length"], w,
+                                        t["ea"], 0.0, contact, n=n + 1)  # fmt: skip
+                    u = dx / lh
+                    nodes = np.stack([lo[0] + xs * u[0], lo[1] + xs * u[1], lo[2] + zs], axis=1)
+                    if not np.all(np.isfinite(nodes)):
+                        nodes = None
+            if nodes is None:  # MoorDyn's fallback: straight between the ends
+                s = np.linspace(0.0, 1.0, n + 1)[:, None]
+                nodes = lo + s * (hi - lo)
+            if lo is not a:  # the catenary runs from the lower end: back to A -> B order
+                nodes = nodes[::-1]
+            o = int(self.line_state[j])
+            for i in range(1, n):
+                y[o + 6 * (i - 1) : o + 6 * (i - 1) + 3] = nodes[i]
+        for k, pt in enumerate(self.points):
+            if pt["kind"] == 2:
+                o = int(self.pt_state[k])
+                y[o : o + 3] = rp[k]
+
+    def initial_states_at(self, t, kin: Kinematics, env) -> np.ndarray:
+        """Each member's lines on the catenary, then relaxed as MoorDyn does (module
+        docstring) with the body held at its pose in ``kin``."""
+        from floatwind._kernels import lumped as kl
+
+        bk = body_kinematics(kin)
+        key = (bk.r_G.tobytes(), bk.R_b2g.tobytes(), getattr(env, "rho_water", None),
+               getattr(env, "water_depth", None), getattr(env, "gravity", None))  # fmt: skip
+        if key in self._ic_cache:
+            return self._ic_cache[key].copy()
+        self.check_dt_m(env)
+        B = kin.batch
+        p = self._params(env, B)
+        y = np.zeros((B, self.n_states))
+        relax = python_form(kl.relax)
+        pstate = python_form(kl.point_state)
+        times = []
+        # the start: MoorDyn's catenary shape, or the lines at rest (a relaxation converged)
+        ys = self.static_states(kin, env) if self.ic_start == "static" else None
+        for b in range(B):
+            rp = np.zeros((len(self.points), 3))
+            vp = np.zeros((len(self.points), 3))
+            pstate(p, b, y, 0, bk.r_G[b, self.body], bk.R_b2g[b, self.body],
+                   np.zeros(3), np.zeros(3), bk.cm_b[self.body], rp, vp)  # fmt: skip
+            for k, pt in enumerate(self.points):  # free points: their given position
+                if pt["kind"] == 2:
+                    rp[k] = pt["position"]
+            self.start_shape(rp, env, y[b])
+            if ys is not None:
+                y[b] = ys[b]
+            if self.ic_tmax > 0.0:
+                dtic = self.ic_dt / 10.0  # MD_Init: checks every dtIC/10
+                n_check = int(math.ceil(dtic / self.dt_m - 1e-12))
+                dt = dtic / n_check
+                n_max = int(math.ceil(self.ic_tmax / dtic - 1e-12))
+                hist = np.zeros((len(self.lines), 10))
+                tt = relax(p, b, y, 0, rp, vp, dt, n_check, n_max, self.ic_threshold,
+                           self.ic_cd_scale, p.scratch_r[b], p.scratch_v[b], p.scratch_f[b],
+                           p.scratch_m[b], p.scratch_seg[b], p.scratch_pf[b],
+                           p.scratch_pm[b], hist)  # fmt: skip
+                if not np.all(np.isfinite(y[b])):
+                    raise SimulationError(
+                        f"{self.name}: the lines' initial relaxation diverged (dtM = "
+                        f"{self.dt_m:g} s)", time=0.0)  # fmt: skip
+                if tt < 0.0:
+                    logger.warning(
+                        "%s: the line tensions did not converge to %g within TmaxIC = %g s",
+                        self.name,
+                        self.ic_threshold,
+                        self.ic_tmax,
+                    )
+                times.append(abs(tt))
+        self.ic_time = max(times) if times else 0.0
+        self._ic_cache[key] = y.copy()
+        return y
+
+    def static_states(self, kin: Kinematics, env, tol: float = 1e-10) -> np.ndarray:
+        """The lines at rest for the body pose ``kin`` (B, n_states): the node positions (and
+        free points) where every net force vanishes, velocities 0 (Powell's hybrid method,
+        ``scipy.optimize.root``, from the catenary start shape; ``tol`` relative). The static
+        equilibrium of the same discrete model the run integrates (``floatwind mooring``, the
+        statics, the refinement test)."""
+        from scipy.optimize import root
+
+        from floatwind._kernels import lumped as kl
+
+        bk = body_kinematics(kin)
+        B = kin.batch
+        p = self._params(env, 1)
+        y = np.zeros((B, self.n_states))
+        pos = np.zeros(self.n_states, dtype=bool)  # the position columns
+        for j in range(len(self.lines)):
+            o = int(self.line_state[j])
+            for i in range(1, int(self.nseg[j])):
+                pos[o + 6 * (i - 1) : o + 6 * (i - 1) + 3] = True
+        for k in np.flatnonzero(self.pt_state >= 0):
+            pos[int(self.pt_state[k]) : int(self.pt_state[k]) + 3] = True
+        acc = np.roll(pos, 3)  # the acceleration columns of the rates
+        rhs = python_form(kl.member_rhs)
+        pstate = python_form(kl.point_state)
+        for b in range(B):
+            rp = np.zeros((len(self.points), 3))
+            vp = np.zeros((len(self.points), 3))
+            one = np.zeros((1, self.n_states))
+            pstate(p, 0, one, 0, bk.r_G[b, self.body], bk.R_b2g[b, self.body], np.zeros(3),
+                   np.zeros(3), bk.cm_b[self.body], rp, vp)  # fmt: skip
+            for k, pt in enumerate(self.points):
+                if pt["kind"] == 2:
+                    rp[k] = pt["position"]
+            self.start_shape(rp, env, one[0])
+            dy = np.zeros_like(one)
+            rpf, vpf = rp.copy(), vp.copy()
+
+            def residual(x, one=one, dy=dy, rp=rp, vp=vp, rpf=rpf, vpf=vpf):
+                one[0, pos] = x
+                python_form(kl._free_points)(p, 0, one, 0, rp, vp, rpf, vpf)
+                rhs(p, 0, one, 0, rpf, vpf, dy, 1.0, p.scratch_r[0], p.scratch_v[0],
+                    p.scratch_f[0], p.scratch_m[0], p.scratch_seg[0], p.scratch_pf[0],
+                    p.scratch_pm[0])  # fmt: skip
+                return dy[0, acc].copy()
+
+            sol = root(residual, one[0, pos].copy(), method="lm",
+                       options={"xtol": tol, "ftol": tol})  # fmt: skip
+            if not sol.success:
+                raise SimulationError(f"{self.name}: the lines' static equilibrium was not found "
+                                      f"({sol.message})", time=kin.t)  # fmt: skip
+            one[0, pos] = sol.x
+            y[b] = one[0]
+        return y
+
+    # ------------------------------------------------------------------ wrench and channels
+    def _evaluate(self, kin, env, s):
+        from floatwind._kernels import lumped as kl
+
+        B, N = kin.batch, kin.n_bodies
+        p = self._params(env, B)
+        force, moment = np.zeros((B, N, 3)), np.zeros((B, N, 3))
+        added = np.zeros((B, N, 6, 6))
+        y = np.ascontiguousarray(s, dtype=float)
+        dy = np.zeros_like(y)
+        status = python_form(kl.lumped_kernel)(p, 0.0, body_kinematics(kin), y, dy, force,
+                                               moment, added)  # fmt: skip
+        if status:
+            raise SimulationError(f"{self.name}: non-finite line state", time=kin.t)
+        return p, force, moment, added, dy
+
+    #: still water: the kernel does not read ``t`` (outputs are evaluated for many times at once)
+    time_independent = True
+
+    #: the lines at rest follow the body's pose alone (:meth:`wrench`): the mooring statics
+    #: (``floatwind mooring``) evaluate the dynamic model's static equilibrium
+    is_mooring = True
+
+    def wrench(self, t, kin, env):
+        """Without states (statics, start-up checks): the lines at rest at ``kin``
+        (:meth:`static_states`)."""
+        return self.wrench_state(t, kin, env, self.static_states(kin, env), None)[0]
+
+    def wrench_state(self, t, kin, env, s, memory):
+        p, force, moment, added, dy = self._evaluate(kin, env, s)
+        out = Wrench(force, moment, added_mass=added)
+        pre = self.channel_prefix
+        for j in range(len(self.lines)):
+            o, n = int(self.node0[j]), int(self.nseg[j])
+            so = int(self.seg0[j])
+            fa = p.scratch_f[:, o]
+            fb = p.scratch_f[:, o + n]
+            out.channels[f"{pre}FAIRTEN{j + 1}"] = np.sqrt(np.sum(fb * fb, axis=1))
+            out.channels[f"{pre}ANCHTEN{j + 1}"] = np.sqrt(np.sum(fa * fa, axis=1))
+            for i in range(n + 1):
+                if i in (0, n):
+                    f = p.scratch_f[:, o + i]
+                    ten = np.sqrt(np.sum(f * f, axis=1))
+                    for c, ax in enumerate("XYZ"):
+                        out.channels[f"{pre}L{j + 1}N{i}P{ax}"] = p.scratch_r[:, o + i, c].copy()
+                else:
+                    ten = 0.5 * (np.abs(p.scratch_seg[:, so + i - 1, 1])
+                                 + np.abs(p.scratch_seg[:, so + i, 1]))  # fmt: skip
+                out.channels[f"{pre}L{j + 1}N{i}T"] = ten
+        for k, pt in enumerate(self.points):
+            for c, ax in enumerate("XYZ"):
+                out.channels[f"{pre}POINT{k + 1}F{ax}"] = p.scratch_pf[:, k, c].copy()
+                if pt["kind"] != 2:
+                    out.channels[f"{pre}POINT{k + 1}P{ax}"] = p.scratch_rp[:, k, c].copy()
+        b = self.body
+        for c, ax in enumerate("xyz"):
+            out.channels[f"{pre}MoorF{ax}i"] = force[:, b, c].copy()
+        return out, dy
+
+    def channel_info(self) -> dict[str, tuple[str, str]]:
+        pre = self.channel_prefix
+        info: dict[str, tuple[str, str]] = {}
+        for j, ln in enumerate(self.lines):
+            n = ln["segments"]
+            info[f"{pre}FAIRTEN{j + 1}"] = ("N", f"end-B tension of line {j + 1} (|net force "
+                                            "on its last node|, MoorDyn FairTen)")  # fmt: skip
+            info[f"{pre}ANCHTEN{j + 1}"] = ("N", f"end-A tension of line {j + 1} (|net force "
+                                            "on its first node|, MoorDyn AnchTen)")  # fmt: skip
+            for i in range(n + 1):
+                if i in (0, n):
+                    for ax in "XYZ":
+                        info[f"{pre}L{j + 1}N{i}P{ax}"] = (
+                            "m",
+                            f"line {j + 1} node {i} position, inertial {ax.lower()}",
+                        )
+                info[f"{pre}L{j + 1}N{i}T"] = ("N", f"line {j + 1} tension at node {i}")
+        for k, pt in enumerate(self.points):
+            for ax in "XYZ":
+                info[f"{pre}POINT{k + 1}F{ax}"] = (
+                    "N",
+                    f"net force of the lines (and its own weight) on point {pt['name']}, {ax}",
+                )
+                if pt["kind"] != 2:
+                    info[f"{pre}POINT{k + 1}P{ax}"] = (
+                        "m",
+                        f"position of point {pt['name']}, inertial {ax.lower()}",
+                    )
+        for ax in "xyz":
+            info[f"{pre}MoorF{ax}i"] = ("N", f"total mooring force on the body, inertial {ax}")
+        return info
+
+    def state_names(self) -> list[str]:
+        pre = self.channel_prefix
+        names = []
+        for j, ln in enumerate(self.lines):
+            for i in range(1, ln["segments"]):
+                names += [f"{pre}L{j + 1}N{i}{q}{ax}" for q in "PV" for ax in "XYZ"]
+        for k, pt in enumerate(self.points):
+            if pt["kind"] == 2:
+                names += [f"{pre}POINT{k + 1}{q}{ax}" for q in "PV" for ax in "XYZ"]
+        return names
+
+    def state_info(self) -> dict[str, tuple[str, str]]:
+        return {n: ("m" if n[-2] == "P" else "m/s",
+                    f"{'position' if n[-2] == 'P' else 'velocity'} of mooring node "
+                    f"{n[len(self.channel_prefix):-2]}, inertial {n[-1].lower()}")
+                for n in self.state_names()}  # fmt: skip
