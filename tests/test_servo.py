@@ -12,6 +12,10 @@ names its field.
 from __future__ import annotations
 
 import math
+import pathlib
+import re
+import shutil
+import stat
 
 import numpy as np
 import pytest
@@ -241,7 +245,7 @@ def test_bad_input_names_the_field():
     with pytest.raises(CaseError, match="model"):
         model_from_dict(d)
     d = _case({"generator": _SIG, "joint": "hss"})
-    with pytest.raises(CaseError, match="not a degree of freedom"):
+    with pytest.raises(CaseError, match="through a gear"):
         model_from_dict(d)
     d = _case({"generator": _SIG, "start_time": 1.0, "start_speed": 3.0})
     with pytest.raises(CaseError, match="start"):
@@ -249,3 +253,245 @@ def test_bad_input_names_the_field():
     d = _case({"generator": _SIG, "efficiency": 94.4})
     with pytest.raises(CaseError, match="efficiency"):
         model_from_dict(d)
+
+
+# ------------------------------------------------------------------------------ deck import
+
+REF = pathlib.Path(__file__).resolve().parents[1] / ".." / "shared" / "reference" / "openfast"
+
+
+def _edit(path: pathlib.Path, edits: dict[str, str]) -> None:
+    text = path.read_text(encoding="latin-1")
+    for key, value in edits.items():
+        text, n = re.subn(rf"(?m)^\s*\S+(\s+{re.escape(key)}\s)", rf"   {value}\1", text, count=1)
+        assert n == 1, key
+    path.write_text(text, encoding="latin-1")
+
+
+def _gendof_deck(tmp_path: pathlib.Path, servo: dict[str, str]) -> pathlib.Path:
+    src = REF / "ref03_yaw_spin"
+    dst = tmp_path / "ref03_gen"
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("*.out", "*.outb", "*.sum"))
+    for p in dst.rglob("*"):
+        p.chmod(p.stat().st_mode | stat.S_IWUSR)
+    _edit(dst / "ElastoDyn.dat", {"GenDOF": "True"})
+    _edit(dst / "ServoDyn.dat", servo)
+    sd = dst / "ServoDyn.dat"
+    sd.write_text(sd.read_text(encoding="latin-1").replace(
+        '"YawMom"', '"YawMom"\n"GenTq"\n"GenPwr"\n"HSSBrTq"'), encoding="latin-1")  # fmt: skip
+    return dst / "ref03_yaw_spin.fst"
+
+
+@pytest.mark.skipif(not (REF / "ref03_yaw_spin").is_dir(), reason="no shared reference decks")
+def test_gendof_deck_with_induction_generator_runs_plainly(tmp_path, capsys):
+    """ref03 (yaw drive, no aero) with GenDOF = True and ServoDyn's simple induction generator
+    on line from t = 0 (GenEff 94.4 %): ``floatwind run DECK.fst`` runs it; the generator torque
+    follows the SIG law at 97 x RotSpeed, slowing the rotor from 12.1 rpm toward the synchronous
+    speed 1150 rpm / 97; a ServoDyn setting we cannot honour (VSContrl = 5) is refused in one
+    line."""
+    import xarray as xr
+
+    from floatwind.cli import main
+
+    fst = _gendof_deck(tmp_path, {"TimGenOn": "0", "SIG_SlPc": "1.5", "SIG_SySp": "1150",
+                                  "SIG_RtTq": "43093.55", "SIG_PORt": "2"})  # fmt: skip
+    out = tmp_path / "gen.nc"
+    assert main(["run", str(fst), "--tmax", "4", "-o", str(out), "--no-progress"]) == 0
+    ds = xr.open_dataset(out)
+    w = ds["RotSpeed"].values
+    tq = ds["GenTq"].values
+    law, c = generator_law("induction", {"sync_speed": 1150 * RPM, "rated_slip": 0.015,
+                                         "rated_torque": 43093.55, "pullout_ratio": 2.0})  # fmt: skip
+    expect = np.array([_torque(law, c, 97.0 * x)[0] for x in w])
+    assert np.allclose(tq, expect, rtol=1e-12, atol=1e-6)  # (joint rate vs body rates)
+    assert tq[0] > 0.0 and w[-1] < w[0]
+    mech = tq * 97.0 * w
+    pwr = np.where(tq >= 0.0, mech * 0.944, mech / 0.944)
+    assert np.allclose(ds["GenPwr"].values, pwr, rtol=1e-9, atol=1e-3)
+    assert np.all(ds["HSSBrTq"].values == 0.0)
+    _edit(fst.parent / "ServoDyn.dat", {"VSContrl": "5"})
+    assert main(["run", str(fst), "--tmax", "1", "-o", str(tmp_path / "x.nc"),
+                 "--no-progress"]) != 0  # fmt: skip
+    err = capsys.readouterr().err
+    assert "VSContrl = 5" in err
+
+
+# ------------------------------------------------------------------------------ blade pitch
+
+
+def _servo_memory(pitch, maneuvers=None, B=1, dt=0.1, n=40):
+    from floatwind.loads.servo import ServoDyn
+
+    ld = ServoDyn(rotor=0, nacelle=0, axis=(1.0, 0.0, 0.0), gearbox_ratio=1.0, pitch=pitch,
+                  maneuvers=maneuvers)  # fmt: skip
+    return ld, ld.memory(B, 0.0, dt, n)
+
+
+def test_timed_pitch_maneuver_ramps_as_servodyn():
+    """TPitManS = 0.25 s, 2 deg/s toward 5 deg from 1 deg (blade 2 only), dt = 0.1 s: the
+    maneuver begins at the first step at or after TPitManS (0.3 s), from the pitch then, and
+    ramps from TPitManS: pitch = 1 deg + 2 deg/s (t - 0.25 s) until 2.25 s, then 5 deg; the other
+    blades keep their initial pitch."""
+    from floatwind._kernels.contract import BodyKinematics
+
+    p0 = np.radians([1.0, 1.0, 1.0])
+    ld, m = _servo_memory(p0, [None, (0.25, math.radians(2.0), math.radians(5.0))])
+    kin = BodyKinematics(np.zeros((1, 1, 3)), np.eye(3)[None, None].copy(), np.zeros((1, 1, 3)),
+                         np.zeros((1, 1, 3)), np.zeros((1, 3)))  # fmt: skip
+    fn = ks.blade_pitch.py_func
+    par = ld._params(m)
+    seen = []
+    for k in range(31):
+        t = 0.1 * k
+        ks.servo_after_step.py_func(par, t, kin, np.empty((1, 0)))
+        for tt in (t, t + 0.05):
+            seen.append((tt, fn(m, tt, 0, 0), fn(m, tt, 0, 1)))
+    for tt, b1, b2 in seen:
+        assert b1 == p0[0]
+        if tt < 0.3 - 1e-9:
+            expect = p0[1]
+        elif tt < 2.25:
+            expect = p0[1] + math.radians(2.0) * (tt - 0.25)
+        else:
+            expect = math.radians(5.0)
+        assert b2 == pytest.approx(expect, abs=1e-13), tt
+
+
+def test_commanded_pitch_turns_the_bem_blades():
+    """A bem_rotor at pitch 0 reading a servodyn load's collective command of 6 deg gives the
+    rotor built at 6 deg to round-off (the nodes off the pitch axis turned with the blade);
+    an individual command (2, 6, 10 deg) gives, blade by blade, the element solution of the
+    rotor built at that pitch to 1e-3 (the blades meet only through the disk-averaged wind,
+    which moves a little with the other blades' nodes)."""
+    from tests.test_rotor_bem import env, make_rotor, spin_kin
+
+    kin = spin_kin([0.3, 2.0])
+    e = env(speed=11.0)
+    rot = make_rotor(pitch_from="servodyn")
+
+    def commanded(pitch):
+        _ld, m = _servo_memory(pitch, B=2)
+        m.last[0] = 0
+        m.pitch_cmd[0, :, :] = pitch
+        return rot.evaluate(0.0, kin, e, m)
+
+    six = commanded(np.radians([6.0, 6.0, 6.0]))
+    ref = make_rotor(pitch_deg=6.0).evaluate(0.0, kin, e)
+    assert np.allclose(six[3], ref[3], rtol=1e-9, atol=1e-9)
+    assert np.allclose(six[1], ref[1], rtol=1e-9, atol=1e-6)
+    pitch = np.radians([2.0, 6.0, 10.0])
+    elem = commanded(pitch)[3]
+    for k in range(3):
+        ref = make_rotor(pitch_deg=float(np.degrees(pitch[k]))).evaluate(0.0, kin, e)[3]
+        scale = np.abs(ref[:, k]).max(axis=(0, 1))
+        assert np.all(np.abs(elem[:, k] - ref[:, k]).max(axis=(0, 1)) <= 1e-3 * scale + 1e-9), k
+    free = make_rotor().evaluate(0.0, kin, e)[3]
+    assert not np.allclose(elem[:, 2], free[:, 2], rtol=1e-2)  # the command does change it
+
+
+REF09 = REF / "ref09_aero_fixed_speed"
+
+
+@pytest.mark.skipif(not REF09.is_dir(), reason="no shared reference decks")
+def test_pitch_maneuver_of_a_bem_deck_turns_the_blades(tmp_path):
+    """ref09 (BEM rotor at 9 rpm) with a timed pitch maneuver of all three blades (from 0 at
+    2 deg/s from TPitManS = 1 s toward 4 deg): the deck imports a servodyn load commanding the
+    pitch and the bem_rotor reads it (pitch_from); BldPitch1-3 and BlPitchC1-3 follow ServoDyn's
+    ramp and the aerodynamic torque falls as the blades pitch to feather."""
+    from floatwind.case.openfast import import_openfast, model_from_deck
+    from floatwind.simulate.run import simulate
+
+    dst = tmp_path / "ref09_pitch"
+    shutil.copytree(REF09, dst, ignore=shutil.ignore_patterns("*.out", "*.outb", "*.sum"))
+    for p in dst.rglob("*"):
+        p.chmod(p.stat().st_mode | stat.S_IWUSR)
+    edits = {}
+    for k in (1, 2, 3):
+        edits.update({f"TPitManS({k})": "1.0", f"PitManRat({k})": "2", f"BlPitchF({k})": "4"})
+    _edit(dst / "ServoDyn.dat", edits)
+    fst = dst / "ref09_aero_fixed_speed.fst"
+    res = import_openfast(fst)
+    loads = {ld["type"]: ld for ld in res["case"]["loads"]}
+    assert loads["bem_rotor"]["pitch_from"] == "servodyn"
+    assert "generator" not in loads["servodyn"]  # the generator stays off (TimGenOn > TMax)
+    res["case"]["simulation"].update(t_max=3.2, dt_out=0.1)
+    ds = simulate(model_from_deck(fst, result=res), progress=False)
+    t = ds.time.values
+    expect = np.clip(np.radians(2.0) * (t - 1.0), 0.0, np.radians(4.0))
+    expect[t < 1.0 + 1e-9] = 0.0
+    for k in (1, 2, 3):
+        assert np.allclose(ds[f"BldPitch{k}"].values.ravel(), expect, atol=1e-12)
+        assert np.allclose(ds[f"BlPitchC{k}"].values.ravel(), expect, atol=1e-12)
+    q = ds["RtAeroMxh"].values.ravel()
+    assert q[-1] < 0.8 * q[np.searchsorted(t, 0.9)]
+
+
+# ------------------------------------------------------------------------------ controller
+
+J_DRIVE = 38759236.0 + 97.0**2 * 534.116  # NREL 5-MW drivetrain about the LSS [J09]
+OMEGA0 = 12.1 * RPM
+DPDTH = -25.52e6  # W/rad: aerodynamic power sensitivity to pitch at zero pitch, rated [J09]
+
+
+def test_baseline_gains_give_the_design_poles():
+    """Jonkman et al. (2009) sec. 7.4: the onshore PI gains are those of a closed loop with
+    natural frequency 0.6 rad/s and damping ratio 0.7 (KP = 2 J W0 zeta wn / (N (-dP/dtheta)),
+    KI = J W0 wn^2 / (N (-dP/dtheta))); the OC3-Hywind gains put the pitch-loop frequency below
+    the platform-pitch frequency (Jonkman 2010: 0.2 rad/s)."""
+    from floatwind.loads.servo import CONTROLLER_PRESETS
+
+    on = CONTROLLER_PRESETS["nrel5mw_onshore"]
+    wn = math.sqrt(on["pc_ki"] * 97.0 * -DPDTH / (J_DRIVE * OMEGA0))
+    zeta = on["pc_kp"] * 97.0 * -DPDTH / (2.0 * J_DRIVE * OMEGA0 * wn)
+    assert wn == pytest.approx(0.6, rel=2e-3) and zeta == pytest.approx(0.7, rel=2e-3)
+    off = CONTROLLER_PRESETS["oc3_hywind"]
+    wn = math.sqrt(off["pc_ki"] * 97.0 * -DPDTH / (J_DRIVE * OMEGA0))
+    assert wn == pytest.approx(0.2, rel=2e-3)
+    assert off["pc_kp"] * 97.0 * -DPDTH / (2.0 * J_DRIVE * OMEGA0 * wn) == pytest.approx(
+        0.7, rel=2e-3
+    )
+
+
+@pytest.mark.parametrize("preset", ["nrel5mw_onshore", "oc3_hywind"])
+def test_pi_step_response_matches_closed_loop_poles(preset):
+    """The compiled controller closing the loop on a rigid drivetrain J dW/dt = Q_aero(theta) -
+    N Q_gen, Q_aero linear in pitch (dP/dtheta / W0), Q_gen constant (region 3 at constant
+    torque), called every 1 ms, filter off: from a 0.05 % overspeed the speed error follows the
+    second-order response of the closed-loop poles s = -zeta wn +- i wn sqrt(1 - zeta^2)
+    (phi'' + 2 zeta wn phi' + wn^2 phi = 0, e = phi'), to 1 % of the initial error."""
+    from floatwind.loads.servo import CONTROLLER_PRESETS, ServoDyn, controller_parameters
+
+    dt = 0.001
+    vals = {**CONTROLLER_PRESETS[preset], "corner_freq": 1.0e4, "pc_minpit": -0.3,
+            "region3": "constant_torque"}  # fmt: skip
+    ld = ServoDyn(rotor=0, nacelle=0, axis=(1.0, 0.0, 0.0), gearbox_ratio=97.0,
+                  pitch=[0.0, 0.0, 0.0], controller=vals, controller_dt=dt)  # fmt: skip
+    n = 20000
+    m = ld.memory(1, 0.0, dt, n)
+    par = ld._params(m)
+    c = controller_parameters(vals)
+    q_gen = c[ks.K_VS_RTPWR] / c[ks.K_VS_RTGNSP]
+    w_ref = c[ks.K_PC_REFSPD] / 97.0
+    e0 = 5e-4 * w_ref
+    w = w_ref + e0
+    fn = ks.baseline_controller
+    es = []
+    for k in range(n):
+        t = k * dt
+        meas = m.pitch_cmd[k - 1, 0].copy() if k else np.zeros(3)
+        if k:
+            m.pitch_cmd[k, 0] = m.pitch_cmd[k - 1, 0]
+            m.ctrl[k, 0] = m.ctrl[k - 1, 0]
+        fn(par.ctrl, m, k, 0, t, 97.0 * w, meas, 0.0)
+        assert m.ctrl[k, 0, ks.C_GENTQ] == pytest.approx(q_gen, rel=1e-12)
+        th = m.pitch_cmd[k, 0, 0]
+        es.append(w - w_ref)
+        w += dt * (97.0 * q_gen + DPDTH / OMEGA0 * th - 97.0 * q_gen) / J_DRIVE
+    es = np.array(es)
+    t = np.arange(n) * dt
+    wn = math.sqrt(vals["pc_ki"] * 97.0 * -DPDTH / (J_DRIVE * OMEGA0))
+    zeta = vals["pc_kp"] * 97.0 * -DPDTH / (2.0 * J_DRIVE * OMEGA0 * wn)
+    wd = wn * math.sqrt(1.0 - zeta**2)
+    # e = phi' with phi(0) = 0, phi'(0) = e0
+    expect = e0 * np.exp(-zeta * wn * t) * (np.cos(wd * t) - zeta * wn / wd * np.sin(wd * t))
+    assert np.abs(es - expect).max() <= 0.01 * e0

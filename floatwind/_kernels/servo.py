@@ -21,6 +21,11 @@ ServoDyn v5 (``modules/servodyn/src/ServoDyn.f90``) as the load's one implementa
   comes on line at TimGenOn (GenTiStr) or when the HSS speed reaches SpdGenOn, and goes off for
   good at TimGenOf (GenTiStp) or when its power is <= 0; at t0 it is on line only for a timed
   start at TimGenOn <= 0 (``SrvD_Init``);
+* :func:`blade_pitch`: ``Pitch_CalcOutput``: the blade-pitch command (ElastoDyn's blade pitch:
+  no pitch actuator), the initial pitch or a controller's demand held over the step, overridden
+  by the timed maneuvers (``Pitch_UpdateStates`` begins one at the first step at or after
+  TPitManS, from the pitch then, at PitManRat toward BlPitchF); a rotor load reads it through
+  the shared step memory (``BemRotor`` ``pitch_from``);
 * :func:`servo_kernel`: ``Torque_CalcOutput``: the generator torque while on line, the HSS
   brake (HSSBrMode = 1: a linear ramp from THSSBrDp over HSSBrDT to HSSBrTqF, resisting the
   motion as ElastoDyn applies it), acting through the gearbox on the rotor: the torque
@@ -44,16 +49,21 @@ from numba import njit
 from floatwind._kernels.bemt import equal_real
 
 __all__ = [
+    "LAW_CONTROLLER",
     "LAW_INDUCTION",
     "LAW_NONE",
     "LAW_THEVENIN",
     "LAW_VARIABLE_SPEED",
     "N_OUT",
     "ServoMemory",
+    "baseline_controller",
+    "blade_pitch",
+    "blade_pitches",
     "generator_torque",
     "servo_after_step",
     "servo_kernel",
     "servo_outputs",
+    "step_index",
 ]
 
 #: generator torque laws (``Params.law``)
@@ -62,20 +72,81 @@ LAW_INDUCTION = 1
 LAW_THEVENIN = 2
 LAW_VARIABLE_SPEED = 3
 
+LAW_CONTROLLER = 4  # the baseline controller's torque demand, held between its calls
+
+#: the baseline controller's parameters (``Params.ctrl``, SI, HSS side; Jonkman 2009 DISCON)
+(K_CORNER, K_PC_KP, K_PC_KI, K_PC_KK, K_PC_MINPIT, K_PC_MAXPIT, K_PC_MAXRAT, K_PC_REFSPD,
+ K_VS_CTINSP, K_VS_RGN2SP, K_VS_TRGNSP, K_VS_RTGNSP, K_VS_SYSP, K_VS_RGN2K, K_VS_SLOPE15,
+ K_VS_SLOPE25, K_VS_RTPWR, K_VS_MAXTQ, K_VS_MAXRAT, K_VS_RGN3MP, K_FL_KP, K_REGION3,
+ N_CTRL_PAR) = range(23)  # fmt: skip
+#: the controller's states (``ServoMemory.ctrl`` columns)
+C_SPEEDF, C_INTERR, C_LASTTQ, C_LASTT, C_INIT, C_GENTQ, N_CTRL = 0, 1, 2, 3, 4, 5, 6
+
 #: columns of :func:`servo_outputs`
 GEN_TQ, GEN_PWR, GEN_SPEED, HSS_BR_TQ, ROT_SPEED, LSS_TQ = 0, 1, 2, 3, 4, 5
 N_OUT = 6
 
 
 class ServoMemory(NamedTuple):
-    """The generator's on-line state after each accepted step (ServoDyn's OtherState
-    ``GenOnLine``/``Off4Good``), one row per step (``k = (t - t0) / dt``), batch axis second."""
+    """ServoDyn's states after each accepted step, one row per step (``k = (t - t0) / dt``),
+    batch axis second: the generator's on-line state (OtherState ``GenOnLine``/``Off4Good``),
+    the blade-pitch commands held until the next step (BlPitchCom: the initial pitch, or a
+    controller's demand) and the override pitch maneuvers (``BegPitMan``, ``BlPitchI``,
+    ``TPitManE``), whose parameters it carries so that a rotor load reading the pitch needs
+    nothing else (:func:`blade_pitch`)."""
 
     online: np.ndarray  # (n + 1, B) int64
     off: np.ndarray  # (n + 1, B) int64: off for good
+    pitch_cmd: np.ndarray  # (n + 1, B, nb) rad: the standard pitch command held from step k
+    man_on: np.ndarray  # (n + 1, B, nb) int64: the maneuver has begun
+    man_pitch0: np.ndarray  # (n + 1, B, nb) rad: the pitch when it began (BlPitchI)
+    man_end: np.ndarray  # (n + 1, B, nb) s: its end time (TPitManE)
+    ctrl: np.ndarray  # (n + 1, B, N_CTRL) the baseline controller's states (columns C_*)
+    pitch0: np.ndarray  # (nb,) rad: the initial pitch (BlPitchInit)
+    man_start: np.ndarray  # (nb,) s: TPitManS (inf: none)
+    man_rate: np.ndarray  # (nb,) rad/s: PitManRat (magnitude)
+    man_final: np.ndarray  # (nb,) rad: BlPitchF
     t0: float
     dt: float
     last: np.ndarray  # (1,) int64: last step recorded (-1: none, statics)
+
+
+@njit(cache=True, fastmath=False)
+def step_index(m, t):
+    """The row of ``m`` holding ``t``: the step that starts at or before it (the last one
+    recorded at most); -1 when nothing is recorded (statics: the state at t0)."""
+    if m.last[0] < 0:
+        return -1
+    n = min(int(math.floor((t - m.t0) / m.dt + 1e-9)), m.last[0])
+    return max(n, 0)
+
+
+@njit(cache=True, fastmath=False)
+def blade_pitch(m, t, b, k):
+    """Blade ``k``'s pitch (rad) of member ``b`` at ``t`` (ServoDyn ``Pitch_CalcOutput``): the
+    override maneuver's ramp from BlPitchI at PitManRat toward BlPitchF once begun, else the held
+    standard command; the initial pitch when nothing is recorded."""
+    n = step_index(m, t)
+    if n < 0:
+        return m.pitch0[k]
+    if m.man_on[n, b, k] == 1:
+        if t >= m.man_end[n, b, k]:
+            return m.man_final[k]
+        p0 = m.man_pitch0[n, b, k]
+        rate = m.man_rate[k] if m.man_final[k] >= p0 else -m.man_rate[k]
+        return p0 + rate * (t - m.man_start[k])
+    return m.pitch_cmd[n, b, k]
+
+
+@njit(cache=True, fastmath=False)
+def blade_pitches(m, t, B):
+    """(B, nb): :func:`blade_pitch` of every member and blade."""
+    nb = m.pitch0.shape[0]
+    out = np.empty((B, nb))
+    for b in range(B):
+        for k in range(nb):
+            out[b, k] = blade_pitch(m, t, b, k)
+    return out
 
 
 @njit(cache=True, fastmath=False)
@@ -124,9 +195,15 @@ def _elec_pwr(tq, w, eff):
 
 
 @njit(cache=True, fastmath=False)
-def _torque_on_line(p, w):
-    """CalculateTorque with the GenTiStp = False cut: no torque where the power is <= 0."""
-    tq, pwr = generator_torque(p.law, p.coef, p.efficiency, w)
+def _torque_on_line(p, w, n, b):
+    """CalculateTorque at HSS speed ``w`` (the controller's demand of row ``n`` for member ``b``
+    under LAW_CONTROLLER, as ServoDyn takes a DLL's), with the GenTiStp = False cut: no torque
+    where the power is <= 0."""
+    if p.law == LAW_CONTROLLER:
+        tq = p.memory.ctrl[n, b, C_GENTQ] if n >= 0 else 0.0
+        pwr = _elec_pwr(tq, w, p.efficiency)
+    else:
+        tq, pwr = generator_torque(p.law, p.coef, p.efficiency, w)
     if not p.stop_timed and pwr <= 0.0:
         return 0.0, 0.0
     return tq, pwr
@@ -169,10 +246,7 @@ def servo_outputs(p, t, kin):
     m = p.memory
     B = kin.w_b.shape[0]
     out = np.empty((B, N_OUT))
-    n = -1
-    if m.last[0] >= 0:
-        n = min(int(math.floor((t - m.t0) / m.dt + 1e-9)), m.last[0])
-        n = max(n, 0)
+    n = step_index(m, t)
     frac = _brake_fraction(p, t)
     for b in range(B):
         om = _rotor_speed(p, kin, b)
@@ -183,7 +257,7 @@ def servo_outputs(p, t, kin):
             on = _online_at_start(p) == 1
         tq, pwr = (0.0, 0.0)
         if on:
-            tq, pwr = _torque_on_line(p, w)
+            tq, pwr = _torque_on_line(p, w, n, b)
         br = frac * p.brake_torque
         if w > 0.0:
             hb = br
@@ -222,33 +296,153 @@ def _reached(x, limit):
 
 
 @njit(cache=True, fastmath=False)
+def _nacelle_fa_velocity(p, kin, b):
+    """The nacelle's velocity along the horizontal projection of the shaft (fore-aft, m/s):
+    the floating feedback's measurement (ROSCO Fl_Mode's nacelle velocity)."""
+    R = kin.R_b2g[b, p.rotor]
+    ax = R[0, 0] * p.axis_b[0] + R[0, 1] * p.axis_b[1] + R[0, 2] * p.axis_b[2]
+    ay = R[1, 0] * p.axis_b[0] + R[1, 1] * p.axis_b[1] + R[1, 2] * p.axis_b[2]
+    h = math.sqrt(ax * ax + ay * ay)
+    if h == 0.0:
+        return 0.0
+    return (kin.v_G[b, p.nacelle, 0] * ax + kin.v_G[b, p.nacelle, 1] * ay) / h
+
+
+@njit(cache=True, fastmath=False)
+def baseline_controller(c, m, k, b, t, w, meas, v_nac):
+    """One call of the NREL 5-MW baseline controller (Jonkman et al. 2009, NREL/TP-500-38060,
+    sec. 7; its DISCON) at step ``k``, time ``t``, for member ``b``: the generator speed ``w``
+    (rad/s, HSS) through the single-pole low-pass filter ``exp(-dt CornerFreq)``; the torque law
+    of regions 1, 1 1/2, 2, 2 1/2 and 3 (constant power VS_RtPwr / w_f, or with ``c[K_REGION3]``
+    = 1 constant torque VS_RtPwr / VS_RtGnSp) from the filtered speed, saturated at VS_MaxTq and
+    rate-limited at VS_MaxRat; the gain-scheduled PI collective pitch (GK = 1 / (1 + theta /
+    PC_KK) from the previous command; the integral saturated through the pitch limits), plus
+    ``Fl_Kp v_nac`` (nacelle-velocity feedback, ROSCO's Fl_Mode), saturated at PC_MinPit ..
+    PC_MaxPit and rate-limited at PC_MaxRat from each blade's measured pitch ``meas``. Writes
+    row ``k`` of ``m.ctrl`` and ``m.pitch_cmd``; the first call initialises the states as DISCON
+    does (filter at w, PitCom = the measured pitch, the integral holding that pitch)."""
+    st = m.ctrl[k, b]
+    nb = meas.shape[0]
+    if st[C_INIT] == 0.0:
+        st[C_SPEEDF] = w
+        gk = 1.0 / (1.0 + meas[0] / c[K_PC_KK])
+        st[C_INTERR] = meas[0] / (gk * c[K_PC_KI])
+        st[C_LASTT] = t
+        for j in range(nb):
+            m.pitch_cmd[k, b, j] = meas[j]
+        prev_cmd = meas[0]
+        elapsed = m.dt  # DISCON: LastTimeVS = LastTimePC = Time - DT
+        first = True
+    else:
+        prev_cmd = m.pitch_cmd[k - 1, b, 0]
+        elapsed = t - st[C_LASTT]
+        first = False
+    alpha = math.exp(-(elapsed if not first else 0.0) * c[K_CORNER])
+    wf = (1.0 - alpha) * w + alpha * st[C_SPEEDF]
+    st[C_SPEEDF] = wf
+    # torque (regions 1, 1 1/2, 2, 2 1/2, 3)
+    if wf >= c[K_VS_RTGNSP] or prev_cmd >= c[K_VS_RGN3MP]:
+        if c[K_REGION3] == 1.0:
+            tq = c[K_VS_RTPWR] / c[K_VS_RTGNSP]
+        else:
+            tq = c[K_VS_RTPWR] / wf
+    elif wf <= c[K_VS_CTINSP]:
+        tq = 0.0
+    elif wf < c[K_VS_RGN2SP]:
+        tq = c[K_VS_SLOPE15] * (wf - c[K_VS_CTINSP])
+    elif wf < c[K_VS_TRGNSP]:
+        tq = c[K_VS_RGN2K] * wf * wf
+    else:
+        tq = c[K_VS_SLOPE25] * (wf - c[K_VS_SYSP])
+    tq = min(tq, c[K_VS_MAXTQ])
+    if first:
+        st[C_LASTTQ] = tq
+    rate = (tq - st[C_LASTTQ]) / elapsed
+    rate = min(max(rate, -c[K_VS_MAXRAT]), c[K_VS_MAXRAT])
+    tq = st[C_LASTTQ] + rate * elapsed
+    st[C_LASTTQ] = tq
+    st[C_GENTQ] = tq
+    # gain-scheduled PI collective pitch
+    gk = 1.0 / (1.0 + prev_cmd / c[K_PC_KK])
+    err = wf - c[K_PC_REFSPD]
+    ie = st[C_INTERR] + err * elapsed
+    ie = min(max(ie, c[K_PC_MINPIT] / (gk * c[K_PC_KI])), c[K_PC_MAXPIT] / (gk * c[K_PC_KI]))
+    st[C_INTERR] = ie
+    cmd = gk * c[K_PC_KP] * err + gk * c[K_PC_KI] * ie + c[K_FL_KP] * v_nac
+    cmd = min(max(cmd, c[K_PC_MINPIT]), c[K_PC_MAXPIT])
+    for j in range(nb):
+        pr = (cmd - meas[j]) / elapsed
+        pr = min(max(pr, -c[K_PC_MAXRAT]), c[K_PC_MAXRAT])
+        m.pitch_cmd[k, b, j] = meas[j] + pr * elapsed
+    st[C_LASTT] = t
+    st[C_INIT] = 1.0
+
+
+@njit(cache=True, fastmath=False)
+def _reached(x, limit):
+    # ServoDyn: x > limit .OR. EqualRealNos(x, limit); an infinite limit (never) is not reached
+    return x > limit or (math.isfinite(limit) and equal_real(x, limit))
+
+
+@njit(cache=True, fastmath=False)
 def servo_after_step(p, t, kin, y):
-    """ServoDyn ``Torque_UpdateStates`` at the accepted step ending at ``t``: the on-line state
-    from the previous step's (``SrvD_Init``'s at t0) and the HSS speed at ``t``."""
+    """ServoDyn's state updates at the accepted step ending at ``t`` (``Torque_UpdateStates``,
+    ``Pitch_UpdateStates``; SrvD_Init at t0) and, every ``p.ctrl_dt`` (a multiple of the step), a call of the
+    baseline controller, from the previous step's states and the motion at ``t``."""
     m = p.memory
     k = int(round((t - m.t0) / m.dt))
     B = kin.w_b.shape[0]
+    nb = m.pitch0.shape[0]
+    meas = np.empty(nb)
     for b in range(B):
+        w = p.gb_ratio * _rotor_speed(p, kin, b)
+        for j in range(nb):  # the pitch applied at t (rows up to k - 1; m.last not yet k)
+            meas[j] = blade_pitch(m, t, b, j)
         if k == 0:
             m.online[0, b] = _online_at_start(p)
             m.off[0, b] = 0
-            continue
-        on = m.online[k - 1, b]
-        off = m.off[k - 1, b]
-        w = p.gb_ratio * _rotor_speed(p, kin, b)
-        if off == 0:
-            if on == 1:
-                if p.stop_timed and _reached(t, p.stop_time):
-                    off = 1
-            elif p.start_timed:
-                if _reached(t, p.start_time):
+            for j in range(nb):
+                m.pitch_cmd[0, b, j] = m.pitch0[j]
+                m.man_on[0, b, j] = 0
+                m.man_pitch0[0, b, j] = m.pitch0[j]
+                m.man_end[0, b, j] = m.man_start[j]
+            for i in range(m.ctrl.shape[2]):
+                m.ctrl[0, b, i] = 0.0
+        else:
+            on = m.online[k - 1, b]
+            off = m.off[k - 1, b]
+            if off == 0:
+                if on == 1:
+                    if p.stop_timed and _reached(t, p.stop_time):
+                        off = 1
+                elif p.start_timed:
+                    if _reached(t, p.start_time):
+                        on = 1
+                elif _reached(w, p.start_speed):
                     on = 1
-            elif _reached(w, p.start_speed):
-                on = 1
-        if on == 1 and off == 0 and not p.stop_timed:
-            _tq, pwr = generator_torque(p.law, p.coef, p.efficiency, w)
-            if pwr <= 0.0:
-                off = 1
-        m.online[k, b] = on
-        m.off[k, b] = off
+            if on == 1 and off == 0 and not p.stop_timed:
+                _tq, pwr = _torque_on_line(p, w, k - 1, b)
+                if pwr <= 0.0:
+                    off = 1
+            m.online[k, b] = on
+            m.off[k, b] = off
+            for i in range(m.ctrl.shape[2]):
+                m.ctrl[k, b, i] = m.ctrl[k - 1, b, i]
+            # Pitch_UpdateStates: a maneuver begins at the first step at or after TPitManS,
+            # from the pitch then (BlPitchI), ending at TPitManS + (BlPitchF - BlPitchI) /
+            # +-PitManRat
+            for j in range(nb):
+                m.pitch_cmd[k, b, j] = m.pitch_cmd[k - 1, b, j]
+                m.man_on[k, b, j] = m.man_on[k - 1, b, j]
+                m.man_pitch0[k, b, j] = m.man_pitch0[k - 1, b, j]
+                m.man_end[k, b, j] = m.man_end[k - 1, b, j]
+                if m.man_on[k, b, j] == 0 and t >= m.man_start[j]:
+                    m.man_on[k, b, j] = 1
+                    m.man_pitch0[k, b, j] = meas[j]
+                    m.man_end[k, b, j] = (
+                        m.man_start[j] + abs(m.man_final[j] - meas[j]) / m.man_rate[j]
+                    )
+        if p.ctrl_dt >= 0.0 and k % max(1, int(round(p.ctrl_dt / m.dt))) == 0:
+            v_nac = _nacelle_fa_velocity(p, kin, b) if p.ctrl[K_FL_KP] != 0.0 else 0.0
+            baseline_controller(p.ctrl, m, k, b, t, w, meas, v_nac)
     m.last[0] = k
