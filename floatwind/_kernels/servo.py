@@ -60,6 +60,7 @@ __all__ = [
     "blade_pitch",
     "blade_pitches",
     "generator_torque",
+    "placeholder_memory",
     "servo_after_step",
     "servo_kernel",
     "servo_outputs",
@@ -109,6 +110,18 @@ class ServoMemory(NamedTuple):
     t0: float
     dt: float
     last: np.ndarray  # (1,) int64: last step recorded (-1: none, statics)
+
+
+def placeholder_memory() -> ServoMemory:
+    """A memory commanding no blade and recording nothing (the typed stand-in of a load that
+    reads no servodyn memory)."""
+    e = np.zeros((1, 1, 0))
+    return ServoMemory(online=np.zeros((1, 1), dtype=np.int64),
+                       off=np.zeros((1, 1), dtype=np.int64), pitch_cmd=e,
+                       man_on=np.zeros((1, 1, 0), dtype=np.int64), man_pitch0=e, man_end=e,
+                       ctrl=np.zeros((1, 1, N_CTRL)), pitch0=np.zeros(0), man_start=np.zeros(0),
+                       man_rate=np.zeros(0), man_final=np.zeros(0), t0=0.0, dt=1.0,
+                       last=np.full(1, -1, dtype=np.int64))  # fmt: skip
 
 
 @njit(cache=True, fastmath=False)

@@ -378,16 +378,10 @@ class BemRotor(Load, kind="bem_rotor"):
         memory: tuple  # floatwind._kernels.servo.ServoMemory (a placeholder without pitch_from)
 
     def _pitch_params(self, memory) -> PitchParams:
-        from floatwind._kernels.servo import ServoMemory
+        from floatwind._kernels.servo import placeholder_memory
 
         if memory is None:
-            e = np.zeros((1, 1, 0))
-            memory = ServoMemory(online=np.zeros((1, 1), dtype=np.int64),
-                                 off=np.zeros((1, 1), dtype=np.int64), pitch_cmd=e,
-                                 man_on=np.zeros((1, 1, 0), dtype=np.int64), man_pitch0=e,
-                                 man_end=e, pitch0=np.zeros(0), man_start=np.zeros(0),
-                                 man_rate=np.zeros(0), man_final=np.zeros(0), t0=0.0, dt=1.0,
-                                 last=np.full(1, -1, dtype=np.int64))  # fmt: skip
+            memory = placeholder_memory()
         return self.PitchParams(pitch_ref=np.full(self.n_blades, self.pitch), memory=memory)
 
     @property
