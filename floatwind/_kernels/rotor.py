@@ -39,11 +39,14 @@ import numpy as np
 from numba import njit
 
 from floatwind._kernels import bemt as kb
+from floatwind._kernels import servo as ksv
 from floatwind._kernels import wind as kwi
 
 __all__ = [
     "HUB_CHANNELS",
     "bem_rotor_kernel",
+    "pitch_change",
+    "rotor_after_step",
     "rotor_points",
     "rotor_solve",
 ]
@@ -68,10 +71,14 @@ def _rot(R, v, out):
 
 
 @njit(cache=True, fastmath=False)
-def rotor_points(g, kin):
+def rotor_points(g, kin, dpitch=None):
     """Node positions and velocities (B, nb * nn, 3), inertial, of the rotor geometry ``g``
     (``BemRotor.Geometry``: blade k's nodes fixed in body ``g.blade_body[k]``) for the
-    kinematics ``kin`` (``BodyKinematics``); the apex position (B, 3) (in the hub body) last."""
+    kinematics ``kin`` (``BodyKinematics``); the apex position (B, 3) (in the hub body) last.
+    ``dpitch`` (B, nb): a commanded pitch change (:func:`pitch_change`), turning each node's
+    offset from the pitch axis (BlCrvAC, BlSwpAC) about the coned pitch axis z_k (the pitched
+    root frame x_p, y_p turned by the pitch, as ``BemRotor._build_geometry`` places them); the
+    pitch rate moves no node (ElastoDyn's pitch is not a DOF)."""
     r_G, R_b2g, v_G, w_b, cm_b = kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b
     nodes = g.nodes_b
     nb, nn = nodes.shape[0], nodes.shape[1]
@@ -81,16 +88,27 @@ def rotor_points(g, kin):
     apex = np.empty((B, 3))
     d = np.empty(3)
     a = np.empty(3)
+    zx = np.empty(3)
     for b in range(B):
         for k in range(nb):
             n = g.blade_body[k]
             R = R_b2g[b, n]
             w = w_b[b, n]
             cm = cm_b[n]
+            dp = 0.0 if dpitch is None else dpitch[b, k]
+            cd, sd = math.cos(dp), math.sin(dp)
+            z = g.frames_b[k, 2]
             for j in range(nn):
                 i = k * nn + j
                 for c in range(3):
                     d[c] = nodes[k, j, c] - cm[c]
+                if dp != 0.0:  # offset -> cos(dp) offset - sin(dp) z x offset
+                    o = g.offsets_b[k, j]
+                    zx[0] = z[1] * o[2] - z[2] * o[1]
+                    zx[1] = z[2] * o[0] - z[0] * o[2]
+                    zx[2] = z[0] * o[1] - z[1] * o[0]
+                    for c in range(3):
+                        d[c] += (cd - 1.0) * o[c] - sd * zx[c]
                 _rot(R, d, a)
                 for c in range(3):
                     pos[b, i, c] = r_G[b, n, c] + a[c]
@@ -112,7 +130,7 @@ def _dot(a, b):
 
 
 @njit(cache=True, fastmath=False)
-def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state):
+def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state, dpitch):
     """The element solve and loads of every member (module docstring, steps 3-5).
 
     Returns ``force``, ``moment`` (B, N, 3) on the blade bodies (moment about their CMs, inertial),
@@ -168,7 +186,8 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state):
             # blade pitch: the blade body's pitched x axis against the unpitched element frame
             # (AeroDyn: -theta(3) of the root orientation relative to the hub, EulerExtract)
             _rot(R_b2g[b, g.blade_body[k]], g.xref_b[k], xb)
-            pitch = math.atan2(-_dot(xb, ey[k]), _dot(xb, ex[k]))
+            # plus a commanded change (B, nb) (issue 36: a servodyn load's pitch, pitch_from)
+            pitch = math.atan2(-_dot(xb, ey[k]), _dot(xb, ex[k])) + dpitch[b, k]
             for j in range(nn):
                 theta[k, j] = g.twist[j] + pitch
         # disk-averaged relative wind (AeroDyn SetInputsForBEMT: V_diskAvg)
@@ -291,17 +310,39 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state):
 
 
 @njit(cache=True, fastmath=False)
+def pitch_change(p, t, B):
+    """(B, nb): the commanded blade pitch (:func:`floatwind._kernels.servo.blade_pitch` of the
+    memory ``p.memory``, shared with the servodyn load that commands it) minus the geometry's
+    pitch ``p.pitch_ref``; zeros without a command (a placeholder memory recording nothing)."""
+    nb = p.pitch_ref.shape[0]
+    out = np.zeros((B, nb))
+    if p.memory.pitch0.shape[0] == 0:
+        return out
+    for b in range(B):
+        for k in range(nb):
+            out[b, k] = ksv.blade_pitch(p.memory, t, b, k) - p.pitch_ref[k]
+    return out
+
+
+@njit(cache=True, fastmath=False)
+def rotor_after_step(p, t, kin, y):
+    """Nothing: the rotor only reads the step memory its servodyn load updates."""
+    return None
+
+
+@njit(cache=True, fastmath=False)
 def bem_rotor_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.rotor_bem.BemRotor`: the element loads of every blade as one
     wrench on the rotor body, wind from the field's table ``p.wind``
     (:func:`floatwind._kernels.wind.wind_velocity`; status ``WIND_OUTSIDE``: outside the compiled
     field, the NumPy path answers)."""
-    pos, vel, apex = rotor_points(p.geometry, kin)
+    dp = pitch_change(p, t, force.shape[0])
+    pos, vel, apex = rotor_points(p.geometry, kin, dp)
     wv, st = kwi.wind_velocity(p.wind, t, pos)
     if st != 0:
         return st
     f, m, _hub, _elem, _st = rotor_solve(p.geometry, p.options, p.airfoils, kin, pos, vel, apex,
-                                         wv, force.shape[1], p.state)  # fmt: skip
+                                         wv, force.shape[1], p.state, dp)  # fmt: skip
     for b in range(force.shape[0]):
         for n in range(force.shape[1]):
             for k in range(3):

@@ -226,6 +226,11 @@ class Load(abc.ABC, metaclass=_LoadType):
         (``dt`` = 0 when the integrator has no fixed step)."""
         return None
 
+    #: the name of another load whose step memory this load reads (read-only), or None: the
+    #: run hands that load's memory to this one's ``wrench_state`` and compiled params (a rotor
+    #: reading the blade pitch a ``servodyn`` load commands, issue 36)
+    memory_of: str | None = None
+
     def after_step(self, t: float, kin: Kinematics, env, memory, s: np.ndarray | None) -> None:
         """Update ``memory`` in place after an accepted step ending at ``t`` (new kinematics
         ``kin`` and states ``s`` (B, n_states) or None). Default: nothing."""

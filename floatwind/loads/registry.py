@@ -29,6 +29,7 @@ from floatwind.loads import (  # noqa: F401
     morison,
     potential,
     rotor_bem,
+    servo,
     simple,
     thrust,
 )

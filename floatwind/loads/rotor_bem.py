@@ -20,7 +20,10 @@ floatwind wind, the inputs of the BEM solve as AeroDyn forms them, the element s
 Line2 mesh carries them, and their sum as one wrench on the rotor body: inverse dynamics then
 gives shaft and blade-root loads, and the aerodynamic torque drives a free rotor.
 
-The blade pitch is constant (``pitch_deg``) until a pitch joint or controller gives it (issue 36).
+The blade pitch is ``pitch_deg``, a pitch joint's angle for a blade on a body of its own, or the
+pitch a ``servodyn`` load commands (``pitch_from: NAME``, issue 36: its initial pitch, timed
+maneuvers or a controller's demand), read from that load's step memory, which the run shares
+with this load (``Load.memory_of``; docs/architecture.md, "Controller inputs").
 """
 
 from __future__ import annotations
@@ -98,6 +101,7 @@ _TOP_KEYS = (
     "output_nodes",
     "output_blades",
     "channel_prefix",
+    "pitch_from",
 )
 
 _BLADE_KEYS = ("span", "crv_ac", "swp_ac", "crv_ang_deg", "twist_deg", "chord", "af_id")
@@ -174,6 +178,7 @@ class BemRotor(Load, kind="bem_rotor"):
         output_nodes=(),
         output_blades: int = 1,
         channel_prefix: str = "",
+        pitch_from: str | None = None,
         field: str = "",
     ):
         self.body = check_body(body, _f(field, "body"))
@@ -238,6 +243,14 @@ class BemRotor(Load, kind="bem_rotor"):
         self.output_nodes = tuple(nodes)
         self.output_blades = int(output_blades)
         self.channel_prefix = str(channel_prefix)
+        self.memory_of = None if pitch_from is None else str(pitch_from)
+        if self.memory_of is not None:
+            if any(b != self.body for b in self.blade_bodies):
+                raise CaseError(
+                    "a commanded pitch (pitch_from) needs every blade fixed in the rotor body; a "
+                    "blade on a body of its own takes its pitch from its joint",
+                    field=_f(field, "pitch_from"),
+                )  # fmt: skip
         self._geometry = self._build_geometry()
 
     # -- geometry --------------------------------------------------------------------------
@@ -263,6 +276,7 @@ class BemRotor(Load, kind="bem_rotor"):
         z_hub: np.ndarray  # (nb,) root distance from the apex (hub loss)
         hub_radius: float
         r_max: float  # largest in-plane node radius (RtTSR, RtAeroCp/Ct)
+        offsets_b: np.ndarray  # (nb, nn, 3) BlCrvAC x_p + BlSwpAC y_p of each node (hub frame)
 
     def _build_geometry(self) -> Geometry:
         bl = self.blade
@@ -274,6 +288,7 @@ class BemRotor(Load, kind="bem_rotor"):
         nodes = np.empty((nb, nn, 3))
         frames = np.empty((nb, 3, 3))
         xref = np.empty((nb, 3))
+        offsets = np.zeros((nb, nn, 3))
         for k in range(nb):
             a = 2.0 * math.pi * k / nb
             g = math.cos(a) * c2 + math.sin(a) * c3
@@ -284,9 +299,8 @@ class BemRotor(Load, kind="bem_rotor"):
             xp = ct * x - st * y  # the root frame turned by the pitch about z (AeroDyn/ElastoDyn)
             yp = st * x + ct * y
             root = self.apex_b + self.hub_radius * z
-            nodes[k] = (
-                root + np.outer(bl.crv_ac, xp) + np.outer(bl.swp_ac, yp) + np.outer(bl.span, z)
-            )
+            offsets[k] = np.outer(bl.crv_ac, xp) + np.outer(bl.swp_ac, yp)
+            nodes[k] = root + offsets[k] + np.outer(bl.span, z)
             xref[k] = xp
         seg = np.linalg.norm(np.diff(nodes, axis=1), axis=2)
         # tip/hub-loss distances (AeroDyn Init_BEMTmodule): from the root along the nodes
@@ -322,6 +336,7 @@ class BemRotor(Load, kind="bem_rotor"):
             z_hub=f64(np.full(nb, self.hub_radius)),
             hub_radius=float(self.hub_radius),
             r_max=r_max,
+            offsets_b=f64(offsets),
         )
 
     @property
@@ -335,31 +350,58 @@ class BemRotor(Load, kind="bem_rotor"):
     # -- the contract ------------------------------------------------------------------------
 
     def accepts_time_array(self, env) -> bool:
-        """Per-member times reach only the wind query: True when the wind accepts them."""
-        return bool(getattr(env.wind, "accepts_time_array", False))
+        """Per-member times reach only the wind query: True when the wind accepts them (and the
+        pitch is not commanded: the commanding load's memory is read member by member)."""
+        return self.memory_of is None and bool(getattr(env.wind, "accepts_time_array", False))
 
-    def evaluate(self, t, kin: Kinematics, env):
+    def evaluate(self, t, kin: Kinematics, env, memory=None):
         """``(force, moment, hub (B, N_HUB), elements (B, nb, nn, N_OUT), status)`` through the
-        kernels' Python forms (the reference; compiled while the kernels are on)."""
+        kernels' Python forms (the reference; compiled while the kernels are on); ``memory``:
+        the commanding servodyn load's step memory (None: the geometry's pitch)."""
         from floatwind._kernels import rotor as kr
 
         g = self._geometry
         bk = body_kinematics(kin)
-        pos, vel, apex = python_form(kr.rotor_points)(g, bk)
+        # (one time: a rotor with a commanded pitch takes no per-member times)
+        dp = python_form(kr.pitch_change)(self._pitch_params(memory), float(np.max(t)),
+                                          kin.batch)  # fmt: skip
+        pos, vel, apex = python_form(kr.rotor_points)(g, bk, dp)
         wind = np.broadcast_to(env.wind.velocity(t, pos), pos.shape)
         from floatwind._kernels.bemt import bemt_state
 
         fresh = bemt_state(self.n_blades, len(self.blade.span), batch=kin.batch)
         return python_form(kr.rotor_solve)(g, self._options(env), self.airfoils, bk, pos, vel,
-                                           apex, f64(wind), kin.n_bodies, fresh)  # fmt: skip
+                                           apex, f64(wind), kin.n_bodies, fresh, dp)  # fmt: skip
+
+    class PitchParams(NamedTuple):
+        pitch_ref: np.ndarray  # (nb,) the geometry's pitch of each blade
+        memory: tuple  # floatwind._kernels.servo.ServoMemory (a placeholder without pitch_from)
+
+    def _pitch_params(self, memory) -> PitchParams:
+        from floatwind._kernels.servo import placeholder_memory
+
+        if memory is None:
+            memory = placeholder_memory()
+        return self.PitchParams(pitch_ref=np.full(self.n_blades, self.pitch), memory=memory)
+
+    @property
+    def stateful(self) -> bool:
+        """A rotor whose pitch a servodyn load commands reads that load's step memory."""
+        return self.memory_of is not None
+
+    def wrench_state(self, t, kin: Kinematics, env, s, memory):
+        return self._wrench(t, kin, env, memory), None
 
     def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
         """The rotor's aerodynamic force at the body CM and moment about it (inertial axes),
         with the hub and blade-node channels."""
+        return self._wrench(t, kin, env, None)
+
+    def _wrench(self, t, kin: Kinematics, env, memory) -> Wrench:
         from floatwind._kernels import bemt as kb
         from floatwind._kernels import rotor as kr
 
-        force, moment, hub, elem, _status = self.evaluate(t, kin, env)
+        force, moment, hub, elem, _status = self.evaluate(t, kin, env, memory)
         out = Wrench(force, moment)
         p = self.channel_prefix
         for i, name in enumerate(kr.HUB_CHANNELS):
@@ -377,6 +419,8 @@ class BemRotor(Load, kind="bem_rotor"):
         airfoils: tuple  # floatwind.rotor AirfoilTables
         wind: tuple  # the wind field's table (floatwind.environment.compiled.WindParams)
         state: tuple  # bemt.BemtState (B, nb, nn) scratch: each member's last solve (warm start)
+        pitch_ref: np.ndarray  # (nb,) the geometry's pitch
+        memory: tuple  # the commanding servodyn load's ServoMemory (placeholder: none)
 
     def compiled(self, env, batch):
         from floatwind._kernels import rotor as kr
@@ -384,10 +428,13 @@ class BemRotor(Load, kind="bem_rotor"):
         from floatwind.environment.compiled import wind_params
 
         state = bemt_state(self.n_blades, len(self.blade.span), batch=batch)
+        pp = self._pitch_params(None)
         p = self.Params(geometry=self._geometry, options=self._options(env),
                         airfoils=self.airfoils, wind=wind_params(env.wind, batch),
-                        state=state)  # fmt: skip
-        return CompiledLoad(kr.bem_rotor_kernel, p)
+                        state=state, pitch_ref=pp.pitch_ref, memory=pp.memory)  # fmt: skip
+        if self.memory_of is None:
+            return CompiledLoad(kr.bem_rotor_kernel, p)
+        return CompiledLoad(kr.bem_rotor_kernel, p, after_step=kr.rotor_after_step)
 
     def channel_info(self) -> dict[str, tuple[str, str]]:
         p = self.channel_prefix
@@ -486,6 +533,7 @@ class BemRotor(Load, kind="bem_rotor"):
             output_nodes=sec.raw("output_nodes", []) or [],
             output_blades=sec.integer("output_blades", 1),
             channel_prefix=sec.raw("channel_prefix", ""),
+            pitch_from=sec.raw("pitch_from", None),
             field=field,
         )
 

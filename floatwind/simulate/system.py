@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from floatwind.errors import CaseError
 from floatwind.loads.base import Kinematics, Load, Wrench
 from floatwind.model import Model
 from floatwind.multibody.mcm import (
@@ -122,6 +123,23 @@ class System:
             and type(ld).memory is not _base_memory
             for ld in self.loads
         ]
+        # loads reading another load's step memory (Load.memory_of): index of that load
+        self._memory_of: dict[int, int] = {}
+        names = {getattr(ld, "name", None): j for j, ld in enumerate(self.loads)}
+        for i, ld in enumerate(self.loads):
+            src = getattr(ld, "memory_of", None)
+            if src is None:
+                continue
+            j = names.get(src)
+            if j is None or not self._has_memory[j]:
+                why = "has none" if j is not None else "is not in the model"
+                raise CaseError(f"load {getattr(ld, 'name', i)!r} reads the step memory of load "
+                                f"{src!r}, which {why}")  # fmt: skip
+            nb_i, nb_j = getattr(ld, "n_blades", None), getattr(self.loads[j], "n_blades", None)
+            if nb_i is not None and nb_j is not None and nb_i != nb_j:
+                raise CaseError(f"load {getattr(ld, 'name', i)!r} has {nb_i} blades, load {src!r} "
+                                f"commands the pitch of {nb_j}")  # fmt: skip
+            self._memory_of[i] = j
 
     @property
     def has_memory(self) -> bool:
@@ -136,6 +154,8 @@ class System:
             ld.memory(B, float(t0), float(dt), int(n_steps)) if has else None
             for ld, has in zip(self.loads, self._has_memory)
         ]
+        for i, j in self._memory_of.items():  # the same object: read, never updated, by load i
+            self.memories[i] = self.memories[j]
 
     def after_step(self, t: float, y: np.ndarray) -> None:
         """Let the loads with a step memory record the accepted state (t, y): called at the

@@ -20,7 +20,6 @@ from floatwind.case.openfast.reader import (
     _int,
     _table_columns,
 )
-from floatwind.case.openfast.servodyn import generator_off
 from floatwind.case.openfast.settings import CORE, OUT, FileKind, I, M, N, R, eq, same
 from floatwind.errors import CaseError
 
@@ -109,8 +108,9 @@ _FLEX_DOFS = {
 
 def _refusals(deck: dict) -> list[str]:
     """Flexible DOFs (FlapDOF1/2, EdgeDOF, PitchDOF, DrTrDOF, TwFADOF1/2, TwSSDOF1/2; TeetDOF
-    for a 2-bladed rotor), a 2-bladed rotor, GenDOF with the generator connected, Furling, yaw
-    friction with YawDOF on."""
+    for a 2-bladed rotor), a 2-bladed rotor, Furling, yaw friction with YawDOF on (GenDOF with the
+    generator connected is the servodyn load since issue 36: ServoDyn's file kind checks its
+    laws)."""
     out: list[str] = []
     ed = _ed(deck)
     ed_name = Path(ed["file"]).name
@@ -123,13 +123,6 @@ def _refusals(deck: dict) -> list[str]:
         out.append(f"{ed_name}: NumBl = 2 (teetering two-bladed rotor geometry) is not supported")
         if dofs["TeetDOF"]:
             out.append(f"{ed_name}: TeetDOF = True (rotor teeter) is not supported")
-    if dofs["GenDOF"] and not generator_off(deck):
-        out.append(
-            f"{ed_name}: GenDOF = True with the generator connected during the run: the "
-            "generator torque law (ServoDyn VSContrl/GenModel) is not imported; floatwind runs "
-            "GenDOF as a free rotor only when the generator stays off (GenTiStr = True and "
-            "TimGenOn >= TMax, or no ServoDyn)"
-        )
     if _bool(ed, "Furling", False):
         out.append(f"{ed_name}: Furling = True (rotor/tail furl) is not supported")
     if dofs["YawDOF"] and _int(ed, "YawFrctMod", 0) != 0:

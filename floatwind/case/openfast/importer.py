@@ -52,7 +52,7 @@ from floatwind.case.openfast.inflowwind import turbsim_covers, wind_channels, wi
 from floatwind.case.openfast.moordyn import mooring_load
 from floatwind.case.openfast.reader import DEFAULT, _float, _vec
 from floatwind.case.openfast.seastate import case_waves, sea_state
-from floatwind.case.openfast.servodyn import generator_off, servodyn_maneuvers
+from floatwind.case.openfast.servodyn import generator_off, servodyn_case_load, servodyn_maneuvers
 from floatwind.case.openfast.settings import UnsupportedDeckError, unsupported_settings
 from floatwind.environment.base import DEFAULT_RHO_WATER, DEFAULT_WATER_DEPTH
 from floatwind.errors import CaseError
@@ -147,11 +147,10 @@ def _screen(deck: dict, approximate: bool) -> tuple[list[str], list[str], dict]:
         # YawSpr, YawDamp) toward YawNeut or the override maneuver's command (issue 17)
         decisions["yaw"] = "drive"  # (YCMode != 0 is refused by unsupported_settings)
     decisions["rotor"] = "prescribed"
-    if dofs["GenDOF"] and generator_off(deck):
-        # the rotor speed as a degree of freedom without generator torque (issue 17)
+    if dofs["GenDOF"]:
+        # the rotor speed as a degree of freedom (issue 17), turned by ServoDyn's generator and
+        # brake when connected (the servodyn load, issue 36)
         decisions["rotor"] = "free"
-    elif dofs["GenDOF"] and approximate:
-        notes.append(f"{ed_name}: GenDOF = True approximated: rotor spins at the constant RotSpeed")
     flex = [
         k
         for k in (
@@ -303,9 +302,21 @@ def case_from_deck(
     if deck.get("AeroDisk") is not None and rotor_separate:
         # (a rotor at rest is refused by the AeroDisk file kind; with --approximate it is a note)
         loads.append(aerodisk_case_load(deck, body="rotor", shaft_axis=mp["rotor"]["shaft_axis"]))
+    srv = None  # ServoDyn's generator, brake and blade pitch on the shaft joint (issue 36)
+    if deck.get("ServoDyn") is not None and rotor_separate:
+        nb = len(mp["blades"])
+        srv = servodyn_case_load(
+            deck, mp["generator"]["gearbox_ratio"],
+            generator=decisions["rotor"] == "free" and not generator_off(deck),
+            pitch0=None if split or deck.get("AeroDyn") is None else list(ic["BlPitch"][:nb]),
+        )  # fmt: skip
+        if srv is not None:
+            loads.append(srv)
     if deck.get("AeroDyn") is not None:
         loads.append(_rotor_load(deck, mp, ic, split=split, rotor_separate=rotor_separate,
                                  nacelle_separate=nacelle_separate))  # fmt: skip
+        if srv is not None and "pitch" in srv:
+            loads[-1]["pitch_from"] = "servodyn"
     sea = case_waves(ss, notes)
     environment = {
         "gravity": float(env["gravity"]),

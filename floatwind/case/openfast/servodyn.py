@@ -1,15 +1,19 @@
 """ServoDyn: override yaw and pitch maneuvers, the yaw drive, whether the generator is on, the
-refusal of active and structural controllers, and its part of the settings table."""
+generator and HSS-brake laws (the ``servodyn`` load of a GenDOF deck, issue 36), the refusal of
+the controllers not imported and of structural controllers, and its part of the settings table."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
 from floatwind.case.openfast.reader import _DEG, _bool, _ed, _float, _int
 from floatwind.case.openfast.settings import CORE, OUT, FileKind, I, M, N, R, eq
 
-__all__ = ["FILE_KIND", "generator_off", "servodyn_maneuvers"]
+__all__ = ["FILE_KIND", "generator_off", "servodyn_case_load", "servodyn_maneuvers"]
+
+_RPM = math.pi / 30.0
 
 
 def generator_off(deck: dict) -> bool:
@@ -63,6 +67,68 @@ def servodyn_maneuvers(deck: dict) -> dict[str, Any] | None:
     }
 
 
+def servodyn_case_load(deck: dict, gearbox_ratio: float, *, generator: bool,
+                       pitch0: list[float] | None) -> dict | None:  # fmt: skip
+    """The ``servodyn`` load (floatwind.loads.servo) of a deck: with ``generator`` (a GenDOF
+    rotor whose generator is connected) the generator law (VSContrl = 1: simple variable speed;
+    else GenModel 1: simple induction, 2: Thevenin), GenEff, the start (GenTiStr: TimGenOn, else
+    SpdGenOn) and stop (GenTiStp: TimGenOf, else when the power is <= 0), the HSS brake
+    (HSSBrMode = 1); with ``pitch0`` (ElastoDyn's BlPitch, rad: a BEM rotor reads the pitch) the
+    blade pitch and the override maneuvers that start before TMax (TPitManS, PitManRat,
+    BlPitchF). SI; the slip percentages and GenEff read in percent as ServoDyn reads them.
+    None when there is neither."""
+    srv = deck["ServoDyn"]
+    tmax = _float(deck["fst"], "TMax")
+    maneuvers = []
+    if pitch0 is not None:
+        for k in range(1, len(pitch0) + 1):
+            t0 = _float(srv, f"TPitManS({k})")
+            maneuvers.append(None if t0 >= tmax else {
+                "start_time": t0, "rate": abs(_float(srv, f"PitManRat({k})")) * _DEG,
+                "final": _float(srv, f"BlPitchF({k})") * _DEG})  # fmt: skip
+    if not generator and not any(maneuvers):
+        return None
+    load: dict[str, Any] = {"type": "servodyn", "joint": "shaft",
+                            "gearbox_ratio": float(gearbox_ratio)}  # fmt: skip
+    if any(maneuvers):
+        load["pitch"] = {"initial": [float(p) for p in pitch0],
+                         "maneuvers": [m or {"start_time": 1.0e30, "rate": 1.0, "final": 0.0}
+                                       for m in maneuvers]}  # fmt: skip
+    if not generator:
+        return load
+
+    def pct(key):
+        return 0.01 * _float(srv, key)
+
+    if _int(srv, "VSContrl", 0) == 1:
+        gen = {"model": "variable_speed", "rated_speed": _float(srv, "VS_RtGnSp") * _RPM,
+               "rated_torque": _float(srv, "VS_RtTq"),
+               "region2_k": _float(srv, "VS_Rgn2K") / _RPM**2, "rated_slip": pct("VS_SlPc")}  # fmt: skip
+    elif _int(srv, "GenModel", 1) == 1:
+        gen = {"model": "induction", "sync_speed": _float(srv, "SIG_SySp") * _RPM,
+               "rated_slip": pct("SIG_SlPc"), "rated_torque": _float(srv, "SIG_RtTq"),
+               "pullout_ratio": _float(srv, "SIG_PORt")}  # fmt: skip
+    else:
+        gen = {"model": "thevenin", "frequency": _float(srv, "TEC_Freq"),
+               "poles": float(_int(srv, "TEC_NPol")), "stator_resistance": _float(srv, "TEC_SRes"),
+               "rotor_resistance": _float(srv, "TEC_RRes"), "line_voltage": _float(srv, "TEC_VLL"),
+               "stator_reactance": _float(srv, "TEC_SLR"), "rotor_reactance": _float(srv, "TEC_RLR"),
+               "magnetizing_reactance": _float(srv, "TEC_MR")}  # fmt: skip
+    load.update(generator=gen, efficiency=pct("GenEff"))
+    if _bool(srv, "GenTiStr", True):
+        load["start_time"] = _float(srv, "TimGenOn")
+    else:
+        load["start_speed"] = _float(srv, "SpdGenOn") * _RPM
+    if _bool(srv, "GenTiStp", True):
+        load["stop_time"] = _float(srv, "TimGenOf")
+    else:
+        load["stop_on_power"] = True
+    if _int(srv, "HSSBrMode", 0) == 1:
+        load["brake"] = {"start_time": _float(srv, "THSSBrDp"), "ramp_time": _float(srv, "HSSBrDT"),
+                         "torque": abs(_float(srv, "HSSBrTqF"))}  # fmt: skip
+    return load
+
+
 # ------------------------------------------------------------------------------ dedicated checks
 
 
@@ -73,11 +139,28 @@ def _refusals(deck: dict) -> list[str]:
     srv = deck.get("ServoDyn")
     if srv is not None:
         srv_name = Path(srv["file"]).name
+        vs = _int(srv, "VSContrl", 0)
+        if vs not in (0, 1):
+            out.append(
+                f"{srv_name}: VSContrl = {vs} (user-defined or external generator torque "
+                "control) is not supported; use 0 (a generator model) or 1 (simple variable speed)"
+            )
+        gm = _int(srv, "GenModel", 1)
+        if vs == 0 and gm not in (1, 2) and not generator_off(deck):
+            out.append(
+                f"{srv_name}: GenModel = {gm} (user-defined generator) is not supported; use 1 "
+                "(simple induction) or 2 (Thevenin equivalent)"
+            )
+        ed = _ed(deck)
+        eff = _float(ed, "GBoxEff", 100.0)
+        if _bool(ed, "GenDOF", False) and not generator_off(deck) and eff != 100.0:
+            out.append(
+                f"{Path(ed['file']).name}: GBoxEff = {eff:g} with the generator connected (a lossy "
+                "gearbox) is not supported; use 100"
+            )
         for key, what in (
             ("PCMode", "active pitch control"),
-            ("VSContrl", "generator torque control"),
             ("YCMode", "active yaw control"),
-            ("HSSBrMode", "high-speed shaft brake"),
             ("AfCmode", "airfoil flow control"),
             ("CCmode", "cable control"),
         ):
@@ -144,11 +227,14 @@ _SETTINGS = {
         "TEC_RLR": CORE(),
         "TEC_MR": CORE(),
         "HSSBrMode": R(
-            "HSSBrMode = 0 (no high-speed shaft brake)", eq(0), "1", deck="ref03_yaw_spin"
+            "HSSBrMode = 0 or 1 (none, or ServoDyn's simple brake: the servodyn load)",
+            eq(0, 1),
+            "5",
+            deck="ref03_yaw_spin",
         ),
-        "THSSBrDp": I("shaft-brake deployment time, used only with HSSBrMode != 0 (refused)"),
-        "HSSBrDT": I("shaft-brake ramp time, used only with HSSBrMode != 0 (refused)"),
-        "HSSBrTqF": I("shaft-brake torque, used only with HSSBrMode != 0 (refused)"),
+        "THSSBrDp": M("shaft-brake deployment time: the servodyn load's brake.start_time"),
+        "HSSBrDT": M("shaft-brake ramp time: the servodyn load's brake.ramp_time"),
+        "HSSBrTqF": M("fully deployed shaft-brake torque: the servodyn load's brake.torque"),
         "YCMode": CORE(),
         "TYCOn": CORE(),
         "YawNeut": CORE(),

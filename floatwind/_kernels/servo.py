@@ -1,0 +1,461 @@
+"""Compiled ServoDyn generator and brake (issue 36; :class:`floatwind.loads.servo.ServoDyn`).
+
+ServoDyn v5 (``modules/servodyn/src/ServoDyn.f90``) as the load's one implementation:
+
+* :func:`generator_torque`: ``CalculateTorque`` for the built-in laws, HSS side, SI
+  (the parameters of ``SrvD_SetParameters``, formed by the load):
+
+  - simple induction generator (GenModel = 1): slip = w - SIG_SySp, torque
+    ``sign(slip) SIG_POTq`` where ``|slip| > SIG_POSl``, else ``slip SIG_Slop``;
+  - Thevenin-equivalent induction generator (GenModel = 2): torque
+    ``A0 VLL^2 s / (C0 + C1 s + C2 s^2)`` with the slip ratio ``s = (w - SySp) / SySp``, the
+    electrical power the mechanical power less the stator and rotor copper losses of the
+    equivalent circuit's currents;
+  - simple variable-speed control (VSContrl = 1): ``VS_RtTq`` at or above ``VS_RtGnSp``,
+    ``VS_Rgn2K w^2`` below ``VS_TrGnSp``, ``VS_Slope (w - VS_SySp)`` between;
+
+  the electrical power (``CalculateElecPwr``: times GenEff generating, divided by it motoring;
+  the variable-speed law always times GenEff), and with ``GenTiStp = False`` no torque where
+  that power is <= 0;
+* :func:`servo_after_step`: ``Torque_UpdateStates`` once per accepted step: the generator
+  comes on line at TimGenOn (GenTiStr) or when the HSS speed reaches SpdGenOn, and goes off for
+  good at TimGenOf (GenTiStp) or when its power is <= 0; at t0 it is on line only for a timed
+  start at TimGenOn <= 0 (``SrvD_Init``);
+* :func:`blade_pitch`: ``Pitch_CalcOutput``: the blade-pitch command (ElastoDyn's blade pitch:
+  no pitch actuator), the initial pitch or a controller's demand held over the step, overridden
+  by the timed maneuvers (``Pitch_UpdateStates`` begins one at the first step at or after
+  TPitManS, from the pitch then, at PitManRat toward BlPitchF); a rotor load reads it through
+  the shared step memory (``BemRotor`` ``pitch_from``);
+* :func:`servo_kernel`: ``Torque_CalcOutput``: the generator torque while on line, the HSS
+  brake (HSSBrMode = 1: a linear ramp from THSSBrDp over HSSBrDT to HSSBrTqF, resisting the
+  motion as ElastoDyn applies it), acting through the gearbox on the rotor: the torque
+  ``GBRatio (GenTq + HSSBrTq)`` about the shaft, minus on the rotor body and plus on the
+  nacelle body (the generator's stator), so that a rotor on a joint DOF obeys
+  ``(J_rotor + GBRatio^2 J_gen) dW/dt = Q_aero - GBRatio (GenTq + HSSBrTq)``.
+
+The rotor speed is the rotor body's angular velocity relative to the nacelle body about the
+shaft joint's axis (the joint rate); the HSS speed is GBRatio times it. Every member goes
+through the same operations whatever B.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from floatwind._kernels.bemt import equal_real
+
+__all__ = [
+    "LAW_CONTROLLER",
+    "LAW_INDUCTION",
+    "LAW_NONE",
+    "LAW_THEVENIN",
+    "LAW_VARIABLE_SPEED",
+    "N_OUT",
+    "ServoMemory",
+    "baseline_controller",
+    "blade_pitch",
+    "blade_pitches",
+    "generator_torque",
+    "placeholder_memory",
+    "servo_after_step",
+    "servo_kernel",
+    "servo_outputs",
+    "step_index",
+]
+
+#: generator torque laws (``Params.law``)
+LAW_NONE = 0
+LAW_INDUCTION = 1
+LAW_THEVENIN = 2
+LAW_VARIABLE_SPEED = 3
+
+LAW_CONTROLLER = 4  # the baseline controller's torque demand, held between its calls
+
+#: the baseline controller's parameters (``Params.ctrl``, SI, HSS side; Jonkman 2009 DISCON)
+(K_CORNER, K_PC_KP, K_PC_KI, K_PC_KK, K_PC_MINPIT, K_PC_MAXPIT, K_PC_MAXRAT, K_PC_REFSPD,
+ K_VS_CTINSP, K_VS_RGN2SP, K_VS_TRGNSP, K_VS_RTGNSP, K_VS_SYSP, K_VS_RGN2K, K_VS_SLOPE15,
+ K_VS_SLOPE25, K_VS_RTPWR, K_VS_MAXTQ, K_VS_MAXRAT, K_VS_RGN3MP, K_FL_KP, K_REGION3,
+ N_CTRL_PAR) = range(23)  # fmt: skip
+#: the controller's states (``ServoMemory.ctrl`` columns)
+C_SPEEDF, C_INTERR, C_LASTTQ, C_LASTT, C_INIT, C_GENTQ, N_CTRL = 0, 1, 2, 3, 4, 5, 6
+
+#: columns of :func:`servo_outputs`
+GEN_TQ, GEN_PWR, GEN_SPEED, HSS_BR_TQ, ROT_SPEED, LSS_TQ = 0, 1, 2, 3, 4, 5
+N_OUT = 6
+
+
+class ServoMemory(NamedTuple):
+    """ServoDyn's states after each accepted step, one row per step (``k = (t - t0) / dt``),
+    batch axis second: the generator's on-line state (OtherState ``GenOnLine``/``Off4Good``),
+    the blade-pitch commands held until the next step (BlPitchCom: the initial pitch, or a
+    controller's demand) and the override pitch maneuvers (``BegPitMan``, ``BlPitchI``,
+    ``TPitManE``), whose parameters it carries so that a rotor load reading the pitch needs
+    nothing else (:func:`blade_pitch`)."""
+
+    online: np.ndarray  # (n + 1, B) int64
+    off: np.ndarray  # (n + 1, B) int64: off for good
+    pitch_cmd: np.ndarray  # (n + 1, B, nb) rad: the standard pitch command held from step k
+    man_on: np.ndarray  # (n + 1, B, nb) int64: the maneuver has begun
+    man_pitch0: np.ndarray  # (n + 1, B, nb) rad: the pitch when it began (BlPitchI)
+    man_end: np.ndarray  # (n + 1, B, nb) s: its end time (TPitManE)
+    ctrl: np.ndarray  # (n + 1, B, N_CTRL) the baseline controller's states (columns C_*)
+    pitch0: np.ndarray  # (nb,) rad: the initial pitch (BlPitchInit)
+    man_start: np.ndarray  # (nb,) s: TPitManS (inf: none)
+    man_rate: np.ndarray  # (nb,) rad/s: PitManRat (magnitude)
+    man_final: np.ndarray  # (nb,) rad: BlPitchF
+    t0: float
+    dt: float
+    last: np.ndarray  # (1,) int64: last step recorded (-1: none, statics)
+
+
+def placeholder_memory() -> ServoMemory:
+    """A memory commanding no blade and recording nothing (the typed stand-in of a load that
+    reads no servodyn memory)."""
+    e = np.zeros((1, 1, 0))
+    return ServoMemory(online=np.zeros((1, 1), dtype=np.int64),
+                       off=np.zeros((1, 1), dtype=np.int64), pitch_cmd=e,
+                       man_on=np.zeros((1, 1, 0), dtype=np.int64), man_pitch0=e, man_end=e,
+                       ctrl=np.zeros((1, 1, N_CTRL)), pitch0=np.zeros(0), man_start=np.zeros(0),
+                       man_rate=np.zeros(0), man_final=np.zeros(0), t0=0.0, dt=1.0,
+                       last=np.full(1, -1, dtype=np.int64))  # fmt: skip
+
+
+@njit(cache=True, fastmath=False)
+def step_index(m, t):
+    """The row of ``m`` holding ``t``: the step that starts at or before it (the last one
+    recorded at most); -1 when nothing is recorded (statics: the state at t0)."""
+    if m.last[0] < 0:
+        return -1
+    n = min(int(math.floor((t - m.t0) / m.dt + 1e-9)), m.last[0])
+    return max(n, 0)
+
+
+@njit(cache=True, fastmath=False)
+def blade_pitch(m, t, b, k):
+    """Blade ``k``'s pitch (rad) of member ``b`` at ``t`` (ServoDyn ``Pitch_CalcOutput``): the
+    override maneuver's ramp from BlPitchI at PitManRat toward BlPitchF once begun, else the held
+    standard command; the initial pitch when nothing is recorded."""
+    n = step_index(m, t)
+    if n < 0:
+        return m.pitch0[k]
+    if m.man_on[n, b, k] == 1:
+        if t >= m.man_end[n, b, k]:
+            return m.man_final[k]
+        p0 = m.man_pitch0[n, b, k]
+        rate = m.man_rate[k] if m.man_final[k] >= p0 else -m.man_rate[k]
+        return p0 + rate * (t - m.man_start[k])
+    return m.pitch_cmd[n, b, k]
+
+
+@njit(cache=True, fastmath=False)
+def blade_pitches(m, t, B):
+    """(B, nb): :func:`blade_pitch` of every member and blade."""
+    nb = m.pitch0.shape[0]
+    out = np.empty((B, nb))
+    for b in range(B):
+        for k in range(nb):
+            out[b, k] = blade_pitch(m, t, b, k)
+    return out
+
+
+@njit(cache=True, fastmath=False)
+def generator_torque(law, c, eff, w):
+    """(GenTrq, ElecPwr) of the law ``law`` with coefficients ``c`` at HSS speed ``w`` (rad/s)
+    while the generator is on line (ServoDyn ``CalculateTorque``, without the GenTiStp cut)."""
+    if law == LAW_INDUCTION:
+        # c: SIG_SySp, SIG_POSl, SIG_POTq, SIG_Slop
+        slip = w - c[0]
+        if abs(slip) > c[1]:
+            tq = c[2] if slip >= 0.0 else -c[2]
+        else:
+            tq = slip * c[3]
+        return tq, _elec_pwr(tq, w, eff)
+    if law == LAW_THEVENIN:
+        # c: TEC_SySp, TEC_A0, TEC_VLL, TEC_C0, TEC_C1, TEC_C2, TEC_Re1, TEC_Xe1, TEC_RLR,
+        #    TEC_V1a, TEC_MR, TEC_SRes, TEC_RRes
+        s = (w - c[0]) / c[0]
+        tq = c[1] * c[2] ** 2 * s / (c[3] + c[4] * s + c[5] * s * s)
+        den = (s * c[6] - c[12]) ** 2 + (s * (c[7] + c[8])) ** 2
+        i2r = c[9] * s * (s * c[6] - c[12]) / den
+        i2i = -c[9] * s * s * (c[7] + c[8]) / den
+        i1r = i2r
+        i1i = i2i - c[9] / c[10]
+        loss_s = 3.0 * (i1r * i1r + i1i * i1i) * c[11]
+        loss_r = 3.0 * (i2r * i2r + i2i * i2i) * c[12]
+        return tq, tq * w - loss_s - loss_r
+    if law == LAW_VARIABLE_SPEED:
+        # c: VS_RtGnSp, VS_RtTq, VS_Rgn2K, VS_TrGnSp, VS_Slope, VS_SySp
+        if w >= c[0]:
+            tq = c[1]
+        elif w < c[3]:
+            tq = c[2] * w * w
+        else:
+            tq = c[4] * (w - c[5])
+        return tq, tq * w * eff
+    return 0.0, 0.0
+
+
+@njit(cache=True, fastmath=False)
+def _elec_pwr(tq, w, eff):
+    # ServoDyn CalculateElecPwr: efficiency subtractive generating, additive motoring
+    if tq >= 0.0:
+        return tq * w * eff
+    return tq * w / eff
+
+
+@njit(cache=True, fastmath=False)
+def _torque_on_line(p, w, n, b):
+    """CalculateTorque at HSS speed ``w`` (the controller's demand of row ``n`` for member ``b``
+    under LAW_CONTROLLER, as ServoDyn takes a DLL's), with the GenTiStp = False cut: no torque
+    where the power is <= 0."""
+    if p.law == LAW_CONTROLLER:
+        tq = p.memory.ctrl[n, b, C_GENTQ] if n >= 0 else 0.0
+        pwr = _elec_pwr(tq, w, p.efficiency)
+    else:
+        tq, pwr = generator_torque(p.law, p.coef, p.efficiency, w)
+    if not p.stop_timed and pwr <= 0.0:
+        return 0.0, 0.0
+    return tq, pwr
+
+
+@njit(cache=True, fastmath=False)
+def _rotor_speed(p, kin, b):
+    """The rotor's spin rate about the shaft joint's axis relative to the nacelle (rad/s)."""
+    R = kin.R_b2g[b, p.rotor]
+    s = 0.0
+    for i in range(3):
+        a = R[i, 0] * p.axis_b[0] + R[i, 1] * p.axis_b[1] + R[i, 2] * p.axis_b[2]
+        s += (kin.w_b[b, p.rotor, i] - kin.w_b[b, p.nacelle, i]) * a
+    return s
+
+
+@njit(cache=True, fastmath=False)
+def _brake_fraction(p, t):
+    # ServoDyn Torque_CalcOutput, HSSBrMode = 1: linear ramp from THSSBrDp over HSSBrDT
+    if p.brake_mode != 1 or t <= p.brake_time:
+        return 0.0
+    if t < p.brake_time + p.brake_ramp:
+        f = (t - p.brake_time) / p.brake_ramp
+    else:
+        f = 1.0
+    return max(min(f, 1.0), 0.0)
+
+
+@njit(cache=True, fastmath=False)
+def _online_at_start(p):
+    # SrvD_Init: on line at t0 only for a timed start at TimGenOn <= 0
+    return 1 if (p.start_timed and p.start_time <= 0.0) else 0
+
+
+@njit(cache=True, fastmath=False)
+def servo_outputs(p, t, kin):
+    """(B, N_OUT): GenTq, GenPwr, GenSpeed (HSS, rad/s), HSSBrTq (signed, resisting the
+    motion), the rotor speed and the low-speed-shaft torque GBRatio (GenTq + HSSBrTq) at ``t``;
+    the on-line state is the one recorded at the start of the step holding ``t``."""
+    m = p.memory
+    B = kin.w_b.shape[0]
+    out = np.empty((B, N_OUT))
+    n = step_index(m, t)
+    frac = _brake_fraction(p, t)
+    for b in range(B):
+        om = _rotor_speed(p, kin, b)
+        w = p.gb_ratio * om
+        if n >= 0:
+            on = m.online[n, b] == 1 and m.off[n, b] == 0
+        else:
+            on = _online_at_start(p) == 1
+        tq, pwr = (0.0, 0.0)
+        if on:
+            tq, pwr = _torque_on_line(p, w, n, b)
+        br = frac * p.brake_torque
+        if w > 0.0:
+            hb = br
+        elif w < 0.0:
+            hb = -br
+        else:
+            hb = 0.0
+        out[b, GEN_TQ] = tq
+        out[b, GEN_PWR] = pwr
+        out[b, GEN_SPEED] = w
+        out[b, HSS_BR_TQ] = hb
+        out[b, ROT_SPEED] = om
+        out[b, LSS_TQ] = p.gb_ratio * (tq + hb)
+    return out
+
+
+@njit(cache=True, fastmath=False)
+def servo_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.servo.ServoDyn` (the load contract's signature): minus the
+    low-speed-shaft torque on the rotor body, plus on the nacelle body, about the shaft."""
+    out = servo_outputs(p, t, kin)
+    for b in range(force.shape[0]):
+        R = kin.R_b2g[b, p.rotor]
+        q = out[b, LSS_TQ]
+        for i in range(3):
+            a = R[i, 0] * p.axis_b[0] + R[i, 1] * p.axis_b[1] + R[i, 2] * p.axis_b[2]
+            moment[b, p.rotor, i] -= q * a
+            moment[b, p.nacelle, i] += q * a
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def _reached(x, limit):
+    # ServoDyn: x > limit .OR. EqualRealNos(x, limit); an infinite limit (never) is not reached
+    return x > limit or (math.isfinite(limit) and equal_real(x, limit))
+
+
+@njit(cache=True, fastmath=False)
+def _nacelle_fa_velocity(p, kin, b):
+    """The nacelle's velocity along the horizontal projection of the shaft (fore-aft, m/s):
+    the floating feedback's measurement (ROSCO Fl_Mode's nacelle velocity)."""
+    R = kin.R_b2g[b, p.rotor]
+    ax = R[0, 0] * p.axis_b[0] + R[0, 1] * p.axis_b[1] + R[0, 2] * p.axis_b[2]
+    ay = R[1, 0] * p.axis_b[0] + R[1, 1] * p.axis_b[1] + R[1, 2] * p.axis_b[2]
+    h = math.sqrt(ax * ax + ay * ay)
+    if h == 0.0:
+        return 0.0
+    return (kin.v_G[b, p.nacelle, 0] * ax + kin.v_G[b, p.nacelle, 1] * ay) / h
+
+
+@njit(cache=True, fastmath=False)
+def baseline_controller(c, m, k, b, t, w, meas, v_nac):
+    """One call of the NREL 5-MW baseline controller (Jonkman et al. 2009, NREL/TP-500-38060,
+    sec. 7; its DISCON) at step ``k``, time ``t``, for member ``b``: the generator speed ``w``
+    (rad/s, HSS) through the single-pole low-pass filter ``exp(-dt CornerFreq)``; the torque law
+    of regions 1, 1 1/2, 2, 2 1/2 and 3 (constant power VS_RtPwr / w_f, or with ``c[K_REGION3]``
+    = 1 constant torque VS_RtPwr / VS_RtGnSp) from the filtered speed, saturated at VS_MaxTq and
+    rate-limited at VS_MaxRat; the gain-scheduled PI collective pitch (GK = 1 / (1 + theta /
+    PC_KK) from the previous command; the integral saturated through the pitch limits), plus
+    ``Fl_Kp v_nac`` (nacelle-velocity feedback, ROSCO's Fl_Mode), saturated at PC_MinPit ..
+    PC_MaxPit and rate-limited at PC_MaxRat from each blade's measured pitch ``meas``. Writes
+    row ``k`` of ``m.ctrl`` and ``m.pitch_cmd``; the first call initialises the states as DISCON
+    does (filter at w, PitCom = the measured pitch, the integral holding that pitch)."""
+    st = m.ctrl[k, b]
+    nb = meas.shape[0]
+    if st[C_INIT] == 0.0:
+        st[C_SPEEDF] = w
+        gk = 1.0 / (1.0 + meas[0] / c[K_PC_KK])
+        st[C_INTERR] = meas[0] / (gk * c[K_PC_KI])
+        st[C_LASTT] = t
+        for j in range(nb):
+            m.pitch_cmd[k, b, j] = meas[j]
+        prev_cmd = meas[0]
+        elapsed = m.dt  # DISCON: LastTimeVS = LastTimePC = Time - DT
+        first = True
+    else:
+        prev_cmd = m.pitch_cmd[k - 1, b, 0]
+        elapsed = t - st[C_LASTT]
+        first = False
+    alpha = math.exp(-(elapsed if not first else 0.0) * c[K_CORNER])
+    wf = (1.0 - alpha) * w + alpha * st[C_SPEEDF]
+    st[C_SPEEDF] = wf
+    # torque (regions 1, 1 1/2, 2, 2 1/2, 3)
+    if wf >= c[K_VS_RTGNSP] or prev_cmd >= c[K_VS_RGN3MP]:
+        if c[K_REGION3] == 1.0:
+            tq = c[K_VS_RTPWR] / c[K_VS_RTGNSP]
+        else:
+            tq = c[K_VS_RTPWR] / wf
+    elif wf <= c[K_VS_CTINSP]:
+        tq = 0.0
+    elif wf < c[K_VS_RGN2SP]:
+        tq = c[K_VS_SLOPE15] * (wf - c[K_VS_CTINSP])
+    elif wf < c[K_VS_TRGNSP]:
+        tq = c[K_VS_RGN2K] * wf * wf
+    else:
+        tq = c[K_VS_SLOPE25] * (wf - c[K_VS_SYSP])
+    tq = min(tq, c[K_VS_MAXTQ])
+    if first:
+        st[C_LASTTQ] = tq
+    rate = (tq - st[C_LASTTQ]) / elapsed
+    rate = min(max(rate, -c[K_VS_MAXRAT]), c[K_VS_MAXRAT])
+    tq = st[C_LASTTQ] + rate * elapsed
+    st[C_LASTTQ] = tq
+    st[C_GENTQ] = tq
+    # gain-scheduled PI collective pitch
+    gk = 1.0 / (1.0 + prev_cmd / c[K_PC_KK])
+    err = wf - c[K_PC_REFSPD]
+    ie = st[C_INTERR] + err * elapsed
+    ie = min(max(ie, c[K_PC_MINPIT] / (gk * c[K_PC_KI])), c[K_PC_MAXPIT] / (gk * c[K_PC_KI]))
+    st[C_INTERR] = ie
+    cmd = gk * c[K_PC_KP] * err + gk * c[K_PC_KI] * ie + c[K_FL_KP] * v_nac
+    cmd = min(max(cmd, c[K_PC_MINPIT]), c[K_PC_MAXPIT])
+    for j in range(nb):
+        pr = (cmd - meas[j]) / elapsed
+        pr = min(max(pr, -c[K_PC_MAXRAT]), c[K_PC_MAXRAT])
+        m.pitch_cmd[k, b, j] = meas[j] + pr * elapsed
+    st[C_LASTT] = t
+    st[C_INIT] = 1.0
+
+
+@njit(cache=True, fastmath=False)
+def _reached(x, limit):
+    # ServoDyn: x > limit .OR. EqualRealNos(x, limit); an infinite limit (never) is not reached
+    return x > limit or (math.isfinite(limit) and equal_real(x, limit))
+
+
+@njit(cache=True, fastmath=False)
+def servo_after_step(p, t, kin, y):
+    """ServoDyn's state updates at the accepted step ending at ``t`` (``Torque_UpdateStates``,
+    ``Pitch_UpdateStates``; SrvD_Init at t0) and, every ``p.ctrl_dt`` (a multiple of the step), a call of the
+    baseline controller, from the previous step's states and the motion at ``t``."""
+    m = p.memory
+    k = int(round((t - m.t0) / m.dt))
+    B = kin.w_b.shape[0]
+    nb = m.pitch0.shape[0]
+    meas = np.empty(nb)
+    for b in range(B):
+        w = p.gb_ratio * _rotor_speed(p, kin, b)
+        for j in range(nb):  # the pitch applied at t (rows up to k - 1; m.last not yet k)
+            meas[j] = blade_pitch(m, t, b, j)
+        if k == 0:
+            m.online[0, b] = _online_at_start(p)
+            m.off[0, b] = 0
+            for j in range(nb):
+                m.pitch_cmd[0, b, j] = m.pitch0[j]
+                m.man_on[0, b, j] = 0
+                m.man_pitch0[0, b, j] = m.pitch0[j]
+                m.man_end[0, b, j] = m.man_start[j]
+            for i in range(m.ctrl.shape[2]):
+                m.ctrl[0, b, i] = 0.0
+        else:
+            on = m.online[k - 1, b]
+            off = m.off[k - 1, b]
+            if off == 0:
+                if on == 1:
+                    if p.stop_timed and _reached(t, p.stop_time):
+                        off = 1
+                elif p.start_timed:
+                    if _reached(t, p.start_time):
+                        on = 1
+                elif _reached(w, p.start_speed):
+                    on = 1
+            if on == 1 and off == 0 and not p.stop_timed:
+                _tq, pwr = _torque_on_line(p, w, k - 1, b)
+                if pwr <= 0.0:
+                    off = 1
+            m.online[k, b] = on
+            m.off[k, b] = off
+            for i in range(m.ctrl.shape[2]):
+                m.ctrl[k, b, i] = m.ctrl[k - 1, b, i]
+            # Pitch_UpdateStates: a maneuver begins at the first step at or after TPitManS,
+            # from the pitch then (BlPitchI), ending at TPitManS + (BlPitchF - BlPitchI) /
+            # +-PitManRat
+            for j in range(nb):
+                m.pitch_cmd[k, b, j] = m.pitch_cmd[k - 1, b, j]
+                m.man_on[k, b, j] = m.man_on[k - 1, b, j]
+                m.man_pitch0[k, b, j] = m.man_pitch0[k - 1, b, j]
+                m.man_end[k, b, j] = m.man_end[k - 1, b, j]
+                if m.man_on[k, b, j] == 0 and t >= m.man_start[j]:
+                    m.man_on[k, b, j] = 1
+                    m.man_pitch0[k, b, j] = meas[j]
+                    m.man_end[k, b, j] = (
+                        m.man_start[j] + abs(m.man_final[j] - meas[j]) / m.man_rate[j]
+                    )
+        if p.ctrl_dt >= 0.0 and k % max(1, int(round(p.ctrl_dt / m.dt))) == 0:
+            v_nac = _nacelle_fa_velocity(p, kin, b) if p.ctrl[K_FL_KP] != 0.0 else 0.0
+            baseline_controller(p.ctrl, m, k, b, t, w, meas, v_nac)
+    m.last[0] = k

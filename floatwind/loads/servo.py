@@ -1,0 +1,527 @@
+"""ServoDyn's generator, torque laws and high-speed-shaft brake acting on a spinning rotor
+(issue 36; docs/control.md).
+
+The load acts on the drivetrain of a rotor whose shaft joint is a degree of freedom of its own
+(issue 17, docs/multibody.md "Joint DOFs"): the generator and brake torques on the high-speed
+shaft (HSS), brought to the low-speed shaft by the gearbox ratio, act about the shaft joint's
+axis, minus on the rotor body (the joint's child) and plus on the nacelle body (its parent, where
+the stator and the brake caliper sit). The generator's inertia is not part of this load: it is the
+geared generator body of the tree (the importer's ``hss`` joint following ``shaft`` at GBRatio,
+ElastoDyn's ``GenIner``), so that the spin equation of the rotor reads
+``(J_rotor + GBRatio^2 J_gen) dW/dt = Q_aero - GBRatio (GenTq + HSSBrTq)``.
+
+The laws are ServoDyn v5's (``SrvD_SetParameters`` forms their parameters, ``CalculateTorque``
+evaluates them, ``Torque_UpdateStates`` switches the generator on and off):
+:mod:`floatwind._kernels.servo` is the one implementation, compiled. The generator's on-line
+state is a step memory (ServoDyn's other states, updated once per accepted step), so the run
+needs a fixed step (``rk4``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from floatwind._kernels.contract import CompiledLoad, body_kinematics, f64, python_form
+from floatwind.errors import CaseError
+from floatwind.loads.base import Kinematics, Load, Wrench
+from floatwind.validate import Section, number
+
+__all__ = [
+    "CONTROLLER_PRESETS",
+    "GENERATOR_MODELS",
+    "NREL5MW_BASELINE",
+    "ServoDyn",
+    "controller_parameters",
+    "generator_law",
+]
+
+#: the generator models of a case file and their keys (SI; speeds also in rpm, ``*_rpm``)
+GENERATOR_MODELS = {
+    "none": ("model",),
+    "induction": ("model", "sync_speed", "sync_speed_rpm", "rated_slip", "rated_torque",
+                  "pullout_ratio"),
+    "thevenin": ("model", "frequency", "poles", "stator_resistance", "rotor_resistance",
+                 "line_voltage", "stator_reactance", "rotor_reactance", "magnetizing_reactance"),
+    "variable_speed": ("model", "rated_speed", "rated_speed_rpm", "rated_torque", "region2_k",
+                       "rated_slip"),
+}  # fmt: skip
+
+_TOP_KEYS = (
+    "type",
+    "name",
+    "joint",
+    "gearbox_ratio",
+    "generator",
+    "efficiency",
+    "start_time",
+    "start_speed",
+    "start_speed_rpm",
+    "stop_time",
+    "stop_on_power",
+    "brake",
+    "pitch",
+    "controller",
+)
+_BRAKE_KEYS = ("start_time", "ramp_time", "torque")
+
+RPM = math.pi / 30.0
+#: the NREL 5-MW baseline controller (Jonkman et al. 2009, NREL/TP-500-38060, sec. 7 and its
+#: DISCON; SI, HSS side): case key -> value
+NREL5MW_BASELINE = {
+    "corner_freq": 1.570796,  # rad/s: 0.25 Hz generator-speed low-pass filter
+    "pc_kp": 0.01882681,  # s: proportional gain at zero pitch
+    "pc_ki": 0.008068634,  # -: integral gain at zero pitch
+    "pc_kk": 0.1099965,  # rad: pitch where the power sensitivity has doubled (6.302336 deg)
+    "pc_minpit": 0.0,  # rad
+    "pc_maxpit": 1.570796,  # rad
+    "pc_maxrat": 0.1396263,  # rad/s: 8 deg/s
+    "pc_refspd": 122.9096,  # rad/s: 1173.7 rpm
+    "vs_ctinsp": 70.16224,  # rad/s: 670 rpm, cut-in
+    "vs_rgn2sp": 91.21091,  # rad/s: 871 rpm, start of region 2
+    "vs_rtgnsp": 121.6805,  # rad/s: 1161.963 rpm, rated (start of region 3 by speed)
+    "vs_slpc": 0.10,  # -: slip of the region 2 1/2 induction-machine line (10 %)
+    "vs_rgn2k": 2.332287,  # N m / (rad/s)^2
+    "vs_rtpwr": 5296610.0,  # W: rated mechanical power (5 MW / 94.4 %)
+    "vs_maxtq": 47402.91,  # N m
+    "vs_maxrat": 15000.0,  # N m / s
+    "vs_rgn3mp": 0.01745329,  # rad: pitch above which region 3 holds (1 deg)
+    "region3": "constant_power",
+    "fl_kp": 0.0,  # s (rad of pitch per m/s of nacelle fore-aft velocity): no floating feedback
+}
+#: presets: the onshore baseline, and the OC3-Hywind detuned pitch gains with constant torque in
+#: region 3 (Jonkman 2010, NREL/TP-500-47535, the OC3 floating system definition), the
+#: documented default of floating cases
+CONTROLLER_PRESETS = {
+    "nrel5mw_onshore": dict(NREL5MW_BASELINE),
+    "oc3_hywind": {**NREL5MW_BASELINE, "pc_kp": 0.006275604, "pc_ki": 0.0008965149,
+                   "region3": "constant_torque"},
+}  # fmt: skip
+_ANGLE_KEYS = ("pc_minpit", "pc_maxpit", "pc_maxrat", "vs_rgn3mp")
+_SPEED_KEYS = ("pc_refspd", "vs_ctinsp", "vs_rgn2sp", "vs_rtgnsp")
+_CONTROLLER_KEYS = (("kind", "preset", "dt")
+                    + tuple(k for k in NREL5MW_BASELINE)
+                    + tuple(f"{k}_deg" for k in _ANGLE_KEYS)
+                    + tuple(f"{k}_rpm" for k in _SPEED_KEYS))  # fmt: skip
+
+
+def controller_parameters(values: dict, field: str = "") -> np.ndarray:
+    """The baseline controller's parameter array (``floatwind._kernels.servo`` K_* columns) from
+    SI ``values`` (the keys of :data:`NREL5MW_BASELINE`), with DISCON's derived values: the
+    region 2 1/2 synchronous speed VS_SySp = VS_RtGnSp / (1 + VS_SlPc), the slopes VS_Slope15 =
+    VS_Rgn2K VS_Rgn2Sp^2 / (VS_Rgn2Sp - VS_CtInSp) and VS_Slope25 = (VS_RtPwr / VS_RtGnSp) /
+    (VS_RtGnSp - VS_SySp), and the transition speed VS_TrGnSp, the smaller root of VS_Rgn2K w^2
+    = VS_Slope25 (w - VS_SySp)."""
+    from floatwind._kernels import servo as ks
+
+    v = dict(values)
+    c = np.zeros(ks.N_CTRL_PAR)
+    for key, col in (("corner_freq", ks.K_CORNER), ("pc_kp", ks.K_PC_KP), ("pc_ki", ks.K_PC_KI),
+                     ("pc_kk", ks.K_PC_KK), ("pc_minpit", ks.K_PC_MINPIT),
+                     ("pc_maxpit", ks.K_PC_MAXPIT), ("pc_maxrat", ks.K_PC_MAXRAT),
+                     ("pc_refspd", ks.K_PC_REFSPD), ("vs_ctinsp", ks.K_VS_CTINSP),
+                     ("vs_rgn2sp", ks.K_VS_RGN2SP), ("vs_rtgnsp", ks.K_VS_RTGNSP),
+                     ("vs_rgn2k", ks.K_VS_RGN2K), ("vs_rtpwr", ks.K_VS_RTPWR),
+                     ("vs_maxtq", ks.K_VS_MAXTQ), ("vs_maxrat", ks.K_VS_MAXRAT),
+                     ("vs_rgn3mp", ks.K_VS_RGN3MP), ("fl_kp", ks.K_FL_KP)):  # fmt: skip
+        c[col] = number(v[key], _f(field, key))
+    for key in ("corner_freq", "pc_ki", "pc_kk", "pc_maxrat", "pc_refspd", "vs_rtgnsp",
+                "vs_rtpwr", "vs_maxtq", "vs_maxrat"):  # fmt: skip
+        number(v[key], _f(field, key), positive=True)
+    if not v["pc_minpit"] < v["pc_maxpit"]:
+        raise CaseError("pc_minpit must be below pc_maxpit", field=_f(field, "pc_minpit"))
+    if not 0.0 <= v["vs_ctinsp"] < v["vs_rgn2sp"] < v["vs_rtgnsp"]:
+        raise CaseError("expected 0 <= vs_ctinsp < vs_rgn2sp < vs_rtgnsp",
+                        field=_f(field, "vs_rgn2sp"))  # fmt: skip
+    slip = number(v["vs_slpc"], _f(field, "vs_slpc"), positive=True)
+    sysp = v["vs_rtgnsp"] / (1.0 + slip)
+    k2 = c[ks.K_VS_RGN2K]
+    s15 = k2 * v["vs_rgn2sp"] ** 2 / (v["vs_rgn2sp"] - v["vs_ctinsp"])
+    s25 = (v["vs_rtpwr"] / v["vs_rtgnsp"]) / (v["vs_rtgnsp"] - sysp)
+    if k2 == 0.0:
+        tr = sysp
+    else:
+        disc = s25 * (s25 - 4.0 * k2 * sysp)
+        if disc < 0.0:
+            raise CaseError("region 2 never meets the region 2 1/2 line: lower vs_rgn2k or raise "
+                            "vs_slpc", field=_f(field, "vs_rgn2k"))  # fmt: skip
+        tr = (s25 - math.sqrt(disc)) / (2.0 * k2)
+    c[ks.K_VS_SYSP], c[ks.K_VS_SLOPE15], c[ks.K_VS_SLOPE25], c[ks.K_VS_TRGNSP] = sysp, s15, s25, tr
+    region3 = v["region3"]
+    if region3 not in ("constant_power", "constant_torque"):
+        raise CaseError(f"unknown value {region3!r}; one of constant_power, constant_torque",
+                        field=_f(field, "region3"))  # fmt: skip
+    c[ks.K_REGION3] = 1.0 if region3 == "constant_torque" else 0.0
+    return c
+
+
+_PITCH_KEYS = ("initial", "initial_deg", "maneuvers")
+_MANEUVER_KEYS = ("start_time", "rate", "rate_deg", "final", "final_deg")
+
+_CHANNELS = {
+    "GenTq": ("N m", "generator torque on the high-speed shaft (ServoDyn GenTq)"),
+    "GenPwr": ("W", "electrical generator power (ServoDyn GenPwr: efficiency applied)"),
+    "GenSpeed": ("rad/s", "generator (high-speed shaft) speed: GBRatio x the rotor speed"),
+    "HSSBrTq": ("N m", "high-speed-shaft brake torque, signed with the HSS speed (ElastoDyn)"),
+}
+
+
+def generator_law(model: str, kw: dict, field: str = "") -> tuple[int, np.ndarray]:
+    """(law id, coefficients) of ``model`` from its SI parameters ``kw`` (ServoDyn
+    ``SrvD_SetParameters``); the coefficients are those :func:`floatwind._kernels.servo.
+    generator_torque` reads."""
+    from floatwind._kernels import servo as ks
+
+    def pos(key):
+        return number(kw[key], _f(field, key), positive=True)
+
+    if model == "none":
+        return ks.LAW_NONE, np.zeros(1)
+    if model == "induction":
+        sy, slip, rt, po = pos("sync_speed"), pos("rated_slip"), pos("rated_torque"), pos(
+            "pullout_ratio")  # fmt: skip
+        rt_sp = sy * (1.0 + slip)  # SIG_RtSp
+        return ks.LAW_INDUCTION, np.array([sy, po * (rt_sp - sy), rt * po, rt / (rt_sp - sy)])
+    if model == "variable_speed":
+        rt_sp, rt_tq = pos("rated_speed"), pos("rated_torque")
+        k2 = number(kw["region2_k"], _f(field, "region2_k"), nonnegative=True)
+        slip = number(kw["rated_slip"], _f(field, "rated_slip"), nonnegative=True)
+        sy = rt_sp / (1.0 + slip)  # VS_SySp
+        if slip < math.sqrt(np.finfo(float).eps):  # no region 2 1/2
+            slope, tr = 9999.9, rt_sp
+        else:
+            slope = rt_tq / (rt_sp - sy)
+            if abs(k2) < np.finfo(float).eps:
+                tr = sy
+            else:
+                disc = slope * (slope - 4.0 * k2 * sy)
+                if disc < 0.0:
+                    raise CaseError(
+                        "region 2 (k w^2) never meets the region 2 1/2 line (VS_Slope (VS_Slope - "
+                        f"4 VS_Rgn2K VS_SySp) = {disc:.4g} < 0): lower region2_k or raise "
+                        "rated_slip",
+                        field=_f(field, "region2_k"),
+                    )
+                tr = (slope - math.sqrt(disc)) / (2.0 * k2)  # VS_TrGnSp
+        return ks.LAW_VARIABLE_SPEED, np.array([rt_sp, rt_tq, k2, tr, slope, sy])
+    if model == "thevenin":
+        freq, npol = pos("frequency"), pos("poles")
+        sres, rres = pos("stator_resistance"), pos("rotor_resistance")
+        vll, slr, rlr, mr = pos("line_voltage"), pos("stator_reactance"), pos(
+            "rotor_reactance"), pos("magnetizing_reactance")  # fmt: skip
+        den = sres**2 + (slr + mr) ** 2
+        re1 = sres * mr**2 / den
+        xe1 = mr * (sres**2 + slr * (slr + mr)) / den
+        v1a = mr * vll / math.sqrt(3.0 * den)
+        sysp = 4.0 * math.pi * freq / npol
+        k1 = (xe1 + rlr) ** 2
+        k2 = mr**2 / den
+        a0 = rres * k2 / sysp
+        c = [sysp, a0, vll, rres**2, -2.0 * re1 * rres, re1**2 + k1, re1, xe1, rlr, v1a, mr, sres,
+             rres]  # fmt: skip
+        return ks.LAW_THEVENIN, np.array(c)
+    raise CaseError(f"unknown generator model {model!r}; one of {', '.join(GENERATOR_MODELS)}",
+                    field=_f(field, "model"))  # fmt: skip
+
+
+class ServoDyn(Load, kind="servodyn"):
+    """Generator and HSS brake torques on the rotor's drivetrain (module docstring).
+
+    Parameters
+    ----------
+    rotor, nacelle : int
+        The shaft joint's child (rotor) and parent (nacelle) bodies.
+    axis : (3,)
+        The shaft joint's axis in the rotor body's frame (positive rotor speed about it).
+    gearbox_ratio : float
+        GBRatio: HSS speed / rotor speed.
+    model : str
+        ``none``, ``induction`` (GenModel 1), ``thevenin`` (GenModel 2), ``variable_speed``
+        (VSContrl 1); ``generator``: its parameters, SI (speeds rad/s, slips as fractions,
+        region2_k in N m s^2/rad^2).
+    efficiency : float
+        GenEff as a fraction (0, 1].
+    start_time / start_speed : float
+        GenTiStr = True: on line at ``start_time`` (s); else when the HSS speed reaches
+        ``start_speed`` (rad/s).
+    stop_time : float or None
+        GenTiStp = True: off for good at ``stop_time`` (s); None: when the power is <= 0.
+    brake : (start_time, ramp_time, torque) or None
+        HSSBrMode = 1: THSSBrDp, HSSBrDT, HSSBrTqF (N m, HSS side).
+    """
+
+    name = "servodyn"
+
+    def __init__(self, *, rotor: int, nacelle: int, axis, gearbox_ratio: float,
+                 model: str = "none", generator: dict | None = None, efficiency: float = 1.0,
+                 start_time: float | None = 0.0, start_speed: float | None = None,
+                 stop_time: float | None = math.inf, brake=None, pitch=(),
+                 maneuvers=None, controller: dict | None = None, controller_dt: float = 0.0,
+                 name: str | None = None, field: str = ""):  # fmt: skip
+        self.rotor, self.nacelle = int(rotor), int(nacelle)
+        a = np.asarray(axis, dtype=float).reshape(3)
+        if not np.linalg.norm(a) > 0.0:
+            raise CaseError("the shaft axis must not be zero", field=_f(field, "joint"))
+        self.axis_b = a / np.linalg.norm(a)
+        self.gearbox_ratio = number(gearbox_ratio, _f(field, "gearbox_ratio"), positive=True)
+        self.model = str(model)
+        self.law, self.coef = generator_law(self.model, dict(generator or {}),
+                                            _f(field, "generator"))  # fmt: skip
+        self.controller = None
+        self.ctrl = np.zeros(1)
+        self.controller_dt = float(controller_dt)
+        if controller is not None:
+            from floatwind._kernels import servo as ks
+
+            if self.model != "none":
+                raise CaseError("the controller commands the generator torque: leave the "
+                                "generator model out (or none)", field=_f(field, "generator"))  # fmt: skip
+            if not np.asarray(pitch).size:
+                raise CaseError("the controller commands the blade pitch: give pitch.initial",
+                                field=_f(field, "pitch"))  # fmt: skip
+            if self.controller_dt < 0.0:
+                raise CaseError(f"must be >= 0, got {controller_dt:g}",
+                                field=_f(field, "controller.dt"))  # fmt: skip
+            self.controller = dict(controller)
+            self.ctrl = controller_parameters(self.controller, _f(field, "controller"))
+            self.law = ks.LAW_CONTROLLER
+        self.efficiency = number(efficiency, _f(field, "efficiency"), positive=True)
+        if self.efficiency > 1.0:
+            raise CaseError(f"must be <= 1 (a fraction), got {self.efficiency:g}",
+                            field=_f(field, "efficiency"))  # fmt: skip
+        if (start_time is None) == (start_speed is None):
+            raise CaseError("give exactly one of start_time or start_speed",
+                            field=_f(field, "start_time"))  # fmt: skip
+        self.start_time = None if start_time is None else float(start_time)
+        self.start_speed = None if start_speed is None else float(start_speed)
+        self.stop_time = None if stop_time is None else float(stop_time)
+        if brake is not None:
+            t0, ramp, tq = (float(v) for v in brake)
+            if not ramp > 0.0:
+                raise CaseError(f"must be > 0, got {ramp:g}", field=_f(field, "brake.ramp_time"))
+            brake = (t0, ramp, tq)
+        self.brake = brake
+        self.pitch0 = np.asarray(pitch, dtype=float).reshape(-1)
+        nb = self.pitch0.size
+        man = np.full((nb, 3), [math.inf, 1.0, 0.0])
+        for k, mv in enumerate(maneuvers or []):
+            if k >= nb:
+                raise CaseError(f"{len(maneuvers)} maneuvers for {nb} blades",
+                                field=_f(field, "pitch.maneuvers"))  # fmt: skip
+            if mv is None:
+                continue
+            t0, rate, final = (float(v) for v in mv)
+            if not rate > 0.0:
+                raise CaseError(f"must be > 0, got {rate:g}",
+                                field=_f(field, f"pitch.maneuvers[{k}].rate"))  # fmt: skip
+            man[k] = (t0, rate, final)
+        self.maneuvers = man
+        if name is not None:
+            self.name = str(name)
+        self._field = field
+
+    # -- the contract ------------------------------------------------------------------------
+
+    class Params(NamedTuple):
+        rotor: int
+        nacelle: int
+        axis_b: np.ndarray  # (3,) shaft axis, rotor body frame
+        gb_ratio: float
+        law: int
+        coef: np.ndarray
+        efficiency: float
+        start_timed: bool
+        start_time: float
+        start_speed: float
+        stop_timed: bool
+        stop_time: float
+        brake_mode: int
+        brake_time: float
+        brake_ramp: float
+        brake_torque: float
+        ctrl_dt: float  # the controller's call interval (s; 0: every step; -1: no controller)
+        ctrl: np.ndarray  # (N_CTRL_PAR,) the controller's parameters
+        memory: object  # floatwind._kernels.servo.ServoMemory
+
+    def _params(self, memory) -> Params:
+        br = self.brake or (math.inf, 1.0, 0.0)
+        return self.Params(
+            rotor=self.rotor, nacelle=self.nacelle, axis_b=f64(self.axis_b),
+            gb_ratio=float(self.gearbox_ratio), law=int(self.law), coef=f64(self.coef),
+            efficiency=float(self.efficiency), start_timed=self.start_time is not None,
+            start_time=float(self.start_time if self.start_time is not None else math.inf),
+            start_speed=float(self.start_speed if self.start_speed is not None else math.inf),
+            stop_timed=self.stop_time is not None,
+            stop_time=float(self.stop_time if self.stop_time is not None else math.inf),
+            brake_mode=1 if self.brake is not None else 0, brake_time=float(br[0]),
+            brake_ramp=float(br[1]), brake_torque=float(abs(br[2])),
+            ctrl_dt=(-1.0 if self.controller is None else self.controller_dt), ctrl=f64(self.ctrl),
+            memory=memory if memory is not None else _memory(self, 1, 1, 0.0, 1.0),
+        )  # fmt: skip
+
+    def memory(self, batch: int, t0: float, dt: float, n_steps: int):
+
+        if dt <= 0.0:
+            raise CaseError("the generator's on-line state needs a fixed time step (integrator "
+                            "rk4)", field=self._field or None)  # fmt: skip
+        if self.controller is not None and self.controller_dt > 0.0:
+            r = self.controller_dt / dt
+            if abs(r - round(r)) > 1e-9 * r or round(r) < 1:
+                raise CaseError(
+                    f"the controller's dt {self.controller_dt:g} s is not a multiple of the run's "
+                    f"step {dt:g} s", field=_f(self._field, "controller.dt"))  # fmt: skip
+        return _memory(self, int(n_steps) + 1, batch, float(t0), float(dt))
+
+    @property
+    def n_blades(self) -> int:
+        """Blades whose pitch this load commands (0: none)."""
+        return int(self.pitch0.size)
+
+    def after_step(self, t, kin: Kinematics, env, memory, s) -> None:
+        from floatwind._kernels import servo as ks
+
+        python_form(ks.servo_after_step)(self._params(memory), float(t), body_kinematics(kin),
+                                         np.empty((kin.batch, 0)))  # fmt: skip
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import servo as ks
+
+        return CompiledLoad(ks.servo_kernel, self._params(None), after_step=ks.servo_after_step)
+
+    def outputs(self, t, kin: Kinematics, memory=None) -> np.ndarray:
+        """(B, N_OUT) of :func:`floatwind._kernels.servo.servo_outputs` at ``t``."""
+        from floatwind._kernels import servo as ks
+
+        return python_form(ks.servo_outputs)(self._params(memory), float(t), body_kinematics(kin))
+
+    def wrench(self, t, kin: Kinematics, env) -> Wrench:
+        return self.wrench_state(t, kin, env, None, None)[0]
+
+    def wrench_state(self, t, kin: Kinematics, env, s, memory):
+        from floatwind._kernels import servo as ks
+
+        B, N = kin.batch, kin.n_bodies
+        force, moment = np.zeros((B, N, 3)), np.zeros((B, N, 3))
+        p = self._params(memory)
+        bk = body_kinematics(kin)
+        python_form(ks.servo_kernel)(p, float(t), bk, np.empty((B, 0)), np.empty((B, 0)), force,
+                                     moment, np.zeros((B, N, 0, 0)))  # fmt: skip
+        out = python_form(ks.servo_outputs)(p, float(t), bk)
+        w = Wrench(force, moment)
+        for name, col in (("GenTq", ks.GEN_TQ), ("GenPwr", ks.GEN_PWR),
+                          ("GenSpeed", ks.GEN_SPEED), ("HSSBrTq", ks.HSS_BR_TQ)):  # fmt: skip
+            w.channels[name] = out[:, col].copy()
+        if self.n_blades:
+            pitch = python_form(ks.blade_pitches)(p.memory, float(t), B)
+            for k in range(self.n_blades):
+                w.channels[f"BlPitchC{k + 1}"] = pitch[:, k].copy()
+                w.channels[f"BldPitch{k + 1}"] = pitch[:, k].copy()
+        return w, None
+
+    def channel_info(self) -> dict[str, tuple[str, str]]:
+        info = dict(_CHANNELS)
+        for k in range(1, self.n_blades + 1):
+            info[f"BlPitchC{k}"] = ("rad", f"blade {k} pitch command (ServoDyn BlPitchC{k})")
+            info[f"BldPitch{k}"] = ("rad", f"blade {k} pitch (ElastoDyn BldPitch{k}: the command, "
+                                           "no pitch actuator)")  # fmt: skip
+        return info
+
+    # -- case file ---------------------------------------------------------------------------
+
+    @classmethod
+    def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None) -> ServoDyn:
+        """Build from ``{type: servodyn, joint: shaft, gearbox_ratio: .., generator: {model:
+        .., ...}, efficiency: .., start_time | start_speed[_rpm]: .., stop_time | stop_on_power:
+        .., brake: {start_time, ramp_time, torque}}`` (docs/control.md)."""
+        sec = Section(cfg, field, _TOP_KEYS)
+        if tree is None:
+            raise CaseError("a servodyn load needs the model's tree", field=field or None)
+        jname = sec.raw("joint", "shaft")
+        joint = next((j for j in tree.joint_of.values() if j.name == jname), None)
+        if joint is None:
+            names = sorted(j.name for j in tree.joint_of.values())
+            raise CaseError(f"unknown joint {jname!r}; joints are {names}", field=sec.path("joint"))
+        if joint.gear is not None:
+            raise CaseError(f"joint {jname!r} follows joint {joint.gear.leader!r} through a gear; "
+                            "name the rotor's shaft joint", field=sec.path("joint"))  # fmt: skip
+        model, gen = Section.tagged(sec.raw("generator", {"model": "none"}),
+                                    sec.path("generator"), GENERATOR_MODELS, tag="model",
+                                    file=sec.file)  # fmt: skip
+        kw = {}
+        for key in GENERATOR_MODELS[model]:
+            if key == "model" or key.endswith("_rpm"):
+                continue
+            if key in ("sync_speed", "rated_speed"):
+                kw[key] = gen.speed(key, kind="positive")
+            else:
+                kw[key] = gen.number(key)
+        start_speed = None
+        if sec.has("start_speed") or sec.has("start_speed_rpm"):
+            start_speed = sec.speed("start_speed")
+            if sec.has("start_time"):
+                raise sec.error("give either start_time or start_speed, not both", "start_time")
+        start_time = None if start_speed is not None else sec.number("start_time", 0.0)
+        stop_on_power = bool(sec.boolean("stop_on_power", False))
+        if stop_on_power and sec.has("stop_time"):
+            raise sec.error("give either stop_time or stop_on_power, not both", "stop_time")
+        stop_time = None if stop_on_power else sec.number("stop_time", math.inf)
+        brake = None
+        if sec.has("brake"):
+            b = sec.section("brake", _BRAKE_KEYS)
+            brake = (b.number("start_time"), b.number("ramp_time", kind="positive"),
+                     b.number("torque", kind="nonnegative"))  # fmt: skip
+        pitch, maneuvers = (), None
+        if sec.has("pitch"):
+            ps = sec.section("pitch", _PITCH_KEYS)
+            if ps.has("initial_deg"):
+                pitch = [math.radians(v) for v in ps.numbers("initial_deg")]
+            else:
+                pitch = ps.numbers("initial")
+            maneuvers = []
+            for ms in ps.sections("maneuvers", _MANEUVER_KEYS, required=False):
+                maneuvers.append((ms.number("start_time"), ms.angle("rate"), ms.angle("final")))
+        controller, controller_dt = None, 0.0
+        if sec.has("controller"):
+            cs = sec.section("controller", _CONTROLLER_KEYS)
+            cs.choice("kind", ["baseline"], "baseline")
+            preset = cs.choice("preset", list(CONTROLLER_PRESETS), "oc3_hywind")
+            controller = dict(CONTROLLER_PRESETS[preset])
+            for key in NREL5MW_BASELINE:
+                if key in _ANGLE_KEYS and (cs.has(key) or cs.has(f"{key}_deg")):
+                    controller[key] = cs.angle(key)
+                elif key in _SPEED_KEYS and (cs.has(key) or cs.has(f"{key}_rpm")):
+                    controller[key] = cs.speed(key)
+                elif key == "region3" and cs.has(key):
+                    controller[key] = cs.choice(key, ["constant_power", "constant_torque"])
+                elif cs.has(key):
+                    controller[key] = cs.number(key)
+            controller_dt = cs.number("dt", 0.0, kind="nonnegative")
+        return cls(rotor=joint.child, nacelle=joint.parent, axis=joint.axis,
+                   gearbox_ratio=sec.number("gearbox_ratio", kind="positive"), model=model,
+                   generator=kw, efficiency=sec.number("efficiency", 1.0, kind="positive"),
+                   start_time=start_time, start_speed=start_speed, stop_time=stop_time,
+                   brake=brake, pitch=pitch, maneuvers=maneuvers, controller=controller,
+                   controller_dt=controller_dt, name=sec.raw("name", None),
+                   field=field)  # fmt: skip
+
+
+def _memory(load: ServoDyn, n: int, batch: int, t0: float, dt: float):
+    """A memory of ``n`` steps (nothing recorded yet: the state at t0 until the first step)."""
+    from floatwind._kernels.servo import N_CTRL, ServoMemory
+
+    nb = load.n_blades
+    z = np.zeros((n, batch, nb))
+    return ServoMemory(online=np.zeros((n, batch), dtype=np.int64),
+                       off=np.zeros((n, batch), dtype=np.int64), pitch_cmd=z.copy(),
+                       man_on=np.zeros((n, batch, nb), dtype=np.int64), man_pitch0=z.copy(),
+                       man_end=z.copy(), ctrl=np.zeros((n, batch, N_CTRL)),
+                       pitch0=f64(load.pitch0),
+                       man_start=f64(load.maneuvers[:, 0]), man_rate=f64(load.maneuvers[:, 1]),
+                       man_final=f64(load.maneuvers[:, 2]), t0=t0, dt=dt,
+                       last=np.full(1, -1, dtype=np.int64))  # fmt: skip
+
+
+def _f(prefix: str, key: str) -> str:
+    return f"{prefix}.{key}" if prefix else key
