@@ -100,13 +100,15 @@ def test_a_subclass_inherits_the_kind_without_taking_it():
 
 def test_the_contract_answers_what_readers_need():
     """The mooring statics, the start-up checks and the case loader ask the loads, not their
-    classes: the mooring kinds are the catenary and taut lines, the Morison load samples the
+    classes: the mooring kinds are the catenary, taut and lumped-mass lines, the Morison load samples the
     sea at its strips and ends, the potential-flow loads read WAMIT coefficients."""
     from floatwind.loads.catenary import CatenaryMooring
+    from floatwind.loads.moordyn import LumpedMassMooring
     from floatwind.loads.mooring import TautMooring
     from floatwind.loads.potential import PotentialExcitation, PotentialRadiation
 
-    assert set(registry.kinds(lambda c: c.is_mooring)) == {CatenaryMooring.kind, TautMooring.kind}
+    moorings = {CatenaryMooring.kind, TautMooring.kind, LumpedMassMooring.kind}
+    assert set(registry.kinds(lambda c: c.is_mooring)) == moorings
     assert set(registry.kinds(lambda c: c.reads_wamit)) == {
         PotentialRadiation.kind,
         PotentialExcitation.kind,
@@ -121,7 +123,9 @@ def test_the_contract_answers_what_readers_need():
     from floatwind.simulate.mooring import mooring_loads, no_mooring_message
 
     assert mooring_loads(m) == [by_kind["mooring_taut"]]
-    assert no_mooring_message() == "the model has no mooring_catenary or mooring_taut load"
+    assert no_mooring_message() == (
+        "the model has no mooring_catenary or mooring_lumped or mooring_taut load"
+    )
 
 
 def test_a_registered_kind_is_read_from_a_case_file_with_did_you_mean():
