@@ -19,12 +19,15 @@ EPILOG = examples([
      "RAOs of the OC3 spar and its response in the deck's JONSWAP sea"),
     ("floatwind rao DECK.fst -o rao.nc --hs 6 --tp 12 --headings 0 15 30 45",
      "another sea state and four headings"),
+    ("floatwind rao cases/oc3_hywind.yaml -o rao_morison.nc",
+     "Morison spar: drag linearised stochastically in the case's sea; rotor damping from thrust"),
 ])  # fmt: skip
 NO_DASK = True
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("case", help="case file (.yaml) or OpenFAST deck (.fst) with WAMIT data")
+    p.add_argument("case", help="case file (.yaml) or OpenFAST deck (.fst) with WAMIT data or "
+                   "Morison members")  # fmt: skip
     p.add_argument("-o", "--output", help="netCDF file (default <case>_rao.nc here)")
     p.add_argument("--at", default="equilibrium", choices=("rest", "equilibrium"),
                    help="operating point (default equilibrium)")  # fmt: skip
@@ -78,13 +81,7 @@ def main(args) -> int:
                         field="--hs" if args.hs is None else "--tp")  # fmt: skip
     model = load_model(args.case, approximate=args.approximate)
     lin = linearize(model, args.at)
-    if not lin.excitation:
-        raise CaseError(
-            "the case has no potential_excitation load (WAMIT .3 file): RAOs of Morison-only "
-            "models (stochastic linearization of drag) are not implemented",
-            field="loads",
-        )
-    data = lin.excitation[0][0]
+    data = lin.excitation[0][0] if lin.excitation else None
     sea = _case_sea(model)
     if args.frequencies:
         lo, hi, n = args.frequencies
@@ -92,17 +89,18 @@ def main(args) -> int:
             raise CaseError("expected MIN MAX N with 0 < MIN < MAX and an integer N >= 2",
                             field="--frequencies")  # fmt: skip
         omega = np.linspace(lo, hi, int(n))
-    else:
+    elif data is not None:
         omega = np.linspace(float(data.exc_omega[0]), float(data.exc_omega[-1]), 200)
+    else:
+        omega = np.linspace(0.02, 4.0, 200)
     if args.headings:
         headings = np.asarray(args.headings, float)
     elif sea is not None and sea[3] is not None:
         headings = np.array([float(sea[3])])
-    else:
+    elif data is not None:
         headings = np.degrees(np.asarray(data.exc_heading, float))
-    t0 = time.perf_counter()
-    R = raos(lin, omega, np.radians(headings))
-    t_rao = time.perf_counter() - t0
+    else:
+        headings = np.zeros(1)
     spectrum, where = None, "no sea state (give --hs and --tp)"
     if args.hs is not None:
         try:
@@ -113,6 +111,9 @@ def main(args) -> int:
     elif sea is not None:
         spectrum = JonswapSpectrum(sea[0], sea[1], sea[2])
         where = spectrum.describe() + " (the case's sea)"
+    t0 = time.perf_counter()
+    R = raos(lin, omega, np.radians(headings), spectrum)
+    t_rao = time.perf_counter() - t0
     resp = None
     if spectrum is not None:
         resp = response_spectra(R, omega, spectrum(omega))

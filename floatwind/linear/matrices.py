@@ -76,6 +76,10 @@ class Linearization:
     model_name: str = ""
     #: system CM relative to the PRP at the operating point (m, inertial axes)
     cm_offset: np.ndarray | None = None
+    #: wetted Morison strips at the operating point (floatwind.linear.morison.strip_data)
+    morison: list = field(default_factory=list)
+    #: water density (kg/m^3), gravity (m/s^2), water depth (m)
+    water: tuple = (1025.0, 9.80665, float("inf"))
 
     @property
     def n(self) -> int:
@@ -337,9 +341,12 @@ def linearize(model: Model, at: str = "equilibrium", t: float = 0.0) -> Lineariz
     prp = co.x_of(y0, kin)[0, :3]
     x0 = np.concatenate([prp - model.ref_point0_g, _log_rot(kin.R_b2g[:, 0])[0]])
     radiation, exc = _potential(model, co, Tinv)
+    env = model.env
+    water = (float(env.rho_water), float(env.gravity), float(env.water_depth))
     return Linearization(dof=names, units=units, at=at, x0=x0, M=M, C=C, K=K,
                          step_agreement=agree, radiation=radiation, excitation=exc,
-                         model_name=model.name, cm_offset=y0[0, :3] - prp)  # fmt: skip
+                         model_name=model.name, cm_offset=y0[0, :3] - prp,
+                         morison=_morison(model, co, Tinv, kin), water=water)  # fmt: skip
 
 
 def _agreement(A: np.ndarray, B: np.ndarray, scale: np.ndarray) -> float:
@@ -384,3 +391,17 @@ def _potential(model: Model, co: _Coordinates, Tinv: np.ndarray) -> tuple[list, 
             J = _point_jacobian(model, co, Tinv, int(load.body), load.point_b)
             exc.append((load.data, rho * g, J, getattr(load, "_field", "") or f"loads[{i}]"))
     return rad, exc
+
+
+def _morison(model: Model, co: _Coordinates, Tinv: np.ndarray, kin) -> list:
+    """The wetted strips of the model's Morison loads (floatwind.linear.morison.strip_data)."""
+    from floatwind.linear.morison import strip_data
+    from floatwind.loads.morison import MorisonMembers
+
+    out = []
+    for i, load in enumerate(model.loads):
+        if isinstance(load, MorisonMembers):
+            b = int(load.body)
+            J = _point_jacobian(model, co, Tinv, b, model.tree.cm_b[b])
+            out.append(strip_data(load, kin, J, getattr(load, "_field", "") or f"loads[{i}]"))
+    return out
