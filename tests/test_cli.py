@@ -79,7 +79,7 @@ CHEAP = {"check", "import-openfast", "mooring", "linearize", "rao"}  # and 'stud
 @pytest.mark.parametrize(
     "cmd",
     ["check", "import-openfast", "mooring", "study", "dlc", "plot", "report", "warmup", "bem",
-     "linearize", "rao"],  # fmt: skip
+     "linearize", "rao", "campbell"],  # fmt: skip
 )
 def test_every_subcommand_help_has_runnable_examples(cmd, tmp_path, monkeypatch, capsys):
     """Issue 24 item 4: each subcommand's --help shows examples; the cheap ones run from the

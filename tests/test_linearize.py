@@ -246,3 +246,35 @@ def test_joint_dof_mode_matches_the_nonlinear_run():
     x = ds["Q_yaw"].values - ds["Q_yaw"].values.mean()
     ref = _upward_crossing_interval(ds.time.values, x)
     assert abs(ours / ref - 1) < 1e-3, (ours, ref)
+
+
+def test_spinning_rotor_gyroscopic_coupling_and_campbell(tmp_path, capsys):
+    """Analytic: a rotor of axial inertia I_s spinning at Omega couples the platform rotations
+    by the gyroscopic matrix I_s Omega [e]x (e the shaft axis, tilted by 5 deg plus the mean
+    pitch of the equilibrium): the change of C between 12.1 and 0 rpm has the antisymmetric
+    pitch-yaw entry I_s Omega cos(tilt) and roll-pitch entry -I_s Omega sin(tilt), 1e-3. The
+    Campbell command tracks the six modes over the speeds and writes them."""
+    from floatwind.cli import main
+
+    case = ROOT / "cases/oc3_hywind.yaml"
+    lins = {r: linearize(load_case(case, {"topology.spin": {"kind": "constant_rate",
+                                                            "rate_rpm": r}}))
+            for r in (0.0, 12.1)}  # fmt: skip
+    dC = lins[12.1].C - lins[0.0].C
+    model = load_case(case)
+    I_s = model.tree.bodies[model.tree.index("rotor")].inertia_b[0, 0]
+    H = I_s * 12.1 * 2 * np.pi / 60
+    tilt = np.radians(5.0) + lins[12.1].x0[4]
+    assert abs(lins[12.1].x0[4]) > 0.02  # the thrust pitches the spar: the test sees the sum
+    np.testing.assert_allclose(0.5 * (dC[4, 5] - dC[5, 4]), H * np.cos(tilt), rtol=1e-3)
+    np.testing.assert_allclose(0.5 * (dC[3, 4] - dC[4, 3]), -H * np.sin(tilt), rtol=1e-3)
+    out = tmp_path / "c.nc"
+    assert main(["campbell", str(case), "--rpm", "0", "12.1", "-o", str(out)]) == 0
+    assert "PtfmPitch" in capsys.readouterr().out
+    with xr.open_dataset(out) as ds:
+        assert ds["frequency"].dims == ("rpm", "mode") and ds["frequency"].attrs["units"] == "Hz"
+        assert sorted(ds["dof"].values) == sorted(["PtfmSurge", "PtfmSway", "PtfmHeave",
+                                                   "PtfmRoll", "PtfmPitch", "PtfmYaw"])  # fmt: skip
+    assert main(["campbell", str(ROOT / "cases/oc3_platform_decay.yaml"), "--rpm", "0", "5",
+                 "-o", str(tmp_path / "x.nc")]) == 2  # fmt: skip
+    assert "no spinning rotor" in capsys.readouterr().err
