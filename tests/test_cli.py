@@ -73,7 +73,7 @@ def test_summaries_print_clean_numbers():
     assert "rad/s" in Ramp(q0=0.0, rate=0.1, t_start=1.0, q_final=0.5).describe("rad")
 
 
-CHEAP = {"check", "import-openfast", "mooring", "linearize", "rao"}  # and 'study ... --list'
+CHEAP = {"check", "import-openfast", "mooring", "linearize"}  # and 'study ... --list'
 
 
 @pytest.mark.parametrize(

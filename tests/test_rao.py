@@ -219,3 +219,39 @@ def test_morison_spar_matches_the_nonlinear_time_domain_run():
         assert abs(sigma[0, i] / np.std(x) - 1) < 0.10, ch
     with pytest.raises(CaseError, match="Morison drag is linearised in a sea state"):
         raos(lin, w, np.zeros(1))
+
+
+def test_dlc_screening_equals_the_direct_frequency_domain_solve(tmp_path, capsys):
+    """The screening of a DLC set (cases/dlc/oc3_hywind_iec.yaml, DLC 1.6 cut to its 24 m/s
+    bin, and DLC 6.1): each operating condition's significant responses equal a direct RAO solve
+    of the case linearised in a steady wind of that speed; the parked DLC is named as not
+    screened; the command refuses a sea state of its own."""
+    from floatwind.cli import main
+    from floatwind.dlc.spec import load_dlc
+    from floatwind.environment.wind import SteadyWind
+    from floatwind.linear.screening import screen
+
+    full = load_dlc(ROOT / "cases/dlc/oc3_hywind_iec.yaml")
+    lc16 = next(lc for lc in full.load_cases if lc.dlc == "1.6")
+    lc61 = next(lc for lc in full.load_cases if lc.dlc == "6.1")
+    dlc = dataclasses.replace(full, load_cases=[dataclasses.replace(lc16, wind_speeds=[24.0]),
+                                                lc61])  # fmt: skip
+    w = np.linspace(0.02, 3.0, 300)
+    rows, skipped = screen(dlc, w)
+    assert len(rows) == len(full.site["wave_directions"]) and skipped == [
+        "DLC 6.1 (parked rotor: not screened)"]  # fmt: skip
+    from floatwind.case import load_case
+
+    model = load_case(dlc.case)
+    wind = SteadyWind(speed=24.0, ref_height=float(dlc.site["hub_height"]),
+                      alpha=float(dlc.site["shear_exponent"]))  # fmt: skip
+    lin = linearize(dataclasses.replace(model, env=dataclasses.replace(model.env, wind=wind)))
+    r = rows[-1]
+    sea = JonswapSpectrum(r["hs"], r["tp"], r["gamma"])
+    R = raos(lin, w, np.radians([r["heading_deg"]]), sea)
+    np.testing.assert_allclose(r["significant"], response_spectra(R, w, sea(w))[2][0], rtol=1e-9)
+    assert r["significant"][lin.dof.index("PtfmSurge")] > 1.0  # a severe sea moves the spar
+    argv = ["rao", str(ROOT / "cases/dlc/oc3_hywind_iec.yaml"), "--dlc", "--hs", "2", "-o",
+            str(tmp_path / "s.nc")]  # fmt: skip
+    assert main(argv) == 2
+    assert "the DLC set gives the sea states" in capsys.readouterr().err

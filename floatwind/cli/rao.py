@@ -19,6 +19,8 @@ EPILOG = examples([
      "RAOs of the OC3 spar and its response in the deck's JONSWAP sea"),
     ("floatwind rao DECK.fst -o rao.nc --hs 6 --tp 12 --headings 0 15 30 45",
      "another sea state and four headings"),
+    ("floatwind rao cases/dlc/oc3_hywind_iec.yaml --dlc -o screen.nc",
+     "frequency-domain screening of every operating sea state of a DLC set"),
     ("floatwind rao cases/oc3_hywind.yaml -o rao_morison.nc",
      "Morison spar: drag linearised stochastically in the case's sea; rotor damping from thrust"),
 ])  # fmt: skip
@@ -39,6 +41,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "file's headings)")  # fmt: skip
     p.add_argument("--frequencies", type=float, nargs=3, metavar=("MIN", "MAX", "N"),
                    help="frequency grid (rad/s; default the WAMIT .3 range, 200 points)")  # fmt: skip
+    p.add_argument("--dlc", action="store_true",
+                   help="CASE is a DLC file (floatwind dlc): screen every operating load "
+                   "condition (wind speed, sea state, heading) in the frequency domain")  # fmt: skip
     p.add_argument("--figure", help="RAO figure (default: OUT with .png)")
     p.add_argument("--approximate", action="store_true",
                    help="(.fst) replace unsupported OpenFAST settings by documented "
@@ -71,6 +76,8 @@ def main(args) -> int:
     from floatwind.linear.matrices import linearize
     from floatwind.linear.rao import rao_dataset, rao_figure, raos, response_spectra
 
+    if args.dlc:
+        return _screen(args)
     out = pathlib.Path(args.output or f"{pathlib.Path(args.case).stem}_rao.nc").resolve()
     inputs = input_files(args.case)
     out = check_output(args, out, inputs)
@@ -136,4 +143,65 @@ def main(args) -> int:
             ))  # fmt: skip
         print("significant responses 4 sigma (m, deg)")
     print(f"written: {out}, {fig}")
+    return 0
+
+
+def _screen(args) -> int:
+    """``--dlc``: the frequency-domain screening of a DLC set (floatwind.linear.screening)."""
+    import time
+
+    import numpy as np
+    import xarray as xr
+
+    from floatwind.dlc.spec import load_dlc
+    from floatwind.io.safe import atomic_write, input_files
+    from floatwind.linear.screening import screen
+
+    for opt in ("hs", "tp", "gamma", "headings"):
+        if getattr(args, opt) is not None:
+            raise CaseError("the DLC set gives the sea states and headings", field=f"--{opt}")
+    out = pathlib.Path(args.output or f"{pathlib.Path(args.case).stem}_screen.nc").resolve()
+    out = check_output(args, out, input_files(args.case))
+    t0 = time.perf_counter()
+    dlc = load_dlc(args.case)
+    omega = None
+    if args.frequencies:
+        lo, hi, n = args.frequencies
+        omega = np.linspace(lo, hi, int(n))
+    rows, skipped = screen(dlc, omega)
+    wall = time.perf_counter() - t0
+    if not rows:
+        raise CaseError("the DLC set has no operating load condition to screen", field="dlc")
+    dof = rows[0]["dof"]
+    c = ("condition",)
+    ds = xr.Dataset(
+        {
+            "dlc": (c, np.array([r["dlc"] for r in rows], dtype=object)),
+            "wind_speed": (c, [r["wind_speed"] for r in rows], {"units": "m/s"}),
+            "hs": (c, [r["hs"] for r in rows], {"units": "m"}),
+            "tp": (c, [r["tp"] for r in rows], {"units": "s"}),
+            "gamma": (c, [r["gamma"] for r in rows], {"units": "1"}),
+            "heading": (c, [r["heading_deg"] for r in rows], {"units": "deg"}),
+            "response_std": (c + ("coordinate",), np.array([r["std"] for r in rows]),
+                             {"units": "m or rad", "long_name": "standard deviation sqrt(m0)"}),
+            "significant_response": (c + ("coordinate",), np.array([r["significant"] for r in rows]),
+                                     {"units": "m or rad", "long_name": "4 sqrt(m0)"}),
+        },
+        coords={"condition": [r["condition"] + "/" + r["dlc"] for r in rows], "coordinate": dof},
+        attrs={"title": f"floatwind frequency-domain screening of {dlc.name}",
+               "not_screened": "; ".join(skipped), "source": str(args.case),
+               "conventions": "docs/linearization.md"},
+    )  # fmt: skip
+    atomic_write(out, lambda tmp: ds.to_netcdf(tmp, engine="netcdf4", format="NETCDF4"))
+    sig = np.array([r["significant"] for r in rows])
+    print(f"{args.case}: {len(rows)} load conditions screened in the frequency domain in "
+          f"{wall:.1f} s")  # fmt: skip
+    for note in skipped:
+        print(f"  {note}")
+    print("largest significant responses (m, deg) and their condition:")
+    for i, d in enumerate(dof):
+        k = int(np.argmax(sig[:, i]))
+        val = sig[k, i] if d in ("PtfmSurge", "PtfmSway", "PtfmHeave") else np.degrees(sig[k, i])
+        print(f"  {d:<10s} {val:10.4g}  DLC {rows[k]['dlc']} {rows[k]['condition']}")
+    print(f"written: {out}")
     return 0
