@@ -198,9 +198,9 @@ def test_cli_writes_modes_table_and_figure(tmp_path, capsys):
         assert ds["stiffness_units"].values[0, 4] == "N/rad"
         np.testing.assert_allclose(np.diag(ds["stiffness"].values), K6, rtol=1e-7)
     assert (tmp_path / "m.png").stat().st_size > 1000
-    assert main(["linearize", str(_decoupled(tmp_path)), "-o", str(out), "--at", "mean"]) == 2
+    assert main(["linearize", str(_decoupled(tmp_path)), "-o", str(out), "--at", "top"]) == 2
     err = capsys.readouterr().err
-    assert "'--at'" in err and "mean operating point" in err and err.count("\n") == 1
+    assert "'--at'" in err and "unknown operating point 'top'" in err and err.count("\n") == 1
 
 
 def test_rotor_thrust_linearization_is_aerodynamic_damping():
@@ -278,3 +278,40 @@ def test_spinning_rotor_gyroscopic_coupling_and_campbell(tmp_path, capsys):
     assert main(["campbell", str(ROOT / "cases/oc3_platform_decay.yaml"), "--rpm", "0", "5",
                  "-o", str(tmp_path / "x.nc")]) == 2  # fmt: skip
     assert "no spinning rotor" in capsys.readouterr().err
+
+
+class _PulsingWind:
+    """Test wind: the steady profile times 1 + 0.3 sin(2 pi t / 60 s)."""
+
+    accepts_time_array = False
+    n_realizations = 1
+
+    def __init__(self, steady):
+        self.steady = steady
+
+    def velocity(self, t, points):
+        return self.steady.velocity(t, points) * (1.0 + 0.3 * np.sin(2 * np.pi * float(t) / 60.0))
+
+    def describe(self):
+        return "pulsing"
+
+    def attrs(self):
+        return {}
+
+
+def test_mean_operating_point_is_the_equilibrium_in_the_mean_wind():
+    """``--at mean``: a wind pulsing +-30 % about 17 m/s with a 60 s period (whole periods in
+    the 600 s run) has the steady 17 m/s wind as its mean: the mean operating point equals the
+    steady wind's equilibrium (surge and pitch offset 1e-3), while ``equilibrium`` takes the
+    wind at its time (t = 15 s: the peak) and differs."""
+    model = load_case(ROOT / "cases/oc3_hywind.yaml")
+    steady = linearize(model, "equilibrium")
+    pulsing = dataclasses.replace(model, env=dataclasses.replace(
+        model.env, wind=_PulsingWind(model.env.wind)))  # fmt: skip
+    mean = linearize(pulsing, "mean")
+    i = steady.dof.index
+    for d in ("PtfmSurge", "PtfmPitch"):
+        np.testing.assert_allclose(mean.x0[i(d)], steady.x0[i(d)], rtol=1e-3)
+    late = linearize(pulsing, "equilibrium", t=15.0)  # the wind at its peak: 22 m/s, where the
+    # variable C_T of the case has fallen: less thrust than at 17 m/s
+    assert abs(late.x0[i("PtfmSurge")] / steady.x0[i("PtfmSurge")] - 1) > 0.1

@@ -9,7 +9,7 @@
     floatwind import-openfast DECK.fst -o CASE.yaml [--approximate] [--split]
     floatwind bem CASE_OR_MESH -o DIR [--frequencies ...] [--headings ...] [--panels N] [--no-lid]
     floatwind mbdm FILE [-o OUT.nc] [--method partitioning|baumgarte] [--tmax S] [--dt S]
-    floatwind linearize CASE -o OUT.nc [--at rest|equilibrium]
+    floatwind linearize CASE -o OUT.nc [--at rest|equilibrium|mean]
     floatwind rao CASE -o OUT.nc [--hs M --tp S] [--headings DEG ...]
     floatwind campbell CASE --rpm R1 R2 ... -o OUT.nc
     floatwind report validation -o report.html [--quick]

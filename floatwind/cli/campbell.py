@@ -22,7 +22,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("case", help="case file (.yaml) whose topology has a spinning rotor (spin)")
     p.add_argument("--rpm", type=float, nargs="+", required=True, help="rotor speeds (rpm)")
     p.add_argument("-o", "--output", help="netCDF file (default <case>_campbell.nc here)")
-    p.add_argument("--at", default="equilibrium", choices=("rest", "equilibrium"),
+    p.add_argument("--at", default="equilibrium", choices=("rest", "equilibrium", "mean"),
                    help="operating point at each speed (default equilibrium)")  # fmt: skip
     p.add_argument("--figure", help="figure (default: OUT with .png)")
     output_options(p)

@@ -27,8 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--at",
         default="equilibrium",
-        help="operating point: equilibrium (static equilibrium, default) or rest (undisplaced "
-        "pose); 'mean' (with mean wind thrust and drift) is refused for now",
+        help="operating point: equilibrium (static equilibrium in the wind at t = 0, default), "
+        "mean (static equilibrium in the time-mean wind of the run) or rest (undisplaced pose)",
     )
     p.add_argument("--figure", help="mode-shape figure (default: OUT with .png)")
     p.add_argument(
@@ -45,14 +45,9 @@ def main(args) -> int:
     from floatwind.linear.matrices import linearize
     from floatwind.linear.modes import modes
 
-    if args.at not in ("rest", "equilibrium"):
-        reason = (
-            "the mean operating point (mean wind thrust and mean drift) is not implemented: "
-            "use equilibrium (it includes a steady wind's thrust at zero velocity)"
-            if args.at == "mean"
-            else f"unknown operating point {args.at!r}; one of rest, equilibrium"
-        )
-        raise CaseError(reason, field="--at")
+    if args.at not in ("rest", "equilibrium", "mean"):
+        raise CaseError(f"unknown operating point {args.at!r}; one of rest, equilibrium, mean",
+                        field="--at")  # fmt: skip
     out = pathlib.Path(args.output or f"{pathlib.Path(args.case).stem}_modes.nc").resolve()
     inputs = input_files(args.case)
     out = check_output(args, out, inputs)

@@ -31,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("case", help="case file (.yaml) or OpenFAST deck (.fst) with WAMIT data or "
                    "Morison members")  # fmt: skip
     p.add_argument("-o", "--output", help="netCDF file (default <case>_rao.nc here)")
-    p.add_argument("--at", default="equilibrium", choices=("rest", "equilibrium"),
+    p.add_argument("--at", default="equilibrium", choices=("rest", "equilibrium", "mean"),
                    help="operating point (default equilibrium)")  # fmt: skip
     p.add_argument("--hs", type=float, help="significant wave height (m) of a JONSWAP sea")
     p.add_argument("--tp", type=float, help="peak period (s) of the JONSWAP sea")

@@ -59,7 +59,7 @@ class Linearization:
 
     dof: list[str]  # names of the degrees of freedom
     units: list[str]  # 'm' or 'rad' per DOF
-    at: str  # 'rest' or 'equilibrium'
+    at: str  # 'rest', 'equilibrium' or 'mean'
     x0: np.ndarray  # (6,) PRP translation (m) and Ptfm roll, pitch, yaw (rad) of the point
     M: np.ndarray  # (n, n) mass incl. the acceleration-dependent loads' added mass
     C: np.ndarray  # (n, n) damping
@@ -140,6 +140,40 @@ def dominant_dof(shape: np.ndarray, M: np.ndarray, names: list[str], cm=None) ->
 
 def _still(model: Model) -> Model:
     return dataclasses.replace(model, env=dataclasses.replace(model.env, sea=StillWater()))
+
+
+class MeanWind:
+    """The time-mean of a wind field: ``velocity(t, points)`` is the average of the field's
+    velocity at ``points`` over ``times`` (whatever t), so a load reads the mean wind where it
+    samples the field (the ``mean`` operating point: equilibrium under the mean thrust)."""
+
+    accepts_time_array = False
+    n_realizations = 1
+
+    def __init__(self, wind, times: np.ndarray):
+        self.wind = wind
+        self.times = np.asarray(times, float)
+
+    def velocity(self, t, points: np.ndarray) -> np.ndarray:
+        acc = np.zeros(np.shape(points))
+        for tau in self.times:
+            acc = acc + np.broadcast_to(self.wind.velocity(float(tau), points), np.shape(points))
+        return acc / self.times.size
+
+    def describe(self) -> str:
+        return f"time-mean over {self.times[0]:g}..{self.times[-1]:g} s of: {self.wind.describe()}"
+
+    def attrs(self) -> dict:
+        return {}
+
+
+def _mean_wind(model: Model) -> Model:
+    """The model with its wind replaced by the wind's time-mean over the run (t = 0 .. t_max,
+    at most 600 samples)."""
+    t_max = float(model.settings.t_max)
+    times = np.linspace(0.0, t_max, int(min(600, max(2, round(t_max / 1.0)))))
+    wind = MeanWind(model.env.wind, times)
+    return dataclasses.replace(model, env=dataclasses.replace(model.env, wind=wind))
 
 
 def _log_rot(A: np.ndarray) -> np.ndarray:
@@ -260,8 +294,9 @@ def operating_state(model: Model, system: System, at: str, t: float = 0.0) -> np
     y[:, 6:12] = 0.0
     if at == "rest":
         return y
-    if at != "equilibrium":
-        raise CaseError(f"unknown operating point {at!r}; one of rest, equilibrium", field="--at")
+    if at not in ("equilibrium", "mean"):
+        raise CaseError(f"unknown operating point {at!r}; one of rest, equilibrium, mean",
+                        field="--at")  # fmt: skip
     try:
         eq = static_equilibrium(rest_model, t=t)
     except SimulationError as err:
@@ -297,8 +332,12 @@ def operating_state(model: Model, system: System, at: str, t: float = 0.0) -> np
 
 
 def linearize(model: Model, at: str = "equilibrium", t: float = 0.0) -> Linearization:
-    """Operating point and M, C, K (module docstring)."""
+    """Operating point and M, C, K (module docstring). ``at``: ``rest``, ``equilibrium`` (the
+    static equilibrium in the case's wind at time t), ``mean`` (the static equilibrium in the
+    time-mean of the case's wind over the run, the linearization then about that mean wind)."""
     model = _still(model)
+    if at == "mean":
+        model = _mean_wind(model)
     system = System(model)
     names = list(PLATFORM_DOFS) + list(model.tree.dof_names)
     units = _dof_units(system.n_dof)
