@@ -315,3 +315,19 @@ def test_mean_operating_point_is_the_equilibrium_in_the_mean_wind():
     late = linearize(pulsing, "equilibrium", t=15.0)  # the wind at its peak: 22 m/s, where the
     # variable C_T of the case has fallen: less thrust than at 17 m/s
     assert abs(late.x0[i("PtfmSurge")] / steady.x0[i("PtfmSurge")] - 1) > 0.1
+
+
+def test_free_dof_has_an_infinite_period_and_a_note(tmp_path, capsys):
+    """A DOF without restoring stiffness (yaw spring 0): its mode has an infinite period, the
+    others keep their closed-form values, and the command says which mode is free."""
+    from floatwind.cli import main
+
+    k6 = K6.copy()
+    k6[5] = 0.0
+    path = _decoupled(tmp_path, k6)
+    md = modes(linearize(load_case(path), "rest"))
+    assert md.dof[0] == "PtfmYaw" and np.isinf(md.period[0])
+    np.testing.assert_allclose(md.period[1:], np.sort(2 * np.pi / np.sqrt(K6[:5] / M6[:5]))[::-1],
+                               rtol=1e-6)  # fmt: skip
+    assert main(["linearize", str(path), "-o", str(tmp_path / "f.nc")]) == 0
+    assert "mode 1 (PtfmYaw) has no restoring stiffness" in capsys.readouterr().out

@@ -40,6 +40,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(args) -> int:
+    import numpy as np
+
     from floatwind.io.safe import atomic_write, input_files
     from floatwind.linear.dataset import modes_dataset, modes_figure, modes_table
     from floatwind.linear.matrices import linearize
@@ -67,5 +69,8 @@ def main(args) -> int:
     if lin.radiation:
         print("potential flow: A(omega), B(omega) at each mode's own damped frequency")
     print(modes_table(lin, md))
+    for k in range(lin.n):
+        if not np.isfinite(md.period[k]):
+            print(f"note: mode {k + 1} ({md.dof[k]}) has no restoring stiffness (a free motion)")
     print(f"written: {out}, {fig}")
     return 0
