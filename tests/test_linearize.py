@@ -197,6 +197,7 @@ def test_cli_writes_modes_table_and_figure(tmp_path, capsys):
         assert ds["mass_units"].values[3, 3] == "kg m^2"
         assert ds["stiffness_units"].values[0, 4] == "N/rad"
         np.testing.assert_allclose(np.diag(ds["stiffness"].values), K6, rtol=1e-7)
+        np.testing.assert_allclose(ds["energy_share"].values.sum(axis=1), 1.0, atol=1e-9)
     assert (tmp_path / "m.png").stat().st_size > 1000
     assert main(["linearize", str(_decoupled(tmp_path)), "-o", str(out), "--at", "top"]) == 2
     err = capsys.readouterr().err

@@ -43,7 +43,7 @@ from floatwind.model import InitialConditions, Model
 from floatwind.simulate.equilibrium import static_equilibrium
 from floatwind.simulate.system import System
 
-__all__ = ["PLATFORM_DOFS", "Linearization", "linearize", "dominant_dof"]
+__all__ = ["PLATFORM_DOFS", "Linearization", "linearize", "dominant_dof", "energy_shares"]
 
 PLATFORM_DOFS = ("PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw")
 
@@ -120,22 +120,27 @@ def wamit_at(data, omega: float) -> tuple[np.ndarray, np.ndarray]:
     return (1 - f) * A[k] + f * A[k + 1], (1 - f) * B[k] + f * B[k + 1]
 
 
-def dominant_dof(shape: np.ndarray, M: np.ndarray, names: list[str], cm=None) -> str:
-    """The DOF with the largest share of a mode's kinetic energy. The platform DOFs are first
-    referred to the system CM (``cm``: its offset from the PRP, inertial axes), where the
-    rigid-body mass is block-diagonal, so a spar's pitch about its fairleads reads as pitch,
-    not as the PRP's surge; the share of DOF i is |conj(psi_i) (M_cm psi)_i|."""
-    n = len(names)
+def energy_shares(shape: np.ndarray, M: np.ndarray, cm=None) -> np.ndarray:
+    """Each DOF's share (sums to about 1) of a mode's kinetic energy, |conj(psi_i) (M_G psi)_i|,
+    the platform DOFs first referred to the system CM (``cm``: its offset from the PRP,
+    inertial axes), where the rigid-body mass is block-diagonal."""
+    n = len(shape)
     Tc = np.eye(n)
     if cm is not None:
         r = np.asarray(cm, float)
         # u_G = u_P + theta x r  ->  u_G = u_P - [r]x theta
         Tc[:3, 3:6] = -np.array([[0, -r[2], r[1]], [r[2], 0, -r[0]], [-r[1], r[0], 0]])
     Ti = np.linalg.inv(Tc)
-    Mc = Ti.T @ M @ Ti
     psi = Tc @ shape
-    e = np.abs(np.conj(psi) * (Mc @ psi))
-    return names[int(np.argmax(e))]
+    e = np.abs(np.conj(psi) * ((Ti.T @ M @ Ti) @ psi))
+    total = float(e.sum())
+    return e / total if total > 0 else e
+
+
+def dominant_dof(shape: np.ndarray, M: np.ndarray, names: list[str], cm=None) -> str:
+    """The DOF with the largest share of a mode's kinetic energy (:func:`energy_shares`): a
+    spar's pitch about its fairleads reads as pitch, not as the PRP's surge."""
+    return names[int(np.argmax(energy_shares(shape, M, cm)))]
 
 
 def _still(model: Model) -> Model:
