@@ -9,8 +9,9 @@
     floatwind import-openfast DECK.fst -o CASE.yaml [--approximate] [--split]
     floatwind bem CASE_OR_MESH -o DIR [--frequencies ...] [--headings ...] [--panels N] [--no-lid]
     floatwind mbdm FILE [-o OUT.nc] [--method partitioning|baumgarte] [--tmax S] [--dt S]
-    floatwind linearize CASE -o OUT.nc [--at rest|equilibrium]
+    floatwind linearize CASE -o OUT.nc [--at rest|equilibrium|mean]
     floatwind rao CASE -o OUT.nc [--hs M --tp S] [--headings DEG ...]
+    floatwind campbell CASE --rpm R1 R2 ... -o OUT.nc
     floatwind report validation -o report.html [--quick]
     floatwind report dlc DIR -o report.html
     floatwind report study DIR -o report.html
@@ -43,6 +44,7 @@ import sys
 from floatwind import __version__
 from floatwind.cli import (
     bem,
+    campbell,
     check,
     dlc,
     import_openfast,
@@ -61,7 +63,7 @@ from floatwind.cli._common import GENERAL_EXAMPLES, exit_status
 
 #: the command modules, in the order ``floatwind --help`` lists them
 COMMANDS = (run, import_openfast, report, study, dlc, plot, warmup, check, mooring, mbdm, bem,
-            ss_fit, linearize, rao)  # fmt: skip
+            ss_fit, linearize, rao, campbell)  # fmt: skip
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -27,8 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--at",
         default="equilibrium",
-        help="operating point: equilibrium (static equilibrium, default) or rest (undisplaced "
-        "pose); 'mean' (with mean wind thrust and drift) is refused for now",
+        help="operating point: equilibrium (static equilibrium in the wind at t = 0, default), "
+        "mean (static equilibrium in the time-mean wind of the run) or rest (undisplaced pose)",
     )
     p.add_argument("--figure", help="mode-shape figure (default: OUT with .png)")
     p.add_argument(
@@ -40,19 +40,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(args) -> int:
+    import numpy as np
+
     from floatwind.io.safe import atomic_write, input_files
     from floatwind.linear.dataset import modes_dataset, modes_figure, modes_table
     from floatwind.linear.matrices import linearize
     from floatwind.linear.modes import modes
 
-    if args.at not in ("rest", "equilibrium"):
-        reason = (
-            "the mean operating point (mean wind thrust and mean drift) is not implemented: "
-            "use equilibrium (it includes a steady wind's thrust at zero velocity)"
-            if args.at == "mean"
-            else f"unknown operating point {args.at!r}; one of rest, equilibrium"
-        )
-        raise CaseError(reason, field="--at")
+    if args.at not in ("rest", "equilibrium", "mean"):
+        raise CaseError(f"unknown operating point {args.at!r}; one of rest, equilibrium, mean",
+                        field="--at")  # fmt: skip
     out = pathlib.Path(args.output or f"{pathlib.Path(args.case).stem}_modes.nc").resolve()
     inputs = input_files(args.case)
     out = check_output(args, out, inputs)
@@ -72,5 +69,8 @@ def main(args) -> int:
     if lin.radiation:
         print("potential flow: A(omega), B(omega) at each mode's own damped frequency")
     print(modes_table(lin, md))
+    for k in range(lin.n):
+        if not np.isfinite(md.period[k]):
+            print(f"note: mode {k + 1} ({md.dof[k]}) has no restoring stiffness (a free motion)")
     print(f"written: {out}, {fig}")
     return 0

@@ -19,14 +19,19 @@ EPILOG = examples([
      "RAOs of the OC3 spar and its response in the deck's JONSWAP sea"),
     ("floatwind rao DECK.fst -o rao.nc --hs 6 --tp 12 --headings 0 15 30 45",
      "another sea state and four headings"),
+    ("floatwind rao cases/dlc/oc3_hywind_iec.yaml --dlc -o screen.nc",
+     "frequency-domain screening of every operating sea state of a DLC set"),
+    ("floatwind rao cases/oc3_hywind.yaml -o rao_morison.nc",
+     "Morison spar: drag linearised stochastically in the case's sea; rotor damping from thrust"),
 ])  # fmt: skip
 NO_DASK = True
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("case", help="case file (.yaml) or OpenFAST deck (.fst) with WAMIT data")
+    p.add_argument("case", help="case file (.yaml) or OpenFAST deck (.fst) with WAMIT data or "
+                   "Morison members")  # fmt: skip
     p.add_argument("-o", "--output", help="netCDF file (default <case>_rao.nc here)")
-    p.add_argument("--at", default="equilibrium", choices=("rest", "equilibrium"),
+    p.add_argument("--at", default="equilibrium", choices=("rest", "equilibrium", "mean"),
                    help="operating point (default equilibrium)")  # fmt: skip
     p.add_argument("--hs", type=float, help="significant wave height (m) of a JONSWAP sea")
     p.add_argument("--tp", type=float, help="peak period (s) of the JONSWAP sea")
@@ -36,6 +41,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "file's headings)")  # fmt: skip
     p.add_argument("--frequencies", type=float, nargs=3, metavar=("MIN", "MAX", "N"),
                    help="frequency grid (rad/s; default the WAMIT .3 range, 200 points)")  # fmt: skip
+    p.add_argument("--dlc", action="store_true",
+                   help="CASE is a DLC file (floatwind dlc): screen every operating load "
+                   "condition (wind speed, sea state, heading) in the frequency domain")  # fmt: skip
     p.add_argument("--figure", help="RAO figure (default: OUT with .png)")
     p.add_argument("--approximate", action="store_true",
                    help="(.fst) replace unsupported OpenFAST settings by documented "
@@ -68,6 +76,8 @@ def main(args) -> int:
     from floatwind.linear.matrices import linearize
     from floatwind.linear.rao import rao_dataset, rao_figure, raos, response_spectra
 
+    if args.dlc:
+        return _screen(args)
     out = pathlib.Path(args.output or f"{pathlib.Path(args.case).stem}_rao.nc").resolve()
     inputs = input_files(args.case)
     out = check_output(args, out, inputs)
@@ -78,13 +88,7 @@ def main(args) -> int:
                         field="--hs" if args.hs is None else "--tp")  # fmt: skip
     model = load_model(args.case, approximate=args.approximate)
     lin = linearize(model, args.at)
-    if not lin.excitation:
-        raise CaseError(
-            "the case has no potential_excitation load (WAMIT .3 file): RAOs of Morison-only "
-            "models (stochastic linearization of drag) are not implemented",
-            field="loads",
-        )
-    data = lin.excitation[0][0]
+    data = lin.excitation[0][0] if lin.excitation else None
     sea = _case_sea(model)
     if args.frequencies:
         lo, hi, n = args.frequencies
@@ -92,17 +96,18 @@ def main(args) -> int:
             raise CaseError("expected MIN MAX N with 0 < MIN < MAX and an integer N >= 2",
                             field="--frequencies")  # fmt: skip
         omega = np.linspace(lo, hi, int(n))
-    else:
+    elif data is not None:
         omega = np.linspace(float(data.exc_omega[0]), float(data.exc_omega[-1]), 200)
+    else:
+        omega = np.linspace(0.02, 4.0, 200)
     if args.headings:
         headings = np.asarray(args.headings, float)
     elif sea is not None and sea[3] is not None:
         headings = np.array([float(sea[3])])
-    else:
+    elif data is not None:
         headings = np.degrees(np.asarray(data.exc_heading, float))
-    t0 = time.perf_counter()
-    R = raos(lin, omega, np.radians(headings))
-    t_rao = time.perf_counter() - t0
+    else:
+        headings = np.zeros(1)
     spectrum, where = None, "no sea state (give --hs and --tp)"
     if args.hs is not None:
         try:
@@ -113,6 +118,9 @@ def main(args) -> int:
     elif sea is not None:
         spectrum = JonswapSpectrum(sea[0], sea[1], sea[2])
         where = spectrum.describe() + " (the case's sea)"
+    t0 = time.perf_counter()
+    R = raos(lin, omega, np.radians(headings), spectrum)
+    t_rao = time.perf_counter() - t0
     resp = None
     if spectrum is not None:
         resp = response_spectra(R, omega, spectrum(omega))
@@ -135,4 +143,65 @@ def main(args) -> int:
             ))  # fmt: skip
         print("significant responses 4 sigma (m, deg)")
     print(f"written: {out}, {fig}")
+    return 0
+
+
+def _screen(args) -> int:
+    """``--dlc``: the frequency-domain screening of a DLC set (floatwind.linear.screening)."""
+    import time
+
+    import numpy as np
+    import xarray as xr
+
+    from floatwind.dlc.spec import load_dlc
+    from floatwind.io.safe import atomic_write, input_files
+    from floatwind.linear.screening import screen
+
+    for opt in ("hs", "tp", "gamma", "headings"):
+        if getattr(args, opt) is not None:
+            raise CaseError("the DLC set gives the sea states and headings", field=f"--{opt}")
+    out = pathlib.Path(args.output or f"{pathlib.Path(args.case).stem}_screen.nc").resolve()
+    out = check_output(args, out, input_files(args.case))
+    t0 = time.perf_counter()
+    dlc = load_dlc(args.case)
+    omega = None
+    if args.frequencies:
+        lo, hi, n = args.frequencies
+        omega = np.linspace(lo, hi, int(n))
+    rows, skipped = screen(dlc, omega)
+    wall = time.perf_counter() - t0
+    if not rows:
+        raise CaseError("the DLC set has no operating load condition to screen", field="dlc")
+    dof = rows[0]["dof"]
+    c = ("condition",)
+    ds = xr.Dataset(
+        {
+            "dlc": (c, np.array([r["dlc"] for r in rows], dtype=object)),
+            "wind_speed": (c, [r["wind_speed"] for r in rows], {"units": "m/s"}),
+            "hs": (c, [r["hs"] for r in rows], {"units": "m"}),
+            "tp": (c, [r["tp"] for r in rows], {"units": "s"}),
+            "gamma": (c, [r["gamma"] for r in rows], {"units": "1"}),
+            "heading": (c, [r["heading_deg"] for r in rows], {"units": "deg"}),
+            "response_std": (c + ("coordinate",), np.array([r["std"] for r in rows]),
+                             {"units": "m or rad", "long_name": "standard deviation sqrt(m0)"}),
+            "significant_response": (c + ("coordinate",), np.array([r["significant"] for r in rows]),
+                                     {"units": "m or rad", "long_name": "4 sqrt(m0)"}),
+        },
+        coords={"condition": [r["condition"] + "/" + r["dlc"] for r in rows], "coordinate": dof},
+        attrs={"title": f"floatwind frequency-domain screening of {dlc.name}",
+               "not_screened": "; ".join(skipped), "source": str(args.case),
+               "conventions": "docs/linearization.md"},
+    )  # fmt: skip
+    atomic_write(out, lambda tmp: ds.to_netcdf(tmp, engine="netcdf4", format="NETCDF4"))
+    sig = np.array([r["significant"] for r in rows])
+    print(f"{args.case}: {len(rows)} load conditions screened in the frequency domain in "
+          f"{wall:.1f} s")  # fmt: skip
+    for note in skipped:
+        print(f"  {note}")
+    print("largest significant responses (m, deg) and their condition:")
+    for i, d in enumerate(dof):
+        k = int(np.argmax(sig[:, i]))
+        val = sig[k, i] if d in ("PtfmSurge", "PtfmSway", "PtfmHeave") else np.degrees(sig[k, i])
+        print(f"  {d:<10s} {val:10.4g}  DLC {rows[k]['dlc']} {rows[k]['condition']}")
+    print(f"written: {out}")
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from floatwind.linear.matrices import PLATFORM_DOFS, Linearization
+from floatwind.linear.matrices import PLATFORM_DOFS, Linearization, energy_shares
 from floatwind.linear.modes import Modes
 
 __all__ = ["modes_dataset", "modes_table", "modes_figure", "matrix_units"]
@@ -42,6 +42,7 @@ def modes_dataset(lin: Linearization, md: Modes) -> xr.Dataset:
         "frequency": ("mode", md.omega_n / (2 * np.pi), {"units": "Hz", "long_name": "undamped natural frequency"}),
         "damping_ratio": ("mode", md.damping_ratio, {"units": "1", "long_name": "fraction of critical damping"}),
         "dof": ("mode", np.array(md.dof, dtype=object), {"long_name": "dominant degree of freedom (largest share of the kinetic energy)"}),
+        "energy_share": (("mode", "coordinate"), np.array([energy_shares(s, lin.M, lin.cm_offset) for s in md.shape]), {"units": "1", "long_name": "share of each DOF in the mode's kinetic energy (platform DOFs about the system CM)"}),
         "iterations": ("mode", md.iterations, {"units": "1", "long_name": "fixed-point iterations of the potential-flow coefficients at the mode's frequency"}),
         "mode_shape": (("mode", "coordinate"), md.shape.real, {"units": "m or rad (coordinate_units) per unit largest entry", "long_name": "mode shape, real part"}),
         "mode_shape_imag": (("mode", "coordinate"), md.shape.imag, {"units": "m or rad (coordinate_units)", "long_name": "mode shape, imaginary part"}),
@@ -82,7 +83,8 @@ def modes_table(lin: Linearization, md: Modes) -> str:
 
 
 def modes_figure(lin: Linearization, md: Modes, path, fmt: str = "png") -> None:
-    """Mode shapes as bars (magnitude of each DOF, normalised), one panel per mode."""
+    """Each mode's kinetic-energy share per DOF (about the system CM, :func:`energy_shares`) as
+    bars, one panel per mode; the shapes themselves are in the netCDF."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -97,18 +99,16 @@ def modes_figure(lin: Linearization, md: Modes, path, fmt: str = "png") -> None:
         if k >= n:
             ax.axis("off")
             continue
-        s = md.shape[k]
-        sign = np.sign(s.real + (s.real == 0))
-        ax.bar(range(n), np.abs(s) * sign, color="C0")
+        share = energy_shares(md.shape[k], lin.M, lin.cm_offset)
+        ax.bar(range(n), share, color="C0")
         ax.set_xticks(range(n))
         ax.set_xticklabels([d.replace("Ptfm", "") for d in lin.dof], rotation=45, fontsize=8)
-        ax.set_ylim(-1.1, 1.1)
-        ax.axhline(0, color="k", lw=0.5)
+        ax.set_ylim(0, 1.05)
         ax.set_title(f"mode {k + 1}: {md.dof[k]}, T = {md.period[k]:.2f} s, "
                      f"zeta = {md.damping_ratio[k]:.3f}", fontsize=9)  # fmt: skip
         ax.grid(True, alpha=0.3)
-    fig.suptitle(f"{lin.model_name}: mode shapes about the {lin.at} operating point "
-                 "(m and rad, largest entry 1)")  # fmt: skip
+    fig.suptitle(f"{lin.model_name}: modes about the {lin.at} operating point "
+                 "(share of each DOF in the kinetic energy, about the system CM)")  # fmt: skip
     fig.tight_layout()
     fig.savefig(path, format=fmt, dpi=100)
     plt.close(fig)

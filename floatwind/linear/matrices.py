@@ -43,7 +43,7 @@ from floatwind.model import InitialConditions, Model
 from floatwind.simulate.equilibrium import static_equilibrium
 from floatwind.simulate.system import System
 
-__all__ = ["PLATFORM_DOFS", "Linearization", "linearize", "dominant_dof"]
+__all__ = ["PLATFORM_DOFS", "Linearization", "linearize", "dominant_dof", "energy_shares"]
 
 PLATFORM_DOFS = ("PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw")
 
@@ -59,7 +59,7 @@ class Linearization:
 
     dof: list[str]  # names of the degrees of freedom
     units: list[str]  # 'm' or 'rad' per DOF
-    at: str  # 'rest' or 'equilibrium'
+    at: str  # 'rest', 'equilibrium' or 'mean'
     x0: np.ndarray  # (6,) PRP translation (m) and Ptfm roll, pitch, yaw (rad) of the point
     M: np.ndarray  # (n, n) mass incl. the acceleration-dependent loads' added mass
     C: np.ndarray  # (n, n) damping
@@ -76,6 +76,10 @@ class Linearization:
     model_name: str = ""
     #: system CM relative to the PRP at the operating point (m, inertial axes)
     cm_offset: np.ndarray | None = None
+    #: wetted Morison strips at the operating point (floatwind.linear.morison.strip_data)
+    morison: list = field(default_factory=list)
+    #: water density (kg/m^3), gravity (m/s^2), water depth (m)
+    water: tuple = (1025.0, 9.80665, float("inf"))
 
     @property
     def n(self) -> int:
@@ -116,26 +120,65 @@ def wamit_at(data, omega: float) -> tuple[np.ndarray, np.ndarray]:
     return (1 - f) * A[k] + f * A[k + 1], (1 - f) * B[k] + f * B[k + 1]
 
 
-def dominant_dof(shape: np.ndarray, M: np.ndarray, names: list[str], cm=None) -> str:
-    """The DOF with the largest share of a mode's kinetic energy. The platform DOFs are first
-    referred to the system CM (``cm``: its offset from the PRP, inertial axes), where the
-    rigid-body mass is block-diagonal, so a spar's pitch about its fairleads reads as pitch,
-    not as the PRP's surge; the share of DOF i is |conj(psi_i) (M_cm psi)_i|."""
-    n = len(names)
+def energy_shares(shape: np.ndarray, M: np.ndarray, cm=None) -> np.ndarray:
+    """Each DOF's share (sums to about 1) of a mode's kinetic energy, |conj(psi_i) (M_G psi)_i|,
+    the platform DOFs first referred to the system CM (``cm``: its offset from the PRP,
+    inertial axes), where the rigid-body mass is block-diagonal."""
+    n = len(shape)
     Tc = np.eye(n)
     if cm is not None:
         r = np.asarray(cm, float)
         # u_G = u_P + theta x r  ->  u_G = u_P - [r]x theta
         Tc[:3, 3:6] = -np.array([[0, -r[2], r[1]], [r[2], 0, -r[0]], [-r[1], r[0], 0]])
     Ti = np.linalg.inv(Tc)
-    Mc = Ti.T @ M @ Ti
     psi = Tc @ shape
-    e = np.abs(np.conj(psi) * (Mc @ psi))
-    return names[int(np.argmax(e))]
+    e = np.abs(np.conj(psi) * ((Ti.T @ M @ Ti) @ psi))
+    total = float(e.sum())
+    return e / total if total > 0 else e
+
+
+def dominant_dof(shape: np.ndarray, M: np.ndarray, names: list[str], cm=None) -> str:
+    """The DOF with the largest share of a mode's kinetic energy (:func:`energy_shares`): a
+    spar's pitch about its fairleads reads as pitch, not as the PRP's surge."""
+    return names[int(np.argmax(energy_shares(shape, M, cm)))]
 
 
 def _still(model: Model) -> Model:
     return dataclasses.replace(model, env=dataclasses.replace(model.env, sea=StillWater()))
+
+
+class MeanWind:
+    """The time-mean of a wind field: ``velocity(t, points)`` is the average of the field's
+    velocity at ``points`` over ``times`` (whatever t), so a load reads the mean wind where it
+    samples the field (the ``mean`` operating point: equilibrium under the mean thrust)."""
+
+    accepts_time_array = False
+    n_realizations = 1
+
+    def __init__(self, wind, times: np.ndarray):
+        self.wind = wind
+        self.times = np.asarray(times, float)
+
+    def velocity(self, t, points: np.ndarray) -> np.ndarray:
+        acc = np.zeros(np.shape(points))
+        for tau in self.times:
+            acc = acc + np.broadcast_to(self.wind.velocity(float(tau), points), np.shape(points))
+        return acc / self.times.size
+
+    def describe(self) -> str:
+        return f"time-mean over {self.times[0]:g}..{self.times[-1]:g} s of: {self.wind.describe()}"
+
+    def attrs(self) -> dict:
+        return {}
+
+
+def _mean_wind(model: Model) -> Model:
+    """The model with its wind replaced by the wind's time-mean over the run (t = 0 .. t_max,
+    at most 600 samples)."""
+    t_max = float(model.settings.t_max)
+    times = np.linspace(0.0, t_max, int(min(600, max(2, round(t_max / 1.0)))))
+    wind = MeanWind(model.env.wind, times)
+    return dataclasses.replace(model, env=dataclasses.replace(model.env, wind=wind))
 
 
 def _log_rot(A: np.ndarray) -> np.ndarray:
@@ -256,8 +299,9 @@ def operating_state(model: Model, system: System, at: str, t: float = 0.0) -> np
     y[:, 6:12] = 0.0
     if at == "rest":
         return y
-    if at != "equilibrium":
-        raise CaseError(f"unknown operating point {at!r}; one of rest, equilibrium", field="--at")
+    if at not in ("equilibrium", "mean"):
+        raise CaseError(f"unknown operating point {at!r}; one of rest, equilibrium, mean",
+                        field="--at")  # fmt: skip
     try:
         eq = static_equilibrium(rest_model, t=t)
     except SimulationError as err:
@@ -293,8 +337,12 @@ def operating_state(model: Model, system: System, at: str, t: float = 0.0) -> np
 
 
 def linearize(model: Model, at: str = "equilibrium", t: float = 0.0) -> Linearization:
-    """Operating point and M, C, K (module docstring)."""
+    """Operating point and M, C, K (module docstring). ``at``: ``rest``, ``equilibrium`` (the
+    static equilibrium in the case's wind at time t), ``mean`` (the static equilibrium in the
+    time-mean of the case's wind over the run, the linearization then about that mean wind)."""
     model = _still(model)
+    if at == "mean":
+        model = _mean_wind(model)
     system = System(model)
     names = list(PLATFORM_DOFS) + list(model.tree.dof_names)
     units = _dof_units(system.n_dof)
@@ -337,9 +385,12 @@ def linearize(model: Model, at: str = "equilibrium", t: float = 0.0) -> Lineariz
     prp = co.x_of(y0, kin)[0, :3]
     x0 = np.concatenate([prp - model.ref_point0_g, _log_rot(kin.R_b2g[:, 0])[0]])
     radiation, exc = _potential(model, co, Tinv)
+    env = model.env
+    water = (float(env.rho_water), float(env.gravity), float(env.water_depth))
     return Linearization(dof=names, units=units, at=at, x0=x0, M=M, C=C, K=K,
                          step_agreement=agree, radiation=radiation, excitation=exc,
-                         model_name=model.name, cm_offset=y0[0, :3] - prp)  # fmt: skip
+                         model_name=model.name, cm_offset=y0[0, :3] - prp,
+                         morison=_morison(model, co, Tinv, kin), water=water)  # fmt: skip
 
 
 def _agreement(A: np.ndarray, B: np.ndarray, scale: np.ndarray) -> float:
@@ -384,3 +435,17 @@ def _potential(model: Model, co: _Coordinates, Tinv: np.ndarray) -> tuple[list, 
             J = _point_jacobian(model, co, Tinv, int(load.body), load.point_b)
             exc.append((load.data, rho * g, J, getattr(load, "_field", "") or f"loads[{i}]"))
     return rad, exc
+
+
+def _morison(model: Model, co: _Coordinates, Tinv: np.ndarray, kin) -> list:
+    """The wetted strips of the model's Morison loads (floatwind.linear.morison.strip_data)."""
+    from floatwind.linear.morison import strip_data
+    from floatwind.loads.morison import MorisonMembers
+
+    out = []
+    for i, load in enumerate(model.loads):
+        if isinstance(load, MorisonMembers):
+            b = int(load.body)
+            J = _point_jacobian(model, co, Tinv, b, model.tree.cm_b[b])
+            out.append(strip_data(load, kin, J, getattr(load, "_field", "") or f"loads[{i}]"))
+    return out

@@ -164,6 +164,7 @@ def modes(lin: Linearization, *, tol: float = 1e-10, max_iter: int = 100) -> Mod
         Am[k], Bm[k] = lin.radiation_at(omega)
         wn[k], zeta[k], wd[k], shapes[k], its[k] = w2, z2, wd2, _normalise(v2), it
     order = np.argsort(wn)
+    zeta = np.where(np.abs(zeta) < 1e-10, 0.0, zeta)  # round-off of an undamped mode
     shapes = shapes[order]
     dofs = [dominant_dof(s, lin.M, lin.dof, lin.cm_offset) for s in shapes]
     return Modes(omega_n=wn[order], omega_d=wd[order], damping_ratio=zeta[order], shape=shapes,

@@ -38,13 +38,8 @@ def _wamit_table(data, omega: np.ndarray):
 
 
 def excitation(lin: Linearization, omega: np.ndarray, headings: np.ndarray) -> np.ndarray:
-    """Excitation per unit wave amplitude (F, H, n), complex, x coordinates."""
-    if not lin.excitation:
-        raise CaseError(
-            "the case has no potential_excitation load (WAMIT .3 file): RAOs of Morison-only "
-            "models (stochastic linearization of drag) are not implemented",
-            field="loads",
-        )
+    """Potential-flow excitation per unit wave amplitude (F, H, n), complex, x coordinates
+    (zero without a potential_excitation load)."""
     F = np.zeros((omega.size, headings.size, lin.n), complex)
     for data, rg, J, field in lin.excitation:
         hd = np.asarray(data.exc_heading, float)
@@ -74,12 +69,8 @@ def excitation(lin: Linearization, omega: np.ndarray, headings: np.ndarray) -> n
     return F
 
 
-def raos(lin: Linearization, omega, headings) -> np.ndarray:
-    """RAOs (F, H, n) complex: response per unit wave amplitude at ``omega`` (rad/s) from
-    ``headings`` (rad) (module docstring)."""
-    omega = np.asarray(omega, float)
-    headings = np.atleast_1d(np.asarray(headings, float))
-    X = excitation(lin, omega, headings)
+def impedance(lin: Linearization, omega: np.ndarray) -> np.ndarray:
+    """Z(omega) = -omega^2 (M - A_inf + A) + i omega (C + B) + K, (F, n, n)."""
     n = lin.n
     Mw = np.broadcast_to(lin.M - lin.added_mass_inf(), (omega.size, n, n)).copy()
     Cw = np.broadcast_to(lin.C, (omega.size, n, n)).copy()
@@ -88,9 +79,68 @@ def raos(lin: Linearization, omega, headings) -> np.ndarray:
         Mw += rho * np.einsum("ki,fkl,lj->fij", J, A, J)
         Cw += rho * np.einsum("ki,fkl,lj->fij", J, B, J)
     w = omega[:, None, None]
-    Z = -(w**2) * Mw + 1j * w * Cw + lin.K[None]
-    # one solve per frequency for all headings: Z xi = X^T
-    return np.linalg.solve(Z, np.transpose(X, (0, 2, 1))).transpose(0, 2, 1)
+    return -(w**2) * Mw + 1j * w * Cw + lin.K[None]
+
+
+def raos(lin: Linearization, omega, headings, spectrum=None, *, tol: float = 1e-6,
+         max_iter: int = 100) -> np.ndarray:  # fmt: skip
+    """RAOs (F, H, n) complex: response per unit wave amplitude at ``omega`` (rad/s) from
+    ``headings`` (rad) (module docstring). Morison strips add their wave-inertia excitation;
+    their drag is linearised stochastically in the sea of ``spectrum`` (a callable S(omega),
+    m^2 s/rad) from each heading, iterated until the relative-velocity standard deviations
+    change by less than ``tol`` (floatwind.linear.morison)."""
+    from floatwind.linear.morison import MorisonFD
+
+    omega = np.asarray(omega, float)
+    headings = np.atleast_1d(np.asarray(headings, float))
+    mor = None
+    if lin.morison:
+        rho, g, depth = lin.water
+        mor = MorisonFD(lin.morison, rho, depth, g, lin.n)
+    if not lin.excitation and mor is None:
+        raise CaseError(
+            "the case has neither a potential_excitation load (WAMIT .3 file) nor Morison "
+            "members: no wave excitation",
+            field="loads",
+        )
+    X = excitation(lin, omega, headings)
+    Z = impedance(lin, omega)
+    if mor is None:
+        return np.linalg.solve(Z, np.transpose(X, (0, 2, 1))).transpose(0, 2, 1)
+    if mor.has_drag and spectrum is None:
+        raise CaseError("Morison drag is linearised in a sea state: give --hs and --tp (or a "
+                        "case with a JONSWAP sea)", field="--hs")  # fmt: skip
+    out = np.empty((omega.size, headings.size, lin.n), complex)
+    if mor.has_drag:  # the sea's band, for the standard deviations
+        lo, hi = spectrum.band(1e-6)
+        wq = np.linspace(lo, hi, 400)
+        Sq = spectrum(wq)
+        Zq = impedance(lin, wq)
+        Xq = excitation(lin, wq, headings)
+    for h, beta in enumerate(headings):
+        Xh = X[:, h] + mor.excitation_inertia(omega, beta)
+        if not mor.has_drag:
+            out[:, h] = np.linalg.solve(Z, Xh[..., None])[..., 0]
+            continue
+        Xqh = Xq[:, h] + mor.excitation_inertia(wq, beta)
+        sigma = mor.relative_sigma(wq, beta, np.zeros((wq.size, lin.n)), Sq)
+        for _ in range(max_iter):
+            Cd, Xd = mor.drag(wq, beta, sigma)
+            xi = np.linalg.solve(Zq + 1j * wq[:, None, None] * Cd[None], (Xqh + Xd)[..., None])
+            new = mor.relative_sigma(wq, beta, xi[..., 0], Sq)
+            change = max(
+                float(np.max(np.abs(a - b) / np.maximum(a, 1e-12))) for a, b in zip(new, sigma)
+            )
+            sigma = new
+            if change < tol:
+                break
+        else:
+            raise CaseError(f"the stochastic linearization of Morison drag does not settle in "
+                            f"{max_iter} iterations", field="loads")  # fmt: skip
+        Cd, Xd = mor.drag(omega, beta, sigma)
+        Zh = Z + 1j * omega[:, None, None] * Cd[None]
+        out[:, h] = np.linalg.solve(Zh, (Xh + Xd)[..., None])[..., 0]
+    return out
 
 
 def response_spectra(rao: np.ndarray, omega: np.ndarray, spectrum: np.ndarray):
