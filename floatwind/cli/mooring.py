@@ -146,17 +146,17 @@ def _draw_shapes(tmp, shapes: dict, name: str, where: str, suffix: str) -> None:
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.5))
     for line, xyz in shapes.items():
         h = a1.plot(xyz[:, 0], xyz[:, 1], ".-", label=line)[0]
-        a2.plot(xyz[:, 0] if abs(xyz[-1, 0] - xyz[0, 0]) >= abs(xyz[-1, 1] - xyz[0, 1])
-                else xyz[:, 1], xyz[:, 2], ".-", color=h.get_color())  # fmt: skip
+        dist = ((xyz[:, 0] - xyz[-1, 0]) ** 2 + (xyz[:, 1] - xyz[-1, 1]) ** 2) ** 0.5
+        a2.plot(dist, xyz[:, 2], ".-", color=h.get_color())
     a1.set_xlabel("x (m)")
     a1.set_ylabel("y (m)")
     a1.set_aspect("equal", adjustable="datalim")
     a1.legend(fontsize=8)
     a1.grid(True)
-    a2.set_xlabel("x or y along the line (m)")
+    a2.set_xlabel("horizontal distance from end B (m)")
     a2.set_ylabel("z (m)")
     a2.grid(True)
-    fig.suptitle(f"{name}: lumped-mass lines at rest ({where})", fontsize=9)
+    fig.suptitle(f"{name}: lumped-mass lines at rest, {where.split(' (')[0]}", fontsize=10)
     fig.tight_layout()
     fig.savefig(tmp, format=suffix.lstrip(".") or "png", dpi=100)
     plt.close(fig)
