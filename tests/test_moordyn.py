@@ -360,3 +360,37 @@ def test_whole_run_batch_member_equals_its_run_alone_and_compiled_equals_python(
             atol=1e-9 * float(np.ptp(python[name].values) + 1),
         )
     assert float(np.ravel(alone["FAIRTEN1"].values)[0]) > 5e5
+
+
+def test_two_lines_through_a_clump_converge_to_the_catenary_connect_node(tmp_path):
+    """A line cut by a free point carrying a 5 t clump and a 1 m^3 buoy (MoorDyn v2 file): the
+    lumped-mass lines at rest converge, as their segments are refined, to floatwind's
+    quasi-static catenary with a connect node (mooring_catenary, MoorPy-checked): the free
+    point's position and the fairlead force at order 2 (measured: 0.107, 0.026, 0.0063 m and
+    1583, 386, 87 N for 10, 20, 40 segments per line)."""
+    from test_catenary_connects import MD_FREE, _kin
+
+    from floatwind.case.openfast.moordyn import read_moordyn_lumped
+    from floatwind.case.openfast.mooring import read_moordyn
+    from floatwind.loads.catenary import CatenaryMooring
+
+    f = tmp_path / "md.dat"
+    f.write_text(MD_FREE, encoding="utf-8")
+    lines, connects, _ = read_moordyn(f, depth=320.0)
+    cat = CatenaryMooring(body=0, lines=lines, connects=connects)
+    w = cat.wrench(0.0, _kin([[0, 0, 0]], [[0, 0, 0]]), ENV)
+    node = np.array([float(w.channels[f"Point1P{a}"][0]) for a in "xyz"])
+    force = w.force[0, 0]
+    errs = []
+    for n in (10, 20, 40):
+        cfg, _ = read_moordyn_lumped(f, depth=320.0, rho=1025.0, gravity=9.80665)
+        for ln in cfg["lines"]:
+            ln["segments"] = n
+        ld = LumpedMassMooring(body=0, line_types=cfg["line_types"], points=cfg["points"],
+                               lines=cfg["lines"], kbot=3.0e6, cbot=0.0)  # fmt: skip
+        lw = ld.wrench(0.0, kin_at(), ENV)
+        pt = np.array([float(lw.channels[f"POINT2P{a}"][0]) for a in "XYZ"])
+        errs.append((np.linalg.norm(pt - node), np.linalg.norm(lw.force[0, 0] - force)))
+    (p1, f1), (p2, f2), (p3, f3) = errs
+    assert p3 < 0.05 and f3 < 2e-3 * np.linalg.norm(force), errs
+    assert p1 / p2 > 3.0 and p2 / p3 > 3.0 and f1 / f2 > 3.0 and f2 / f3 > 3.0, errs

@@ -56,7 +56,7 @@ def main(args) -> int:
         eq = static_equilibrium(model)
         system = System(model)
         y = system.initial_state()[:1].copy()
-        y[:, 6:] = 0.0
+        y[:, 6 : system.n_rigid] = 0.0  # the loads' own states (line nodes) kept
         y[0, :6] = eq["q"]
         origin, R = sm.pose_of_state(model, system, y, body)
         where = "at the static equilibrium (" + ", ".join(
@@ -115,4 +115,50 @@ def main(args) -> int:
 
     atomic_write(fig_path, draw)
     print(f"offset-tension curve (surge 0-{args.surge_max:g} m): {fig_path}")
+    shapes = _line_shapes(ch)
+    if shapes:  # lumped-mass lines (mooring_lumped): their nodes at rest
+        shape_path = fig_path.with_name(f"{fig_path.stem}_lines{fig_path.suffix}")
+        atomic_write(shape_path, lambda tmp: _draw_shapes(tmp, shapes, model.name, where,
+                                                          shape_path.suffix))  # fmt: skip
+        print(f"line shapes at rest ({len(shapes)} lines): {shape_path}")
     return 0
+
+
+def _line_shapes(ch: dict) -> dict[str, object]:
+    """{line: (nodes, 3) positions} from the channels ``L#N#PX/PY/PZ`` of lumped-mass lines."""
+    import re
+
+    import numpy as np
+
+    nodes: dict[str, dict[int, list]] = {}
+    for name in ch:
+        m = re.fullmatch(r"(.*L\d+)N(\d+)P([XYZ])", name)
+        if m:
+            nodes.setdefault(m.group(1), {}).setdefault(int(m.group(2)), [0.0, 0.0, 0.0])[
+                "XYZ".index(m.group(3))] = float(np.ravel(ch[name])[0])  # fmt: skip
+    return {k: np.array([v[i] for i in sorted(v)]) for k, v in sorted(nodes.items())}
+
+
+def _draw_shapes(tmp, shapes: dict, name: str, where: str, suffix: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.5))
+    for line, xyz in shapes.items():
+        h = a1.plot(xyz[:, 0], xyz[:, 1], ".-", label=line)[0]
+        dist = ((xyz[:, 0] - xyz[-1, 0]) ** 2 + (xyz[:, 1] - xyz[-1, 1]) ** 2) ** 0.5
+        a2.plot(dist, xyz[:, 2], ".-", color=h.get_color())
+    a1.set_xlabel("x (m)")
+    a1.set_ylabel("y (m)")
+    a1.set_aspect("equal", adjustable="datalim")
+    a1.legend(fontsize=8)
+    a1.grid(True)
+    a2.set_xlabel("horizontal distance from end B (m)")
+    a2.set_ylabel("z (m)")
+    a2.grid(True)
+    fig.suptitle(f"{name}: lumped-mass lines at rest, {where.split(' (')[0]}", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(tmp, format=suffix.lstrip(".") or "png", dpi=100)
+    plt.close(fig)

@@ -210,6 +210,13 @@ class Load(abc.ABC, metaclass=_LoadType):
         default is :meth:`initial_states`."""
         return self.initial_states(kin.batch)
 
+    def states_at_rest(self, t: float, kin: Kinematics, env) -> np.ndarray:
+        """The continuous states (B, n_states) with every body held still at ``kin``'s pose, for
+        static equilibria (``floatwind.simulate.equilibrium``); default
+        :meth:`initial_states_at`. Mooring lines at rest override it with their static
+        solution."""
+        return self.initial_states_at(t, kin, env)
+
     def state_names(self) -> list[str]:
         """Names of the continuous states (output channels of the state vector)."""
         return [f"{self.name}_s{i + 1}" for i in range(self.n_states)]

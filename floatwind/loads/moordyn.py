@@ -460,8 +460,10 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
 
     def static_states(self, kin: Kinematics, env, tol: float = 1e-10) -> np.ndarray:
         """The lines at rest for the body pose ``kin`` (B, n_states): the node positions (and
-        free points) where every net force vanishes, velocities 0 (Powell's hybrid method,
-        ``scipy.optimize.root``, from the catenary start shape; ``tol`` relative). The static
+        free points) where every net force vanishes, velocities 0 (Levenberg-Marquardt,
+        ``scipy.optimize.root``, on the nodes' accelerations from the catenary start shape;
+        where that start is too far, from the lines dynamically relaxed first; ``tol``
+        relative). The static
         equilibrium of the same discrete model the run integrates (``floatwind mooring``, the
         statics, the refinement test)."""
         from scipy.optimize import root
@@ -505,7 +507,26 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
 
             sol = root(residual, one[0, pos].copy(), method="lm",
                        options={"xtol": tol, "ftol": tol})  # fmt: skip
-            if not sol.success:
+            # a start far from rest leaves accelerations >> g (a node at the seabed's contact
+            # kink may keep one of order g: a stiff seabed, not a failed solve)
+            g = float(getattr(env, "gravity", 9.80665))
+            if not sol.success or np.max(np.abs(sol.fun)) > 10.0 * g:
+                # a start far from rest (a free point's given position, a taut guess): relax
+                # the lines dynamically first (MoorDyn's relaxation, drag x 4, 120 s at most),
+                # then polish
+                self.start_shape(rp, env, one[0])
+                dtic = 0.1  # the step: dtM, or what RK2 needs for these lines (statics only)
+                dt = min(self.dt_m, 0.5 * stable_step(self.fastest_rate(env), RK2_BOUND))
+                n_check = int(math.ceil(dtic / dt - 1e-12))
+                python_form(kl.relax)(p, 0, one, 0, rp, vp, dtic / n_check, n_check, 1200,
+                                      1e-6, max(self.ic_cd_scale, 4.0), p.scratch_r[0],
+                                      p.scratch_v[0], p.scratch_f[0], p.scratch_m[0],
+                                      p.scratch_seg[0], p.scratch_pf[0], p.scratch_pm[0],
+                                      np.zeros((len(self.lines), 10)))  # fmt: skip
+                one[0, ~pos] = 0.0
+                sol = root(residual, one[0, pos].copy(), method="lm",
+                           options={"xtol": tol, "ftol": tol})  # fmt: skip
+            if not sol.success or np.max(np.abs(sol.fun)) > 10.0 * g:
                 raise SimulationError(f"{self.name}: the lines' static equilibrium was not found "
                                       f"({sol.message})", time=kin.t)  # fmt: skip
             one[0, pos] = sol.x
@@ -535,10 +556,20 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
     #: (``floatwind mooring``) evaluate the dynamic model's static equilibrium
     is_mooring = True
 
+    def states_at_rest(self, t, kin, env):
+        """The lines at rest at ``kin``'s pose (:meth:`static_states`), for static equilibria."""
+        return self.static_states(kin, env)
+
     def wrench(self, t, kin, env):
         """Without states (statics, start-up checks): the lines at rest at ``kin``
-        (:meth:`static_states`)."""
-        return self.wrench_state(t, kin, env, self.static_states(kin, env), None)[0]
+        (:meth:`static_states`), with the interior nodes' positions as channels too (the
+        shapes ``floatwind mooring`` draws)."""
+        s = self.static_states(kin, env)
+        out = self.wrench_state(t, kin, env, s, None)[0]
+        for n, name in enumerate(self.state_names()):
+            if name[-2] == "P":
+                out.channels[name] = s[:, n].copy()
+        return out
 
     def wrench_state(self, t, kin, env, s, memory):
         p, force, moment, added, dy = self._evaluate(kin, env, s)

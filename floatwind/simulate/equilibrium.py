@@ -27,6 +27,7 @@ def static_equilibrium(
     def residuals(X):  # (k, 6) scaled positions -> (k, 6) scaled accelerations, one batch
         y = np.repeat(y0, X.shape[0], axis=0)
         y[:, :6] = X * scale
+        y = system.with_rest_states(t, y)  # e.g. lumped-mass lines at rest at each pose
         return system.evaluate(t, y).acc.qdd[:, :6] / scale
 
     x = _newton(residuals, y0[0, :6] / scale, tol)
@@ -40,6 +41,7 @@ def static_equilibrium(
         x = sol.x
     y = y0.copy()
     y[0, :6] = x * scale
+    y = system.with_rest_states(t, y)
     out = evaluate_outputs(model, system, system.evaluate(t, y))
     res = {
         k: float(out[k][0])

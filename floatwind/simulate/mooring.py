@@ -61,7 +61,7 @@ def rest_pose(model: Model, body: int) -> tuple[np.ndarray, np.ndarray]:
 
     system = System(model)
     y = system.initial_state()[:1].copy()
-    y[:, 6:] = 0.0
+    y[:, 6 : system.n_rigid] = 0.0  # at rest; the loads' own states (line nodes) kept
     return pose_of_state(model, system, y, body)
 
 

@@ -434,6 +434,22 @@ class System:
         q, qd = system_state_from_base(self.tree, 0.0, r_G1, ang, v_G1, rates)
         return self.with_load_states(np.concatenate([q, qd], axis=1))
 
+    def with_rest_states(self, t: float, y: np.ndarray) -> np.ndarray:
+        """``y`` with the loads' continuous states replaced by their states at rest at the
+        bodies' pose in ``y`` (:meth:`Load.states_at_rest`; static equilibria). Loads whose
+        states do not depend on the pose keep their columns."""
+        todo = [(i, sl) for i, sl in self.state_layout
+                if type(self.loads[i]).states_at_rest is not Load.states_at_rest
+                or type(self.loads[i]).initial_states_at is not Load.initial_states_at]  # fmt: skip
+        if not todo:
+            return y
+        y = np.array(y, dtype=float)
+        rel, md = self._relative_y(t, y)
+        kin = body_kinematics(self.tree, t, rel, md, y[:, :6], y[:, 6:12])
+        for i, sl in todo:
+            y[:, sl] = self.loads[i].states_at_rest(t, kin, self.env)
+        return y
+
     def initial_dofs(self, B: int) -> np.ndarray:
         """The joint DOF columns (B, 2 n_dof) at t = 0 (angles, then rates): each drive's
         ``initial`` or the joint's ``rotation`` motion at 0."""

@@ -34,6 +34,7 @@ import json
 import logging
 import math
 import pathlib
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -61,7 +62,7 @@ JOINT_CHANNELS = ["NacYaw", "NacYawV", "NacYawA", "RotSpeed", "YawMom"]
 #: (floatwind.loads.catenary: fairlead tension, anchor tension, laid length)
 MOORING_CHANNELS = {"T": "FAIRTEN", "T_a": "ANCHTEN", "Lb": "LAYLEN"}
 #: MoorDyn output channels (FAIRTEN1, ANCHTEN1, POINT4FX, L1N20PX, ...), same names in floatwind
-MOORDYN_PREFIXES = ("FAIRTEN", "ANCHTEN", "POINT", "L1N", "L2N", "L3N")
+MOORDYN_CHANNEL = re.compile(r"(FAIRTEN|ANCHTEN)\d+|POINT\d+[PVF][XYZ]|L\d+N\d+(P[XYZ]|V[XYZ]|T)")
 #: AeroDyn rotor channels (floatwind.loads.rotor_bem, issue 35) and the blade-node quantities
 AERO_CHANNELS = (
     [f"RtAero{k}{a}h" for k in ("F", "M") for a in "xyz"]
@@ -278,7 +279,7 @@ def channel_group(name: str) -> str:
         return "aero"
     if name.split("[")[0] in MOORING_CHANNELS and name.endswith("]"):
         return "mooring"
-    if name.startswith(MOORDYN_PREFIXES):
+    if MOORDYN_CHANNEL.fullmatch(name):
         return "mooring"
     return "other"
 
@@ -582,7 +583,7 @@ def compare_case(
         )
 
     # MoorDyn's channels (upper case in OpenFAST's output) are floatwind's names (issue 38)
-    mooring += [c for c in ref.data_vars if c.startswith(MOORDYN_PREFIXES) and c in ds]
+    mooring += [c for c in ref.data_vars if MOORDYN_CHANNEL.fullmatch(str(c)) and c in ds]
 
     t_sim = np.asarray(ds.time.values)
     ref_w = ref.sel(time=slice(window[0] - 1e-9, window[1] + 1e-9))
