@@ -496,3 +496,25 @@ def test_an_unknown_map_option_is_refused(tmp_path, capsys):
     assert _snapshot(tmp_path) == before
     _edit(d / "MAP.dat", "inner_ftoll 1e-6", "inner_ftol 1e-6")  # a known one: noted, runs
     assert main(["check", str(d / "ref06_catenary_decay.fst")]) == 0
+
+
+REF10 = REF07.parent / "ref10_moordyn_decay"
+
+
+@pytest.mark.skipif(not REF10.is_dir(), reason="reference deck ref10 absent")
+def test_moordyn_files_load_quietly_and_refuse_an_unknown_option(tmp_path, capsys, caplog):
+    import logging
+
+    d = tmp_path / "ref10"
+    shutil.copytree(REF10, d)
+    with caplog.at_level(logging.WARNING):
+        assert main(["check", str(d / "ref10_moordyn_decay.fst")]) == 0
+    assert not [r for r in caplog.records if "repeated" in r.getMessage()]  # table rows
+    capsys.readouterr()
+    _edit(d / "MoorDyn.dat", "3.0e6    kbot", "3.0e6    kbott")
+    before = _snapshot(tmp_path)
+    assert main(["check", str(d / "ref10_moordyn_decay.fst")]) == 2
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("floatwind")]
+    assert len(err) == 1 and "MoorDyn.dat: field 'OPTIONS line" in err[0], err
+    assert "unknown MoorDyn option 'kbott' (did you mean 'kbot'?)" in err[0]
+    assert _snapshot(tmp_path) == before

@@ -36,6 +36,7 @@ from floatwind.case.openfast.mooring import (
 )
 from floatwind.environment.base import DEFAULT_WATER_DEPTH
 from floatwind.errors import CaseError
+from floatwind.validate import suggest
 
 __all__ = ["MOORING_MODELS", "mooring_load", "read_moordyn_lumped"]
 
@@ -50,6 +51,12 @@ _V2_TYPE = {"diam": "diameter", "massden": "mass_per_length", "mass/m": "mass_pe
             "caax": "cat", "can": "can", "cat": "cat", "cdn": "cdn", "cdt": "cdt"}  # fmt: skip
 _V1_ORDER = ("diameter", "mass_per_length", "ea", "ba", "can", "cat", "cdn", "cdt")
 _V2_ORDER = ("diameter", "mass_per_length", "ea", "ba", "ei", "cdn", "can", "cdt", "cat")
+
+#: MoorDyn v2 options floatwind reads but does not use (its documentation's option list:
+#: output, log and friction settings, coupling ramps, seabed files): noted, never refused
+_OTHER_OPTIONS = ("dtout", "seafloorfile", "fricdamp", "statdynfricscale", "disableoutput",
+                  "disableouttime", "inertialf", "inertialf_rampt", "inertialf_bodyflag",
+                  "unifycurrentgrid", "outswitch")  # fmt: skip
 
 
 def _table(rows, first_numeric: int):
@@ -268,9 +275,14 @@ def read_moordyn_lumped(path, *, depth: float, rho: float, gravity: float):
                 "tscheme",
             ):
                 continue
-            else:
+            elif low in _OTHER_OPTIONS:
                 notes.append(f"{path.name}: option {key} (line {n}) is not used by floatwind's "
                              "lumped-mass lines")  # fmt: skip
+            else:  # a misspelled option must not pass as "not used" (issue 42)
+                known = [*_OPTION_KEYS.values(), "WtrDpth", "rhoW", "WtrDnsty", "g", "WaveKin",
+                         "Currents", *_OTHER_OPTIONS]  # fmt: skip
+                raise CaseError(f"unknown MoorDyn option {key!r}{suggest(key, known)}",
+                                field=fld, file=file)  # fmt: skip
     if "dtm" not in opts:
         raise CaseError("dtM is required (MoorDyn's time step)", field="OPTIONS (dtM)", file=file)
     for key, val in opts.items():

@@ -208,7 +208,10 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
         if not toks:
             continue
         if table is not None:
-            if _is_row(toks):
+            # a row of the table: numbers, or (MoorDyn's POINTS/LINES, MAP++'s NODE PROPERTIES)
+            # one entry per column starting with a number, with words among them ("fixed",
+            # "vessel", a line type's name, "-"); such a row is never a "value KEY" setting
+            if _is_row(toks) or (len(toks) == len(table["columns"]) and toks[0].kind == "number"):
                 table["rows"].append([t.value for t in toks])
                 continue
             table = None
