@@ -574,3 +574,22 @@ def test_onshore_gains_damp_the_platform_pitch_negatively(tmp_path):
     print(amp)
     assert amp["oc3_hywind"][1] < 0.7 * amp["oc3_hywind"][0]
     assert amp["nrel5mw_onshore"][1] > 1.3 * amp["nrel5mw_onshore"][0]
+
+
+def test_floating_feedback_adds_to_the_pitch_command():
+    """ROSCO's Fl_Mode as the baseline's option: at the rated speed (no speed error) the first
+    call holds the measured pitch (DISCON's initialisation), plus fl_kp times the hub's fore-aft
+    velocity when given."""
+    from floatwind.loads.servo import CONTROLLER_PRESETS, ServoDyn
+
+    out = []
+    for v in (0.0, 0.5):
+        vals = {**CONTROLLER_PRESETS["oc3_hywind"], "fl_kp": 0.002}
+        ld = ServoDyn(rotor=0, nacelle=0, axis=(1.0, 0.0, 0.0), gearbox_ratio=97.0,
+                      pitch=[0.2, 0.2, 0.2], controller=vals, controller_dt=0.0125)  # fmt: skip
+        m = ld.memory(1, 0.0, 0.0125, 4)
+        p = ld._params(m)
+        ks.baseline_controller(p.ctrl, m, 0, 0, 0.0, vals["pc_refspd"], np.full(3, 0.2), v)
+        out.append(m.pitch_cmd[0, 0].copy())
+    assert np.allclose(out[0], 0.2, rtol=1e-12)
+    assert np.allclose(out[1] - out[0], 0.002 * 0.5, rtol=1e-9)
