@@ -46,11 +46,11 @@ def _edit(path: pathlib.Path, edits: dict[str, str]) -> None:
 
 
 def model(folder: pathlib.Path, *, preset: str, speed: float, tmax: float, seed: int,
-          fl_kp: float = 0.0):  # fmt: skip
+          fl_kp: float = 0.0, turbulence_class: str = "B", tag: str = ""):  # fmt: skip
     """The controlled ref09 model (see the module docstring)."""
     from floatwind.case.openfast import import_openfast, model_from_deck
 
-    dst = folder / preset
+    dst = folder / (tag or preset)
     shutil.copytree(REF09, dst, ignore=shutil.ignore_patterns("*.out", "*.outb", "*.sum"))
     for p in dst.rglob("*"):
         p.chmod(p.stat().st_mode | stat.S_IWUSR)
@@ -61,7 +61,7 @@ def model(folder: pathlib.Path, *, preset: str, speed: float, tmax: float, seed:
     res = import_openfast(fst)
     case = res["case"]
     case["environment"]["wind"] = {"kind": "kaimal", "speed": speed, "hub_height": 90.0,
-                                   "turbulence_class": "B", "shear_exponent": 0.14,
+                                   "turbulence_class": turbulence_class, "shear_exponent": 0.14,
                                    "seed": seed, "dt": 0.25}  # fmt: skip
     for ld in case["loads"]:
         if ld["type"] == "bem_rotor":
@@ -80,15 +80,25 @@ def main(argv=None) -> int:
     ap.add_argument("--speed", type=float, default=18.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=pathlib.Path, default=None, help="figure (png)")
+    ap.add_argument("--turbulence-class", default="B", choices=["A", "B", "C"])
+    ap.add_argument(
+        "--runs",
+        nargs="+",
+        default=["oc3_hywind", "nrel5mw_onshore"],
+        help="PRESET or PRESET:FL_KP (floating feedback gain, s)",
+    )
     args = ap.parse_args(argv)
     from floatwind.simulate.run import simulate
 
-    channels = ["RotSpeed", "BldPitch1", "PtfmPitch", "GenPwr"]
+    channels = ["QD_shaft", "BldPitch1", "PtfmPitch", "GenPwr"]
     runs = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for preset in ("oc3_hywind", "nrel5mw_onshore"):
+        for run in args.runs:
+            preset, _, fl = run.partition(":")
             m = model(pathlib.Path(tmp), preset=preset, speed=args.speed, tmax=args.tmax,
-                      seed=args.seed)  # fmt: skip
+                      seed=args.seed, fl_kp=float(fl or 0.0), tag=run.replace(":", "_"),
+                      turbulence_class=args.turbulence_class)  # fmt: skip
+            preset = run
             t0 = time.perf_counter()
             try:
                 ds = simulate(m, progress=False, channels=channels)
@@ -100,7 +110,7 @@ def main(argv=None) -> int:
                     raise
             wall = time.perf_counter() - t0
             t = ds["time"].values
-            w = ds["RotSpeed"].values.ravel() / RATED
+            w = ds["QD_shaft"].values.ravel() / RATED
             late = t >= min(60.0, 0.1 * t[-1])
             runs[preset] = {
                 "status": status,
@@ -122,7 +132,7 @@ def main(argv=None) -> int:
         for preset, r in runs.items():
             ds = r["_ds"]
             t = ds["time"].values
-            ax[0].plot(t, ds["RotSpeed"].values.ravel() * 30 / np.pi, lw=0.8, label=preset)
+            ax[0].plot(t, ds["QD_shaft"].values.ravel() * 30 / np.pi, lw=0.8, label=preset)
             ax[1].plot(t, np.degrees(ds["BldPitch1"].values.ravel()), lw=0.8, label=preset)
             ax[2].plot(t, np.degrees(ds["PtfmPitch"].values.ravel()), lw=0.8, label=preset)
         ax[0].axhspan(12.1 * 0.9, 12.1 * 1.1, color="0.9")
@@ -131,7 +141,8 @@ def main(argv=None) -> int:
         ax[2].set_ylabel("platform pitch (deg)")
         ax[2].set_xlabel("time (s)")
         ax[0].legend()
-        ax[0].set_title(f"OC3-Hywind + BEM rotor, Kaimal {args.speed:g} m/s (class B), "
+        ax[0].set_title(f"OC3-Hywind + BEM rotor, Kaimal {args.speed:g} m/s "
+                        f"(class {args.turbulence_class}), "
                         "baseline controller")  # fmt: skip
         fig.tight_layout()
         args.out.parent.mkdir(parents=True, exist_ok=True)

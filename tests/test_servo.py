@@ -497,16 +497,18 @@ def test_pi_step_response_matches_closed_loop_poles(preset):
     assert np.abs(es - expect).max() <= 0.01 * e0
 
 
-def _controlled_ref09(tmp_path, *, wind: float, pitch_deg: float, preset: str) -> tuple:
+def _controlled_ref09(
+    tmp_path, *, wind: float, pitch_deg: float, preset: str, platform_pitch_deg: float = 0.0
+) -> tuple:
     """ref09 (OC3-Hywind spar, BEM rotor) with GenDOF on, the rotor at 12.1 rpm and the blades at
     ``pitch_deg`` in a steady ``wind``, closed by the compiled baseline controller (``preset``)."""
     from floatwind.case.openfast import import_openfast
 
-    dst = tmp_path / "ref09_ctrl"
+    dst = tmp_path / f"ref09_{preset}"
     shutil.copytree(REF09, dst, ignore=shutil.ignore_patterns("*.out", "*.outb", "*.sum"))
     for p in dst.rglob("*"):
         p.chmod(p.stat().st_mode | stat.S_IWUSR)
-    ed = {"GenDOF": "True", "RotSpeed": "12.1"}
+    ed = {"GenDOF": "True", "RotSpeed": "12.1", "PtfmPitch": f"{platform_pitch_deg}"}
     ed.update({f"BlPitch({k})": f"{pitch_deg}" for k in (1, 2, 3)})
     _edit(dst / "ElastoDyn.dat", ed)
     _edit(dst / "InflowWind.dat", {"HWindSpeed": f"{wind}"})
@@ -547,3 +549,47 @@ def test_baseline_controller_regulates_the_spar_above_rated(tmp_path):
         f"rotor speed {w.min():.4f} .. {w.max():.4f} of rated, pitch {pitch.min():.2f} .. "
         f"{pitch.max():.2f} deg, power {pwr.min() / 1e6:.3f} .. {pwr.max() / 1e6:.3f} MW"
     )
+
+
+@pytest.mark.skipif(not REF09.is_dir(), reason="no shared reference decks")
+def test_onshore_gains_damp_the_platform_pitch_negatively(tmp_path):
+    """The known result (Jonkman 2010; Larsen and Hanson 2007), in steady 18 m/s from a 4 deg
+    platform pitch offset: with the detuned OC3-Hywind gains the platform-pitch oscillation
+    decays, with the onshore gains (a pitch loop faster than the platform pitch) it grows."""
+    from floatwind.case.openfast import model_from_deck
+    from floatwind.simulate.run import simulate
+
+    amp = {}
+    for preset in ("oc3_hywind", "nrel5mw_onshore"):
+        fst, res = _controlled_ref09(tmp_path, wind=18.0, pitch_deg=15.0, preset=preset,
+                                     platform_pitch_deg=4.0)  # fmt: skip
+        res["case"]["simulation"].update(t_max=90.0, dt_out=0.25)
+        ds = simulate(model_from_deck(fst, result=res), progress=False,
+                      channels=["PtfmPitch"])  # fmt: skip
+        t = ds["time"].values
+        p = np.degrees(ds["PtfmPitch"].values.ravel())
+        early = np.ptp(p[(t >= 10.0) & (t < 40.0)])
+        late = np.ptp(p[t >= 60.0])
+        amp[preset] = (early, late)
+    print(amp)
+    assert amp["oc3_hywind"][1] < 0.7 * amp["oc3_hywind"][0]
+    assert amp["nrel5mw_onshore"][1] > 1.3 * amp["nrel5mw_onshore"][0]
+
+
+def test_floating_feedback_adds_to_the_pitch_command():
+    """ROSCO's Fl_Mode as the baseline's option: at the rated speed (no speed error) the first
+    call holds the measured pitch (DISCON's initialisation), plus fl_kp times the hub's fore-aft
+    velocity when given."""
+    from floatwind.loads.servo import CONTROLLER_PRESETS, ServoDyn
+
+    out = []
+    for v in (0.0, 0.5):
+        vals = {**CONTROLLER_PRESETS["oc3_hywind"], "fl_kp": 0.002}
+        ld = ServoDyn(rotor=0, nacelle=0, axis=(1.0, 0.0, 0.0), gearbox_ratio=97.0,
+                      pitch=[0.2, 0.2, 0.2], controller=vals, controller_dt=0.0125)  # fmt: skip
+        m = ld.memory(1, 0.0, 0.0125, 4)
+        p = ld._params(m)
+        ks.baseline_controller(p.ctrl, m, 0, 0, 0.0, vals["pc_refspd"], np.full(3, 0.2), v)
+        out.append(m.pitch_cmd[0, 0].copy())
+    assert np.allclose(out[0], 0.2, rtol=1e-12)
+    assert np.allclose(out[1] - out[0], 0.002 * 0.5, rtol=1e-9)

@@ -310,15 +310,17 @@ def _reached(x, limit):
 
 @njit(cache=True, fastmath=False)
 def _nacelle_fa_velocity(p, kin, b):
-    """The nacelle's velocity along the horizontal projection of the shaft (fore-aft, m/s):
-    the floating feedback's measurement (ROSCO Fl_Mode's nacelle velocity)."""
+    """The rotor's (hub's) CM velocity along the horizontal projection of the shaft (fore-aft,
+    m/s; the spin does not move the CM): the floating feedback's measurement (ROSCO Fl_Mode's
+    nacelle velocity, taken at the hub, a point of the drivetrain whatever body the nacelle is
+    merged into)."""
     R = kin.R_b2g[b, p.rotor]
     ax = R[0, 0] * p.axis_b[0] + R[0, 1] * p.axis_b[1] + R[0, 2] * p.axis_b[2]
     ay = R[1, 0] * p.axis_b[0] + R[1, 1] * p.axis_b[1] + R[1, 2] * p.axis_b[2]
     h = math.sqrt(ax * ax + ay * ay)
     if h == 0.0:
         return 0.0
-    return (kin.v_G[b, p.nacelle, 0] * ax + kin.v_G[b, p.nacelle, 1] * ay) / h
+    return (kin.v_G[b, p.rotor, 0] * ax + kin.v_G[b, p.rotor, 1] * ay) / h
 
 
 @njit(cache=True, fastmath=False)
