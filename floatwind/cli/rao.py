@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import pathlib
+from typing import NamedTuple
 
 from floatwind.cli._case import load_model
 from floatwind.cli._common import check_output, examples, output_options
@@ -51,19 +52,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     output_options(p)
 
 
-def _case_sea(model):
-    """(hs, tp, gamma, heading_deg) of the case's JONSWAP sea, or None."""
-    import re
+class CaseSea(NamedTuple):
+    """The case's JONSWAP sea (``waves.sea_from_spectrum`` records its parameters)."""
 
+    hs: float
+    tp: float
+    gamma: float
+    heading_deg: float | None
+
+
+def _case_sea(model) -> CaseSea | None:
+    """The case's JONSWAP sea, or None (another sea, or none)."""
     info = getattr(model.env.sea, "info", None)
     info = info() if callable(info) else info
-    if not isinstance(info, dict):
+    if not isinstance(info, dict) or "jonswap_hs" not in info:
         return None
-    m = re.match(r"JONSWAP Hs=([\d.eE+-]+) m Tp=([\d.eE+-]+) s gamma=([\d.eE+-]+)",
-                 str(info.get("description", "")))  # fmt: skip
-    if not m:
-        return None
-    return float(m.group(1)), float(m.group(2)), float(m.group(3)), info.get("heading_deg")
+    return CaseSea(info["jonswap_hs"], info["jonswap_tp"], info["jonswap_gamma"],
+                   info.get("heading_deg"))  # fmt: skip
 
 
 def main(args) -> int:
@@ -102,8 +107,8 @@ def main(args) -> int:
         omega = np.linspace(0.02, 4.0, 200)
     if args.headings:
         headings = np.asarray(args.headings, float)
-    elif sea is not None and sea[3] is not None:
-        headings = np.array([float(sea[3])])
+    elif sea is not None and sea.heading_deg is not None:
+        headings = np.array([float(sea.heading_deg)])
     elif data is not None:
         headings = np.degrees(np.asarray(data.exc_heading, float))
     else:
@@ -116,7 +121,7 @@ def main(args) -> int:
             raise CaseError(str(err), field="--gamma" if "gamma" in str(err) else "--hs") from None
         where = spectrum.describe()
     elif sea is not None:
-        spectrum = JonswapSpectrum(sea[0], sea[1], sea[2])
+        spectrum = JonswapSpectrum(sea.hs, sea.tp, sea.gamma)
         where = spectrum.describe() + " (the case's sea)"
     t0 = time.perf_counter()
     R = raos(lin, omega, np.radians(headings), spectrum)

@@ -642,6 +642,8 @@ def sea_from_spectrum(
     }
     if spreading_s is not None:
         info["spreading_s"] = float(spreading_s)
+    if type(spectrum).__name__ == "JonswapSpectrum":  # its parameters, read by name (rao)
+        info.update(jonswap_hs=spectrum.hs, jonswap_tp=spectrum.tp, jonswap_gamma=spectrum.gamma)
     return LinearSea(
         omega=omega,
         amplitude=np.array(amps),
