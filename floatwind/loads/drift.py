@@ -61,7 +61,10 @@ def read_mean_drift(path) -> DriftData:
     from floatwind.loads.wamit import _rows
 
     path = pathlib.Path(path)
-    rows = _rows(path, 8, "mean-drift")
+    fast = _fast_read(path)
+    if fast is not None:
+        return fast
+    rows = _rows(path, 8, "mean-drift")  # the slow path: an error names its line
     seen: dict[tuple, int] = {}
     for n, v in rows:
         per, b1, b2, i = v[0], v[1], v[2], v[3]
@@ -107,6 +110,37 @@ def read_mean_drift(path) -> DriftData:
     mask[[m - 1 for m in modes]] = True
     return DriftData(omega=2.0 * math.pi / np.array(pers), beta1=np.radians(b1s),
                      beta2=np.radians(b2s), re=re, modes=mask, path=str(path))  # fmt: skip
+
+
+def _fast_read(path: pathlib.Path) -> DriftData | None:
+    """The whole file with NumPy when it is well formed (a 169-heading-pair file has 59,319 rows);
+    None when anything is off, so that :func:`read_mean_drift`'s line-by-line reading reports it."""
+    import pandas as pd
+
+    try:  # pandas' C reader: 0.1 s for 59,319 rows (np.loadtxt 0.6 s, line by line 2 s)
+        v = pd.read_csv(path, sep=r"\s+", header=None, engine="c", encoding="latin-1",
+                        dtype=float).to_numpy()  # fmt: skip
+    except (OSError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
+        return None
+    if v.shape[0] == 0 or v.shape[1] < 8 or not np.all(np.isfinite(v)):
+        return None
+    per, b1, b2, i = v[:, 0], v[:, 1], v[:, 2], v[:, 3]
+    if np.any(per <= 0.0) or np.any(i != np.rint(i)) or np.any((i < 1) | (i > 6)):
+        return None
+    up, ip = np.unique(-per, return_inverse=True)  # ascending frequency
+    u1, i1 = np.unique(b1, return_inverse=True)
+    u2, i2 = np.unique(b2, return_inverse=True)
+    mode = i.astype(np.int64) - 1
+    modes = np.unique(mode)
+    flat = ((ip * u1.size + i1) * u2.size + i2) * 6 + mode
+    if np.unique(flat).size != flat.size or flat.size != up.size * u1.size * u2.size * modes.size:
+        return None  # a repeated row or a hole in the grid
+    re = np.zeros(up.size * u1.size * u2.size * 6)
+    re[flat] = v[:, 6]
+    mask = np.zeros(6, dtype=bool)
+    mask[modes] = True
+    return DriftData(omega=2.0 * math.pi / -up, beta1=np.radians(u1), beta2=np.radians(u2),
+                     re=re.reshape(up.size, u1.size, u2.size, 6), modes=mask, path=str(path))  # fmt: skip
 
 
 def _bracket(x: float, grid: np.ndarray) -> tuple[int, int, float]:

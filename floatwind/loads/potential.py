@@ -597,6 +597,12 @@ class PotentialExcitation(Load, kind="potential_excitation"):
         return out
 
     def _params(self, env):
+        key = ("params", id(env.sea))
+        if key not in self._cache:  # immutable arrays: built once per sea
+            self._cache[key] = self._build_params(env)
+        return self._cache[key]
+
+    def _build_params(self, env):
         if self.time_step is not None:
             first, second = self.tables(env)
             return self.TableParams(body=int(self.body), ref_b=f64(self.point_b),
