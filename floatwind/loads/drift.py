@@ -207,9 +207,29 @@ def drift_coefficients(d: DriftData, omega, amplitude, beta, *, rho_g: float, ul
     scale = rho_g * np.array([ulen, ulen, ulen, ulen**2, ulen**2, ulen**2])
     R = max(beta.shape[0], amp2.shape[0])
     Q = np.zeros((R, omega.size, 6))
+    use = inside & ~out_f
+    if not np.any(use):
+        return Q
+    a0, a1, wa = _brackets(omega[use], d.omega)
     for r in range(R):
-        bt = beta[min(r, beta.shape[0] - 1)]
-        for j in range(omega.size):
-            if inside[j]:
-                Q[r, j] = scale * interpolate(d, float(omega[j]), float(bt[j]))
+        bt = beta[min(r, beta.shape[0] - 1)][use]
+        b0, b1, wb = _brackets(bt, d.beta1)
+        c0, c1, wc = _brackets(bt, d.beta2)
+        acc = np.zeros((bt.size, 6))
+        for ia, fa in ((a0, 1.0 - wa), (a1, wa)):  # trilinear, as interpolate()
+            for ib, fb in ((b0, 1.0 - wb), (b1, wb)):
+                for ic, fc in ((c0, 1.0 - wc), (c1, wc)):
+                    acc += (fa * fb * fc)[:, None] * d.re[ia, ib, ic]
+        Q[r, use] = scale * acc
     return Q
+
+
+def _brackets(x: np.ndarray, grid: np.ndarray):
+    """:func:`_bracket` for an array of points."""
+    x = np.asarray(x, dtype=float)
+    if grid.size == 1:
+        z = np.zeros(x.size, dtype=np.int64)
+        return z, z, np.zeros(x.size)
+    j = np.clip(np.searchsorted(grid, x, side="right") - 1, 0, grid.size - 2)
+    w = np.clip((x - grid[j]) / (grid[j + 1] - grid[j]), 0.0, 1.0)
+    return j, j + 1, w
