@@ -298,7 +298,8 @@ def excitation_drift_kernel(p, t, kin, y, dy, force, moment, added):
                 b1 = 0.0
                 a2 = 0.0
                 b2 = 0.0
-                for c in range(nc):
+                for q in range(p.active.shape[0]):  # the components with a drift coefficient
+                    c = p.active[q]
                     a1 += p.n1_re[rn, c, k] * cs[c] - p.n1_im[rn, c, k] * sn[c]
                     b1 += p.n1_re[rn, c, k] * sn[c] + p.n1_im[rn, c, k] * cs[c]
                     a2 += p.n2_re[rn, c, k] * cs[c] - p.n2_im[rn, c, k] * sn[c]

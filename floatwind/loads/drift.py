@@ -61,7 +61,10 @@ def read_mean_drift(path) -> DriftData:
     from floatwind.loads.wamit import _rows
 
     path = pathlib.Path(path)
-    rows = _rows(path, 8, "mean-drift")
+    fast = _fast_read(path)
+    if fast is not None:
+        return fast
+    rows = _rows(path, 8, "mean-drift")  # the slow path: an error names its line
     seen: dict[tuple, int] = {}
     for n, v in rows:
         per, b1, b2, i = v[0], v[1], v[2], v[3]
@@ -107,6 +110,37 @@ def read_mean_drift(path) -> DriftData:
     mask[[m - 1 for m in modes]] = True
     return DriftData(omega=2.0 * math.pi / np.array(pers), beta1=np.radians(b1s),
                      beta2=np.radians(b2s), re=re, modes=mask, path=str(path))  # fmt: skip
+
+
+def _fast_read(path: pathlib.Path) -> DriftData | None:
+    """The whole file with NumPy when it is well formed (a 169-heading-pair file has 59,319 rows);
+    None when anything is off, so that :func:`read_mean_drift`'s line-by-line reading reports it."""
+    import pandas as pd
+
+    try:  # pandas' C reader: 0.1 s for 59,319 rows (np.loadtxt 0.6 s, line by line 2 s)
+        v = pd.read_csv(path, sep=r"\s+", header=None, engine="c", encoding="latin-1",
+                        dtype=float).to_numpy()  # fmt: skip
+    except (OSError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
+        return None
+    if v.shape[0] == 0 or v.shape[1] < 8 or not np.all(np.isfinite(v)):
+        return None
+    per, b1, b2, i = v[:, 0], v[:, 1], v[:, 2], v[:, 3]
+    if np.any(per <= 0.0) or np.any(i != np.rint(i)) or np.any((i < 1) | (i > 6)):
+        return None
+    up, ip = np.unique(-per, return_inverse=True)  # ascending frequency
+    u1, i1 = np.unique(b1, return_inverse=True)
+    u2, i2 = np.unique(b2, return_inverse=True)
+    mode = i.astype(np.int64) - 1
+    modes = np.unique(mode)
+    flat = ((ip * u1.size + i1) * u2.size + i2) * 6 + mode
+    if np.unique(flat).size != flat.size or flat.size != up.size * u1.size * u2.size * modes.size:
+        return None  # a repeated row or a hole in the grid
+    re = np.zeros(up.size * u1.size * u2.size * 6)
+    re[flat] = v[:, 6]
+    mask = np.zeros(6, dtype=bool)
+    mask[modes] = True
+    return DriftData(omega=2.0 * math.pi / -up, beta1=np.radians(u1), beta2=np.radians(u2),
+                     re=re.reshape(up.size, u1.size, u2.size, 6), modes=mask, path=str(path))  # fmt: skip
 
 
 def _bracket(x: float, grid: np.ndarray) -> tuple[int, int, float]:
@@ -173,9 +207,29 @@ def drift_coefficients(d: DriftData, omega, amplitude, beta, *, rho_g: float, ul
     scale = rho_g * np.array([ulen, ulen, ulen, ulen**2, ulen**2, ulen**2])
     R = max(beta.shape[0], amp2.shape[0])
     Q = np.zeros((R, omega.size, 6))
+    use = inside & ~out_f
+    if not np.any(use):
+        return Q
+    a0, a1, wa = _brackets(omega[use], d.omega)
     for r in range(R):
-        bt = beta[min(r, beta.shape[0] - 1)]
-        for j in range(omega.size):
-            if inside[j]:
-                Q[r, j] = scale * interpolate(d, float(omega[j]), float(bt[j]))
+        bt = beta[min(r, beta.shape[0] - 1)][use]
+        b0, b1, wb = _brackets(bt, d.beta1)
+        c0, c1, wc = _brackets(bt, d.beta2)
+        acc = np.zeros((bt.size, 6))
+        for ia, fa in ((a0, 1.0 - wa), (a1, wa)):  # trilinear, as interpolate()
+            for ib, fb in ((b0, 1.0 - wb), (b1, wb)):
+                for ic, fc in ((c0, 1.0 - wc), (c1, wc)):
+                    acc += (fa * fb * fc)[:, None] * d.re[ia, ib, ic]
+        Q[r, use] = scale * acc
     return Q
+
+
+def _brackets(x: np.ndarray, grid: np.ndarray):
+    """:func:`_bracket` for an array of points."""
+    x = np.asarray(x, dtype=float)
+    if grid.size == 1:
+        z = np.zeros(x.size, dtype=np.int64)
+        return z, z, np.zeros(x.size)
+    j = np.clip(np.searchsorted(grid, x, side="right") - 1, 0, grid.size - 2)
+    w = np.clip((x - grid[j]) / (grid[j + 1] - grid[j]), 0.0, 1.0)
+    return j, j + 1, w

@@ -528,6 +528,7 @@ class PotentialExcitation(Load, kind="potential_excitation"):
         n1_im: np.ndarray
         n2_re: np.ndarray  # (R, M, 6) Newman terms (Q < 0)
         n2_im: np.ndarray
+        active: np.ndarray  # (K,) int64: the components whose Newman terms are not all zero
 
     class TableParams(NamedTuple):
         body: int
@@ -597,6 +598,12 @@ class PotentialExcitation(Load, kind="potential_excitation"):
         return out
 
     def _params(self, env):
+        key = ("params", id(env.sea))
+        if key not in self._cache:  # immutable arrays: built once per sea
+            self._cache[key] = self._build_params(env)
+        return self._cache[key]
+
+    def _build_params(self, env):
         if self.time_step is not None:
             first, second = self.tables(env)
             return self.TableParams(body=int(self.body), ref_b=f64(self.point_b),
@@ -614,6 +621,8 @@ class PotentialExcitation(Load, kind="potential_excitation"):
             mean=f64(np.zeros_like(mean) if newman else mean), newman=newman,
             modes=np.ascontiguousarray(self.drift.modes), n1_re=f64(n1.real), n1_im=f64(n1.imag),
             n2_re=f64(n2.real), n2_im=f64(n2.imag),
+            active=np.ascontiguousarray(np.flatnonzero(np.any((n1 != 0) | (n2 != 0), axis=(0, 2))),
+                                        dtype=np.int64),
         )  # fmt: skip
 
     def _kernel(self):
