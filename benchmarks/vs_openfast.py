@@ -44,12 +44,29 @@ def openfast_run_table(readme: pathlib.Path) -> dict:
             header = cells
             continue
         if header and len(cells) == len(header) and re.fullmatch(r"[\d.]+", cells[0] or "x"):
-            keys = {"tmax": "TMax", "dt": "DT (s)", "wall": "wall time", "cpu": "user CPU"}
-            return {
-                k: float(cells[next(i for i, h in enumerate(header) if h.startswith(p))])
-                for k, p in keys.items()
-            }
+            # the READMEs name the wall column "wall time" (ref01-ref09) or "wall (s)" (ref10-ref13)
+            keys = {"tmax": ("TMax",), "dt": ("DT (s)",), "wall": ("wall time", "wall (s)"),
+                    "cpu": ("user CPU",)}  # fmt: skip
+            out = {}
+            for k, prefixes in keys.items():
+                col = next((i for i, h in enumerate(header) if h.startswith(prefixes)), None)
+                if col is not None:
+                    out[k] = float(cells[col].replace(",", "").rstrip("*"))
+            return out
     return {}
+
+
+def deck_times(fst: pathlib.Path) -> dict:
+    """TMax and DT (s) of an OpenFAST deck, read from its ``.fst``."""
+    out = {}
+    for line in fst.read_text(encoding="latin-1").splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[1] in ("TMax", "DT"):
+            try:
+                out[parts[1].lower()] = float(parts[0])
+            except ValueError:
+                pass
+    return {k: v for k, v in (("tmax", out.get("tmax")), ("dt", out.get("dt"))) if v is not None}
 
 
 def side_by_side_cpu(index_readme: pathlib.Path) -> dict[str, float]:
@@ -155,7 +172,9 @@ def main() -> int:
         for d in refs:
             deck = next(d.glob("*.fst"))
             of = openfast_run_table(d / "README.md")
-            if d.name in side and of.get("tmax"):
+            if not of.get("tmax"):  # a README without a run table (ref13): TMax, DT of the deck
+                of.update(deck_times(deck))
+            if d.name in side:
                 of["cpu"] = side[d.name]  # the side-by-side column of the index README
             extra = [] if args.tmax is None else ["--tmax", str(args.tmax)]
             run_cmd = fw + ["run", str(deck), "-o", f"{tmp}/{d.name}.nc", "--no-progress"] + extra
