@@ -77,6 +77,18 @@ def deck_copy(ref: pathlib.Path, tmp_path: pathlib.Path) -> pathlib.Path:
         p.chmod(p.stat().st_mode | stat.S_IWUSR)
     return dst / f"{ref.name}.fst"
 
+def file_snapshot(root: pathlib.Path) -> dict[str, str]:
+    """sha256 of every file under ``root`` (path -> hex): "every input and earlier result is
+    byte-identical afterwards" in the refusal tests."""
+    import hashlib
+
+    return {
+        str(p): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
 def ref09_airfoil_paths(deck_dir: pathlib.Path) -> list[pathlib.Path]:
     """The airfoil files a deck's AeroDyn.dat names (AFNames), in order (the BEM tests)."""
     from floatwind.case.openfast.aerodyn import read_aerodyn_main

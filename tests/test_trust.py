@@ -5,7 +5,6 @@ sanity warnings instead of internal errors or silence."""
 from __future__ import annotations
 
 import copy
-import hashlib
 import os
 import pathlib
 import shutil
@@ -16,7 +15,7 @@ import sys
 import numpy as np
 import pytest
 import yaml
-from conftest import paused_study, wait_for_marker
+from conftest import file_snapshot, paused_study, wait_for_marker
 
 from floatwind.case.loader import model_from_dict
 from floatwind.cli import main
@@ -247,13 +246,6 @@ INVOCATIONS = [
 ]
 
 
-def _snapshot(root: pathlib.Path) -> dict[str, str]:
-    return {
-        str(p): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
-
 
 @pytest.mark.parametrize("desc,argv,named,reason", INVOCATIONS, ids=[c[0] for c in INVOCATIONS])
 def test_refused_invocations(work, capsys, desc, argv, named, reason):
@@ -262,7 +254,7 @@ def test_refused_invocations(work, capsys, desc, argv, named, reason):
         pytest.skip("the OpenFAST reference decks are absent")
     if desc == "import -o an ElastoDyn file":
         assert pathlib.Path(argv[-1]).is_file()
-    before = _snapshot(work)
+    before = file_snapshot(work)
     rc = main(argv)
     err = capsys.readouterr().err
     errors = [ln for ln in err.splitlines() if ln.startswith("floatwind: error:")]
@@ -270,7 +262,7 @@ def test_refused_invocations(work, capsys, desc, argv, named, reason):
     assert len(errors) == 1, err
     assert named in errors[0] and reason in errors[0], errors[0]
     assert "Traceback" not in err and "internal error" not in err
-    assert _snapshot(work) == before, "a file changed"
+    assert file_snapshot(work) == before, "a file changed"
 
 
 def test_at_least_forty_invocations():
@@ -409,7 +401,7 @@ def test_killed_study_edited_case_resume_refused_and_second_study_refused(tmp_pa
     # the design's Morison cd from 0.6 to 1.2 between the kill and the resume: refused
     case = sd / "spar1.yaml"
     case.write_text(case.read_text().replace("cd: 0.6", "cd: 1.2", 1))
-    before = _snapshot(out)
+    before = file_snapshot(out)
     rc = main(["study", study, "-o", str(out), "--resume", "--no-progress", "--workers", "1"])
     err = capsys.readouterr().err
     lines = [ln for ln in err.splitlines() if ln.startswith("floatwind: error:")]
@@ -417,7 +409,7 @@ def test_killed_study_edited_case_resume_refused_and_second_study_refused(tmp_pa
     assert "took over the stale lock of process" in err  # the killed study's lock
     assert "field 'designs[0].case'" in lines[0] and "spar1.yaml changed" in lines[0]
     assert "--accept-changes" in lines[0]
-    after = _snapshot(out)
+    after = file_snapshot(out)
     after.pop(str(out / ".floatwind.lock"), None)
     before.pop(str(out / ".floatwind.lock"), None)
     assert after == before  # nothing touched

@@ -9,7 +9,6 @@ every file of the work folder byte-identical afterwards."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pathlib
 import shutil
@@ -20,6 +19,7 @@ import threading
 
 import numpy as np
 import pytest
+from conftest import file_snapshot
 
 from floatwind.cli import main
 from floatwind.errors import CaseError
@@ -127,20 +127,13 @@ ROWS = [
 ]  # fmt: skip
 
 
-def _snapshot(root: pathlib.Path) -> dict[str, str]:
-    return {
-        str(p): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
-
 
 @pytest.mark.parametrize("desc,argv,named,reason,ref", ROWS, ids=[r[0] for r in ROWS])
 def test_refused(work, capsys, desc, argv, named, reason, ref):
     if ref and not REF07.is_dir():
         pytest.skip("reference deck ref07 absent")
     argv = [a.format(d=work) for a in argv]
-    before = _snapshot(work)
+    before = file_snapshot(work)
     rc = main(argv)
     err = capsys.readouterr().err
     errors = [ln for ln in err.splitlines() if ln.startswith("floatwind: error:")]
@@ -148,7 +141,7 @@ def test_refused(work, capsys, desc, argv, named, reason, ref):
     assert len(errors) == 1, err
     assert named in errors[0] and reason in errors[0], errors[0]
     assert "Traceback" not in err and "internal error" not in err
-    assert _snapshot(work) == before, "a file changed"
+    assert file_snapshot(work) == before, "a file changed"
 
 
 def test_the_alias_bomb_is_refused_quickly_in_a_subprocess(work):
@@ -286,11 +279,11 @@ def _mbdm_copy(tmp_path, t_end: str | None = None) -> pathlib.Path:
 
 def test_mbdm_refuses_a_run_that_would_never_end(tmp_path, capsys):
     f = _mbdm_copy(tmp_path, "1e12")
-    before = _snapshot(tmp_path)
+    before = file_snapshot(tmp_path)
     assert main(["mbdm", str(f), "-o", str(tmp_path / "r.nc")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "field 't_end'" in err[0] and "steps of" in err[0], err
-    assert _snapshot(tmp_path) == before
+    assert file_snapshot(tmp_path) == before
 
 
 @pytest.mark.parametrize("how,code", [("interrupt", 130), ("diverge", 1)])
@@ -362,11 +355,11 @@ def test_bounded_work_on_hostile_settings(tmp_path, capsys):
         (["mooring", str(ROOT / "cases" / "oc3_hywind_catenary.yaml"), "--figure", str(tmp_path / "f.txt")], "option '--figure'", "got '.txt'"),
     ]  # fmt: skip
     for argv, named, reason in rows:
-        before = _snapshot(tmp_path)
+        before = file_snapshot(tmp_path)
         assert main(argv) == 2, argv
         err = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("floatwind:")]
         assert len(err) == 1 and named in err[0] and reason in err[0], err
-        assert _snapshot(tmp_path) == before
+        assert file_snapshot(tmp_path) == before
 
 
 def test_a_bts_with_a_negative_mean_speed_is_refused(tmp_path):
@@ -487,13 +480,13 @@ def test_an_unknown_map_option_is_refused(tmp_path, capsys):
     d = tmp_path / "ref06"
     shutil.copytree(REF06, d)
     _edit(d / "MAP.dat", "repeat 240 120", "repeat 240 120\ninner_ftoll 1e-6")
-    before = _snapshot(tmp_path)
+    before = file_snapshot(tmp_path)
     assert main(["check", str(d / "ref06_catenary_decay.fst")]) == 2
     err = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("floatwind")]
     assert len(err) == 1, err
     assert "MAP.dat: field 'SOLVER OPTIONS line" in err[0]
     assert "unknown MAP++ solver option 'inner_ftoll' (did you mean 'inner_ftol'?)" in err[0]
-    assert _snapshot(tmp_path) == before
+    assert file_snapshot(tmp_path) == before
     _edit(d / "MAP.dat", "inner_ftoll 1e-6", "inner_ftol 1e-6")  # a known one: noted, runs
     assert main(["check", str(d / "ref06_catenary_decay.fst")]) == 0
 
@@ -512,9 +505,9 @@ def test_moordyn_files_load_quietly_and_refuse_an_unknown_option(tmp_path, capsy
     assert not [r for r in caplog.records if "repeated" in r.getMessage()]  # table rows
     capsys.readouterr()
     _edit(d / "MoorDyn.dat", "3.0e6    kbot", "3.0e6    kbott")
-    before = _snapshot(tmp_path)
+    before = file_snapshot(tmp_path)
     assert main(["check", str(d / "ref10_moordyn_decay.fst")]) == 2
     err = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("floatwind")]
     assert len(err) == 1 and "MoorDyn.dat: field 'OPTIONS line" in err[0], err
     assert "unknown MoorDyn option 'kbott' (did you mean 'kbot'?)" in err[0]
-    assert _snapshot(tmp_path) == before
+    assert file_snapshot(tmp_path) == before
