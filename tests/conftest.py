@@ -89,6 +89,23 @@ def file_snapshot(root: pathlib.Path) -> dict[str, str]:
     }
 
 
+def assert_refused(argv: list[str], folder: pathlib.Path, named: str, reason: str, capsys) -> None:
+    """``floatwind ARGV`` exits 2 with exactly one ``floatwind: error:`` line that contains
+    ``named`` (the file/field/option) and ``reason``, no traceback, and every file under
+    ``folder`` byte-identical afterwards."""
+    from floatwind.cli import main
+
+    before = file_snapshot(folder)
+    rc = main(argv)
+    err = capsys.readouterr().err
+    errors = [ln for ln in err.splitlines() if ln.startswith("floatwind: error:")]
+    assert rc == 2, (argv, err)
+    assert len(errors) == 1, err
+    assert named in errors[0] and reason in errors[0], errors[0]
+    assert "Traceback" not in err and "internal error" not in err
+    assert file_snapshot(folder) == before, "a file changed"
+
+
 def ref09_airfoil_paths(deck_dir: pathlib.Path) -> list[pathlib.Path]:
     """The airfoil files a deck's AeroDyn.dat names (AFNames), in order (the BEM tests)."""
     from floatwind.case.openfast.aerodyn import read_aerodyn_main

@@ -15,7 +15,7 @@ import sys
 import numpy as np
 import pytest
 import yaml
-from conftest import file_snapshot, paused_study, wait_for_marker
+from conftest import assert_refused, file_snapshot, paused_study, wait_for_marker
 
 from floatwind.case.loader import model_from_dict
 from floatwind.cli import main
@@ -254,15 +254,7 @@ def test_refused_invocations(work, capsys, desc, argv, named, reason):
         pytest.skip("the OpenFAST reference decks are absent")
     if desc == "import -o an ElastoDyn file":
         assert pathlib.Path(argv[-1]).is_file()
-    before = file_snapshot(work)
-    rc = main(argv)
-    err = capsys.readouterr().err
-    errors = [ln for ln in err.splitlines() if ln.startswith("floatwind: error:")]
-    assert rc == 2, (desc, err)
-    assert len(errors) == 1, err
-    assert named in errors[0] and reason in errors[0], errors[0]
-    assert "Traceback" not in err and "internal error" not in err
-    assert file_snapshot(work) == before, "a file changed"
+    assert_refused(argv, work, named, reason, capsys)
 
 
 def test_at_least_forty_invocations():

@@ -19,7 +19,7 @@ import threading
 
 import numpy as np
 import pytest
-from conftest import file_snapshot
+from conftest import assert_refused, file_snapshot
 
 from floatwind.cli import main
 from floatwind.errors import CaseError
@@ -133,15 +133,7 @@ def test_refused(work, capsys, desc, argv, named, reason, ref):
     if ref and not REF07.is_dir():
         pytest.skip("reference deck ref07 absent")
     argv = [a.format(d=work) for a in argv]
-    before = file_snapshot(work)
-    rc = main(argv)
-    err = capsys.readouterr().err
-    errors = [ln for ln in err.splitlines() if ln.startswith("floatwind: error:")]
-    assert rc == 2, (desc, err)
-    assert len(errors) == 1, err
-    assert named in errors[0] and reason in errors[0], errors[0]
-    assert "Traceback" not in err and "internal error" not in err
-    assert file_snapshot(work) == before, "a file changed"
+    assert_refused(argv, work, named, reason, capsys)
 
 
 def test_the_alias_bomb_is_refused_quickly_in_a_subprocess(work):
