@@ -160,25 +160,38 @@ def radiation_after_step(p, t, kin, y):
 
 
 @njit(cache=True, fastmath=False)
-def excitation_kernel(p, t, kin, y, dy, force, moment, added):
-    """:class:`floatwind.loads.potential.PotentialExcitation` (the load contract's signature)."""
-    pos = np.empty(3)
-    vel = np.empty(3)
-    f6 = np.empty(6)
+def _phases(p, t):
+    """``cos(omega_c t)``, ``sin(omega_c t)`` of the sea's components ``p.omega``."""
     nc = p.omega.shape[0]
     cs = np.empty(nc)
     sn = np.empty(nc)
     for c in range(nc):
         cs[c] = math.cos(p.omega[c] * t)
         sn[c] = math.sin(p.omega[c] * t)
-    R = p.c_re.shape[0]
+    return cs, sn
+
+
+@njit(cache=True, fastmath=False)
+def _first_order(p, b, cs, sn, f6):
+    """The first-order excitation ``Re sum_c X_c a_c e^{i omega_c t}`` of member ``b`` into
+    ``f6`` (the complex coefficients ``p.c_re``/``p.c_im`` (R|1, C, 6) per realization)."""
+    r = b if p.c_re.shape[0] > 1 else 0
+    for k in range(6):
+        acc = 0.0
+        for c in range(cs.shape[0]):
+            acc += p.c_re[r, c, k] * cs[c] - p.c_im[r, c, k] * sn[c]
+        f6[k] = acc
+
+
+@njit(cache=True, fastmath=False)
+def excitation_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.potential.PotentialExcitation` (the load contract's signature)."""
+    pos = np.empty(3)
+    vel = np.empty(3)
+    f6 = np.empty(6)
+    cs, sn = _phases(p, t)
     for b in range(force.shape[0]):
-        r = b if R > 1 else 0
-        for k in range(6):
-            acc = 0.0
-            for c in range(nc):
-                acc += p.c_re[r, c, k] * cs[c] - p.c_im[r, c, k] * sn[c]
-            f6[k] = acc
+        _first_order(p, b, cs, sn, f6)
         _ref_point(kin, b, p.body, p.ref_b, pos, vel)
         _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
     return 0
@@ -274,21 +287,12 @@ def excitation_drift_kernel(p, t, kin, y, dy, force, moment, added):
     pos = np.empty(3)
     vel = np.empty(3)
     f6 = np.empty(6)
-    nc = p.omega.shape[0]
-    cs = np.empty(nc)
-    sn = np.empty(nc)
-    for c in range(nc):
-        cs[c] = math.cos(p.omega[c] * t)
-        sn[c] = math.sin(p.omega[c] * t)
-    R = p.c_re.shape[0]
+    cs, sn = _phases(p, t)
     for b in range(force.shape[0]):
-        r = b if R > 1 else 0
         rm = b if p.mean.shape[0] > 1 else 0
+        _first_order(p, b, cs, sn, f6)
         for k in range(6):
-            acc = 0.0
-            for c in range(nc):
-                acc += p.c_re[r, c, k] * cs[c] - p.c_im[r, c, k] * sn[c]
-            f6[k] = acc + p.mean[rm, k]
+            f6[k] += p.mean[rm, k]
         if p.newman:
             rn = b if p.n1_re.shape[0] > 1 else 0
             for k in range(6):
