@@ -32,6 +32,7 @@ from floatwind.case.openfast.mooring import (
     _num,
     _read_text,
     _sections,
+    _table,
     catenary_load,
 )
 from floatwind.environment.base import DEFAULT_WATER_DEPTH
@@ -57,19 +58,6 @@ _V2_ORDER = ("diameter", "mass_per_length", "ea", "ba", "ei", "cdn", "can", "cdt
 _OTHER_OPTIONS = ("dtout", "seafloorfile", "fricdamp", "statdynfricscale", "disableoutput",
                   "disableouttime", "inertialf", "inertialf_rampt", "inertialf_bodyflag",
                   "unifycurrentgrid", "outswitch")  # fmt: skip
-
-
-def _table(rows, first_numeric: int):
-    """(header tokens or None, data rows) of a section: the header and units lines come first
-    and their column ``first_numeric`` is not a number."""
-    header, data = None, []
-    for n, toks in rows:
-        if not data and (len(toks) <= first_numeric or not _is_number(toks[first_numeric])):
-            if header is None and not _is_number(toks[0]):  # not a v1 count row ("3 NLines")
-                header = toks
-            continue
-        data.append((n, toks))
-    return header, data
 
 
 def read_moordyn_lumped(path, *, depth: float, rho: float, gravity: float):

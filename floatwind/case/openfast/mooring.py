@@ -117,15 +117,22 @@ def _num(tok: str, file: str, field: str, *, depth: float | None = None) -> floa
     return v
 
 
-def _data_rows(rows, first_numeric: int):
-    """Rows that are data (skip the header and units lines: their column ``first_numeric`` is not
-    a number and they come first)."""
-    out = []
+def _table(rows, first_numeric: int):
+    """(header tokens or None, data rows) of a section: the header and units lines come first
+    and their column ``first_numeric`` is not a number."""
+    header, data = None, []
     for n, toks in rows:
-        if not out and (len(toks) <= first_numeric or not _is_number(toks[first_numeric])):
+        if not data and (len(toks) <= first_numeric or not _is_number(toks[first_numeric])):
+            if header is None and not _is_number(toks[0]):  # not a v1 count row ("3 NLines")
+                header = toks
             continue
-        out.append((n, toks))
-    return out
+        data.append((n, toks))
+    return header, data
+
+
+def _data_rows(rows, first_numeric: int):
+    """Rows that are data (skip the header and units lines, :func:`_table`)."""
+    return _table(rows, first_numeric)[1]
 
 
 def _is_number(tok: str) -> bool:
