@@ -145,3 +145,18 @@ def test_an_unknown_key_reads_the_same_everywhere(where, tmp_path):
     assert msg.startswith(f"unknown key '{key}'") and ei.value.field == field, (msg, ei.value.field)
     if hint:
         assert msg.endswith(f" (did you mean '{hint}'?)"), msg
+
+
+def test_an_env_file_is_not_blamed_by_a_later_command(tmp_path, capsys):
+    """An error in a later command of the same process names its own file, not an earlier --env's."""
+    argv, _, _ = _environment(tmp_path)
+    assert main(argv) == 2
+    capsys.readouterr()
+    d = yaml.safe_load((ROOT / "cases" / "oc3_hywind.yaml").read_text())
+    d["environment"]["waves"] = {"kind": "jonswap", "hs": "abc", "tp": 10.0}
+    p = tmp_path / "case.yaml"
+    p.write_text(yaml.safe_dump(d))
+    assert main(["check", str(p)]) == 2
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("floatwind: error")]
+    assert len(err) == 1 and "case.yaml" in err[0] and "env.yaml" not in err[0], err
+    assert "field 'environment.waves.hs'" in err[0], err

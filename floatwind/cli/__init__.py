@@ -108,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     command = next(mod for mod in COMMANDS if mod.NAME == args.command)
+    from floatwind.cli._case import _ENV_SOURCE
+
+    _ENV_SOURCE.clear()  # an earlier main([...]) in this process must not name its --env file
     if argv is None and getattr(command, "NO_DASK", False):
         without_dask()  # the command's own process only (not a caller of main([...]))
     return exit_status(command.main, args)
