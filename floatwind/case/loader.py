@@ -44,6 +44,11 @@ SCHEMA: dict[str, tuple[str, Any, str]] = {
     "simulation": ("s", "t_max 600, dt 0.0125, dt_out 0.05, rk4", "run settings"),
     "formulation": ("-", "mcm", "equations of motion: mcm | euler313 (Wang ch. II, 2-body)"),
     "euler313": ("-", {}, "settings of formulation euler313 (docs/multibody.md)"),
+    "flexible_tower": (
+        "SI",
+        None,
+        "ElastoDyn tower bending modes as DOFs (docs/multibody.md, Flexible tower)",
+    ),
 }
 
 BODY_KEYS = {"name", "mass", "cm", "inertia", "description"}
@@ -474,6 +479,13 @@ def model_from_dict(
         source=source,
         source_text=text,
     )
+    if top.has("flexible_tower"):
+        from floatwind.multibody.flex_tower import tower_from_dict
+
+        try:
+            model.tower, model.tower_top_b = tower_from_dict(top.raw("flexible_tower"))
+        except ValueError as exc:
+            raise CaseError(str(exc), field="flexible_tower") from None
     from floatwind.case.euler313 import FORMULATIONS, build
 
     if top.choice("formulation", FORMULATIONS, "mcm") == "euler313":

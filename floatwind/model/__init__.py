@@ -74,6 +74,10 @@ class Model:
     #: floatwind.multibody.euler313; then ``euler313`` holds its Euler313Body and
     #: ``euler313_initial`` the optional 3-1-3 initial (angles, rates))
     formulation: str = "mcm"
+    #: a flexible tower (issue 37): floatwind.multibody.flex_tower.TowerModes, and the tower-top
+    #: point in the base body's reference frame (the bodies other than the base ride on it)
+    tower: object = None
+    tower_top_b: object = None
     euler313: object = None
     euler313_initial: object = None
 

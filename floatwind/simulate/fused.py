@@ -169,6 +169,8 @@ def fuse(system) -> tuple[FusedRHS | None, str]:
     """A :class:`FusedRHS` for ``system`` and "", or (None, the reason it cannot be compiled)."""
     if not _ENABLED:
         return None, "fused stepping switched off"
+    if getattr(system, "flex", None) is not None:
+        return None, "flexible tower modes run on the NumPy path (not compiled yet)"
     if not _kernels.enabled():
         return None, "compiled kernels off"
     try:

@@ -98,8 +98,14 @@ class System:
         self._grid = None
         self._block = (None, None, None)
         tree = self.tree
+        #: a flexible tower (issue 37): its modal coordinates follow the joint DOFs
+        self.flex = None
+        if getattr(model, "tower", None) is not None:
+            from floatwind.multibody.flex_dynamics import FlexTower
+
+            self.flex = FlexTower(model.tower, tree, model.tower_top_b)
         #: joint degrees of freedom: angles in y[:, 12 : 12 + n_dof], rates after them
-        self.n_dof = tree.n_dofs
+        self.n_dof = tree.n_dofs + (self.flex.n if self.flex is not None else 0)
         self.n_rigid = 12 + 2 * self.n_dof
         self._drives = [tree.joint_of[c].drive for c in tree.dofs]
         self._commands = [tree.joint_of[c].rotation for c in tree.dofs]
@@ -171,12 +177,22 @@ class System:
                 load.after_step(t, kin, self.env, self.memories[i], None if sl is None else y[:, sl])
 
     def dof_names(self) -> list[str]:
-        """Names of the joint DOF columns of y (:func:`dof_state_names`)."""
+        """Names of the joint DOF columns of y (:func:`dof_state_names`; the tower modes'
+        ``Q_TFA1``.. after the joints')."""
+        if self.flex is not None:
+            names = list(self.tree.dof_names) + self.flex.names
+            return [f"Q_{n}" for n in names] + [f"QD_{n}" for n in names]
         return dof_state_names(self.tree)
 
     def dof_info(self) -> dict[str, tuple[str, str]]:
         """Units and description of the joint DOF channels (:func:`dof_channel_info`)."""
-        return dof_channel_info(self.tree)
+        out = dof_channel_info(self.tree)
+        if self.flex is not None:
+            for n in self.flex.names:
+                out[f"Q_{n}"] = ("m", f"tower mode {n}: modal coordinate (tower-top deflection)")
+                out[f"QD_{n}"] = ("m/s", f"tower mode {n}: modal rate")
+                out[f"QD2_{n}"] = ("m/s^2", f"tower mode {n}: modal acceleration")
+        return out
 
     def state_names(self) -> list[str]:
         """Names of the columns of y after the 12 rigid-body ones: the joint DOFs, then the
@@ -232,6 +248,16 @@ class System:
 
     def _relative_dofs(self, times: np.ndarray, y: np.ndarray):
         nf = self.n_dof
+        if self.flex is not None:  # the joint DOFs, then the tower modes (flex_dynamics)
+            nj = self.tree.n_dofs
+            dofs = (y[:, 12 : 12 + nj], y[:, 12 + nf : 12 + nf + nj]) if nj else None
+            rel = relative_kinematics_many(self.tree, times, dofs)
+            qm, qmd = y[:, 12 + nj : 12 + nf], y[:, 12 + nf + nj : 12 + 2 * nf]
+            rel, ext = self.flex.relative(rel, qm, qmd)
+            md_ext = self.flex.mass_distribution(ext)
+            md = self.flex.tree_md(md_ext)
+            md.flex = (ext, md_ext, qm, qmd)
+            return rel, md
         dofs = (y[:, 12 : 12 + nf], y[:, 12 + nf : 12 + 2 * nf])
         rel = relative_kinematics_many(self.tree, times, dofs)
         return rel, mass_distribution(self.tree, rel)
@@ -254,6 +280,13 @@ class System:
         joint solve (``t`` one time, or one per member)."""
         if not self.n_dof:
             return forward_dynamics(self.tree, rel, md, q, qd, w)
+        if self.flex is not None:
+            ext, md_ext, qm, qmd = md.flex
+            tau = np.concatenate(
+                [self.drive_torques(t, y)[:, : self.tree.n_dofs], self.flex.modal_forces(qm, qmd)],
+                axis=1,
+            )
+            return self.flex.forward_dynamics(rel, ext, md_ext, q, qd, w, tau)
         return forward_dynamics_dofs(self.tree, rel, md, q, qd, w, self.drive_torques(t, y))
 
     def _relative_many(self, times: np.ndarray) -> list:
@@ -432,6 +465,15 @@ class System:
         r_G1 = m.ref_point0_g + disp + arm
         v_G1 = vel + cross(w_g, arm)
         q, qd = system_state_from_base(self.tree, 0.0, r_G1, ang, v_G1, rates)
+        if self.flex is not None:  # G_s of bodies + deflected tower (Wang 5.10, 5.16)
+            y0 = np.concatenate([q, qd, self.initial_dofs(B)], axis=1)
+            _rel, md = self._relative_dofs(np.zeros(B), y0)
+            ext, md_ext = md.flex[0], md.flex[1]
+            rho1 = md_ext.rho[:, 0]
+            w = omega_from_euler_rates(ang, rates)
+            q[:, :3] = r_G1 - matvec(R, rho1)
+            qd[:, :3] = v_G1 - matvec(R, md_ext.drho[:, 0] + cross(w, rho1))
+            return self.with_load_states(np.concatenate([q, qd, y0[:, 12:]], axis=1))
         return self.with_load_states(np.concatenate([q, qd], axis=1))
 
     def with_rest_states(self, t: float, y: np.ndarray) -> np.ndarray:
@@ -454,6 +496,9 @@ class System:
         """The joint DOF columns (B, 2 n_dof) at t = 0 (angles, then rates): each drive's
         ``initial`` or the joint's ``rotation`` motion at 0."""
         th, thd = dof_initial_state(self.tree)
+        if self.flex is not None:  # the tower modes: the deck's initial deflection, at rest
+            th = np.concatenate([np.reshape(th, (1, -1)), self.flex.modes.initial[None]], axis=1)
+            thd = np.concatenate([np.reshape(thd, (1, -1)), np.zeros((1, self.flex.n))], axis=1)
         return np.broadcast_to(np.concatenate([th, thd], axis=1), (B, 2 * self.n_dof)).copy()
 
     def with_load_states(self, y12: np.ndarray) -> np.ndarray:

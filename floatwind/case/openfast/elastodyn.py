@@ -99,11 +99,8 @@ _FLEX_DOFS = {
     "EdgeDOF": "first edgewise blade mode",
     "PitchDOF": "blade-pitch actuator DOF",
     "DrTrDOF": "drivetrain torsional flexibility",
-    "TwFADOF1": "first tower fore-aft mode",
-    "TwFADOF2": "second tower fore-aft mode",
-    "TwSSDOF1": "first tower side-to-side mode",
-    "TwSSDOF2": "second tower side-to-side mode",
 }
+# (the tower modes TwFADOF1/2, TwSSDOF1/2 are degrees of freedom since issue 37)
 
 
 def _refusals(deck: dict) -> list[str]:
@@ -466,8 +463,8 @@ _FLEX_BLADE = (
     "(FlapDOF1/2, EdgeDOF), which are refused; floatwind's blades are rigid"
 )
 _FLEX_TOWER = (
-    "tower structural stiffness/damping/mode shape: acts only through the flexible tower DOFs "
-    "(TwFADOF1/2, TwSSDOF1/2), which are refused; floatwind's tower is rigid"
+    "tower structural stiffness/damping/mode shape: the tower modes (TwFADOF1/2, TwSSDOF1/2) "
+    "as DOFs (floatwind.case.openfast.tower)"
 )
 _YAWFRIC = (
     "yaw-bearing friction coefficient, used only with YawFrctMod != 0 (refused with YawDOF on)"
@@ -490,10 +487,10 @@ _SETTINGS = {
         "DrTrDOF": R("DrTrDOF = False (rigid drivetrain)", eq(False), "True"),
         "GenDOF": CORE(),
         "YawDOF": CORE(),
-        "TwFADOF1": R("TwFADOF1 = False (rigid tower)", eq(False), "True"),
-        "TwFADOF2": R("TwFADOF2 = False (rigid tower)", eq(False), "True"),
-        "TwSSDOF1": R("TwSSDOF1 = False (rigid tower)", eq(False), "True"),
-        "TwSSDOF2": R("TwSSDOF2 = False (rigid tower)", eq(False), "True"),
+        "TwFADOF1": M("tower bending mode as a DOF (issue 37, floatwind.multibody.flex_dynamics)"),
+        "TwFADOF2": M("tower bending mode as a DOF (issue 37, floatwind.multibody.flex_dynamics)"),
+        "TwSSDOF1": M("tower bending mode as a DOF (issue 37, floatwind.multibody.flex_dynamics)"),
+        "TwSSDOF2": M("tower bending mode as a DOF (issue 37, floatwind.multibody.flex_dynamics)"),
         **{
             k: R(
                 f"{k} = True (floatwind's base body has six free DOFs)",
@@ -513,8 +510,8 @@ _SETTINGS = {
         "Azimuth": M("initial rotor azimuth: shaft joint q0 (or the locked rotor's mass layout)"),
         "RotSpeed": M("shaft joint constant_rate (and the generator joint at GBRatio times it)"),
         "NacYaw": M("yaw joint q0 (or the locked nacelle's mass layout)"),
-        "TTDspFA": R("TTDspFA = 0 (rigid tower: no initial deflection)", eq(0), "1.5"),
-        "TTDspSS": R("TTDspSS = 0 (rigid tower: no initial deflection)", eq(0), "1.5"),
+        "TTDspFA": M("initial fore-aft tower-top deflection: the first fore-aft mode's initial coordinate"),
+        "TTDspSS": M("initial side-side tower-top deflection: the first side-side mode's initial coordinate"),
         "PtfmSurge": M("initial.displacement[0]"),
         "PtfmSway": M("initial.displacement[1]"),
         "PtfmHeave": M("initial.displacement[2]"),
@@ -628,17 +625,17 @@ _SETTINGS = {
     },
     "ElastoDyn_tower": {
         "NTwInpSt": M("rows of the distributed tower table (tower masses)"),
-        "TwrFADmp(k)": I(_FLEX_TOWER),
-        "TwrSSDmp(k)": I(_FLEX_TOWER),
-        "FAStTunr(k)": I(_FLEX_TOWER),
-        "SSStTunr(k)": I(_FLEX_TOWER),
+        "TwrFADmp(k)": M(_FLEX_TOWER),
+        "TwrSSDmp(k)": M(_FLEX_TOWER),
+        "FAStTunr(k)": M(_FLEX_TOWER),
+        "SSStTunr(k)": M(_FLEX_TOWER),
         "AdjTwMa": M("tower mass factor (tower masses)"),
-        "AdjFASt": I(_FLEX_TOWER),
-        "AdjSSSt": I(_FLEX_TOWER),
-        "TwFAM1Sh(k)": I(_FLEX_TOWER),
-        "TwFAM2Sh(k)": I(_FLEX_TOWER),
-        "TwSSM1Sh(k)": I(_FLEX_TOWER),
-        "TwSSM2Sh(k)": I(_FLEX_TOWER),
+        "AdjFASt": M(_FLEX_TOWER),
+        "AdjSSSt": M(_FLEX_TOWER),
+        "TwFAM1Sh(k)": M(_FLEX_TOWER),
+        "TwFAM2Sh(k)": M(_FLEX_TOWER),
+        "TwSSM1Sh(k)": M(_FLEX_TOWER),
+        "TwSSM2Sh(k)": M(_FLEX_TOWER),
     },
 }
 
@@ -665,14 +662,14 @@ _COLUMNS = {
     "ElastoDyn_tower": {
         "HtFract": M("stations of the tower mass distribution"),
         "TMassDen": M("tower mass per length (lumped tower masses)"),
-        "TwFAStif": I(_FLEX_TOWER),
-        "TwSSStif": I(_FLEX_TOWER),
-        "TwGJStif": I(_FLEX_TOWER),
-        "TwEAStif": I(_FLEX_TOWER),
-        "TwFAIner": I(_FLEX_TOWER),
-        "TwSSIner": I(_FLEX_TOWER),
-        "TwFAcgOf": I(_FLEX_TOWER),
-        "TwSScgOf": I(_FLEX_TOWER),
+        "TwFAStif": M(_FLEX_TOWER),
+        "TwSSStif": M(_FLEX_TOWER),
+        "TwGJStif": M(_FLEX_TOWER),
+        "TwEAStif": M(_FLEX_TOWER),
+        "TwFAIner": M(_FLEX_TOWER),
+        "TwSSIner": M(_FLEX_TOWER),
+        "TwFAcgOf": M(_FLEX_TOWER),
+        "TwSScgOf": M(_FLEX_TOWER),
     },
 }
 

@@ -34,6 +34,8 @@ import math
 import pathlib
 from typing import Any
 
+from dataclasses import replace
+
 import numpy as np
 import yaml
 
@@ -157,10 +159,6 @@ def _screen(deck: dict, approximate: bool) -> tuple[list[str], list[str], dict]:
             "FlapDOF1",
             "FlapDOF2",
             "EdgeDOF",
-            "TwFADOF1",
-            "TwFADOF2",
-            "TwSSDOF1",
-            "TwSSDOF2",
             "DrTrDOF",
             "PitchDOF",
         )
@@ -258,11 +256,16 @@ def case_from_deck(
     ss = sea_state(deck)
     fst = deck["fst"]
 
+    from floatwind.case.openfast.tower import tower_dofs_on
+
+    flex_tower = tower_dofs_on(deck)  # issue 37: the RNA rides on the tower modes
+    if flex_tower:
+        split = False  # (tower-top and tower-base loads come from the flexible model)
     yaw_moves = decisions["yaw"] in ("maneuver", "drive")
     rot_speed = float(ic["RotSpeed"])
     spin = rot_speed != 0.0 or decisions["rotor"] == "free"
     ic = {**ic, "rotor_free": decisions["rotor"] == "free"}
-    nacelle_separate = yaw_moves or split
+    nacelle_separate = yaw_moves or split or flex_tower
     rotor_separate = spin or split
     mp = elastodyn_mass_properties(
         deck,
@@ -281,8 +284,9 @@ def case_from_deck(
         _split_topology(bodies, joints, mp, shift, ic, servo, yaw_moves)
     else:
         _lumped_topology(
-            bodies, joints, mp, shift, ic, servo, yaw_moves, nacelle_separate, rotor_separate
-        )
+            bodies, joints, mp, shift, ic, servo, yaw_moves, nacelle_separate, rotor_separate,
+            flex_tower,
+        )  # fmt: skip
 
     loads: list[dict] = [{"type": "gravity"}]
     if hd is not None:
@@ -358,6 +362,14 @@ def case_from_deck(
     }
     if not joints:
         del case["joints"]
+    if flex_tower:
+        from floatwind.case.openfast.tower import tower_modes
+        from floatwind.multibody.flex_tower import tower_to_dict
+
+        top_mass = mp["rotor"]["mass"] + mp["nacelle"]["mass"] + mp["yaw_bearing"]["mass"]
+        tm = tower_modes(deck, float(env["gravity"]), top_mass)  # ElastoDyn TwrTpMass
+        tm = replace(tm, base=np.asarray(mp["tower"]["base"], dtype=float) + shift)
+        case["flexible_tower"] = tower_to_dict(tm, top)
     pitch = None
     if servo is not None and servo.get("pitch"):
         p = servo["pitch"][0]
@@ -497,10 +509,16 @@ def _spin_joints(bodies, joints, P, parent, origin, ic, with_generator: bool) ->
 
 
 def _lumped_topology(
-    bodies, joints, mp, shift, ic, servo, yaw_moves, nacelle_separate, rotor_separate
+    bodies, joints, mp, shift, ic, servo, yaw_moves, nacelle_separate, rotor_separate,
+    flex_tower=False,
 ) -> None:
-    """Fewest bodies: locked parts merged rigidly into their parent (exact)."""
+    """Fewest bodies: locked parts merged rigidly into their parent (exact). With a flexible
+    tower the base is the platform alone (the tower's masses are the modes' nodes) and the yaw
+    bearing rides with the nacelle on the tower top."""
     P = _parts(mp, shift)
+    if flex_tower:
+        P["nacelle"] = P["nacelle"] + P["tower"][1:]  # the yaw bearing (a point at the top)
+        P["tower"] = []
     spin = float(ic["RotSpeed"]) != 0.0 or bool(ic.get("rotor_free"))
     with_gen = spin and P["gen_iner"] > 0.0
     rot = P["hub"] + P["blades"] + ([] if with_gen else P["generator"])

@@ -1,0 +1,363 @@
+"""Tower bending modes as degrees of freedom of the momentum cloud (issue 37; docs/multibody.md,
+"Flexible tower").
+
+The tree's base body is the platform alone; the tower is ElastoDyn's chain of point masses
+(:class:`~floatwind.multibody.flex_tower.TowerModes`), and every body hanging from the tower top
+(nacelle, rotor, blades: the subtree of the tree's joints whose parent is the base body at the
+tower top) rides on the deflected tower. With modal coordinates q (n,) and rates q':
+
+* node J (height h_J):  r_J = b + h_J z + sum_k phi_k(h_J) q_k e_k - 1/2 sum_kl AxRed_kl(J)
+  q_k q_l z  (ElastoDyn ``CalculatePositions``: rZT; e_k = x fore-aft, y side-side);
+  partial velocity L_Jk = phi_k(h_J) e_k - sum_l AxRed_kl(J) q_l z, and with q'' = 0 its
+  acceleration -sum_kl AxRed_kl(J) q_k' q_l' z (ElastoDyn ``PLinVelET``, ``LinAccETt``);
+* the tower top T the same with the top values, turned by R_F = Rx(th_x) Ry(th_y),
+  th_y = sum_FA phi_k'(L) q_k, th_x = -sum_SS phi_k'(L) q_k (ElastoDyn ``SetCoordSy``: fore-aft
+  by -phi' q about a3 = -y, side-side by phi' QT about a1 with QT = -q); its angular velocity
+  w_F = th_x' x + th_y' Rx y (exact for this parametrisation; ElastoDyn uses the small-angle
+  sum, equal to first order), partial angular velocities E_k;
+* a body i above the top: r_i = r_T + R_F s_i (s_i its rigid offset from the undeflected top),
+  R_i = R_F R_i0, w_i = w_F + R_F w_i0, and the derivatives by the chain rule; its partials
+  E_k and L_ik = L_Tk + E_k x (R_F s_i).
+
+The equations are the joint-DOF rows of docs/multibody.md ("Joint DOFs") with these partial
+velocities: Kane's form sum_i [v_ik . (m_i a_i - F_i) + w_ik . (dH_i/dt - M_i)] = Q_k with the
+elastic and damping forces Q = -K q - C q' (ElastoDyn ``Coeff``: KTFA, CTFA); the weight of
+the nodes and of the top mass enters through the axial-shortening part of the partial velocities
+(the gravity softening, which ElastoDyn's KTFAGrav summarises for its printed frequencies);
+the base rows get the modes in dQ (Wang 5.20) as for a joint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from floatwind.multibody.flex_tower import MODE_DIRECTION, MODE_NAMES, TowerModes
+from floatwind.multibody.mcm import (
+    Accelerations,
+    MassDistribution,
+    RelativeKinematics,
+    rho_bar,
+    rho_bar_dot,
+)
+from floatwind.rotation import euler123_matrix, re_vector, skew, t_omega
+from floatwind.rotation.vec import cross
+
+__all__ = ["FlexTower"]
+
+
+def _mv(M, v):
+    return np.einsum("...ij,...j->...i", M, v)
+
+
+@dataclass
+class FlexTower:
+    """The tower model prepared for a tree (see the module docstring)."""
+
+    modes: TowerModes
+    tree: object
+    top_b: np.ndarray  # (3,) tower-top point in the base body's reference frame
+
+    def __post_init__(self):
+        tm, tree = self.modes, self.tree
+        act = list(tm.active)
+        self.n = len(act)
+        self.names = [MODE_NAMES[k] for k in act]
+        phi, d1, _d2 = tm.shapes()
+        it = tm.integrals()
+        J = tm.h.size
+        self.J = J
+        self.phi = phi[act]  # (n, J + 1), last = top
+        self.slope_top = d1[act, J]  # (n,)
+        self.axred = it["axred"][np.ix_(act, act)]  # (n, n, J + 1)
+        K, C = tm.stiffness_damping()
+        self.K = K[np.ix_(act, act)]
+        self.C = C[np.ix_(act, act)]
+        self.e = np.array([[1.0, 0.0, 0.0] if MODE_DIRECTION[k] == 0 else [0.0, 1.0, 0.0]
+                           for k in act]).reshape(self.n, 3)  # fmt: skip
+        self.is_fa = np.array([MODE_DIRECTION[k] == 0 for k in act], dtype=bool)
+        cm0 = tree.cm_b[0]
+        # undeflected node and top positions relative to the base CM (base frame C_1)
+        self.node0 = tm.base[None, :] + tm.h[:, None] * np.array([0.0, 0.0, 1.0]) - cm0
+        self.top0 = np.asarray(self.top_b, dtype=float) - cm0
+        self.node_mass = tm.mass.copy()
+        # bodies riding on the tower top: all but the base
+        self.riders = [i for i in range(tree.n_bodies) if i != 0]
+        self.mass_ext = np.concatenate([tree.mass, self.node_mass])
+        self.inertia_ext = np.concatenate([tree.inertia_b, np.zeros((J, 3, 3))])
+        self.total_mass = float(self.mass_ext.sum())
+        self.gravity = tm.gravity
+
+    # ------------------------------------------------------------------ kinematics
+    def _top_frame(self, q, qd):
+        """R_F, w_F, dw_F (q''=0) and E (B, 3, n) of the tower top, base frame."""
+        B = q.shape[0]
+        s = self.slope_top
+        thy = (q * np.where(self.is_fa, s, 0.0)).sum(axis=1)
+        thx = -(q * np.where(self.is_fa, 0.0, s)).sum(axis=1)
+        thyd = (qd * np.where(self.is_fa, s, 0.0)).sum(axis=1)
+        thxd = -(qd * np.where(self.is_fa, 0.0, s)).sum(axis=1)
+        cx, sx, cy, sy = np.cos(thx), np.sin(thx), np.cos(thy), np.sin(thy)
+        Rx = np.zeros((B, 3, 3))
+        Rx[:, 0, 0] = 1.0
+        Rx[:, 1, 1], Rx[:, 1, 2], Rx[:, 2, 1], Rx[:, 2, 2] = cx, -sx, sx, cx
+        Ry = np.zeros((B, 3, 3))
+        Ry[:, 1, 1] = 1.0
+        Ry[:, 0, 0], Ry[:, 0, 2], Ry[:, 2, 0], Ry[:, 2, 2] = cy, sy, -sy, cy
+        RF = Rx @ Ry
+        ex = np.broadcast_to(np.array([1.0, 0.0, 0.0]), (B, 3))
+        ey_r = Rx[:, :, 1]  # Rx y
+        E = np.zeros((B, 3, self.n))
+        for k in range(self.n):
+            if self.is_fa[k]:
+                E[:, :, k] = s[k] * ey_r
+            else:
+                E[:, :, k] = -s[k] * ex
+        w = thxd[:, None] * ex + thyd[:, None] * ey_r
+        dw = (thxd * thyd)[:, None] * cross(ex, ey_r)
+        return RF, w, dw, E, thx, thy
+
+    def _point(self, idx, q, qd):
+        """Deflection d, velocity, acceleration (q''=0) and partials L (B, 3, n) of node
+        ``idx`` (J = the top), base frame."""
+        B = q.shape[0]
+        phi = self.phi[:, idx]
+        ax = self.axred[:, :, idx]
+        axq = q @ ax  # (B, n): sum_l AxRed_kl q_l (symmetric)
+        z = np.array([0.0, 0.0, 1.0])
+        d = (q * phi) @ self.e - 0.5 * (axq * q).sum(axis=1)[:, None] * z
+        L = np.broadcast_to((phi[:, None] * self.e).T, (B, 3, self.n)).copy()
+        L[:, 2, :] -= axq
+        v = _mv(L, qd)
+        a = -np.einsum("bk,kl,bl->b", qd, ax, qd)[:, None] * z
+        return d, v, a, L
+
+    def relative(self, rel: RelativeKinematics, q, qd):
+        """The deflected relative kinematics of the tree bodies and the extended (bodies +
+        nodes) arrays: returns (rel_tree, ext) where ``ext`` holds r, dr, ddr (B, N+J, 3),
+        R (B, N+J, 3, 3), dR, w, dw, and the mode partials E, L (B, N+J, 3, n) relative
+        to G_1 (before the mean is removed), plus the top frame."""
+        B = q.shape[0]
+        N, J, n = self.tree.n_bodies, self.J, self.n
+        RF, wF, dwF, EF, thx, thy = self._top_frame(q, qd)
+        dT, vT, aT, LT = self._point(J, q, qd)
+        r = np.array(np.broadcast_to(rel.r_G, (B, N, 3)))
+        dr = np.array(np.broadcast_to(rel.dr_G, (B, N, 3)))
+        ddr = np.array(np.broadcast_to(rel.ddr_G, (B, N, 3)))
+        R = np.array(np.broadcast_to(rel.R_c2s, (B, N, 3, 3)))
+        dR = np.array(np.broadcast_to(rel.dR_c2s, (B, N, 3, 3)))
+        ddR = np.array(np.broadcast_to(rel.ddR_c2s, (B, N, 3, 3)))
+        w = np.array(np.broadcast_to(rel.w_rel, (B, N, 3)))
+        dw = np.array(np.broadcast_to(rel.dw_rel, (B, N, 3)))
+        E = np.zeros((B, N + J, 3, n))
+        L = np.zeros((B, N + J, 3, n))
+        W = skew(wF)
+        dW = skew(dwF)
+        for i in self.riders:
+            s = r[:, i] - self.top0
+            Rs = _mv(RF, s)
+            Rds = _mv(RF, dr[:, i])
+            Rdds = _mv(RF, ddr[:, i])
+            r[:, i] = self.top0 + dT + Rs
+            dr[:, i] = vT + cross(wF, Rs) + Rds
+            ddr[:, i] = (aT + cross(dwF, Rs) + cross(wF, cross(wF, Rs)) + 2.0 * cross(wF, Rds)
+                         + Rdds)  # fmt: skip
+            Rw = _mv(RF, w[:, i])
+            Rdw = _mv(RF, dw[:, i])
+            w[:, i] = wF + Rw
+            dw[:, i] = dwF + cross(wF, Rw) + Rdw
+            R0, dR0, ddR0 = R[:, i].copy(), dR[:, i].copy(), ddR[:, i].copy()
+            RR = RF @ R0
+            R[:, i] = RR
+            dR[:, i] = W @ RR + RF @ dR0
+            ddR[:, i] = (dW + W @ W) @ RR + 2.0 * W @ (RF @ dR0) + RF @ ddR0
+            E[:, i] = EF
+            L[:, i] = LT + np.cross(EF, Rs[:, :, None], axis=1)
+        rn = np.empty((B, J, 3))
+        drn = np.empty((B, J, 3))
+        ddrn = np.empty((B, J, 3))
+        for j in range(J):
+            d, v, a, Lj = self._point(j, q, qd)
+            rn[:, j] = self.node0[j] + d
+            drn[:, j] = v
+            ddrn[:, j] = a
+            L[:, N + j] = Lj
+        eye = np.broadcast_to(np.eye(3), (B, J, 3, 3))
+        zJ = np.zeros((B, J, 3))
+        joint_q = rel.joint_q
+        rel_tree = RelativeKinematics(R, dR, ddR, r, dr, ddr, w, dw, joint_q)
+        ext = {
+            "r": np.concatenate([r, rn], axis=1),
+            "dr": np.concatenate([dr, drn], axis=1),
+            "ddr": np.concatenate([ddr, ddrn], axis=1),
+            "R": np.concatenate([R, eye], axis=1),
+            "dR": np.concatenate([dR, np.zeros((B, J, 3, 3))], axis=1),
+            "w": np.concatenate([w, zJ], axis=1),
+            "dw": np.concatenate([dw, zJ], axis=1),
+            "E": E,
+            "L": L,
+            "RF": RF,
+            "thx": thx,
+            "thy": thy,
+            "dT": dT,
+            "vT": vT,
+        }
+        return rel_tree, ext
+
+    def mass_distribution(self, ext) -> MassDistribution:
+        """Wang (5.16)-(5.22) over the bodies and the tower nodes (the formulas of
+        ``floatwind.multibody.mcm.mass_distribution``)."""
+        m = self.mass_ext[None, :, None]
+        M = self.total_mass
+        r_s = (m * ext["r"]).sum(axis=1) / M
+        dr_s = (m * ext["dr"]).sum(axis=1) / M
+        ddr_s = (m * ext["ddr"]).sum(axis=1) / M
+        rho = ext["r"] - r_s[:, None]
+        drho = ext["dr"] - dr_s[:, None]
+        ddrho = ext["ddr"] - ddr_s[:, None]
+        I = self.inertia_ext[None]
+        R = ext["R"]
+        Rt = np.swapaxes(R, -1, -2)
+        Jm = R @ I @ Rt
+        dJ = ext["dR"] @ I @ Rt + R @ I @ np.swapaxes(ext["dR"], -1, -2)
+        P1 = Jm.sum(axis=1)
+        P2 = (m[..., None] * rho_bar(rho)).sum(axis=1)
+        Q1 = _mv(Jm, ext["w"]).sum(axis=1)
+        Q2 = (m * cross(rho, drho)).sum(axis=1)
+        dP1 = dJ.sum(axis=1)
+        dP2 = (m[..., None] * rho_bar_dot(rho, drho)).sum(axis=1)
+        dQ1 = (_mv(dJ, ext["w"]) + _mv(Jm, ext["dw"])).sum(axis=1)
+        dQ2 = (m * cross(rho, ddrho)).sum(axis=1)
+        return MassDistribution(rho, drho, ddrho, r_s, P1 + P2, dP1 + dP2, Q1 + Q2, dQ1 + dQ2,
+                                Jm, P1, P2)  # fmt: skip
+
+    def tree_md(self, md_ext: MassDistribution) -> MassDistribution:
+        """The tree bodies' part of the extended mass distribution (for the loads/outputs)."""
+        N = self.tree.n_bodies
+        return MassDistribution(
+            md_ext.rho[:, :N], md_ext.drho[:, :N], md_ext.ddrho[:, :N], md_ext.r_s, md_ext.P,
+            md_ext.dP, md_ext.Q, md_ext.dQ, md_ext.J[:, :N], md_ext.P1, md_ext.P2,
+        )  # fmt: skip
+
+    # ------------------------------------------------------------------ dynamics
+    def partials(self, rel_tree, ext, md_ext):
+        """E, L (B, N+J, 3, nf + n): the joint DOFs' partial velocities (as
+        ``floatwind.multibody.mcm.dof_columns``, the joint point of a joint on the base body
+        at the deflected tower top) then the modes', L with the mass-weighted mean removed
+        over bodies and nodes (the base coordinates are those of G_s, Wang 5.16)."""
+        tree = self.tree
+        B = md_ext.rho.shape[0]
+        N, J, n, nf = tree.n_bodies, self.J, self.n, tree.n_dofs
+        E = np.zeros((B, N + J, 3, nf + n))
+        L = np.zeros((B, N + J, 3, nf + n))
+        r_s = md_ext.r_s
+        for c in tree.order[1:]:
+            k = int(tree.dof_of[c])
+            if k < 0:
+                continue
+            jt = tree.joint_of[c]
+            p = jt.parent
+            e = _mv(rel_tree.R_c2s[:, c], jt.axis) * tree.dof_ratio[c]
+            if p == 0:
+                pt = jt.r_J_p - tree.cm_b[0] - self.top0  # offset from the undeflected top
+                rho_J = self.top0 + ext["dT"] + _mv(ext["RF"], np.broadcast_to(pt, e.shape)) - r_s
+            else:
+                rho_J = md_ext.rho[:, p] + _mv(rel_tree.R_c2s[:, p], jt.r_J_p - tree.cm_b[p])
+            for i in tree.subtree(c):
+                E[:, i, :, k] += e
+                L[:, i, :, k] += cross(e, md_ext.rho[:, i] - rho_J)
+        E[..., nf:] = ext["E"]
+        L[..., nf:] = ext["L"]
+        m = self.mass_ext[None, :, None, None]
+        L = L - (m * L).sum(axis=1, keepdims=True) / self.total_mass
+        return E, L
+
+    def modal_forces(self, qm, qmd):
+        """Q = -K q - C q' (B, n): the tower's elastic and structural-damping forces."""
+        return -(qm @ self.K.T) - (qmd @ self.C.T)
+
+    def forward_dynamics(self, rel_tree, ext, md_ext, q, qd, wrench, tau):
+        """The coupled base + joint + mode solve (``floatwind.multibody.mcm.
+        forward_dynamics_dofs`` over the bodies and the tower nodes): ``tau`` (B, nf + n) the
+        joint drive torques then the modal forces; the nodes' weight is added here. Returns
+        :class:`Accelerations` of the tree bodies, ``qdd_dof`` (B, nf + n), and the nodes'
+        accelerations (B, J, 3) (inertial)."""
+        tree = self.tree
+        B = q.shape[0]
+        N, J = tree.n_bodies, self.J
+        NE = N + J
+        ndf = tree.n_dofs + self.n
+        nn = 6 + ndf
+        md = md_ext
+        R_s2g = euler123_matrix(q[:, 3:6])
+        R_g2s = np.swapaxes(R_s2g, -1, -2)
+        ang, rates = q[:, 3:6], qd[:, 3:6]
+        Tw = t_omega(ang)  # Wang (5.25)
+        RE = re_vector(ang, rates)
+        w = _mv(Tw, rates)  # Wang (3.7)
+        P, dP, Q, dQ = md.P, md.dP, md.Q, md.dQ
+        H = _mv(P, w) + Q  # Wang (5.17)
+        force = np.zeros((B, NE, 3))
+        moment = np.zeros((B, NE, 3))
+        force[:, :N] = wrench.force
+        moment[:, :N] = wrench.moment
+        force[:, N:, 2] = -self.gravity * self.node_mass[None, :]  # node weight, inertial z
+        rho_g = _mv(R_s2g[:, None], md.rho)
+        F_tot = force.sum(axis=1)
+        M_Gs_s = _mv(R_g2s, (moment + cross(rho_g, force)).sum(axis=1))
+        rhs_rot = M_Gs_s - _mv(dP, w) - dQ - _mv(P, RE) - cross(w, H)  # Wang (5.26)
+        c_a_s = md.ddrho + 2.0 * cross(w[:, None], md.drho) + cross(
+            w[:, None], cross(w[:, None], md.rho)
+        )
+        c_al_s = ext["dw"] + cross(w[:, None], ext["w"])
+        E, L = self.partials(rel_tree, ext, md)
+        Jb = np.zeros((B, NE, 6, nn))
+        Jb[..., 0:3, 0:3] = np.eye(3)
+        Jb[..., 0:3, 3:6] = -(R_s2g[:, None] @ skew(md.rho)) @ Tw[:, None]
+        Jb[..., 3:6, 3:6] = (R_s2g @ Tw)[:, None]
+        Jb[..., 0:3, 6:] = R_s2g[:, None] @ L
+        Jb[..., 3:6, 6:] = R_s2g[:, None] @ E
+        cb = np.zeros((B, NE, 6))
+        cb[..., 0:3] = _mv(R_s2g[:, None], c_a_s + cross(RE[:, None], md.rho))
+        cb[..., 3:6] = _mv(R_s2g[:, None], RE[:, None] + c_al_s)
+        K = np.zeros((B, nn, nn))
+        r = np.zeros((B, nn))
+        K[:, 0:3, 0:3] = self.total_mass * np.eye(3)
+        K[:, 3:6, 3:6] = P @ Tw
+        m = self.mass_ext[None, :, None]
+        D = (md.J @ E).sum(axis=1) + (m[..., None] * np.cross(md.rho[..., None], L, axis=-2)).sum(
+            axis=1
+        )  # the DOF accelerations in dQ (Wang 5.20, 5.22)
+        K[:, 3:6, 6:] = D
+        r[:, 0:3] = F_tot
+        r[:, 3:6] = rhs_rot
+        R_b = R_s2g[:, None] @ ext["R"]
+        I_g = R_b @ self.inertia_ext[None] @ np.swapaxes(R_b, -1, -2)
+        w_b = _mv(R_s2g[:, None], w[:, None] + ext["w"])
+        Mi = np.zeros((B, NE, 6, 6))
+        Mi[..., 0:3, 0:3] = self.mass_ext[None, :, None, None] * np.eye(3)
+        Mi[..., 3:6, 3:6] = I_g
+        gyro = np.zeros((B, NE, 6))
+        gyro[..., 3:6] = cross(w_b, _mv(I_g, w_b))
+        W = np.concatenate([force, moment], axis=-1)
+        A = wrench.added_mass
+        if A is not None:
+            Ae = np.zeros((B, NE, 6, 6))
+            Ae[:, :N] = np.broadcast_to(A, (B, N, 6, 6))
+            G = np.zeros((B, NE, 6, 6))
+            G[..., 0:3, 0:3] = np.eye(3)
+            G[..., 3:6, 0:3] = R_g2s[:, None] @ skew(rho_g)
+            G[..., 3:6, 3:6] = R_g2s[:, None]
+            GA = G @ Ae
+            K[:, 0:6, :] += (GA @ Jb).sum(axis=1)
+            r[:, 0:6] -= _mv(GA, cb).sum(axis=1)
+            Mi = Mi + Ae
+        Jd = np.swapaxes(Jb[..., 6:], -1, -2)
+        K[:, 6:, :] = (Jd @ Mi @ Jb).sum(axis=1)  # Kane's rows (docs/multibody.md)
+        r[:, 6:] = tau + _mv(Jd, W - gyro - _mv(Mi, cb)).sum(axis=1)
+        u = np.linalg.solve(K, r[..., None])[..., 0]
+        acc6 = _mv(Jb, u[:, None]) + cb
+        acc = Accelerations(u[:, 0:6], acc6[:, :N, 0:3], acc6[:, :N, 3:6], H, u[:, 6:])
+        acc.node_acc = acc6[:, N:, 0:3]
+        return acc
