@@ -454,7 +454,7 @@ def test_unsupported_settings_on_modified_deck(tmp_path):
     folder = fst.parent
     assert unsupported_settings(read_fst(fst)) == []
     _set(folder / "ElastoDyn.dat", "FlapDOF1", "True")
-    _set(folder / "ElastoDyn.dat", "TwFADOF2", "True")
+    _set(folder / "ElastoDyn.dat", "DrTrDOF", "True")  # (tower modes: DOFs since issue 37)
     # GenDOF without ServoDyn is a free rotor since issue 17 (tests/test_joint_dofs.py); with a
     # connected generator it is refused there
     _set(folder / "ElastoDyn.dat", "GenDOF", "True")
@@ -468,7 +468,7 @@ def test_unsupported_settings_on_modified_deck(tmp_path):
     lines = unsupported_settings(read_fst(fst))
     expected = [
         "FlapDOF1",
-        "TwFADOF2",
+        "DrTrDOF",
         "CompAero = 2",
         "CompMooring = 2",
         "RdtnMod = 3",

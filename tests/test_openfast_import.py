@@ -85,7 +85,8 @@ def bad_deck(tmp_path):
     d = tmp_path / "bad"
     shutil.copytree(REF / "ref01_pitch_decay", d)
     ed = d / "ElastoDyn.dat"
-    ed.write_text(ed.read_text().replace("False   TwFADOF1", "True   TwFADOF1"))
+    # (tower modes are DOFs since issue 37: a flexible drivetrain is still refused)
+    ed.write_text(ed.read_text().replace("False   DrTrDOF", "True   DrTrDOF"))
     fst = d / "ref01_pitch_decay.fst"
     txt = fst.read_text()
     fst.write_text(txt.replace("           0   CompAero", "           2   CompAero"))
@@ -98,7 +99,7 @@ def test_unsupported_deck_refused_one_line_per_setting(bad_deck, capsys):
     assert len(err.value.lines) == 2
     assert main(["run", str(bad_deck)]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
-    assert any("CompAero" in ln for ln in lines) and any("TwFADOF1" in ln for ln in lines)
+    assert any("CompAero" in ln for ln in lines) and any("DrTrDOF" in ln for ln in lines)
     assert sum(ln.startswith("floatwind: unsupported:") for ln in lines) == 2
     res = import_openfast(bad_deck, approximate=True)
     assert len(res["notes"]) >= 2

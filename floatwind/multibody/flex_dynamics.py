@@ -69,6 +69,9 @@ class FlexTower:
         J = tm.h.size
         self.J = J
         self.phi = phi[act]  # (n, J + 1), last = top
+        # ElastoDyn CalculatePositions: the tower top moves by QT itself (rZO = (QT(TFA1) +
+        # QT(TFA2)) a1 + ...), not by SHP(1) QT (the coefficients sum to 1 within 0.001)
+        self.phi[:, J] = 1.0
         self.slope_top = d1[act, J]  # (n,)
         self.axred = it["axred"][np.ix_(act, act)]  # (n, n, J + 1)
         K, C = tm.stiffness_damping()
@@ -81,11 +84,13 @@ class FlexTower:
         # undeflected node and top positions relative to the base CM (base frame C_1)
         self.node0 = tm.base[None, :] + tm.h[:, None] * np.array([0.0, 0.0, 1.0]) - cm0
         self.top0 = np.asarray(self.top_b, dtype=float) - cm0
-        self.node_mass = tm.mass.copy()
+        # the nodes, then the tower top as a massless point (its acceleration for the outputs)
+        self.node0 = np.vstack([self.node0, self.top0[None]])
+        self.node_mass = np.append(tm.mass, 0.0)
         # bodies riding on the tower top: all but the base
         self.riders = [i for i in range(tree.n_bodies) if i != 0]
         self.mass_ext = np.concatenate([tree.mass, self.node_mass])
-        self.inertia_ext = np.concatenate([tree.inertia_b, np.zeros((J, 3, 3))])
+        self.inertia_ext = np.concatenate([tree.inertia_b, np.zeros((J + 1, 3, 3))])
         self.total_mass = float(self.mass_ext.sum())
         self.gravity = tm.gravity
 
@@ -118,19 +123,18 @@ class FlexTower:
         dw = (thxd * thyd)[:, None] * cross(ex, ey_r)
         return RF, w, dw, E, thx, thy
 
-    def _point(self, idx, q, qd):
-        """Deflection d, velocity, acceleration (q''=0) and partials L (B, 3, n) of node
-        ``idx`` (J = the top), base frame."""
-        B = q.shape[0]
-        phi = self.phi[:, idx]
-        ax = self.axred[:, :, idx]
-        axq = q @ ax  # (B, n): sum_l AxRed_kl q_l (symmetric)
-        z = np.array([0.0, 0.0, 1.0])
-        d = (q * phi) @ self.e - 0.5 * (axq * q).sum(axis=1)[:, None] * z
-        L = np.broadcast_to((phi[:, None] * self.e).T, (B, 3, self.n)).copy()
-        L[:, 2, :] -= axq
-        v = _mv(L, qd)
-        a = -np.einsum("bk,kl,bl->b", qd, ax, qd)[:, None] * z
+    def _points(self, q, qd):
+        """Deflection d, velocity, acceleration (q''=0) (B, J + 1, 3) and partials L
+        (B, J + 1, 3, n) of the nodes and (last) the top, base frame."""
+        ax = self.axred  # (n, n, J + 1)
+        axq = np.einsum("bl,klj->bkj", q, ax)  # sum_l AxRed_kl q_l
+        d = np.einsum("bk,kj,kc->bjc", q, self.phi, self.e)
+        d[..., 2] -= 0.5 * np.einsum("bkj,bk->bj", axq, q)
+        L = np.einsum("kj,kc->jck", self.phi, self.e)[None].repeat(q.shape[0], axis=0)
+        L[:, :, 2, :] -= np.swapaxes(axq, 1, 2)
+        v = np.einsum("bjck,bk->bjc", L, qd)
+        a = np.zeros_like(d)
+        a[..., 2] = -np.einsum("bk,klj,bl->bj", qd, ax, qd)
         return d, v, a, L
 
     def relative(self, rel: RelativeKinematics, q, qd):
@@ -141,7 +145,8 @@ class FlexTower:
         B = q.shape[0]
         N, J, n = self.tree.n_bodies, self.J, self.n
         RF, wF, dwF, EF, thx, thy = self._top_frame(q, qd)
-        dT, vT, aT, LT = self._point(J, q, qd)
+        dP, vP, aP, LP = self._points(q, qd)
+        dT, vT, aT, LT = dP[:, J], vP[:, J], aP[:, J], LP[:, J]
         r = np.array(np.broadcast_to(rel.r_G, (B, N, 3)))
         dr = np.array(np.broadcast_to(rel.dr_G, (B, N, 3)))
         ddr = np.array(np.broadcast_to(rel.ddr_G, (B, N, 3)))
@@ -150,8 +155,8 @@ class FlexTower:
         ddR = np.array(np.broadcast_to(rel.ddR_c2s, (B, N, 3, 3)))
         w = np.array(np.broadcast_to(rel.w_rel, (B, N, 3)))
         dw = np.array(np.broadcast_to(rel.dw_rel, (B, N, 3)))
-        E = np.zeros((B, N + J, 3, n))
-        L = np.zeros((B, N + J, 3, n))
+        E = np.zeros((B, N + J + 1, 3, n))
+        L = np.zeros((B, N + J + 1, 3, n))
         W = skew(wF)
         dW = skew(dwF)
         for i in self.riders:
@@ -174,15 +179,10 @@ class FlexTower:
             ddR[:, i] = (dW + W @ W) @ RR + 2.0 * W @ (RF @ dR0) + RF @ ddR0
             E[:, i] = EF
             L[:, i] = LT + np.cross(EF, Rs[:, :, None], axis=1)
-        rn = np.empty((B, J, 3))
-        drn = np.empty((B, J, 3))
-        ddrn = np.empty((B, J, 3))
-        for j in range(J):
-            d, v, a, Lj = self._point(j, q, qd)
-            rn[:, j] = self.node0[j] + d
-            drn[:, j] = v
-            ddrn[:, j] = a
-            L[:, N + j] = Lj
+        J = J + 1  # the nodes and the top point
+        rn = self.node0[None] + dP
+        drn, ddrn = vP, aP
+        L[:, N:] = LP
         eye = np.broadcast_to(np.eye(3), (B, J, 3, 3))
         zJ = np.zeros((B, J, 3))
         joint_q = rel.joint_q
@@ -248,7 +248,7 @@ class FlexTower:
         over bodies and nodes (the base coordinates are those of G_s, Wang 5.16)."""
         tree = self.tree
         B = md_ext.rho.shape[0]
-        N, J, n, nf = tree.n_bodies, self.J, self.n, tree.n_dofs
+        N, J, n, nf = tree.n_bodies, self.J + 1, self.n, tree.n_dofs
         E = np.zeros((B, N + J, 3, nf + n))
         L = np.zeros((B, N + J, 3, nf + n))
         r_s = md_ext.r_s
@@ -285,7 +285,7 @@ class FlexTower:
         accelerations (B, J, 3) (inertial)."""
         tree = self.tree
         B = q.shape[0]
-        N, J = tree.n_bodies, self.J
+        N, J = tree.n_bodies, self.J + 1
         NE = N + J
         ndf = tree.n_dofs + self.n
         nn = 6 + ndf
@@ -307,8 +307,10 @@ class FlexTower:
         F_tot = force.sum(axis=1)
         M_Gs_s = _mv(R_g2s, (moment + cross(rho_g, force)).sum(axis=1))
         rhs_rot = M_Gs_s - _mv(dP, w) - dQ - _mv(P, RE) - cross(w, H)  # Wang (5.26)
-        c_a_s = md.ddrho + 2.0 * cross(w[:, None], md.drho) + cross(
-            w[:, None], cross(w[:, None], md.rho)
+        c_a_s = (
+            md.ddrho
+            + 2.0 * cross(w[:, None], md.drho)
+            + cross(w[:, None], cross(w[:, None], md.rho))
         )
         c_al_s = ext["dw"] + cross(w[:, None], ext["w"])
         E, L = self.partials(rel_tree, ext, md)
@@ -361,3 +363,101 @@ class FlexTower:
         acc = Accelerations(u[:, 0:6], acc6[:, :N, 0:3], acc6[:, :N, 3:6], H, u[:, 6:])
         acc.node_acc = acc6[:, N:, 0:3]
         return acc
+
+    def energy(self, ev) -> tuple[np.ndarray, np.ndarray]:
+        """(kinetic, potential) energy (B,) of bodies + tower nodes at an evaluation: T =
+        sum 1/2 m v^2 + 1/2 w . I w; V = sum m g z + 1/2 q . K q (the check of the equations:
+        conserved without damping and other loads)."""
+        ext, md_ext, qm, _qmd = ev.md.flex
+        q, qd = ev.q, ev.qd
+        Rg = euler123_matrix(q[:, 3:6])
+        w = _mv(t_omega(q[:, 3:6]), qd[:, 3:6])
+        v = qd[:, None, 0:3] + _mv(Rg[:, None], cross(w[:, None], md_ext.rho) + md_ext.drho)
+        wb = _mv(Rg[:, None], w[:, None] + ext["w"])
+        R_b = Rg[:, None] @ ext["R"]
+        I_g = R_b @ self.inertia_ext[None] @ np.swapaxes(R_b, -1, -2)
+        m = self.mass_ext[None, :]
+        kin = 0.5 * (m * (v * v).sum(-1)).sum(-1) + 0.5 * (wb * _mv(I_g, wb)).sum(-1).sum(-1)
+        z = q[:, None, 2] + _mv(Rg[:, None], md_ext.rho)[..., 2]
+        pot = self.gravity * (m * z).sum(-1) + 0.5 * np.einsum("bk,kl,bl->b", qm, self.K, qm)
+        return kin, pot
+
+    # ------------------------------------------------------------------ outputs
+    def channels(self, ev) -> dict:
+        """ElastoDyn's tower channels at an evaluation (SI; see :data:`CHANNELS`): TTDsp*,
+        YawBrTD/TV/TA*p of the tower top, and the inverse-dynamics loads YawBr*p (the bodies
+        above the tower top on it, about the deflected top, tower-top axes) and TwrBs*t
+        (bodies + tower nodes on the platform, about the tower base, platform axes), with
+        the accelerations of the coupled solve (no numerical differentiation)."""
+        ext, md_ext, qm, qmd = ev.md.flex
+        q, qd = ev.q, ev.qd
+        N, J = self.tree.n_bodies, self.J
+        Rg = euler123_matrix(q[:, 3:6])
+        w = _mv(t_omega(q[:, 3:6]), qd[:, 3:6])  # base angular velocity, C_s axes (Wang 3.7)
+        RF = ext["RF"]
+        dT = ext["dT"]
+        Rp = Rg @ RF  # tower-top axes in inertial
+        out = {}
+        out["TTDspFA"], out["TTDspSS"], out["TTDspAx"] = dT[:, 0], dT[:, 1], dT[:, 2]
+        out["TTDspPtch"], out["TTDspRoll"] = ext["thy"], ext["thx"]
+        out["TTDspTwst"] = np.zeros_like(dT[:, 0])
+        dTp = _mv(np.swapaxes(RF, -1, -2), dT)
+        out["YawBrTDxp"], out["YawBrTDyp"], out["YawBrTDzp"] = dTp[:, 0], dTp[:, 1], dTp[:, 2]
+        m = self.mass_ext[None, :, None]
+        dr_s = (m * ext["dr"]).sum(axis=1) / self.total_mass
+        iT = N + J  # the massless top point
+        rho_T = md_ext.rho[:, iT]
+        v = qd[:, 0:3] + _mv(Rg, cross(w, rho_T) + ext["dr"][:, iT] - dr_s)
+        a = ev.acc.node_acc[:, J]
+        vp = _mv(np.swapaxes(Rp, -1, -2), v)
+        ap = _mv(np.swapaxes(Rp, -1, -2), a)
+        for k, ax in enumerate("xyz"):
+            out[f"YawBrTV{ax}p"] = vp[:, k]
+            out[f"YawBrTA{ax}p"] = ap[:, k]
+        # inverse dynamics (docs/multibody.md, Wang 5.27-5.28): the load of a subsystem on its
+        # support = sum_i (F_i - m_i a_i), and about point P sum_i [M_i + (r_i - P) x (F_i -
+        # m_i a_i) - I_i alpha_i - w_i x I_i w_i]
+        F, M = ev.total_wrench()
+        a_b, al_b = ev.acc.a_G_g, ev.acc.dw_b_g
+        rho_g = _mv(Rg[:, None], md_ext.rho)
+        R_b = Rg[:, None] @ ext["R"][:, :N]
+        I_g = R_b @ self.tree.inertia_b[None] @ np.swapaxes(R_b, -1, -2)
+        w_b = _mv(Rg[:, None], w[:, None] + ext["w"][:, :N])
+        net = F - self.tree.mass[None, :, None] * a_b
+        mom = M - _mv(I_g, al_b) - cross(w_b, _mv(I_g, w_b))
+        rid = self.riders
+        top_g = rho_g[:, iT]
+        Fy = net[:, rid].sum(axis=1)
+        My = (mom[:, rid] + cross(rho_g[:, rid] - top_g[:, None], net[:, rid])).sum(axis=1)
+        Fyp = _mv(np.swapaxes(Rp, -1, -2), Fy)
+        Myp = _mv(np.swapaxes(Rp, -1, -2), My)
+        nm = self.node_mass[None, :J, None]
+        fn = np.zeros((q.shape[0], J, 3))
+        fn[..., 2] = -self.gravity * nm[..., 0]
+        netn = fn - nm * ev.acc.node_acc[:, :J]
+        base_g = _mv(Rg, self.modes.base - self.tree.cm_b[0] - md_ext.r_s)
+        Fb = Fy + netn.sum(axis=1)
+        Mb = (My + cross(top_g - base_g, Fy)
+              + cross(rho_g[:, N : N + J] - base_g[:, None], netn).sum(axis=1))  # fmt: skip
+        Fbt = _mv(np.swapaxes(Rg, -1, -2), Fb)
+        Mbt = _mv(np.swapaxes(Rg, -1, -2), Mb)
+        for k, ax in enumerate("xyz"):
+            out[f"YawBrF{ax}p"], out[f"YawBrM{ax}p"] = Fyp[:, k], Myp[:, k]
+            out[f"TwrBsF{ax}t"], out[f"TwrBsM{ax}t"] = Fbt[:, k], Mbt[:, k]
+        return out
+
+
+#: units and descriptions of :meth:`FlexTower.channels` (the YawBr*/TwrBs* loads are in
+#: floatwind.io.channels)
+CHANNELS = {
+    "TTDspFA": ("m", "tower-top fore-aft deflection (platform x)"),
+    "TTDspSS": ("m", "tower-top side-to-side deflection (platform y)"),
+    "TTDspAx": ("m", "tower-top axial deflection (shortening, platform z)"),
+    "TTDspPtch": ("rad", "tower-top rotation from bending about platform y (fore-aft slope)"),
+    "TTDspRoll": ("rad", "tower-top rotation from bending about platform x (side-side slope)"),
+    "TTDspTwst": ("rad", "tower-top torsion (no torsion DOF: 0)"),
+    **{f"YawBrTD{a}p": ("m", f"tower-top deflection, deflected tower-top {a} axis") for a in "xyz"},
+    **{f"YawBrTV{a}p": ("m/s", f"tower-top absolute velocity, tower-top {a} axis") for a in "xyz"},
+    **{f"YawBrTA{a}p": ("m/s^2", f"tower-top absolute acceleration, tower-top {a} axis")
+       for a in "xyz"},
+}  # fmt: skip

@@ -238,6 +238,8 @@ def to_dataset(
         ch = evaluate_outputs(model, system, ev)
         if extra_channels is not None:
             ch.update(extra_channels(ev))
+        if getattr(system, "flex", None) is not None and plan is None:
+            ch.update(system.flex.channels(ev))  # the flexible tower's (issue 37)
         if channels is not None:
             ch = {name: ch[name] for name in channels if name in ch}
         for name, val in ch.items():
@@ -248,6 +250,10 @@ def to_dataset(
         if missing:
             log.info("%s: channels not written by this model: %s", model.name, ", ".join(missing))
     info = system.dof_info()
+    if getattr(system, "flex", None) is not None:
+        from floatwind.multibody.flex_dynamics import CHANNELS as FLEX_CHANNELS
+
+        info.update(FLEX_CHANNELS)
     for load in model.loads:
         info.update(load.channel_info())
         if load.n_states:

@@ -468,7 +468,7 @@ class System:
         if self.flex is not None:  # G_s of bodies + deflected tower (Wang 5.10, 5.16)
             y0 = np.concatenate([q, qd, self.initial_dofs(B)], axis=1)
             _rel, md = self._relative_dofs(np.zeros(B), y0)
-            ext, md_ext = md.flex[0], md.flex[1]
+            md_ext = md.flex[1]
             rho1 = md_ext.rho[:, 0]
             w = omega_from_euler_rates(ang, rates)
             q[:, :3] = r_G1 - matvec(R, rho1)

@@ -58,6 +58,9 @@ LOAD_CHANNELS = (
 HYDRO_CHANNELS = [f"Hydro{k}{a}i" for k in ("F", "M") for a in "xyz"]
 #: the nacelle-yaw joint (a degree of freedom with YawDOF, issue 17) and the rotor speed
 JOINT_CHANNELS = ["NacYaw", "NacYawV", "NacYawA", "RotSpeed", "YawMom"]
+#: ElastoDyn's tower-top deflection/motion channels (the flexible tower, issue 37)
+TOWER_CHANNELS = ["TTDspFA", "TTDspSS", "TTDspAx", "TTDspPtch", "TTDspRoll", "YawBrTDxp",
+                  "YawBrTDyp", "YawBrTVxp", "YawBrTVyp", "YawBrTAxp", "YawBrTAyp"]  # fmt: skip
 #: MAP++ line outputs (``<quantity>[line]``) and the floatwind channel of each
 #: (floatwind.loads.catenary: fairlead tension, anchor tension, laid length)
 MOORING_CHANNELS = {"T": "FAIRTEN", "T_a": "ANCHTEN", "Lb": "LAYLEN"}
@@ -265,6 +268,8 @@ def criteria_for(case: str, kind: str, criteria: dict[str, Any]) -> dict[str, fl
 def channel_group(name: str) -> str:
     if name in MOTION_CHANNELS:
         return "motions"
+    if name in TOWER_CHANNELS:
+        return "tower"
     if name in RATE_CHANNELS:
         return "rates"
     if name in HYDRO_CHANNELS:
@@ -601,7 +606,7 @@ def compare_case(
     nodes = [f"B{k}N{i}{q}" for k in (1, 2, 3) for i in range(1, 10) for q in NODE_QUANTITIES]
     channels = (
         MOTION_CHANNELS + RATE_CHANNELS + LOAD_CHANNELS + HYDRO_CHANNELS + mooring + JOINT_CHANNELS
-        + AERO_CHANNELS + nodes
+        + AERO_CHANNELS + nodes + TOWER_CHANNELS
     )
     for name in channels:
         if name not in ref_w or name not in ds:

@@ -156,10 +156,15 @@ def _distributed(
     if frac.size < 1:
         raise CaseError(f"the {what} table is empty", field=count_key, file=f["file"])
     if np.any(np.diff(frac) <= 0.0) or abs(frac[0]) > 1e-9 or abs(frac[-1] - 1.0) > 1e-9:
+        from floatwind.case.openfast.tower import _row_where
+
+        bad = [k for k in range(1, frac.size) if frac[k] <= frac[k - 1]]
+        k = 0 if abs(frac[0]) > 1e-9 else (bad[0] if bad else frac.size - 1)
         raise CaseError(
-            f"{frac_col} must increase from 0 to 1, got {frac.tolist()}",
+            f"{frac_col} must increase from 0 to 1, row {k + 1} has {frac[k]:g} "
+            f"(all: {frac.tolist()})",
             field=frac_col,
-            file=f["file"],
+            file=_row_where(f["file"], frac_col, k),
         )
     if np.any(dens < 0.0):
         raise CaseError(f"negative {dens_col} in the {what} table", field=dens_col, file=f["file"])
@@ -510,8 +515,8 @@ _SETTINGS = {
         "Azimuth": M("initial rotor azimuth: shaft joint q0 (or the locked rotor's mass layout)"),
         "RotSpeed": M("shaft joint constant_rate (and the generator joint at GBRatio times it)"),
         "NacYaw": M("yaw joint q0 (or the locked nacelle's mass layout)"),
-        "TTDspFA": M("initial fore-aft tower-top deflection: the first fore-aft mode's initial coordinate"),
-        "TTDspSS": M("initial side-side tower-top deflection: the first side-side mode's initial coordinate"),
+        "TTDspFA": M("initial fore-aft tower-top deflection: the first fore-aft mode's coordinate"),
+        "TTDspSS": M("initial side-side tower-top deflection: the first side-side mode's one"),
         "PtfmSurge": M("initial.displacement[0]"),
         "PtfmSway": M("initial.displacement[1]"),
         "PtfmHeave": M("initial.displacement[2]"),

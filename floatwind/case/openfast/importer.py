@@ -32,9 +32,8 @@ from __future__ import annotations
 import copy
 import math
 import pathlib
-from typing import Any
-
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import yaml
@@ -509,7 +508,15 @@ def _spin_joints(bodies, joints, P, parent, origin, ic, with_generator: bool) ->
 
 
 def _lumped_topology(
-    bodies, joints, mp, shift, ic, servo, yaw_moves, nacelle_separate, rotor_separate,
+    bodies,
+    joints,
+    mp,
+    shift,
+    ic,
+    servo,
+    yaw_moves,
+    nacelle_separate,
+    rotor_separate,
     flex_tower=False,
 ) -> None:
     """Fewest bodies: locked parts merged rigidly into their parent (exact). With a flexible

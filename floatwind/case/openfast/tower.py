@@ -127,9 +127,7 @@ def tower_modes(deck: dict, gravity: float, top_mass: float) -> TowerModes:
     for i, k in enumerate(_DAMP_KEYS):
         damp[i] = _float(twr, k, 0.0)
         if damp[i] < 0.0:
-            raise CaseError(
-                f"must not be negative, got {damp[i]:g}", field=k, file=_where(tf, k)
-            )
+            raise CaseError(f"must not be negative, got {damp[i]:g}", field=k, file=_where(tf, k))
     coeffs = np.zeros((4, 5))
     for m, key in enumerate(_SHAPE_KEYS):
         for i in range(2, 7):
@@ -147,7 +145,10 @@ def tower_modes(deck: dict, gravity: float, top_mass: float) -> TowerModes:
     x = h / flex
     mass_den = adj_ma * np.interp(x, frac, dens)  # ElastoDyn InterpStp: linear, ends held
     stiff = np.array(
-        [adj_fa * np.interp(x, frac, stiff_in["TwFAStif"]), adj_ss * np.interp(x, frac, stiff_in["TwSSStif"])]
+        [
+            adj_fa * np.interp(x, frac, stiff_in["TwFAStif"]),
+            adj_ss * np.interp(x, frac, stiff_in["TwSSStif"]),
+        ]
     )
     flags = [_bool(ed, k, False) for k in TOWER_DOF_FLAGS]
     active = tuple(k for k in range(4) if flags[k])
