@@ -184,6 +184,7 @@ def test_energy_conserved_without_damping():
     from floatwind.simulate import System
 
     case = _ref11_case(loads=[{"type": "gravity"}], damping=[0.0] * 4, angles=[0.02, -0.03, 0.1])
+    case["flexible_tower"]["top_rotation"] = "exact"  # (ElastoDyn's: to second order only)
     case["initial"]["rates"] = [0.01, -0.02, 0.03]
     model = model_from_dict(case)
     system = System(model)
@@ -208,8 +209,8 @@ def test_stiff_tower_converges_to_rigid_run():
     """Stiffness x 100 and x 1000 (no initial deflection, platform pitched 2 deg): the platform
     pitch approaches the rigid-tower run (ref11 with the tower DOFs off), about 10x per decade."""
     from floatwind.case.loader import model_from_dict
-    from floatwind.case.openfast.importer import case_from_deck
     from floatwind.case.openfast.fst import read_fst
+    from floatwind.case.openfast.importer import case_from_deck
     from floatwind.simulate import simulate
 
     ang = [0.0, math.radians(2.0), 0.0]
@@ -230,3 +231,34 @@ def test_stiff_tower_converges_to_rigid_run():
         err.append(np.abs(p - ref).max() / np.abs(ref).max())
     print("stiff-tower pitch error", err)
     assert err[1] < 0.2 * err[0] and err[1] < 1e-3, err
+
+
+@needs_ref11
+def test_gage_loads_consistent_with_tower_base():
+    """TwHt# at every node: the load above node 1 carried down the massless lower half-element
+    is the tower-base load (moment transferred by the lever arm); the deflection of the top gage
+    approaches TTDspFA; ElastoDyn's TwrGagNd 10 is read."""
+    from floatwind.case.loader import model_from_dict
+    from floatwind.multibody.flex_dynamics import _mv
+    from floatwind.simulate import System
+
+    case = _ref11_case(angles=[0.01, 0.02, 0.03])
+    assert case["flexible_tower"]["gages"] == [9]
+    case["flexible_tower"]["gages"] = list(range(9)) + [19]
+    system = System(model_from_dict(case))
+    y = system.initial_state()
+    ch = system.flex.channels(system.evaluate(0.0, y))
+    fl = system.flex
+    qm = y[:, 12:14]
+    thy = (qm * np.where(fl.is_fa, fl.slope_nodes[:, 0], 0.0)).sum(axis=1)
+    thx = -(qm * np.where(fl.is_fa, 0.0, fl.slope_nodes[:, 0])).sum(axis=1)
+    Rl = fl._top_frame_elastodyn(thx, thy, thx, thy)[0]  # local axes of node 1 in platform axes
+    M1 = _mv(Rl, np.stack([ch[f"TwHt1ML{a}t"] for a in "xyz"], axis=1))
+    F1 = _mv(Rl, np.stack([ch[f"TwHt1FL{a}t"] for a in "xyz"], axis=1))
+    d1 = np.stack([ch[f"TwHt1TD{a}t"] for a in "xyz"], axis=1)
+    lever = fl.node0[0] + d1[0] - (fl.modes.base - system.tree.cm_b[0])  # node 1 - base
+    Mb = M1 + np.cross(lever, F1)
+    for k, a in enumerate("xyz"):
+        assert ch[f"TwrBsF{a}t"][0] == pytest.approx(F1[0, k], rel=1e-9, abs=1e-3)
+        assert ch[f"TwrBsM{a}t"][0] == pytest.approx(Mb[0, k], rel=1e-9, abs=1e-2)
+    assert ch["TwHt10TDxt"][0] == pytest.approx(0.6 * fl.phi[0, 19], rel=1e-6)

@@ -73,6 +73,7 @@ class FlexTower:
         # QT(TFA2)) a1 + ...), not by SHP(1) QT (the coefficients sum to 1 within 0.001)
         self.phi[:, J] = 1.0
         self.slope_top = d1[act, J]  # (n,)
+        self.slope_nodes = d1[act, :J]  # (n, J): the gages' local frames
         self.axred = it["axred"][np.ix_(act, act)]  # (n, n, J + 1)
         K, C = tm.stiffness_damping()
         self.K = K[np.ix_(act, act)]
@@ -103,6 +104,8 @@ class FlexTower:
         thx = -(q * np.where(self.is_fa, 0.0, s)).sum(axis=1)
         thyd = (qd * np.where(self.is_fa, s, 0.0)).sum(axis=1)
         thxd = -(qd * np.where(self.is_fa, 0.0, s)).sum(axis=1)
+        if self.modes.top_rotation == "elastodyn":
+            return self._top_frame_elastodyn(thx, thy, thxd, thyd)
         cx, sx, cy, sy = np.cos(thx), np.sin(thx), np.cos(thy), np.sin(thy)
         Rx = np.zeros((B, 3, 3))
         Rx[:, 0, 0] = 1.0
@@ -122,6 +125,43 @@ class FlexTower:
         w = thxd[:, None] * ex + thyd[:, None] * ey_r
         dw = (thxd * thyd)[:, None] * cross(ex, ey_r)
         return RF, w, dw, E, thx, thy
+
+    def _top_frame_elastodyn(self, thx, thy, thxd, thyd):
+        """ElastoDyn's tower top (``SetCoordSy``): R_F = SmllRotTrans(ThetaSS, 0, ThetaFA) (the
+        orthonormalised small-angle matrix, NWTC_Num.f90), ThetaSS = th_x about a1 = x,
+        ThetaFA = -th_y about a3 = -y; the angular velocity the linear sum of the slopes,
+        w_F = th_x' x + th_y' y, with constant partials (``PAngVelEB``: dw_F|q''=0 = 0)."""
+        B = thx.shape[0]
+        t1, t3 = thx, -thy
+        S = t1 * t1 + t3 * t3
+        S_safe = np.where(S > 0.0, S, 1.0)
+        sq = np.sqrt(1.0 + S)
+        D = S_safe * sq
+        t13 = t1 * t3 * (sq - 1.0)
+        T = np.zeros((B, 3, 3))  # b_i = sum_j T_ij a_j (Theta2 = 0)
+        T[:, 0, 0] = (t1 * t1 * sq + t3 * t3) / D
+        T[:, 1, 1] = (t1 * t1 + t3 * t3) / D
+        T[:, 2, 2] = (t1 * t1 + t3 * t3 * sq) / D
+        T[:, 0, 1] = t3 * S / D
+        T[:, 1, 0] = -t3 * S / D
+        T[:, 0, 2] = t13 / D
+        T[:, 2, 0] = t13 / D
+        T[:, 1, 2] = t1 * S / D
+        T[:, 2, 1] = -t1 * S / D
+        T[S == 0.0] = np.eye(3)
+        A = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])  # a1, a2, a3 in xyz
+        b = np.einsum("bij,cj->bic", T, A)  # b_i in xyz (B, 3 vectors, 3)
+        RF = np.stack([b[:, 0], -b[:, 2], b[:, 1]], axis=2)  # columns x_top, y_top, z_top
+        s = self.slope_top
+        E = np.zeros((B, 3, self.n))
+        for k in range(self.n):
+            if self.is_fa[k]:
+                E[:, 1, k] = s[k]
+            else:
+                E[:, 0, k] = -s[k]
+        w = np.zeros((B, 3))
+        w[:, 0], w[:, 1] = thxd, thyd
+        return RF, w, np.zeros((B, 3)), E, thx, thy
 
     def _points(self, q, qd):
         """Deflection d, velocity, acceleration (q''=0) (B, J + 1, 3) and partials L
@@ -441,6 +481,25 @@ class FlexTower:
               + cross(rho_g[:, N : N + J] - base_g[:, None], netn).sum(axis=1))  # fmt: skip
         Fbt = _mv(np.swapaxes(Rg, -1, -2), Fb)
         Mbt = _mv(np.swapaxes(Rg, -1, -2), Mb)
+        # tower gages (ElastoDyn TwHt#): deflection of node j in platform axes; the load of
+        # everything above the gage (bodies, nodes above) on the tower below, about the node,
+        # in the node's local axes (the slopes at the node, SmllRotTrans as at the top)
+        dP = self._points(qm, qmd)[0]
+        for i, j in enumerate(self.modes.gages, start=1):
+            for k, ax in enumerate("xyz"):
+                out[f"TwHt{i}TD{ax}t"] = dP[:, j, k]
+            P = rho_g[:, N + j]
+            Mg = My + cross(top_g - P, Fy)
+            Mg = Mg + cross(rho_g[:, N + j + 1 : N + J] - P[:, None], netn[:, j + 1 :]).sum(axis=1)
+            Fg = Fy + netn[:, j + 1 :].sum(axis=1) + netn[:, j]
+            thy = (qm * np.where(self.is_fa, self.slope_nodes[:, j], 0.0)).sum(axis=1)
+            thx = -(qm * np.where(self.is_fa, 0.0, self.slope_nodes[:, j])).sum(axis=1)
+            Rl = Rg @ self._top_frame_elastodyn(thx, thy, thx, thy)[0]
+            Mloc = _mv(np.swapaxes(Rl, -1, -2), Mg)
+            Floc = _mv(np.swapaxes(Rl, -1, -2), Fg)
+            for k, ax in enumerate("xyz"):
+                out[f"TwHt{i}ML{ax}t"] = Mloc[:, k]
+                out[f"TwHt{i}FL{ax}t"] = Floc[:, k]
         for k, ax in enumerate("xyz"):
             out[f"YawBrF{ax}p"], out[f"YawBrM{ax}p"] = Fyp[:, k], Myp[:, k]
             out[f"TwrBsF{ax}t"], out[f"TwrBsM{ax}t"] = Fbt[:, k], Mbt[:, k]
@@ -460,4 +519,12 @@ CHANNELS = {
     **{f"YawBrTV{a}p": ("m/s", f"tower-top absolute velocity, tower-top {a} axis") for a in "xyz"},
     **{f"YawBrTA{a}p": ("m/s^2", f"tower-top absolute acceleration, tower-top {a} axis")
        for a in "xyz"},
+    **{f"TwHt{i}TD{a}t": ("m", f"tower gage {i}: deflection, platform {a} axis")
+       for i in range(1, 10) for a in "xyz"},
+    **{f"TwHt{i}ML{a}t": ("N m", f"tower gage {i}: moment of the tower above (and the RNA) on "
+                          f"the tower below, about the gage, local {a} axis")
+       for i in range(1, 10) for a in "xyz"},
+    **{f"TwHt{i}FL{a}t": ("N", f"tower gage {i}: force of the tower above (and the RNA) on "
+                          f"the tower below, local {a} axis")
+       for i in range(1, 10) for a in "xyz"},
 }  # fmt: skip

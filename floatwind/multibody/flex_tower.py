@@ -139,6 +139,12 @@ class TowerModes:
     gravity: float
     active: tuple  # indices into MODE_NAMES
     initial: np.ndarray  # (n_active,) initial modal coordinates (m)
+    #: the tower-top rotation by the slopes: "elastodyn" (SmllRotTrans, angular velocity the
+    #: linear sum of the slope rates, as ElastoDyn) or "exact" (R = Rx Ry, its exact angular
+    #: velocity: the equations conserve energy exactly); equal to first order in the slopes
+    top_rotation: str = "elastodyn"
+    #: tower nodes with strain gages (0-based; ElastoDyn TwrGagNd - 1): channels TwHt#*
+    gages: tuple = ()
 
     @property
     def n(self) -> int:
@@ -205,7 +211,8 @@ def tower_to_dict(tm: TowerModes, top) -> dict:
     """The case-file form (key ``flexible_tower``) of a tower and its top point (base frame)."""
     out = {"flex_length": float(tm.flex_len), "top_mass": float(tm.top_mass),
            "gravity": float(tm.gravity), "modes": [MODE_NAMES[k] for k in tm.active],
-           "top": [float(v) for v in np.asarray(top, dtype=float)]}  # fmt: skip
+           "top": [float(v) for v in np.asarray(top, dtype=float)],
+           "top_rotation": tm.top_rotation, "gages": [int(g) for g in tm.gages]}  # fmt: skip
     for f in _ARRAY_FIELDS:
         out[f] = np.asarray(getattr(tm, f), dtype=float).tolist()
     return out
@@ -227,6 +234,12 @@ def tower_from_dict(d: dict) -> tuple[TowerModes, np.ndarray]:
     J = arr["h"].size
     if arr["stiff"].shape != (2, J) or arr["coeffs"].shape != (4, 5) or np.any(arr["stiff"] <= 0):
         raise ValueError("flexible_tower: stiff must be (2, nodes) and positive, coeffs (4, 5)")
+    rot = d.get("top_rotation", "elastodyn")
+    if rot not in ("elastodyn", "exact"):
+        raise ValueError(f"flexible_tower.top_rotation: 'elastodyn' or 'exact', got {rot!r}")
+    gages = tuple(int(g) for g in d.get("gages", []) or [])
+    if any(g < 0 or g >= arr["h"].size for g in gages):
+        raise ValueError(f"flexible_tower.gages: node indices 0 .. {arr['h'].size - 1}")
     active = tuple(sorted(MODE_NAMES.index(m) for m in modes))
     if arr["initial"].size != len(active):
         raise ValueError("flexible_tower.initial: one value per mode")
@@ -234,6 +247,7 @@ def tower_from_dict(d: dict) -> tuple[TowerModes, np.ndarray]:
         flex_len=float(d["flex_length"]), base=arr["base"], h=arr["h"], dh=arr["dh"],
         mass=arr["mass"], mass_den=arr["mass_den"], stiff=arr["stiff"], coeffs=arr["coeffs"],
         tuner=arr["tuner"], damping_pct=arr["damping_pct"], top_mass=float(d["top_mass"]),
-        gravity=float(d["gravity"]), active=active, initial=arr["initial"],
+        gravity=float(d["gravity"]), active=active, initial=arr["initial"], top_rotation=rot,
+        gages=gages,
     )  # fmt: skip
     return tm, np.asarray(d["top"], dtype=float)

@@ -165,6 +165,27 @@ def tower_modes(deck: dict, gravity: float, top_mass: float) -> TowerModes:
                 field=key,
                 file=_where(ed["file"], key),
             )
+    n_g = _int(ed, "NTwGages", 0)
+    raw = ed["values"].get("TwrGagNd", [])
+    nodes_g = [raw] if isinstance(raw, int | float) else list(raw or [])
+    if not 0 <= n_g <= 9 or len(nodes_g) < n_g:
+        raise CaseError(
+            f"NTwGages = {n_g} needs 0 .. 9 nodes in TwrGagNd, found {len(nodes_g)}",
+            field="NTwGages",
+            file=_where(ed["file"], "NTwGages"),
+        )
+    gages = []
+    for v in nodes_g[:n_g]:
+        if isinstance(v, bool) or not isinstance(v, int | float) or int(v) != v:
+            raise CaseError(f"expected node numbers, got {v!r}", field="TwrGagNd",
+                            file=_where(ed["file"], "TwrGagNd"))  # fmt: skip
+        if not 1 <= int(v) <= nodes:
+            raise CaseError(
+                f"node {int(v)} is not in 1 .. TwrNodes = {nodes}",
+                field="TwrGagNd",
+                file=_where(ed["file"], "TwrGagNd"),
+            )
+        gages.append(int(v) - 1)
     init = {0: fa0, 1: ss0}
     initial = np.array([init.get(k, 0.0) for k in active])
     return TowerModes(
@@ -182,6 +203,7 @@ def tower_modes(deck: dict, gravity: float, top_mass: float) -> TowerModes:
         gravity=float(gravity),
         active=active,
         initial=initial,
+        gages=tuple(gages),
     )
 
 
