@@ -117,28 +117,30 @@ def _read_out(path: Path):
 @needs_ref11
 def test_ref11_first_seconds_match_openfast():
     """floatwind run of ref11 (2 s, the NumPy path): tower-top deflections and rotations,
-    platform motions, tower-base and tower-top loads against OpenFAST v5 (NRMSE of the range
-    over the window; 2e-4 to 3e-4 measured over 3 s, 1e-3 asked over the whole run)."""
-    from floatwind.case.openfast.importer import model_from_deck
+    platform motions, tower-base, tower-top and blade-root loads against OpenFAST v5 (NRMSE of
+    the range over the window: 1e-6 .. 3e-5 measured; the issue asks 1e-3 over the run)."""
+    from floatwind.case.openfast.importer import import_openfast, model_from_deck
     from floatwind.simulate import simulate
 
-    model = model_from_deck(REF11 / "ref11_tower_flex_decay.fst",
-                            overrides={"simulation.t_max": 2.0})  # fmt: skip
+    fst = REF11 / "ref11_tower_flex_decay.fst"
+    res = import_openfast(fst, split="auto")  # as floatwind run: blade 1 split for Root*b1
+    model = model_from_deck(fst, result=res, overrides={"simulation.t_max": 2.0})
     ds = simulate(model)
     ref = _read_out(REF11 / "ref11_tower_flex_decay.out")
     t = ds["time"].values
     scale = {"PtfmPitch": math.pi / 180, "PtfmRoll": math.pi / 180, "TTDspPtch": math.pi / 180,
              "TTDspRoll": math.pi / 180, "TwrBsMxt": 1e3, "TwrBsMyt": 1e3, "YawBrMyp": 1e3,
-             "YawBrMxp": 1e3, "YawBrFzp": 1e3}  # fmt: skip
+             "YawBrMxp": 1e3, "YawBrFzp": 1e3, "RootMyb1": 1e3,
+             "PtfmYaw": math.pi / 180}  # fmt: skip
     assert float(ds["TTDspFA"].values[0]) == pytest.approx(0.6, abs=1e-12)
     assert float(ds["TTDspSS"].values[0]) == pytest.approx(0.3, abs=1e-12)
     for ch in ("TTDspFA", "TTDspSS", "TTDspPtch", "TTDspRoll", "PtfmSurge", "PtfmSway",
                "PtfmPitch", "PtfmRoll", "TwrBsMxt", "TwrBsMyt", "YawBrMyp", "YawBrMxp",
-               "YawBrFzp", "YawBrTAxp", "YawBrTVyp"):  # fmt: skip
+               "YawBrFzp", "YawBrTAxp", "YawBrTVyp", "RootMyb1", "PtfmYaw"):  # fmt: skip
         b = np.interp(t, ref["Time"], ref[ch]) * scale.get(ch, 1.0)
         a = ds[ch].values
         nrmse = np.sqrt(np.mean((a - b) ** 2)) / (b.max() - b.min())
-        assert nrmse < 1e-3, (ch, nrmse)
+        assert nrmse < 1e-4, (ch, nrmse)
 
 
 def _ref11_case(**edit):

@@ -258,8 +258,6 @@ def case_from_deck(
     from floatwind.case.openfast.tower import tower_dofs_on
 
     flex_tower = tower_dofs_on(deck)  # issue 37: the RNA rides on the tower modes
-    if flex_tower:
-        split = False  # (tower-top and tower-base loads come from the flexible model)
     yaw_moves = decisions["yaw"] in ("maneuver", "drive")
     rot_speed = float(ic["RotSpeed"])
     spin = rot_speed != 0.0 or decisions["rotor"] == "free"
@@ -280,7 +278,7 @@ def case_from_deck(
     bodies: list[dict] = []
     joints: list[dict] = []
     if split:
-        _split_topology(bodies, joints, mp, shift, ic, servo, yaw_moves)
+        _split_topology(bodies, joints, mp, shift, ic, servo, yaw_moves, flex_tower)
     else:
         _lumped_topology(
             bodies, joints, mp, shift, ic, servo, yaw_moves, nacelle_separate, rotor_separate,
@@ -657,9 +655,12 @@ def _rotor_load(deck: dict, mp: dict, ic: dict, *, split: bool, rotor_separate: 
     return load
 
 
-def _split_topology(bodies, joints, mp, shift, ic, servo, yaw_moves) -> None:
+def _split_topology(bodies, joints, mp, shift, ic, servo, yaw_moves, flex_tower=False) -> None:
     """platform / tower / nacelle / rotor (hub + blades 2..) / blade1 [/ generator]: every joint of
-    an OpenFAST load channel (TwrBs*t at ``tower``, YawBr*p at ``yaw``, Root*b1 at ``pitch1``)."""
+    an OpenFAST load channel (TwrBs*t at ``tower``, YawBr*p at ``yaw``, Root*b1 at ``pitch1``).
+    With a flexible tower (issue 37) there is no tower body: the nacelle (with the yaw bearing)
+    hangs from the platform at the tower top and rides on the tower modes, whose own channels
+    give YawBr*p and TwrBs*t."""
     from floatwind.rotation import euler123_from_matrix
 
     P = _parts(mp, shift)
@@ -667,6 +668,11 @@ def _split_topology(bodies, joints, mp, shift, ic, servo, yaw_moves) -> None:
     with_gen = spin and P["gen_iner"] > 0.0
     m, cm, inertia = _lump(P["platform"])
     bodies.append(_body("platform", m, cm, inertia, np.zeros(3), "ElastoDyn platform"))
+    if flex_tower:
+        P["nacelle"] = P["nacelle"] + P["tower"][1:]  # the yaw bearing rides on the top
+        _split_rna(bodies, joints, mp, P, shift, ic, servo, yaw_moves, with_gen, "platform",
+                   P["top"], euler123_from_matrix)  # fmt: skip
+        return
     m, cm, inertia = _lump(P["tower"])
     bodies.append(
         _body("tower", m, cm, _regularise(inertia), P["base"], "ElastoDyn tower + yaw bearing")
@@ -682,14 +688,22 @@ def _split_topology(bodies, joints, mp, shift, ic, servo, yaw_moves) -> None:
             "rotation": {"kind": "locked", "value": 0.0},
         }
     )
+    _split_rna(bodies, joints, mp, P, shift, ic, servo, yaw_moves, with_gen, "tower",
+               P["top"] - P["base"], euler123_from_matrix)  # fmt: skip
+
+
+def _split_rna(bodies, joints, mp, P, shift, ic, servo, yaw_moves, with_gen, yaw_parent, yaw_at,
+               euler123_from_matrix) -> None:  # fmt: skip
+    """The split topology's nacelle / rotor / blade1 [/ generator] on the yaw joint at ``yaw_at``
+    of ``yaw_parent``."""
     m, cm, inertia = _lump(P["nacelle"])
     bodies.append(_body("nacelle", m, cm, _regularise(inertia), P["top"], "ElastoDyn nacelle"))
     joints.append(
         {
             "name": "yaw",
-            "parent": "tower",
+            "parent": yaw_parent,
             "child": "nacelle",
-            "position_parent": _vec(P["top"] - P["base"]),
+            "position_parent": _vec(yaw_at),
             "position_child": [0.0, 0.0, 0.0],
             "axis": [0.0, 0.0, 1.0],
             **_yaw_joint(ic, servo, yaw_moves),
