@@ -264,3 +264,49 @@ def test_gage_loads_consistent_with_tower_base():
         assert ch[f"TwrBsF{a}t"][0] == pytest.approx(F1[0, k], rel=1e-9, abs=1e-3)
         assert ch[f"TwrBsM{a}t"][0] == pytest.approx(Mb[0, k], rel=1e-9, abs=1e-2)
     assert ch["TwHt10TDxt"][0] == pytest.approx(0.6 * fl.phi[0, 19], rel=1e-6)
+
+
+def test_tower_base_moment_equals_modal_stiffness_moment_at_rest():
+    """A uniform tower whose mode is the static tip-load shape phi = (3 x^2 - x^3) / 2, an RNA
+    point mass at the top, a tip force F and no gravity, on a (very heavy) platform: at the
+    static deflection q = F / K the mode is at rest (q'' = 0) and the tower-base moment from
+    inverse dynamics equals the modal stiffness moment EI phi''(0) q = F L."""
+    from floatwind.case.loader import model_from_dict
+    from floatwind.multibody.flex_tower import TowerModes, tower_to_dict
+    from floatwind.simulate import System
+
+    L, EI, n, F, top = 80.0, 3.0e11, 400, 2.0e5, 90.0
+    dh = np.full(n, L / n)
+    h = dh * (np.arange(n) + 0.5)
+    coeffs = np.zeros((4, 5))
+    coeffs[:, 0], coeffs[:, 1] = 1.5, -0.5
+    tm = TowerModes(
+        flex_len=L, base=np.array([0.0, 0.0, top - L]), h=h, dh=dh, mass=1e-3 * dh,
+        mass_den=np.full(n, 1e-3), stiff=np.full((2, n), EI), coeffs=coeffs, tuner=np.ones(4),
+        damping_pct=np.zeros(4), top_mass=3.5e5, gravity=0.0, active=(0,), initial=np.zeros(1),
+    )  # fmt: skip
+    big = 1e15
+    case = {
+        "bodies": [
+            {"name": "platform", "mass": big, "cm": [0, 0, -50], "inertia": [big * 1e3] * 3},
+            {"name": "rna", "mass": 3.5e5, "cm": [0, 0, 0], "inertia": [1.0, 1.0, 1.0]},
+        ],
+        "joints": [{"name": "yaw", "parent": "platform", "child": "rna",
+                    "position_parent": [0, 0, top], "position_child": [0, 0, 0]}],
+        "loads": [{"type": "constant_force", "body": "rna", "point": [0, 0, 0],
+                   "force": [F, 0, 0]}],
+        "environment": {"gravity": 9.80665},
+        "flexible_tower": tower_to_dict(tm, [0.0, 0.0, top]),
+    }  # fmt: skip
+    system = System(model_from_dict(case))
+    K = system.flex.K[0, 0]
+    assert K == pytest.approx(3 * EI / L**3, rel=1e-5)  # int EI phi''^2 (midpoint rule)
+    y = system.initial_state()
+    y[:, 12] = F / K  # the static deflection
+    ev = system.evaluate(0.0, y)
+    assert abs(ev.acc.qdd_dof[0, 0]) < 1e-6 * F / K  # (the platform: F / 1e15 kg)
+    ch = system.flex.channels(ev)
+    m_modal = EI * (3.0 / L**2) * (F / K)  # EI phi''(0) q
+    assert ch["TwrBsMyt"][0] == pytest.approx(m_modal, rel=1e-4)
+    assert ch["TwrBsMyt"][0] == pytest.approx(F * L, rel=1e-4)
+    assert ch["TwrBsFxt"][0] == pytest.approx(F, rel=1e-9)
