@@ -310,3 +310,32 @@ def test_tower_base_moment_equals_modal_stiffness_moment_at_rest():
     assert ch["TwrBsMyt"][0] == pytest.approx(m_modal, rel=1e-4)
     assert ch["TwrBsMyt"][0] == pytest.approx(F * L, rel=1e-4)
     assert ch["TwrBsFxt"][0] == pytest.approx(F, rel=1e-9)
+
+
+@needs_ref11
+def test_energy_conserved_with_free_rotor_on_the_modes():
+    """A free rotor (GenDOF without ServoDyn: a joint DOF, issue 17) spinning at 12.1 rpm on the
+    deflected tower (both modes, exact top rotation, no damping, gravity only): the joint and
+    mode columns together conserve energy."""
+    from floatwind.case.loader import model_from_dict
+    from floatwind.case.openfast.fst import read_fst
+    from floatwind.case.openfast.importer import case_from_deck
+    from floatwind.simulate import System
+
+    deck = read_fst(REF11 / "ref11_tower_flex_decay.fst")
+    ed = deck["ElastoDyn"]["values"]
+    ed["GenDOF"] = True
+    ed["RotSpeed"] = 12.1
+    case = case_from_deck(deck)["case"]
+    case["loads"] = [{"type": "gravity"}]
+    case["flexible_tower"]["damping_pct"] = [0.0] * 4
+    case["flexible_tower"]["top_rotation"] = "exact"
+    model = model_from_dict(case)
+    system = System(model)
+    assert system.tree.n_dofs == 1 and system.n_dof == 3
+    y0 = system.initial_state()
+    assert y0[0, 12 + 3] == pytest.approx(12.1 * math.pi / 30)  # the rotor rate
+    ys = _rk4(system, y0, 0.005, 100)
+    e = [sum(system.flex.energy(system.evaluate(k * 0.005, ys[k])))[0] for k in (0, 50, 100)]
+    scale = system.flex.K[0, 0] * 0.6**2
+    assert abs(e[1] - e[0]) < 1e-7 * scale and abs(e[2] - e[0]) < 1e-7 * scale, e
