@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -339,3 +340,45 @@ def test_energy_conserved_with_free_rotor_on_the_modes():
     e = [sum(system.flex.energy(system.evaluate(k * 0.005, ys[k])))[0] for k in (0, 50, 100)]
     scale = system.flex.K[0, 0] * 0.6**2
     assert abs(e[1] - e[0]) < 1e-7 * scale and abs(e[2] - e[0]) < 1e-7 * scale, e
+
+
+@needs_ref11
+def test_gravity_softening_equals_elastodyn_ktfagrav():
+    """The ref11 tower with its top mass as a point on a held platform (weight carried by a
+    constant upward force, platform 1e15 kg): the modal stiffness the equations show at rest,
+    -(M q'') / q for a small q, is ElastoDyn's K + KTFAGrav (the weight through the axial
+    shortening sums to ElastoDyn's TMssAbvNd integral exactly, by parts), and K without gravity."""
+    from floatwind.case.loader import model_from_dict
+    from floatwind.multibody.flex_tower import tower_to_dict
+    from floatwind.simulate import System
+
+    tm, top_mass = _tower(_deck())
+    top = float(tm.base[2] + tm.flex_len)
+    it = tm.integrals()
+    for g in (9.80665, 0.0):
+        t = replace(tm, gravity=g, active=(0, 1), initial=np.zeros(2))
+        big = 1e15
+        total = big + top_mass + float(tm.mass.sum())
+        case = {
+            "bodies": [
+                {"name": "platform", "mass": big, "cm": [0, 0, 0], "inertia": [big * 1e4] * 3},
+                {"name": "rna", "mass": top_mass, "cm": [0, 0, 0], "inertia": [1e-6] * 3},
+            ],
+            "joints": [{"name": "yaw", "parent": "platform", "child": "rna",
+                        "position_parent": [0, 0, top], "position_child": [0, 0, 0]}],
+            "loads": [{"type": "gravity"},
+                      {"type": "constant_force", "body": "platform", "point": [0, 0, 0],
+                       "force": [0, 0, total * g]}] if g else [],
+            "environment": {"gravity": g or 9.80665},
+            "flexible_tower": tower_to_dict(t, [0.0, 0.0, top]),
+        }  # fmt: skip
+        system = System(model_from_dict(case))
+        y = system.initial_state()
+        dq = 1e-4
+        y[:, 12] = dq  # fore-aft
+        y[:, 13] = -2 * dq  # side-side
+        acc = system.evaluate(0.0, y).acc.qdd_dof[0]
+        for k, dirn, q in ((0, 0, dq), (1, 1, -2 * dq)):
+            M, K, KG = it[dirn]["M"][0, 0], it[dirn]["K"][0, 0], it[dirn]["KG"][0, 0]
+            k_eff = -M * acc[k] / q
+            assert k_eff == pytest.approx(K + (KG if g else 0.0), rel=1e-6), (g, k, k_eff, K, KG)
