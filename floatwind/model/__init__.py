@@ -117,6 +117,17 @@ class Model:
             lines.append(
                 f"    joint {j.name}: {t.bodies[j.parent].name} -> {t.bodies[j.child].name}, {what}"
             )
+        if self.tower is not None:  # issue 37
+            tw = self.tower
+            f = tw.frequencies()
+            from floatwind.multibody.flex_tower import MODE_NAMES
+
+            modes = ", ".join(
+                f"{MODE_NAMES[k]} (fixed base {f[MODE_NAMES[k]][1]:.4f} Hz)" for k in tw.active
+            )
+            lines.append(
+                f"  flexible tower: {tw.h.size} nodes, {tw.mass.sum():,.1f} kg, modes {modes}"
+            )
         lines.append(f"  loads: {', '.join(ld.name for ld in self.loads) or 'none'}")
         for ld in self.loads:  # a fitted model says how well it fits (potential_radiation)
             if getattr(ld, "fit_report", None):
