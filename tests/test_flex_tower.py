@@ -382,3 +382,18 @@ def test_gravity_softening_equals_elastodyn_ktfagrav():
             M, K, KG = it[dirn]["M"][0, 0], it[dirn]["K"][0, 0], it[dirn]["KG"][0, 0]
             k_eff = -M * acc[k] / q
             assert k_eff == pytest.approx(K + (KG if g else 0.0), rel=1e-6), (g, k, k_eff, K, KG)
+
+
+@needs_ref11
+def test_flexible_tower_refused_by_schemes_without_dofs():
+    """The Lie-group and Bossak solvers integrate prescribed joints only: a flexible tower is
+    refused in one line naming the modes and the integrators that run it."""
+    from floatwind.case.loader import model_from_dict
+    from floatwind.simulate import simulate
+
+    case = _ref11_case()
+    case["simulation"]["integrator"] = "lie_generalized_alpha"
+    with pytest.raises(CaseError) as err:
+        simulate(model_from_dict(case))
+    msg = str(err.value)
+    assert "tower mode TFA1" in msg and "rk4" in msg and "\n" not in msg

@@ -90,8 +90,8 @@ class Scheme:
 
     def check(self, model: Model, *, y0: np.ndarray | None, extra_channels) -> None:
         """Refuse (``CaseError``) what this scheme cannot run (rule 2)."""
-        if model.tree.n_dofs and not self.joint_dofs:
-            refuse_joint_dofs(model)
+        if (model.tree.n_dofs or getattr(model, "tower", None) is not None) and not self.joint_dofs:
+            refuse_joint_dofs(model)  # (a flexible tower's modes are such DOFs, issue 37)
 
     def run(
         self,
@@ -157,7 +157,12 @@ def scheme_for(model: Model) -> Scheme:
 def refuse_joint_dofs(model: Model) -> None:
     """The one-line refusal of joint degrees of freedom by a scheme that does not integrate
     them: the formulations and integrators that do, from the lookup."""
-    names = ", ".join(model.tree.dof_names)
+    names = list(model.tree.dof_names)
+    if getattr(model, "tower", None) is not None:
+        from floatwind.multibody.flex_tower import MODE_NAMES
+
+        names += [f"tower mode {MODE_NAMES[k]}" for k in model.tower.active]
+    names = ", ".join(names)
     able = [s for s in SCHEMES.values() if s.joint_dofs]
     if not any(s.formulation == model.formulation for s in able):
         raise CaseError(
