@@ -162,6 +162,57 @@ def test_a_line_defined_in_both_directions_gives_the_same_tensions():
     assert fa > 6e5  # the pull of a 15 m surge
 
 
+def test_newton_rest_equals_levenberg_marquardt_and_moordyn_end_channels():
+    """The lines at rest by Newton with the grouped finite-difference Jacobian (the fast path for
+    lines between fixed and coupled points) equal MINPACK's Levenberg-Marquardt solve to 1e-6 m;
+    MoorDyn's L#TenA/L#TenB are ANCHTEN#/FAIRTEN#."""
+    kin = kin_at((3.0, 0.0, 0.5))
+    ld = oc3_line(20)
+    taken = []
+    newton = ld._newton_rest
+
+    def spy(*a, **k):
+        x = newton(*a, **k)
+        taken.append(x is not None)
+        return x
+
+    ld._newton_rest = spy
+    s1 = ld.static_states(kin, ENV)
+    ld._newton_rest = lambda *a, **k: None
+    s2 = ld.static_states(kin, ENV)
+    assert taken == [True]
+    np.testing.assert_allclose(s1, s2, rtol=0.0, atol=1e-6)
+    w, _ = ld.wrench_state(0.0, kin, ENV, s1, None)
+    assert w.channels["L1TENB"][0] == w.channels["FAIRTEN1"][0] > 6e5
+    assert w.channels["L1TENA"][0] == w.channels["ANCHTEN1"][0] > 0.0
+    assert {"L1TENA", "L1TENB"} <= set(ld.channel_info())
+
+
+def test_relaxation_from_rest_stops_at_moordyns_first_possible_check():
+    """MoorDyn-F v2's MD_Init: tensions stored every dtIC/10, compared from the tenth check on
+    (the store starts at 1..10, so nothing converges before): lines at rest stop there, at
+    t = dtIC, unchanged; lines off rest do not stop at the first check."""
+    from floatwind._kernels import lumped as kl
+
+    kin = kin_at((3.0, 0.0, 0.5))
+    ld = oc3_line(10)
+    p = ld._params(ENV, 1)
+    rp, vp = np.array([[853.87, 0, -320], [8.2, 0, -69.5]]), np.zeros((2, 3))
+
+    def relax(y, n_max):
+        return kl.relax(p, 0, y, 0, rp, vp, 1e-3, 100, n_max, 1e-5, 4.0, p.scratch_r[0],
+                        p.scratch_v[0], p.scratch_f[0], p.scratch_m[0], p.scratch_seg[0],
+                        p.scratch_pf[0], p.scratch_pm[0], np.zeros((1, 10)))  # fmt: skip
+
+    rest = ld.static_states(kin, ENV)
+    y = rest.copy()
+    assert relax(y, 50) == pytest.approx(1.0, abs=1e-12)
+    np.testing.assert_allclose(y, rest, rtol=0.0, atol=1e-6)
+    y = rest.copy()
+    y[0, 0] += 0.5  # node 1 off rest by 0.5 m
+    assert relax(y, 10) == pytest.approx(-1.0, abs=1e-12)  # not converged at t = 1 s
+
+
 def test_batch_member_equals_its_run_alone_and_kernel_equals_python_form():
     """Three members at different poses and line states: each member's rates, forces and added
     mass equal those of its call alone to the bit; the compiled kernel equals its Python form."""

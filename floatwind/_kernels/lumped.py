@@ -98,7 +98,8 @@ def line_forces(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq):
     receives each segment's stretched length and the magnitude of ``T + Td`` along it;
     ``cd_scale`` multiplies the drag coefficients (CdScaleIC during the initial relaxation);
     ``qs`` (>= N+1, 3), ``lstr``, ``tmag`` (>= N+1) are work arrays; ``nodeq`` (>= N+1, 5)
-    receives the interior nodes' mass matrices ``al I + be q q^T`` as (al, be, q)."""
+    receives the interior nodes' mass matrices ``al I + be q q^T`` as (al, be, q). Allocates
+    nothing (the bending work vectors are rows 0-2 of ``p.work_v``): it runs 4 times per step per line."""
     n = p.nseg[j]
     ls = p.seg_len[j]
     d = p.diam[j]
@@ -114,20 +115,24 @@ def line_forces(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq):
     cdt = p.cdt[j] * cd_scale
     area = 0.25 * math.pi * d * d
     wet = (w - rho * area) * g  # wet weight per length (MoorDyn: pi/8 d^2 l (rho_line - rhoW) g)
+    ils = 1.0 / ls
+    kdn = 0.5 * rho * cdn * d  # normal drag per length and |vp| vp
+    kdt = 0.5 * rho * cdt * math.pi * d  # tangential drag per length and |vq| vq
     # qs[i]: segment i (1..N); tmag[i]: T + Td along qs[i]
     for i in range(1, n + 1):
         d0 = r[i, 0] - r[i - 1, 0]
         d1 = r[i, 1] - r[i - 1, 1]
         d2 = r[i, 2] - r[i - 1, 2]
         ll = math.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
+        il = 1.0 / ll
         lstr[i] = ll
-        qs[i, 0] = d0 / ll
-        qs[i, 1] = d1 / ll
-        qs[i, 2] = d2 / ll
+        qs[i, 0] = d0 * il
+        qs[i, 1] = d1 * il
+        qs[i, 2] = d2 * il
         lsd = (d0 * (v[i, 0] - v[i - 1, 0]) + d1 * (v[i, 1] - v[i - 1, 1])
-               + d2 * (v[i, 2] - v[i - 1, 2])) / ll  # fmt: skip
-        mt = ea * (ll / ls - 1.0) if ll > ls else 0.0  # a cable cannot push
-        mtd = ba * lsd / ls
+               + d2 * (v[i, 2] - v[i - 1, 2])) * il  # fmt: skip
+        mt = ea * (ll * ils - 1.0) if ll > ls else 0.0  # a cable cannot push
+        mtd = ba * lsd * ils
         tmag[i] = mt + mtd
         seg[i - 1, 0] = ll
         seg[i - 1, 1] = tmag[i]
@@ -137,9 +142,9 @@ def line_forces(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq):
         fnet[i, 2] = 0.0
     # bending (internal nodes, pinned ends: Line_GetStateDeriv's EI > 0 branch)
     if ei > 0.0:
-        pv = np.empty(3)
-        fa = np.empty(3)
-        fb = np.empty(3)
+        pv = p.work_v[0]
+        fa = p.work_v[1]
+        fb = p.work_v[2]
         for i in range(1, n):
             dot = qs[i, 0] * qs[i + 1, 0] + qs[i, 1] * qs[i + 1, 1] + qs[i, 2] * qs[i + 1, 2]
             dot = min(dot, 1.0)
@@ -167,10 +172,10 @@ def line_forces(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq):
         q0 = r[a1, 0] - r[a0, 0]
         q1 = r[a1, 1] - r[a0, 1]
         q2 = r[a1, 2] - r[a0, 2]
-        qn = math.sqrt(q0 * q0 + q1 * q1 + q2 * q2)
-        q0 /= qn
-        q1 /= qn
-        q2 /= qn
+        iq = 1.0 / math.sqrt(q0 * q0 + q1 * q1 + q2 * q2)
+        q0 *= iq
+        q1 *= iq
+        q2 *= iq
         # mass matrix with added mass (normal Can, tangential Cat): M = al I + be q q^T; the
         # end nodes' is kept whole (their points add it up), the interior ones as (al, be, q)
         mi = w * li
@@ -205,12 +210,13 @@ def line_forces(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq):
             f2 += tmag[i + 1] * qs[i + 1, 2]
         # weight and buoyancy
         f2 -= wet * li
-        # drag on the relative flow (still water: -v), tangential part vq, normal part vp
+        # drag on the relative flow (still water: -v), tangential part vq = uq q (|vq| = |uq|,
+        # q a unit vector), normal part vp
         uq = -(v[i, 0] * q0 + v[i, 1] * q1 + v[i, 2] * q2)
         vq0, vq1, vq2 = uq * q0, uq * q1, uq * q2
         vp0, vp1, vp2 = -v[i, 0] - vq0, -v[i, 1] - vq1, -v[i, 2] - vq2
-        kp = 0.5 * rho * cdn * d * li * math.sqrt(vp0 * vp0 + vp1 * vp1 + vp2 * vp2)
-        kq = 0.5 * rho * cdt * math.pi * d * li * math.sqrt(vq0 * vq0 + vq1 * vq1 + vq2 * vq2)
+        kp = kdn * li * math.sqrt(vp0 * vp0 + vp1 * vp1 + vp2 * vp2)
+        kq = kdt * li * abs(uq)
         fnet[i, 0] = f0 + kp * vp0 + kq * vq0
         fnet[i, 1] = f1 + kp * vp1 + kq * vq1
         fnet[i, 2] = f2 + kp * vp2 + kq * vq2
@@ -223,8 +229,8 @@ def line_forces(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq):
 def point_state(p, b, y, s0, kin_r, kin_R, kin_v, kin_w, cm, rp, vp):
     """Positions ``rp`` and velocities ``vp`` (P, 3) of all points of member ``b``: fixed ones
     where they are, coupled ones carried by the body, free ones from the states."""
-    pos = np.empty(3)
-    vel = np.empty(3)
+    pos = p.work_v[3]
+    vel = p.work_v[4]
     for k in range(p.pt_kind.shape[0]):
         kind = p.pt_kind[k]
         if kind == FIXED:
@@ -249,14 +255,11 @@ def member_rhs(p, b, y, s0, rp, vp, dy, cd_scale, r, v, fnet, mass, seg, pf, pm)
     ``fnet``, masses ``mass`` (all nodes, line after line), segment data ``seg``, point net
     forces ``pf`` (P, 3) and masses ``pm`` (P, 3, 3); writes the state rates into ``dy[b]``
     (columns from ``s0``) when ``dy`` has columns."""
-    S = np.empty((3, 3))
-    nmax = 0
-    for j in range(p.nseg.shape[0]):
-        nmax = max(nmax, p.nseg[j])
-    qs = np.empty((nmax + 1, 3))
-    lstr = np.empty(nmax + 1)
-    tmag = np.empty(nmax + 1)
-    nodeq = np.empty((nmax + 1, 5))
+    S = p.work_S
+    qs = p.work_q
+    lstr = p.work_l[0]
+    tmag = p.work_l[1]
+    nodeq = p.work_nodeq
     write = dy.shape[1] > 0
     for k in range(pf.shape[0]):
         m = p.pt_mass[k]
@@ -295,17 +298,18 @@ def member_rhs(p, b, y, s0, rp, vp, dy, cd_scale, r, v, fnet, mass, seg, pf, pm)
             for e in range(3):
                 pm[ka, c, e] += mass[o, c, e]
                 pm[kb, c, e] += mass[o + n, c, e]
-        if write:
+        if write and n > 1:
+            # (al I + be q q^T)^-1 F = (F - be/(al + be) (q.F) q) / al (Sherman-Morrison); al
+            # and be are the same for every interior node of a line (a whole segment each)
+            ial = 1.0 / nodeq[1, 0]
+            kb = nodeq[1, 1] / (nodeq[1, 0] + nodeq[1, 1])
             for i in range(1, n):
                 col = so + 6 * (i - 1)
-                # (al I + be q q^T)^-1 F = (F - be/(al + be) (q.F) q) / al (Sherman-Morrison)
-                al = nodeq[i, 0]
-                k = nodeq[i, 1] / (al + nodeq[i, 1]) * (
-                    nodeq[i, 2] * fnet[o + i, 0] + nodeq[i, 3] * fnet[o + i, 1]
-                    + nodeq[i, 4] * fnet[o + i, 2])  # fmt: skip
+                k = kb * (nodeq[i, 2] * fnet[o + i, 0] + nodeq[i, 3] * fnet[o + i, 1]
+                          + nodeq[i, 4] * fnet[o + i, 2])  # fmt: skip
                 for c in range(3):
                     dy[b, col + c] = v[o + i, c]
-                    dy[b, col + 3 + c] = (fnet[o + i, c] - k * nodeq[i, 2 + c]) / al
+                    dy[b, col + 3 + c] = (fnet[o + i, c] - k * nodeq[i, 2 + c]) * ial
     if write:
         for k in range(pf.shape[0]):
             if p.pt_kind[k] == FREE:
@@ -363,7 +367,7 @@ def lumped_kernel(p, t, kin, y, dy, force, moment, added_mass):
             moment[b, body, 1] += a2 * g0 - a0 * g2
             moment[b, body, 2] += a0 * g1 - a1 * g0
             if added_mass.shape[2] == 6:
-                _add_point_mass(M, a0, a1, a2, added_mass[b, body])
+                _add_point_mass(M, a0, a1, a2, added_mass[b, body], p.work_pm)
         if dy.shape[1] > 0:
             for c in range(p.n_states):
                 if not math.isfinite(dy[b, s0 + c]):
@@ -372,18 +376,22 @@ def lumped_kernel(p, t, kin, y, dy, force, moment, added_mass):
 
 
 @njit(cache=True, fastmath=False)
-def _add_point_mass(M, a0, a1, a2, A):
+def _add_point_mass(M, a0, a1, a2, A, W):
     """Add the 6x6 added mass of a point mass matrix ``M`` at arm ``a`` from the CM (contract
-    rule 3: force part ``-M (a_G + alpha x a)``, moment part ``a x`` that)."""
-    X = np.zeros((3, 3))  # [a]x
+    rule 3: force part ``-M (a_G + alpha x a)``, moment part ``a x`` that); ``W`` (3, 3, 3) is
+    work space (no allocation per call)."""
+    X = W[0]  # [a]x
+    MX = W[1]
+    XM = W[2]
+    X[0, 0] = 0.0
+    X[1, 1] = 0.0
+    X[2, 2] = 0.0
     X[0, 1] = -a2
     X[0, 2] = a1
     X[1, 0] = a2
     X[1, 2] = -a0
     X[2, 0] = -a1
     X[2, 1] = a0
-    MX = np.zeros((3, 3))
-    XM = np.zeros((3, 3))
     for i in range(3):
         for k in range(3):
             s1 = 0.0
@@ -429,9 +437,10 @@ def relax(
     """MoorDyn's dynamic relaxation of member ``b`` (MD_Init): the points held where ``rp``,
     ``vp`` put them (fixed and coupled; free points move), drag scaled by ``cd_scale``
     (CdScaleIC), MoorDyn's RK2 (MD_RK2: the midpoint rule) at step ``dt``; every ``n_check``
-    steps (dtIC/10) each line's end-B tension |Fnet_N| is stored, and the relaxation stops when
-    the latest value differs from each of the previous nine by less than ``thresh`` (threshIC,
-    relative), or after ``n_max`` checks (TmaxIC). ``y[b, s0:]`` holds the start and receives
+    steps (dtIC/10) each line's end-B tension |Fnet_N| (of the last derivative evaluation, the
+    midpoint of the last step, as MoorDyn-F's FairTensIC) is stored, and the relaxation stops
+    when the latest value differs from each of the previous nine by less than ``thresh``
+    (threshIC, relative), or after ``n_max`` checks (TmaxIC): MoorDyn-F v2 MD_Init. ``y[b, s0:]`` holds the start and receives
     the result. Returns the time relaxed (s); negative when it did not converge."""
     ns = p.n_states
     x0 = np.empty(ns)
@@ -458,10 +467,8 @@ def relax(
             for c in range(ns):
                 y[b, s0 + c] = x0[c] + dt * k1[b, s0 + c]
             t += dt
-        # the end-B tensions at the new state
-        _free_points(p, b, y, s0, rp, vp, rp_free, vp_free)
-        member_rhs(p, b, y, s0, rp_free, vp_free, k1[:, :0], cd_scale, r, v, fnet, mass, seg,
-                   pf, pm)  # fmt: skip
+        # the end-B tensions as MoorDyn-F stores them (FairTensIC = |Fnet(N)| of each line left
+        # by the last derivative evaluation: the midpoint of the last RK2 step)
         for j in range(L):
             for i in range(9, 0, -1):
                 fair_hist[j, i] = fair_hist[j, i - 1]

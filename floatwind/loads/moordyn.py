@@ -97,6 +97,19 @@ def stable_step(rate: float, bound: float = RK4_BOUND) -> float:
     return bound / rate if rate > 0.0 else math.inf
 
 
+def _bands(A: np.ndarray, band: int) -> np.ndarray:
+    """``A`` (n, n) in LAPACK's banded storage for ``solve_banded((band, band), ...)``."""
+    n = A.shape[0]
+    ab = np.zeros((2 * band + 1, n))
+    for k in range(-band, band + 1):
+        d = np.diagonal(A, k)
+        if k >= 0:
+            ab[band - k, k:] = d
+        else:
+            ab[band - k, : n + k] = d
+    return ab
+
+
 class LumpedMassMooring(Load, kind="mooring_lumped"):
     """MoorDyn v2's lumped-mass lines between fixed, coupled (body) and free points (module
     docstring). Parameters as the case mapping; ``field`` names the case entry in errors."""
@@ -307,11 +320,19 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         scratch_seg: np.ndarray  # (B, n_segments, 2) stretched length, |T + Td|
         scratch_pf: np.ndarray  # (B, P, 3) point net forces
         scratch_pm: np.ndarray  # (B, P, 3, 3) point mass matrices
+        # work space of the kernels (shared by the members, which run one after the other)
+        work_q: np.ndarray  # (Nmax + 1, 3) segment unit vectors of a line
+        work_l: np.ndarray  # (2, Nmax + 1) stretched lengths, |T + Td| of a line
+        work_nodeq: np.ndarray  # (Nmax + 1, 5) interior node mass matrices (al, be, q)
+        work_S: np.ndarray  # (3, 3) a free point's inverse mass matrix
+        work_v: np.ndarray  # (5, 3) bending vectors, a point's position and velocity
+        work_pm: np.ndarray  # (3, 3, 3) a coupled point's added-mass products
 
     def _params(self, env, batch: int, state0: int = 0) -> Params:
         B = int(batch)
         P = len(self.points)
         nn = self.n_nodes
+        nmax = int(np.max(self.nseg))
         rho = float(getattr(env, "rho_water", 1025.0))
         g = float(getattr(env, "gravity", 9.80665))
         depth = float(getattr(env, "water_depth", 320.0))
@@ -339,6 +360,9 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             scratch_f=np.zeros((B, nn, 3)), scratch_m=np.zeros((B, nn, 3, 3)),
             scratch_seg=np.zeros((B, int(np.sum(self.nseg)), 2)),
             scratch_pf=np.zeros((B, P, 3)), scratch_pm=np.zeros((B, P, 3, 3)),
+            work_q=np.zeros((nmax + 1, 3)), work_l=np.zeros((2, nmax + 1)),
+            work_nodeq=np.zeros((nmax + 1, 5)), work_S=np.zeros((3, 3)),
+            work_v=np.zeros((5, 3)), work_pm=np.zeros((3, 3, 3)),
         )  # fmt: skip
 
     def compiled(self, env, batch):
@@ -505,11 +529,18 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                     p.scratch_pm[0])  # fmt: skip
                 return dy[0, acc].copy()
 
+            g = float(getattr(env, "gravity", 9.80665))
+            start = one[0, pos].copy()
+            x = self._newton_rest(residual, start.copy(), tol)
+            if x is not None:  # the fast path (lines without free points)
+                one[0, pos] = x
+                y[b] = one[0]
+                continue
+            one[0, pos] = start  # Levenberg-Marquardt from the same start
             sol = root(residual, one[0, pos].copy(), method="lm",
                        options={"xtol": tol, "ftol": tol})  # fmt: skip
             # a start far from rest leaves accelerations >> g (a node at the seabed's contact
             # kink may keep one of order g: a stiff seabed, not a failed solve)
-            g = float(getattr(env, "gravity", 9.80665))
             if not sol.success or np.max(np.abs(sol.fun)) > 10.0 * g:
                 # a start far from rest (a free point's given position, a taut guess): relax
                 # the lines dynamically first (MoorDyn's relaxation, drag x 4, 120 s at most),
@@ -532,6 +563,72 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             one[0, pos] = sol.x
             y[b] = one[0]
         return y
+
+    def _newton_rest(self, residual, x, tol, max_iter=20):
+        """Newton's method on the nodes' accelerations ``residual(x)`` (x: the interior nodes'
+        positions, line after line) for lines between fixed and coupled points, with the
+        Jacobian by finite differences in groups: node ``i``'s acceleration depends on nodes
+        ``i - 1 .. i + 1`` of its line (``i +- 2`` with bending), so one evaluation perturbs
+        every third (fifth) node of all lines in one direction (Curtis, Powell & Reid 1974);
+        steps halved while they do not reduce the residual. Returns the nodes at rest (the
+        step below ``tol`` of the positions and the accelerations below 1e-6 g), or None where
+        there are free points or Newton does not converge (the caller's Levenberg-Marquardt
+        then solves it)."""
+        from scipy.linalg import solve_banded
+
+        if np.any(self.pt_state >= 0) or x.size == 0:
+            return None
+        reach = 2 if np.any(self.line_property("ei") > 0.0) else 1
+        ncol = 2 * reach + 1
+        line, node = [], []  # each unknown's line and node
+        for j in range(len(self.lines)):
+            for i in range(1, int(self.nseg[j])):
+                line += [j] * 3
+                node += [i] * 3
+        line, node = np.array(line), np.array(node)
+        coord = np.arange(x.size) % 3
+        groups = [np.flatnonzero((node % ncol == c) & (coord == d))
+                  for c in range(ncol) for d in range(3)]  # fmt: skip
+        groups = [gr for gr in groups if gr.size]
+        band = 3 * reach + 2  # the half bandwidth of a line's block (3 coordinates per node)
+        ends = np.cumsum([0] + [3 * (int(n) - 1) for n in self.nseg])
+        blocks = [slice(int(a), int(b)) for a, b in zip(ends[:-1], ends[1:]) if b > a]
+        near = [np.flatnonzero((line == line[u]) & (np.abs(node - node[u]) <= reach))
+                for u in range(x.size)]  # fmt: skip
+        f = residual(x)
+        g = 9.80665
+        for _ in range(max_iter):
+            J = np.zeros((x.size, x.size))
+            h = 1e-7 * np.maximum(np.abs(x), 1.0)
+            for gr in groups:
+                xp = x.copy()
+                xp[gr] += h[gr]
+                df = residual(xp) - f
+                for u in gr:  # the rows of the nodes within reach of unknown u
+                    J[near[u], u] = df[near[u]] / h[u]
+            dx = np.empty_like(x)
+            try:  # one banded system per line (lines between fixed and coupled points only)
+                for sl in blocks:
+                    dx[sl] = solve_banded((band, band), _bands(J[sl, sl], band), -f[sl])
+            except (np.linalg.LinAlgError, ValueError):
+                return None
+            if not np.all(np.isfinite(dx)):
+                return None
+            step, fn = 1.0, np.inf
+            norm = np.linalg.norm(f)
+            for _ in range(30):
+                fn = residual(x + step * dx)
+                if np.all(np.isfinite(fn)) and np.linalg.norm(fn) < norm:
+                    break
+                step *= 0.5
+            else:
+                return None
+            x = x + step * dx
+            f = fn
+            if (np.linalg.norm(step * dx) <= tol * np.linalg.norm(x)
+                    and np.max(np.abs(f)) < 1e-6 * g):  # fmt: skip
+                return x
+        return None
 
     # ------------------------------------------------------------------ wrench and channels
     def _evaluate(self, kin, env, s):
@@ -582,6 +679,9 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             fb = p.scratch_f[:, o + n]
             out.channels[f"{pre}FAIRTEN{j + 1}"] = np.sqrt(np.sum(fb * fb, axis=1))
             out.channels[f"{pre}ANCHTEN{j + 1}"] = np.sqrt(np.sum(fa * fa, axis=1))
+            # MoorDyn v2's line-object names of the same two values (FairTen[n] = L[n]TenB)
+            out.channels[f"{pre}L{j + 1}TENA"] = out.channels[f"{pre}ANCHTEN{j + 1}"].copy()
+            out.channels[f"{pre}L{j + 1}TENB"] = out.channels[f"{pre}FAIRTEN{j + 1}"].copy()
             for i in range(n + 1):
                 if i in (0, n):
                     f = p.scratch_f[:, o + i]
@@ -611,6 +711,10 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                                             "on its last node|, MoorDyn FairTen)")  # fmt: skip
             info[f"{pre}ANCHTEN{j + 1}"] = ("N", f"end-A tension of line {j + 1} (|net force "
                                             "on its first node|, MoorDyn AnchTen)")  # fmt: skip
+            info[f"{pre}L{j + 1}TENA"] = ("N", f"net force on end A of line {j + 1} (= "
+                                          f"ANCHTEN{j + 1}, MoorDyn's L#TenA)")  # fmt: skip
+            info[f"{pre}L{j + 1}TENB"] = ("N", f"net force on end B of line {j + 1} (= "
+                                          f"FAIRTEN{j + 1}, MoorDyn's L#TenB)")  # fmt: skip
             for i in range(n + 1):
                 if i in (0, n):
                     for ax in "XYZ":
