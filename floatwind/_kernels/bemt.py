@@ -94,7 +94,9 @@ __all__ = [
     "TNIND",
     "VREL",
     "airfoil_coefs",
+    "bemt_inductions",
     "bemt_outputs",
+    "bemt_outputs_from",
     "bemt_solve",
     "bemt_update_phi",
     "equal_real",
@@ -653,10 +655,50 @@ def bemt_update_phi(opt, af, sec, inflow, state):
 
 
 @njit(cache=True, fastmath=False)
-def bemt_outputs(opt, af, sec, inflow, state, out):
-    """The element outputs at the solved inflow angles (AeroDyn ``BEMT_CalcOutput`` with
-    ``BEMT_CalcOutput_Inductions`` and ``SetOutputsFromBEMT``), written to ``out``
-    (nb, nn, N_OUT); see the module docstring for the inputs and columns."""
+def bemt_inductions(opt, af, sec, inflow, state, ind):
+    """The quasi-steady inductions at the solved inflow angles (AeroDyn
+    ``calculate_Inductions_from_BEMT``: limited, zero where the angle is not a BEM solution),
+    before the skewed-wake correction and the low-TSR blend: ``ind[k, j, 0]`` = a,
+    ``ind[k, j, 1]`` = a' (nb, nn, 2); zeros with ``use_induction`` off. The inputs of the
+    dynamic inflow filter (:mod:`floatwind._kernels.dbemt`)."""
+    theta, r_local, vx, vy = inflow.theta, inflow.r_local, inflow.vx, inflow.vy
+    chord, af_index, z_local, z_hub = sec.chord, sec.af_index, sec.z_local, sec.z_hub
+    nb, nn = vx.shape[0], vx.shape[1]
+    for k in range(nb):
+        z_tip = z_local[k, nn - 1]
+        for j in range(nn):
+            a = 0.0
+            ap = 0.0
+            if opt.use_induction:
+                if state.valid[k, j] and state.known[k, j]:
+                    # the inductions of the solve's last evaluation, at this very phi
+                    a = min(max(state.a[k, j], _A_MIN), _A_MAX)
+                    ap = min(max(state.ap[k, j], _AP_MIN), _AP_MAX)
+                elif state.valid[k, j]:
+                    tip_c, hub_c = _loss_constants(opt.n_blades, z_local[k, j], z_hub[k], z_tip)
+                    fixed = _is_fixed(opt, tip_c, hub_c)
+                    _, a, ap, ok, f = induction_residual(opt, af, af_index[j], theta[k, j],
+                                                         chord[j], r_local[k, j], tip_c, hub_c,
+                                                         fixed, vx[k, j], vy[k, j],
+                                                         state.phi[k, j])  # fmt: skip
+                    if not ok:
+                        a = 0.0
+                        ap = 0.0
+                    else:
+                        # limitInductionFactors
+                        a = min(max(a, _A_MIN), _A_MAX)
+                        ap = min(max(ap, _AP_MIN), _AP_MAX)
+            ind[k, j, 0] = a
+            ind[k, j, 1] = ap
+
+
+@njit(cache=True, fastmath=False)
+def bemt_outputs_from(opt, af, sec, inflow, ind, out):
+    """The element outputs for the inductions ``ind`` (nb, nn, 2) (:func:`bemt_inductions`,
+    or the dynamic inflow's, :mod:`floatwind._kernels.dbemt`): AeroDyn's skewed-wake correction
+    and low-TSR blend (``BEMT_CalcOutput_Inductions``), then ``BEMT_CalcOutput`` and
+    ``SetOutputsFromBEMT``, written to ``out`` (nb, nn, N_OUT); the module docstring gives the
+    inputs and columns."""
     theta, r_local, vx, vy = inflow.theta, inflow.r_local, inflow.vx, inflow.vy
     chi0, psi, tsr = inflow.chi0, inflow.psi, inflow.tsr
     chord, af_index, z_local, z_hub = sec.chord, sec.af_index, sec.z_local, sec.z_hub
@@ -677,38 +719,11 @@ def bemt_outputs(opt, af, sec, inflow, state, out):
         for j in range(nn):
             o = out[k, j]
             i_af = af_index[j]
-            a = 0.0
-            ap = 0.0
+            a = ind[k, j, 0]
+            ap = ind[k, j, 1]
             if opt.use_induction:
                 tip_c, hub_c = _loss_constants(opt.n_blades, z_local[k, j], z_hub[k], z_tip)
                 fixed = _is_fixed(opt, tip_c, hub_c)
-                if state.valid[k, j] and state.known[k, j]:
-                    # the inductions of the solve's last evaluation, at this very phi
-                    a = min(max(state.a[k, j], _A_MIN), _A_MAX)
-                    ap = min(max(state.ap[k, j], _AP_MIN), _AP_MAX)
-                elif state.valid[k, j]:
-                    # calculate_Inductions_from_BEMT
-                    _, a, ap, ok, f = induction_residual(
-                        opt,
-                        af,
-                        i_af,
-                        theta[k, j],
-                        chord[j],
-                        r_local[k, j],
-                        tip_c,
-                        hub_c,
-                        fixed,
-                        vx[k, j],
-                        vy[k, j],
-                        state.phi[k, j],
-                    )
-                    if not ok:
-                        a = 0.0
-                        ap = 0.0
-                    else:
-                        # limitInductionFactors
-                        a = min(max(a, _A_MIN), _A_MAX)
-                        ap = min(max(ap, _AP_MIN), _AP_MAX)
                 if opt.skew_mod == 1 and not fixed:
                     # ApplySkewedWakeCorrection (BEMMod_2D): Pitt/Peters redistribution,
                     # a (1 + 15 pi/32 tan(chi/2) r/R sin psi), chi = (1 + 0.6 a) chi0
@@ -759,6 +774,17 @@ def bemt_outputs(opt, af, sec, inflow, state, out):
             o[FY] = cy * q * chord[j]
             o[MM] = cm * q * chord[j] * chord[j]
             o[RE] = re
+
+
+@njit(cache=True, fastmath=False)
+def bemt_outputs(opt, af, sec, inflow, state, out):
+    """The element outputs at the solved inflow angles (AeroDyn ``BEMT_CalcOutput`` with
+    ``BEMT_CalcOutput_Inductions`` and ``SetOutputsFromBEMT``), written to ``out``
+    (nb, nn, N_OUT): :func:`bemt_inductions`, then :func:`bemt_outputs_from`; see the module
+    docstring for the inputs and columns."""
+    ind = np.empty((inflow.vx.shape[0], inflow.vx.shape[1], 2))
+    bemt_inductions(opt, af, sec, inflow, state, ind)
+    bemt_outputs_from(opt, af, sec, inflow, ind, out)
 
 
 @njit(cache=True, fastmath=False)

@@ -406,6 +406,8 @@ def rotor_config(deck: dict) -> dict[str, Any]:
         "channels": given,
         "channels_not_given": [c for c in chans if not GIVEN_CHANNELS.match(c)],
     }
+    if opt["dbemt_mod"] in (1, 3):  # DBEMT's constant tau1 (checked by the load: > 0)
+        out["options"]["tau1_const"] = opt["tau1_const"]
     if same:
         out["blade_file"] = blades[0].path
     else:
@@ -473,8 +475,9 @@ def _refusals(deck: dict) -> list[str]:
 
 #: v4 key -> (ok(converted v5 options, value), the values floatwind supports)
 _LEGACY = {
-    "WakeMod": (lambda o, v: o["wake_mod"] in (0, 1) and o["dbemt_mod"] <= 0,
-                "WakeMod = 0 or 1 (2 = dynamic BEM and 3 = free vortex wake are not built)"),
+    "WakeMod": (lambda o, v: o["wake_mod"] in (0, 1) and o["dbemt_mod"] in (0, 1, 2, 3),
+                "WakeMod = 0, 1 or 2 (BEM with DBEMT_Mod 1-3; 3 = free vortex wake is not "
+                "built)"),
     "FrozenWake": (lambda o, v: o["dbemt_mod"] >= 0,
                    "FrozenWake = False (a frozen wake is for linearisation)"),
     "AFAeroMod": (lambda o, v: o["ua_mod"] == 0,
@@ -513,10 +516,15 @@ def _dt_ok(v: Any, ctx: Ctx) -> bool:
 
 
 def _dbemt_ok(v: Any, ctx: Ctx) -> bool:
-    """DBEMT_Mod = 0; a v4 file uses it only with WakeMod = 2 (refused by WakeMod's line)."""
+    """DBEMT_Mod = 0, 1, 2 or 3 (-1, the frozen wake of linearisation, is refused); a v4 file
+    uses it only with WakeMod = 2 (checked by WakeMod's line)."""
     wake_mod = ctx.v("AeroDyn", "WakeMod")
-    return same_value(v, 0) or (
-        wake_mod is not None and "Wake_Mod" not in ctx.deck["AeroDyn"]["values"]
+    return (
+        same_value(v, 0)
+        or same_value(v, 1)
+        or same_value(v, 2)
+        or same_value(v, 3)
+        or (wake_mod is not None and "Wake_Mod" not in ctx.deck["AeroDyn"]["values"])
     )
 
 
@@ -527,7 +535,6 @@ _TWR = "tower influence/drag input, used only with TwrPotent, TwrShadow or TwrAe
 _MHK = "buoyancy/added-mass input, used only for MHK turbines (MHK != 0 is refused)"
 _NAC = "nacelle drag input, used only with NacelleDrag = True (refused)"
 _SECT = "sector averaging input, used only with SectAvg = True (refused)"
-_DBEMT = "dynamic BEM input, used only with DBEMT_Mod != 0 (refused until built)"
 
 _SETTINGS: dict[str, dict[str, Setting]] = {
     "AeroDyn": {
@@ -575,9 +582,10 @@ _SETTINGS: dict[str, dict[str, Setting]] = {
         "SectAvgNPoints": I(_SECT),
         "SectAvgPsiBwd": I(_SECT),
         "SectAvgPsiFwd": I(_SECT),
-        "DBEMT_Mod": _R("DBEMT_Mod = 0 (quasi-steady induction; dynamic BEM is not built yet)",
-                        _dbemt_ok, "1"),
-        "tau1_const": I(_DBEMT),
+        "DBEMT_Mod": _R("DBEMT_Mod = 0 (quasi-steady induction), 1 or 3 (dynamic inflow, "
+                        "constant tau1) or 2 (tau1 from the rotor): bem_rotor options.dbemt_mod",
+                        _dbemt_ok, "-1"),
+        "tau1_const": _M(f"{_BEM}.tau1_const (DBEMT's tau1, used with DBEMT_Mod = 1 or 3)"),
         "OLAFInputFileName": I("free vortex wake input, used only with Wake_Mod = 3 (refused)"),
         "AoA34": _R("AoA34 = False (angle of attack at the aerodynamic centre; the 3/4-chord "
                     "sampling is not built)", eq(False), "True"),
