@@ -226,7 +226,7 @@ def test_ref09_with_dynamic_inflow_imports_and_runs(tmp_path):
     """ref09 with DBEMT_Mod = 2 (no OpenFAST reference run has DBEMT): the deck imports, the
     compiled run starts at the quasi-steady solution (the first samples equal the quasi-steady
     run's) and the DBEMT states lag the platform's surge (small differences later); tau1 as
-    Øye's formula gives for this rotor (~ 1.1 x 62.9 m / ((1 - 1.3 x 0.3) 8 m/s) ~ 14 s)."""
+    Øye's formula gives for this rotor (1.1 x 62.9 m / ((1 - 1.3 a_disk) 8 m/s): 15-19 s)."""
     from floatwind.case.openfast import model_from_deck
     from floatwind.simulate import simulate
     from tests.test_rotor_ref09 import _deck_copy
