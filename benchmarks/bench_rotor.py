@@ -8,7 +8,8 @@ The rotor comes from the reference deck ``ref09_aero_fixed_speed`` as ``floatwin
 with 2 m strips (``--strip-length``: the issue's 65-strip spar). Each compiled contract kernel is
 called from compiled code, as the generated steppers call it (no Python in the loop), at
 successive RK4 stage times on a perturbed state (the rotor keeps its warm-started solve), B = 1
-and B = 64 members; prints microseconds per call and per member, and the ratio rotor / Morison.
+and B = 64 members; prints microseconds per call and per member, and the ratio rotor / Morison;
+the rotor also with dynamic inflow (DBEMT_Mod = 2: its 228 states read, their rates written).
 Asserts nothing (issue 35: "the BEM rotor costs no more per step than the 65-strip Morison spar").
 """
 
@@ -42,22 +43,28 @@ def _kernel_cost(model, load, batch: int, repeat: int) -> float:
     f = np.zeros((batch, N, 3))
     m = np.zeros((batch, N, 3))
     a = np.zeros((batch, N, 6, 6))
-    e = np.empty((batch, 0))
+    ns = int(getattr(load, "n_states", 0))
+    y = np.zeros((batch, ns))
+    dy = np.zeros((batch, ns))
+    if ns:  # the filtered induced velocities: 1 m/s axial, 0.1 m/s tangential
+        y[:, 1::2] = 1.0
+        y[:, 3::4] = 0.1
+        parts = tuple(p._replace(params=p.params._replace(state0=0)) for p in parts)
 
     from numba import njit
 
     @njit
-    def loop(kernel, params, kin, e, f, m, a, n):  # the compiled stepping calls kernels so
+    def loop(kernel, params, kin, y, dy, f, m, a, n):  # the compiled stepping calls kernels so
         st = 0
         for i in range(n):
-            st |= kernel(params, 1.0 + 0.00625 * i, kin, e, e, f, m, a)
+            st |= kernel(params, 1.0 + 0.00625 * i, kin, y, dy, f, m, a)
         return st
 
     for p in parts:  # compile
-        loop(p.kernel, p.params, kin, e, f, m, a if p.adds_mass else a[:, :, :0, :0], 1)
+        loop(p.kernel, p.params, kin, y, dy, f, m, a if p.adds_mass else a[:, :, :0, :0], 1)
     t0 = time.perf_counter()
     for p in parts:
-        loop(p.kernel, p.params, kin, e, f, m, a if p.adds_mass else a[:, :, :0, :0], repeat)
+        loop(p.kernel, p.params, kin, y, dy, f, m, a if p.adds_mass else a[:, :, :0, :0], repeat)
     return (time.perf_counter() - t0) / repeat * 1e6
 
 
@@ -86,15 +93,24 @@ def main() -> int:
     spars["oc3_hywind"] = model_from_dict(case, base_dir=ROOT / "cases", name="oc3_hywind")
     rotor = next(ld for ld in rotor_model.loads if ld.kind == "bem_rotor")
     print(f"rotor: {rotor.n_blades} blades x {len(rotor.blade.span)} nodes")
+    import copy
+
+    from floatwind._kernels.dbemt import N_NODE_STATES
+
+    dyn = copy.copy(rotor)  # the same rotor with DBEMT_Mod = 2
+    dyn.dbemt_mod = 2
+    dyn.n_states = N_NODE_STATES * rotor.n_blades * len(rotor.blade.span)
     for name, model in spars.items():
         spar = next(ld for ld in model.loads if ld.kind == "morison")
         print(f"\nMorison spar {name}: {getattr(spar, 'n_strips', '?')} strips")
         print(f"{'B':>4s} {'rotor us/call':>14s} {'Morison us/call':>16s} {'rotor/member':>13s} "
-              f"{'Morison/member':>15s} {'rotor / Morison':>16s}")  # fmt: skip
+              f"{'Morison/member':>15s} {'rotor / Morison':>16s} {'DBEMT rotor / Morison':>22s}")  # fmt: skip
         for b in (int(s) for s in args.batch.split(",")):
             tr = _kernel_cost(rotor_model, rotor, b, args.repeat)
             tm = _kernel_cost(model, spar, b, args.repeat)
-            print(f"{b:4d} {tr:14.1f} {tm:16.1f} {tr / b:13.2f} {tm / b:15.2f} {tr / tm:16.3f}")
+            td = _kernel_cost(rotor_model, dyn, b, args.repeat)
+            print(f"{b:4d} {tr:14.1f} {tm:16.1f} {tr / b:13.2f} {tm / b:15.2f} {tr / tm:16.3f} "
+                  f"{td / tm:22.3f}")  # fmt: skip
     return 0
 
 

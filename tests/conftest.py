@@ -108,9 +108,9 @@ def assert_refused(argv: list[str], folder: pathlib.Path, named: str, reason: st
 
 def ref09_airfoil_paths(deck_dir: pathlib.Path) -> list[pathlib.Path]:
     """The airfoil files a deck's AeroDyn.dat names (AFNames), in order (the BEM tests)."""
-    from floatwind.case.openfast.aerodyn import read_aerodyn_main
+    from floatwind.case.openfast.reader import read_openfast_input
 
-    names = read_aerodyn_main(deck_dir / "AeroDyn.dat")["values"]["AFNames"]
+    names = read_openfast_input(deck_dir / "AeroDyn.dat")["values"]["AFNames"]
     names = names if isinstance(names, list) else [names]
     return [deck_dir / str(n).strip('"') for n in names]
 

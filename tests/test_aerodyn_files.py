@@ -277,11 +277,17 @@ def test_v4_main_file_gives_the_same_options(tmp_path, deck):
     assert aerodyn.rotor_config(v4)["options"] == aerodyn.rotor_config(deck)["options"]
     lines = od.unsupported_settings(v4)
     assert lines == []  # the v4 deck imports as the v5 one
-    # WakeMod = 2 is BEM with dynamic inflow (DBEMT): refused in one line with its line number
+    # WakeMod = 2 is BEM with dynamic inflow (DBEMT, its DBEMT_Mod or 1): imported as v5 does
     _edit(ad, "          1   WakeMod ", "          2   WakeMod ")
+    v4 = od.read_fst(fst)
+    assert od.unsupported_settings(v4) == []
+    opt = aerodyn.rotor_config(v4)["options"]
+    assert opt["dbemt_mod"] == 1 and opt["tau1_const"] == 4.0
+    # WakeMod = 3 (free vortex wake): refused in one line with its line number
+    _edit(ad, "          2   WakeMod ", "          3   WakeMod ")
     (line,) = [ln for ln in od.unsupported_settings(od.read_fst(fst)) if "WakeMod" in ln]
     n = _line_of(ad, r"^\s*\S+\s+WakeMod\s")
-    assert line.startswith(f"AeroDyn.dat: WakeMod = 2 (line {n})")
+    assert line.startswith(f"AeroDyn.dat: WakeMod = 3 (line {n})")
     assert "\n" not in line
 
 
@@ -416,7 +422,7 @@ def test_airfoil_id_beyond_num_af_files(tmp_path):
         ("AeroDyn.dat", "          0   UA_Mod ", "          3   UA_Mod ", "UA_Mod"),
         ("AeroDyn.dat", "False         TwrAero", "True          TwrAero", "TwrAero"),
         ("AeroDyn.dat", "          1   BEM_Mod ", "          2   BEM_Mod ", "BEM_Mod"),
-        ("AeroDyn.dat", "          0   DBEMT_Mod ", "          1   DBEMT_Mod ", "DBEMT_Mod"),
+        ("AeroDyn.dat", "          0   DBEMT_Mod ", "         -1   DBEMT_Mod ", "DBEMT_Mod"),
         ("InflowWind.dat", "          1   WindType", "          2   WindType", "WindType"),
         ("InflowWind.dat", "          0   VFlowAng", "          8   VFlowAng", "VFlowAng"),
         ("Airfoils/DU21_A17.dat", '"DEFAULT"     InterpOrd', "3   InterpOrd", "InterpOrd"),

@@ -43,6 +43,12 @@ def _bemt_solve(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy
                                                float(tsr)), state, out)  # fmt: skip
 
 
+def _ir(opt, af, *args):
+    """``induction_residual`` with the node's inputs given one by one (``Node``'s order), then
+    the angle."""
+    return K.induction_residual(opt, af, K.Node(*args[:-1]), args[-1])
+
+
 def _bemt_update_phi(opt, af, theta, chord, af_index, r_local, z_local, z_hub, vx, vy, state):
     sec = K.Sections(chord, af_index, z_local, z_hub)
     inflow = K.Inflow(theta, r_local, vx, vy, 0.0, np.zeros(theta.shape[0]), 10.0)
@@ -133,9 +139,7 @@ def test_buhl_correction_continuous_at_a_04_and_above():
     phi = math.radians(5.0)
     af_i = 0
     # choose Cx through the airfoil: evaluate the residual's a at a phi, compare with formula
-    res, a, ap, valid, f = K.induction_residual(
-        opt, THIN, af_i, 0.0, 2.0, 20.0, 1.0, 1.0, False, 8.0, 40.0, phi
-    )
+    res, a, ap, valid, f = _ir(opt, THIN, af_i, 0.0, 2.0, 20.0, 1.0, 1.0, False, 8.0, 40.0, phi)
     cl = 2 * math.pi * math.sin(phi) * math.cos(phi)
     k = sigma * cl * math.cos(phi) / (4.0 * math.sin(phi) ** 2)
     assert k > 2.0 / 3.0 and valid
@@ -159,9 +163,7 @@ def test_prandtl_tip_and_hub_loss_factor():
     r, rh, rt = 30.0, 1.5, 63.0
     tip_c = 3 * (rt - r) / (2 * r)
     hub_c = 3 * (r - rh) / (2 * rh)
-    _, _, _, _, f = K.induction_residual(
-        opt, THIN, 0, 0.0, 2.0, r, tip_c, hub_c, False, 8.0, 40.0, phi
-    )
+    _, _, _, _, f = _ir(opt, THIN, 0, 0.0, 2.0, r, tip_c, hub_c, False, 8.0, 40.0, phi)
     expect = (
         (2 / math.pi) ** 2
         * math.acos(math.exp(-tip_c / math.sin(phi)))
@@ -308,7 +310,7 @@ def test_solution_converges_to_tolerance_and_warm_start_keeps_it():
         # the constraint state solves the residual: |f| < IndToler, or the bracket < 1e-6 rad
         inp = dict(vx=r["vx"][0, j], vy=r["vy"][0, j])
         phi = r["out"][0, j, K.PHI]  # after recomputation (no skew, no blend: the same root)
-        res, *_ = K.induction_residual(
+        res, *_ = _ir(
             opt,
             af,
             blade.af_index[j],
@@ -324,7 +326,7 @@ def test_solution_converges_to_tolerance_and_warm_start_keeps_it():
         )
         if not fixed:
             d = 1e-6
-            r_lo, *_ = K.induction_residual(
+            r_lo, *_ = _ir(
                 opt,
                 af,
                 blade.af_index[j],
@@ -338,7 +340,7 @@ def test_solution_converges_to_tolerance_and_warm_start_keeps_it():
                 inp["vy"],
                 phi - d,
             )
-            r_hi, *_ = K.induction_residual(
+            r_hi, *_ = _ir(
                 opt,
                 af,
                 blade.af_index[j],
@@ -804,7 +806,7 @@ def test_every_inflow_direction_gives_finite_outputs_and_true_roots():
                         vx[j],
                         vy[j],
                     )
-                    f0 = K.induction_residual(*args, phi[0, j])[0]
-                    f_lo = K.induction_residual(*args, phi[0, j] - 2e-6)[0]
-                    f_hi = K.induction_residual(*args, phi[0, j] + 2e-6)[0]
+                    f0 = _ir(*args, phi[0, j])[0]
+                    f_lo = _ir(*args, phi[0, j] - 2e-6)[0]
+                    f_hi = _ir(*args, phi[0, j] + 2e-6)[0]
                     assert abs(f0) < 5e-10 or f_lo * f_hi <= 0.0, (vx0, vy_tip, pitch, j)

@@ -129,6 +129,12 @@ def test_static_tower_top_and_blade_root_loads():
     R = ev.kin.R_b2g[0, 3]
     assert np.allclose(Fr[0], R.T @ np.array([0, 0, -mb * g]), atol=1e-6)
     assert Mr[0, 2] == pytest.approx(0.0, abs=1e-6)  # blade mass on the pitch axis (RootMzb1 = 0)
+    for k in (2, 3):  # blades 2 and 3 (Root*b2, Root*b3): their weight in their pitched axes
+        Fk, Mk = joint_loads(tree, ev, f"pitch{k}", axes="child")
+        Rk = ev.kin.R_b2g[0, 2 + k]
+        assert tree.mass[2 + k] == pytest.approx(mb, rel=1e-12)
+        assert np.allclose(Fk[0], Rk.T @ np.array([0, 0, -mb * g]), atol=1e-6)
+        assert Mk[0, 2] == pytest.approx(0.0, abs=1e-6)
 
 
 def test_gyro_moment_is_wang_3_28_and_part_of_rna_moment():
@@ -253,7 +259,8 @@ def test_channels_in_simulation_and_case_errors():
     d = _free_case(t_max=1.0, dt=0.05)
     model = model_from_dict(d)
     ds = simulate(model, extra_channels=channels_for(model.tree))
-    for name in ("YawBrFxp", "YawBrMzp", "RootFzb1", "RootMyb1", "MgyroA", "MRNAC"):
+    for name in ("YawBrFxp", "YawBrMzp", "RootFzb1", "RootMyb1", "RootFxb2", "RootMzb3", "MgyroA",
+                 "MRNAC"):  # fmt: skip
         assert name in ds and ds[name].attrs["units"] in ("N", "N m")
     bad = [
         ({"kind": "four_body"}, "topology.kind"),

@@ -193,8 +193,10 @@ def test_batch_bit_identity_and_compiled_equals_python():
     bk = body_kinematics(kin)
     pos, vel, apex = kr.rotor_points.py_func(g, bk)
     wind = e.wind.velocity(0.0, pos)
+    y0 = np.empty((4, 0))
     fp, mp, _h, _e, _s = py(g, rot._options(e), rot.airfoils, bk, pos, vel, apex, wind, N,
-                            kb.bemt_state(3, 19, batch=4), np.zeros((4, 3)))  # fmt: skip
+                            kb.bemt_state(3, 19, batch=4), np.zeros((4, 3)), rot._dbemt(), y0, y0,
+                            0)  # fmt: skip
     np.testing.assert_allclose(fp, f, rtol=1e-12, atol=1e-6)
     np.testing.assert_allclose(mp, m, rtol=1e-12, atol=1e-5)
 

@@ -89,12 +89,15 @@ __all__ = [
     "FY",
     "MM",
     "N_OUT",
+    "Node",
     "PHI",
     "RE",
     "TNIND",
     "VREL",
     "airfoil_coefs",
+    "bemt_inductions",
     "bemt_outputs",
+    "bemt_outputs_from",
     "bemt_solve",
     "bemt_update_phi",
     "equal_real",
@@ -161,6 +164,24 @@ class Inflow(NamedTuple):
     chi0: float
     psi: np.ndarray
     tsr: float
+
+
+class Node(NamedTuple):
+    """One blade node's inputs of the inflow-angle solve (the residual's arguments besides the
+    settings, the airfoils and the angle): ``i_af`` the airfoil index (0-based), ``theta`` twist +
+    pitch (rad), ``chord`` (m), ``r_local`` (m), ``tip_c``, ``hub_c`` the Prandtl loss constants
+    (``_loss_constants``), ``fixed`` whether the node has AeroDyn's fixed inductions (a = 1,
+    a' = 0), ``vx``, ``vy`` (m/s) the relative inflow (module docstring)."""
+
+    i_af: int
+    theta: float
+    chord: float
+    r_local: float
+    tip_c: float
+    hub_c: float
+    fixed: bool
+    vx: float
+    vy: float
 
 
 class BemtState(NamedTuple):
@@ -299,13 +320,13 @@ def _tangential_induction(a, cphi, sphi, vx, f, sigma, cy):
 
 
 @njit(cache=True, fastmath=False)
-def induction_residual(
-    opt, af, i_af, theta, chord, r_local, tip_const, hub_const, fixed, vx, vy, phi
-):
-    """The residual of Ning's one-equation BEM at the inflow angle ``phi`` and the inductions
-    it implies: ``(residual, a, a', valid, F)``. AeroDyn ``BEMTU_InductionWithResidual`` with
+def induction_residual(opt, af, node, phi):
+    """The residual of Ning's one-equation BEM at the inflow angle ``phi`` for the blade node
+    ``node`` (:class:`Node`) and the inductions it implies: ``(residual, a, a', valid, F)``. AeroDyn ``BEMTU_InductionWithResidual`` with
     ``inductionFactors0`` (``BEM_Mod = 1``). ``valid`` is False where the momentum equations
     have no solution (k < -1 in the momentum region, k <= 1 in the propeller-brake region)."""
+    i_af, theta, chord, r_local = node.i_af, node.theta, node.chord, node.r_local
+    tip_const, hub_const, fixed, vx, vy = node.tip_c, node.hub_c, node.fixed, node.vx, node.vy
     if fixed:
         # tip or hub node with an active zero loss constant: a = 1, a' = 0, residual 0
         return 0.0, 1.0, 0.0, True, 1.0
@@ -369,15 +390,13 @@ def induction_residual(
 
 
 @njit(cache=True, fastmath=False)
-def _residual(opt, af, i_af, theta, chord, r_local, tip_const, hub_const, fixed, vx, vy, phi):
-    res, _, _, valid, _ = induction_residual(
-        opt, af, i_af, theta, chord, r_local, tip_const, hub_const, fixed, vx, vy, phi
-    )
+def _residual(opt, af, node, phi):
+    res, _, _, valid, _ = induction_residual(opt, af, node, phi)
     return res, valid
 
 
 @njit(cache=True, fastmath=False)
-def _brent(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy, a, b, fa, fb):
+def _brent(opt, af, node, a, b, fa, fb):
     # mod_root1dim sub_brent (Brent 1973, "zero"): tolerance 2 eps |x| + xtoler on the
     # bracket, |f| < IndToler on the residual, at most MaxIter evaluations.
     # Returns (phi, valid, converged).
@@ -385,11 +404,9 @@ def _brent(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy, a,
     if math.copysign(1.0, fb) == math.copysign(1.0, fa):
         # root not bracketed: the better end point
         if abs(fa) < abs(fb):
-            _, valid = _residual(
-                opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy, a
-            )
+            _, valid = _residual(opt, af, node, a)
             return a, valid, True
-        _, valid = _residual(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy, b)
+        _, valid = _residual(opt, af, node, b)
         return b, valid, True
     c = a
     fc = fa
@@ -447,14 +464,14 @@ def _brent(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy, a,
                 b = b - tol
         else:
             b = b + d
-        fb, valid = _residual(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy, b)
+        fb, valid = _residual(opt, af, node, b)
         if abs(fb) < opt.tolerance:
             return b, valid, True
     return b, valid, False
 
 
 @njit(cache=True, fastmath=False)
-def _secant(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, vx, vy, x0, slope0):
+def _secant(opt, af, node, x0, slope0):
     """The fast path of the inflow-angle solve: a secant iteration on the same residual from
     ``x0`` (the previous solution, or the angle of a = 1/3), the first step with ``slope0``
     (the residual's slope at the previous root; a 1e-3 rad probe when unknown), kept inside
@@ -463,13 +480,12 @@ def _secant(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, vx, vy, x0, slop
     (phi, ok, slope, a, a'); not ok (no convergence in 8 steps, a step out of the region, an
     invalid point): AeroDyn's bracketed search decides. Where the residual has more than one
     root in the first region the two may find different ones (docs/rotor.md)."""
+    vx = node.vx
     lo = _EPSILON2 if vx > 0.0 else -_PI_2 + _EPSILON2
     hi = _PI_2 - _EPSILON2 if vx > 0.0 else -_EPSILON2
     if not (lo < x0 < hi):
         return x0, False, 0.0, 0.0, 0.0
-    f0, a, ap, v0, _ = induction_residual(
-        opt, af, i_af, theta, chord, r_local, tip_c, hub_c, False, vx, vy, x0
-    )
+    f0, a, ap, v0, _ = induction_residual(opt, af, node, x0)
     if abs(f0) < opt.tolerance and v0:
         return x0, True, slope0, a, ap
     if slope0 != 0.0:
@@ -480,9 +496,7 @@ def _secant(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, vx, vy, x0, slop
     for _ in range(8):
         if not (lo < x1 < hi) or x1 == x0:
             return x1, False, 0.0, 0.0, 0.0
-        f1, a, ap, v1, _ = induction_residual(
-            opt, af, i_af, theta, chord, r_local, tip_c, hub_c, False, vx, vy, x1
-        )
+        f1, a, ap, v1, _ = induction_residual(opt, af, node, x1)
         if f1 != f0:
             slope = (f1 - f0) / (x1 - x0)
         if abs(f1) < opt.tolerance:
@@ -497,18 +511,18 @@ def _secant(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, vx, vy, x0, slop
 
 
 @njit(cache=True, fastmath=False)
-def _solve_node_fast(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy, st, k, j):
-    """The inflow angle of node (k, j) into the state ``st``: the fast path (:func:`_secant`)
+def _solve_node_fast(opt, af, node, st, k, j):
+    """The inflow angle of node (k, j) (:class:`Node` ``node``) into the state ``st``: the fast path (:func:`_secant`)
     from the previous solution (or the angle of a = 1/3), else AeroDyn's solve
     (:func:`_solve_node`). Returns False when AeroDyn would print its message."""
     st.known[k, j] = False
-    if not fixed and not _velocity_is_zero(vx) and not _velocity_is_zero(vy):
+    vx, vy = node.vx, node.vy
+    if not node.fixed and not _velocity_is_zero(vx) and not _velocity_is_zero(vy):
         prev = st.phi[k, j]
         warm = st.valid[k, j] and not equal_real(prev, 0.0)
         start = prev if warm else _phi_from_inductions(vx, vy, 1.0 / 3.0, 0.0)
         slope0 = st.slope[k, j] if warm else 0.0
-        root, ok, slope, a, ap = _secant(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, vx,
-                                         vy, start, slope0)  # fmt: skip
+        root, ok, slope, a, ap = _secant(opt, af, node, start, slope0)
         if ok:
             st.phi[k, j] = root
             st.valid[k, j] = True
@@ -517,8 +531,7 @@ def _solve_node_fast(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, 
             st.ap[k, j] = ap
             st.known[k, j] = True
             return True
-    p, v, ok = _solve_node(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy,
-                           st.phi[k, j], st.valid[k, j])  # fmt: skip
+    p, v, ok = _solve_node(opt, af, node, st.phi[k, j], st.valid[k, j])
     st.phi[k, j] = p
     st.valid[k, j] = v
     st.slope[k, j] = 0.0
@@ -526,9 +539,11 @@ def _solve_node_fast(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, 
 
 
 @njit(cache=True, fastmath=False)
-def _solve_node(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy, phi, valid_phi):
-    # BEMT.f90 BEMT_UnCoupledSolve (with GetSolveRegionOrdering and FindTestRegion).
-    # Returns (phi, valid, ok) where ok is False when AeroDyn would print its message.
+def _solve_node(opt, af, node, phi, valid_phi):
+    # BEMT.f90 BEMT_UnCoupledSolve (with GetSolveRegionOrdering and FindTestRegion) for the
+    # blade node ``node`` (Node). Returns (phi, valid, ok) where ok is False when AeroDyn would
+    # print its message.
+    vx, vy = node.vx, node.vy
     if _velocity_is_zero(vx):
         return 0.0, True, True
     if _velocity_is_zero(vy):
@@ -537,9 +552,7 @@ def _solve_node(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, v
     f_in = 0.0
     if valid_phi and not equal_real(phi, 0.0) and not equal_real(abs(phi), _PI_2):
         # does the previous solution still solve the residual?
-        f_in, phi_valid_in = _residual(
-            opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy, phi
-        )
+        f_in, phi_valid_in = _residual(opt, af, node, phi)
         if abs(f_in) < opt.tolerance and phi_valid_in:
             return phi, True, True
     phi_in = phi
@@ -567,8 +580,8 @@ def _solve_node(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, v
         lo = lower[i]
         hi = upper[i]
         # FindTestRegion
-        f1, v1 = _residual(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy, lo)
-        f2, v2 = _residual(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy, hi)
+        f1, v1 = _residual(opt, af, node, lo)
+        f2, v2 = _residual(opt, af, node, hi)
         if equal_real(f1, 0.0) and equal_real(f2, 0.0) and v1 and v2:
             # both ends zero: the one nearer 0 ... as AeroDyn: lower if it is > 0
             return (lo if lo > 0.0 else hi), True, True
@@ -588,9 +601,7 @@ def _solve_node(opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, v
                 else:
                     lo = phi_in
                     f1 = f_in
-            root, valid, conv = _brent(
-                opt, af, i_af, theta, chord, r_local, tip_c, hub_c, fixed, vx, vy, lo, hi, f1, f2
-            )
+            root, valid, conv = _brent(opt, af, node, lo, hi, f1, f2)
             if not conv:
                 converged = False
             if valid:
@@ -645,18 +656,58 @@ def bemt_update_phi(opt, af, sec, inflow, state):
                 continue
             tip_c, hub_c = _loss_constants(opt.n_blades, z_local[k, j], z_hub[k], z_tip)
             fixed = _is_fixed(opt, tip_c, hub_c)
-            ok = _solve_node_fast(opt, af, af_index[j], theta[k, j], chord[j], r_local[k, j],
-                                  tip_c, hub_c, fixed, vx[k, j], vy[k, j], state, k, j)  # fmt: skip
+            node = Node(af_index[j], theta[k, j], chord[j], r_local[k, j], tip_c, hub_c, fixed,
+                        vx[k, j], vy[k, j])  # fmt: skip
+            ok = _solve_node_fast(opt, af, node, state, k, j)
             if not ok:
                 status |= BEMT_NOT_CONVERGED
     return status
 
 
 @njit(cache=True, fastmath=False)
-def bemt_outputs(opt, af, sec, inflow, state, out):
-    """The element outputs at the solved inflow angles (AeroDyn ``BEMT_CalcOutput`` with
-    ``BEMT_CalcOutput_Inductions`` and ``SetOutputsFromBEMT``), written to ``out``
-    (nb, nn, N_OUT); see the module docstring for the inputs and columns."""
+def bemt_inductions(opt, af, sec, inflow, state, ind):
+    """The quasi-steady inductions at the solved inflow angles (AeroDyn
+    ``calculate_Inductions_from_BEMT``: limited, zero where the angle is not a BEM solution),
+    before the skewed-wake correction and the low-TSR blend: ``ind[k, j, 0]`` = a,
+    ``ind[k, j, 1]`` = a' (nb, nn, 2); zeros with ``use_induction`` off. The inputs of the
+    dynamic inflow filter (:mod:`floatwind._kernels.dbemt`)."""
+    theta, r_local, vx, vy = inflow.theta, inflow.r_local, inflow.vx, inflow.vy
+    chord, af_index, z_local, z_hub = sec.chord, sec.af_index, sec.z_local, sec.z_hub
+    nb, nn = vx.shape[0], vx.shape[1]
+    for k in range(nb):
+        z_tip = z_local[k, nn - 1]
+        for j in range(nn):
+            a = 0.0
+            ap = 0.0
+            if opt.use_induction:
+                if state.valid[k, j] and state.known[k, j]:
+                    # the inductions of the solve's last evaluation, at this very phi
+                    a = min(max(state.a[k, j], _A_MIN), _A_MAX)
+                    ap = min(max(state.ap[k, j], _AP_MIN), _AP_MAX)
+                elif state.valid[k, j]:
+                    tip_c, hub_c = _loss_constants(opt.n_blades, z_local[k, j], z_hub[k], z_tip)
+                    fixed = _is_fixed(opt, tip_c, hub_c)
+                    node = Node(af_index[j], theta[k, j], chord[j], r_local[k, j], tip_c, hub_c,
+                                fixed, vx[k, j], vy[k, j])  # fmt: skip
+                    _, a, ap, ok, f = induction_residual(opt, af, node, state.phi[k, j])
+                    if not ok:
+                        a = 0.0
+                        ap = 0.0
+                    else:
+                        # limitInductionFactors
+                        a = min(max(a, _A_MIN), _A_MAX)
+                        ap = min(max(ap, _AP_MIN), _AP_MAX)
+            ind[k, j, 0] = a
+            ind[k, j, 1] = ap
+
+
+@njit(cache=True, fastmath=False)
+def bemt_outputs_from(opt, af, sec, inflow, ind, out):
+    """The element outputs for the inductions ``ind`` (nb, nn, 2) (:func:`bemt_inductions`,
+    or the dynamic inflow's, :mod:`floatwind._kernels.dbemt`): AeroDyn's skewed-wake correction
+    and low-TSR blend (``BEMT_CalcOutput_Inductions``), then ``BEMT_CalcOutput`` and
+    ``SetOutputsFromBEMT``, written to ``out`` (nb, nn, N_OUT); the module docstring gives the
+    inputs and columns."""
     theta, r_local, vx, vy = inflow.theta, inflow.r_local, inflow.vx, inflow.vy
     chi0, psi, tsr = inflow.chi0, inflow.psi, inflow.tsr
     chord, af_index, z_local, z_hub = sec.chord, sec.af_index, sec.z_local, sec.z_hub
@@ -677,38 +728,11 @@ def bemt_outputs(opt, af, sec, inflow, state, out):
         for j in range(nn):
             o = out[k, j]
             i_af = af_index[j]
-            a = 0.0
-            ap = 0.0
+            a = ind[k, j, 0]
+            ap = ind[k, j, 1]
             if opt.use_induction:
                 tip_c, hub_c = _loss_constants(opt.n_blades, z_local[k, j], z_hub[k], z_tip)
                 fixed = _is_fixed(opt, tip_c, hub_c)
-                if state.valid[k, j] and state.known[k, j]:
-                    # the inductions of the solve's last evaluation, at this very phi
-                    a = min(max(state.a[k, j], _A_MIN), _A_MAX)
-                    ap = min(max(state.ap[k, j], _AP_MIN), _AP_MAX)
-                elif state.valid[k, j]:
-                    # calculate_Inductions_from_BEMT
-                    _, a, ap, ok, f = induction_residual(
-                        opt,
-                        af,
-                        i_af,
-                        theta[k, j],
-                        chord[j],
-                        r_local[k, j],
-                        tip_c,
-                        hub_c,
-                        fixed,
-                        vx[k, j],
-                        vy[k, j],
-                        state.phi[k, j],
-                    )
-                    if not ok:
-                        a = 0.0
-                        ap = 0.0
-                    else:
-                        # limitInductionFactors
-                        a = min(max(a, _A_MIN), _A_MAX)
-                        ap = min(max(ap, _AP_MIN), _AP_MAX)
                 if opt.skew_mod == 1 and not fixed:
                     # ApplySkewedWakeCorrection (BEMMod_2D): Pitt/Peters redistribution,
                     # a (1 + 15 pi/32 tan(chi/2) r/R sin psi), chi = (1 + 0.6 a) chi0
@@ -759,6 +783,17 @@ def bemt_outputs(opt, af, sec, inflow, state, out):
             o[FY] = cy * q * chord[j]
             o[MM] = cm * q * chord[j] * chord[j]
             o[RE] = re
+
+
+@njit(cache=True, fastmath=False)
+def bemt_outputs(opt, af, sec, inflow, state, out):
+    """The element outputs at the solved inflow angles (AeroDyn ``BEMT_CalcOutput`` with
+    ``BEMT_CalcOutput_Inductions`` and ``SetOutputsFromBEMT``), written to ``out``
+    (nb, nn, N_OUT): :func:`bemt_inductions`, then :func:`bemt_outputs_from`; see the module
+    docstring for the inputs and columns."""
+    ind = np.empty((inflow.vx.shape[0], inflow.vx.shape[1], 2))
+    bemt_inductions(opt, af, sec, inflow, state, ind)
+    bemt_outputs_from(opt, af, sec, inflow, ind, out)
 
 
 @njit(cache=True, fastmath=False)

@@ -18,7 +18,10 @@ evaluation, for every batch member:
    frame's ``x`` (normal to the coned rotor plane) and ``y`` (in the plane), ``rLocal`` = the
    node's distance from the shaft axis, ``theta`` = twist + pitch, the pitch of blade k being
    the angle of its body's pitched x axis from the element frame's x about the pitch axis;
-4. the element solve (:func:`floatwind._kernels.bemt.bemt_solve`);
+4. the element solve (:func:`floatwind._kernels.bemt.bemt_update_phi`), the quasi-steady
+   inductions, filtered by the dynamic inflow when the rotor has it
+   (:mod:`floatwind._kernels.dbemt`, whose states are the load's), and the element outputs
+   (:func:`floatwind._kernels.bemt.bemt_outputs_from`);
 5. the element loads per unit length ``X x_hat + Y y_hat`` with ``X = Cx q c``, ``Y = -Cy q c``,
    and the pitching moment ``Cm q c^2 z_hat`` (AeroDyn.f90 ``SetOutputsFromBEMT``), integrated
    along each blade as OpenFAST's Line2 mesh carries them: linear between nodes, lumped to the
@@ -39,6 +42,7 @@ import numpy as np
 from numba import njit
 
 from floatwind._kernels import bemt as kb
+from floatwind._kernels import dbemt as kd
 from floatwind._kernels import servo as ksv
 from floatwind._kernels import wind as kwi
 
@@ -51,8 +55,10 @@ __all__ = [
     "rotor_solve",
 ]
 
-#: columns of the hub channel array of :func:`rotor_solve` (B, N_HUB)
-(FXH, FYH, FZH, MXH, MYH, MZH, PWR, TSR, VXH, VYH, VZH, CP, CT, SKEW, OMEGA, N_HUB) = range(16)
+#: columns of the hub channel array of :func:`rotor_solve` (B, N_HUB): HUB_CHANNELS, then
+#: DBEMT's tau1 (s; 0 without dynamic inflow)
+(FXH, FYH, FZH, MXH, MYH, MZH, PWR, TSR, VXH, VYH, VZH, CP, CT, SKEW, OMEGA, TAU1,
+ N_HUB) = range(17)  # fmt: skip
 HUB_CHANNELS = ("RtAeroFxh", "RtAeroFyh", "RtAeroFzh", "RtAeroMxh", "RtAeroMyh", "RtAeroMzh",
                 "RtAeroPwr", "RtTSR", "RtVAvgxh", "RtVAvgyh", "RtVAvgzh", "RtAeroCp", "RtAeroCt",
                 "RtSkew", "RtSpeed")  # fmt: skip
@@ -130,8 +136,12 @@ def _dot(a, b):
 
 
 @njit(cache=True, fastmath=False)
-def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state, dpitch):
+def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state, dpitch, dyn, y, dy, s0):
     """The element solve and loads of every member (module docstring, steps 3-5).
+
+    ``dyn``: the dynamic inflow (:class:`floatwind._kernels.dbemt.DbemtParams`; mode 0: none),
+    whose states are the columns ``s0 ..`` of ``y`` (B, n) and whose rates go to the same
+    columns of ``dy`` (:func:`floatwind._kernels.dbemt.dbemt_apply`).
 
     Returns ``force``, ``moment`` (B, N, 3) on the blade bodies (moment about their CMs, inertial),
     the hub channels (B, N_HUB) (``HUB_CHANNELS``: loads about the apex in the hub frame, power,
@@ -171,6 +181,7 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state, dpitch):
     Mt = np.empty(3)  # about the apex
     out = np.empty((nb, nn, kb.N_OUT))
     theta = np.empty((nb, nn))
+    ind = np.empty((nb, nn, 2))
     xb = np.empty(3)
     for b in range(B):
         R = R_b2g[b, body]
@@ -240,7 +251,11 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state, dpitch):
         sb = kb.BemtState(state.phi[b], state.valid[b], state.slope[b], state.a[b], state.ap[b],
                           state.known[b])  # fmt: skip
         inflow = kb.Inflow(theta, r_local, vx, vy, chi0, psi, tsr)
-        status |= kb.bemt_solve(opt, af, g, inflow, sb, out)
+        status |= kb.bemt_update_phi(opt, af, g, inflow, sb)
+        kb.bemt_inductions(opt, af, g, inflow, sb, ind)
+        if dyn.mode != 0:
+            hub[b, TAU1] = kd.dbemt_apply(opt, g, dyn, inflow, v_dot_x, ind, y, dy, b, s0)
+        kb.bemt_outputs_from(opt, af, g, inflow, ind, out)
         # element loads -> nodal loads (Line2 lumping) -> body and hub loads
         for c in range(3):
             Ft[c] = 0.0
@@ -342,7 +357,8 @@ def bem_rotor_kernel(p, t, kin, y, dy, force, moment, added):
     if st != 0:
         return st
     f, m, _hub, _elem, _st = rotor_solve(p.geometry, p.options, p.airfoils, kin, pos, vel, apex,
-                                         wv, force.shape[1], p.state, dp)  # fmt: skip
+                                         wv, force.shape[1], p.state, dp, p.dbemt, y, dy,
+                                         p.state0)  # fmt: skip
     for b in range(force.shape[0]):
         for n in range(force.shape[1]):
             for k in range(3):

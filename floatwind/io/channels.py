@@ -77,17 +77,18 @@ for _ax in "xyz":
     _TABLE[f"TwrBsM{_ax}t"] = (
         "N m", f"load of the tower + RNA on the platform at the tower base, moment about it, "
         f"platform {_ax} axis")
-    _TABLE[f"RootF{_ax}b1"] = (
-        "N", f"load of blade 1 on the hub at its root, force, pitched blade-1 {_ax} axis")
-    _TABLE[f"RootM{_ax}b1"] = (
-        "N m",
-        f"load of blade 1 on the hub at its root, moment about the root, pitched blade-1 {_ax} axis")
+    for _k in (1, 2, 3):
+        _TABLE[f"RootF{_ax}b{_k}"] = (
+            "N", f"load of blade {_k} on the hub at its root, force, pitched blade-{_k} {_ax} axis")
+        _TABLE[f"RootM{_ax}b{_k}"] = (
+            "N m", f"load of blade {_k} on the hub at its root, moment about the root, pitched "
+            f"blade-{_k} {_ax} axis")
 for _ax in "ABC":
     _TABLE[f"Mgyro{_ax}"] = (
         "N m", f"gyroscopic moment of the spinning rotor on the tower top, nacelle axis {_ax} "
         "(Wang 3.28)")
     _TABLE[f"MRNA{_ax}"] = ("N m", f"RNA inertial moment on the tower top, nacelle axis {_ax} (Wang 3.27)")
-del _ax
+del _ax, _k
 
 
 class ChannelDefinitionError(TypeError):

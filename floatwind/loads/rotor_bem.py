@@ -34,6 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from floatwind._kernels import dbemt as kd
 from floatwind._kernels.contract import CompiledLoad, body_kinematics, f64, i64, python_form
 from floatwind.errors import CaseError
 from floatwind.loads.base import Kinematics, Load, Wrench
@@ -110,7 +111,7 @@ _BLADE_KEYS = ("span", "crv_ac", "swp_ac", "crv_ang_deg", "twist_deg", "chord", 
 _BEMT_KEYS = ("tip_loss", "hub_loss", "tan_ind", "ai_drag", "ti_drag", "skew_mod",
               "skew_redistr_factor", "skew_mom_corr", "bem_mod", "max_iter", "tolerance",
               "use_cm")  # fmt: skip
-_OPTION_KEYS = (*_BEMT_KEYS, "af_tab_mod", "wake_mod", "dbemt_mod")
+_OPTION_KEYS = (*_BEMT_KEYS, "af_tab_mod", "wake_mod", "dbemt_mod", "tau1_const")
 #: AeroDyn key named by bemt_options' errors -> the case key
 _OPTION_OF_KEY = {"BEM_Mod": "bem_mod", "Skew_Mod": "skew_mod", "SkewMomCorr": "skew_mom_corr",
                   "MaxIter": "max_iter", "IndToler": "tolerance",
@@ -155,6 +156,14 @@ class BemRotor(Load, kind="bem_rotor"):
     output_nodes : sequence of int
         1-based nodes written as ``B{k}N{i}*`` channels (AeroDyn's BlOutNd), for blades
         ``1..output_blades``.
+    dbemt_mod : int
+        Dynamic inflow (AeroDyn's DBEMT_Mod): 0 quasi-steady, 1 Øye's filters with a constant
+        ``tau1_const`` (3: the same, AeroDyn's continuous form), 2 with tau1 from the rotor's
+        state (:mod:`floatwind._kernels.dbemt`);
+        its states (four per node) are the load's continuous states. Ignored (0) without
+        induction (``options.use_induction`` off, Wake_Mod = 0).
+    tau1_const : float, optional
+        DBEMT's time constant tau1 (s) for ``dbemt_mod`` 1 and 3.
     """
 
     name = "rotor"
@@ -179,6 +188,8 @@ class BemRotor(Load, kind="bem_rotor"):
         output_blades: int = 1,
         channel_prefix: str = "",
         pitch_from: str | None = None,
+        dbemt_mod: int = 0,
+        tau1_const: float | None = None,
         field: str = "",
     ):
         self.body = check_body(body, _f(field, "body"))
@@ -252,6 +263,17 @@ class BemRotor(Load, kind="bem_rotor"):
                     field=_f(field, "pitch_from"),
                 )  # fmt: skip
         self._geometry = self._build_geometry()
+        if dbemt_mod not in (0, 1, 2, 3):
+            raise CaseError(f"DBEMT_Mod = {dbemt_mod!r} is not supported; use 0 (quasi-steady), "
+                            "1 or 3 (constant tau1) or 2 (tau1 from the rotor)",
+                            field=_f(field, "options.dbemt_mod"))  # fmt: skip
+        if dbemt_mod in (1, 3) and not (tau1_const is not None and math.isfinite(tau1_const)
+                                   and tau1_const > 0.0):  # fmt: skip
+            raise CaseError(f"DBEMT_Mod = {dbemt_mod} needs tau1_const > 0 (s), got {tau1_const!r}",
+                            field=_f(field, "options.tau1_const"))  # fmt: skip
+        self.dbemt_mod = int(dbemt_mod) if options.use_induction else 0
+        self.tau1_const = 0.0 if tau1_const is None else float(tau1_const)
+        self.n_states = (kd.N_NODE_STATES * self.n_blades * nn) if self.dbemt_mod else 0
 
     # -- geometry --------------------------------------------------------------------------
 
@@ -277,6 +299,7 @@ class BemRotor(Load, kind="bem_rotor"):
         hub_radius: float
         r_max: float  # largest in-plane node radius (RtTSR, RtAeroCp/Ct)
         offsets_b: np.ndarray  # (nb, nn, 3) BlCrvAC x_p + BlSwpAC y_p of each node (hub frame)
+        span_ratio: np.ndarray  # (nb, nn) in-plane radius of each node / the largest (DBEMT)
 
     def _build_geometry(self) -> Geometry:
         bl = self.blade
@@ -311,7 +334,8 @@ class BemRotor(Load, kind="bem_rotor"):
         )
         rel = nodes - self.apex_b
         inplane = rel - (rel @ c1)[..., None] * c1
-        r_max = float(np.linalg.norm(inplane, axis=2).max())
+        r_in = np.linalg.norm(inplane, axis=2)
+        r_max = float(r_in.max())
         # a blade on a body of its own: that body's frame is the pitched root frame (origin at
         # the root, x_p, y_p, z_k), so its nodes there are (BlCrvAC, BlSwpAC, BlSpn)
         local = np.column_stack([bl.crv_ac, bl.swp_ac, bl.span])
@@ -337,6 +361,7 @@ class BemRotor(Load, kind="bem_rotor"):
             hub_radius=float(self.hub_radius),
             r_max=r_max,
             offsets_b=f64(offsets),
+            span_ratio=f64(r_in / r_max if r_max > 0.0 else r_in),
         )
 
     @property
@@ -354,11 +379,20 @@ class BemRotor(Load, kind="bem_rotor"):
         pitch is not commanded: the commanding load's memory is read member by member)."""
         return self.memory_of is None and bool(getattr(env.wind, "accepts_time_array", False))
 
-    def evaluate(self, t, kin: Kinematics, env, memory=None):
+    def _dbemt(self, init: bool = False):
+        return kd.dbemt_params(self.dbemt_mod, self.tau1_const, self._geometry.span_ratio, init)
+
+    def evaluate(self, t, kin: Kinematics, env, memory=None, s=None):
         """``(force, moment, hub (B, N_HUB), elements (B, nb, nn, N_OUT), status)`` through the
         kernels' Python forms (the reference; compiled while the kernels are on); ``memory``:
-        the commanding servodyn load's step memory (None: the geometry's pitch)."""
+        the commanding servodyn load's step memory (None: the geometry's pitch); ``s``
+        (B, n_states): the dynamic inflow's states (None: their quasi-steady start)."""
+        return self._evaluate(t, kin, env, memory, s)[:5]
+
+    def _evaluate(self, t, kin: Kinematics, env, memory, s):
+        """:meth:`evaluate` and the states used (B, n_states) and their rates."""
         from floatwind._kernels import rotor as kr
+        from floatwind._kernels.bemt import bemt_state
 
         g = self._geometry
         bk = body_kinematics(kin)
@@ -367,11 +401,15 @@ class BemRotor(Load, kind="bem_rotor"):
                                           kin.batch)  # fmt: skip
         pos, vel, apex = python_form(kr.rotor_points)(g, bk, dp)
         wind = np.broadcast_to(env.wind.velocity(t, pos), pos.shape)
-        from floatwind._kernels.bemt import bemt_state
-
         fresh = bemt_state(self.n_blades, len(self.blade.span), batch=kin.batch)
-        return python_form(kr.rotor_solve)(g, self._options(env), self.airfoils, bk, pos, vel,
-                                           apex, f64(wind), kin.n_bodies, fresh, dp)  # fmt: skip
+        y = np.zeros((kin.batch, self.n_states))
+        if s is not None:
+            y[:] = s
+        dy = np.zeros_like(y)
+        out = python_form(kr.rotor_solve)(g, self._options(env), self.airfoils, bk, pos, vel,
+                                          apex, f64(wind), kin.n_bodies, fresh, dp,
+                                          self._dbemt(init=s is None), y, dy, 0)  # fmt: skip
+        return (*out, y, dy)
 
     class PitchParams(NamedTuple):
         pitch_ref: np.ndarray  # (nb,) the geometry's pitch of each blade
@@ -386,32 +424,62 @@ class BemRotor(Load, kind="bem_rotor"):
 
     @property
     def stateful(self) -> bool:
-        """A rotor whose pitch a servodyn load commands reads that load's step memory."""
-        return self.memory_of is not None
+        """A rotor with dynamic inflow has states; one whose pitch a servodyn load commands reads
+        that load's step memory."""
+        return self.n_states > 0 or self.memory_of is not None
+
+    # -- the dynamic inflow's states (DBEMT; floatwind._kernels.dbemt) ------------------------
+
+    _STATE_INFO = (("W1x", "reduced intermediate axial induced velocity (w = v1 - 0.6 vs)"),
+                   ("Vx", "filtered axial induced velocity (-a Vx)"),
+                   ("W1y", "reduced intermediate tangential induced velocity"),
+                   ("Vy", "filtered tangential induced velocity (a' Vy)"))  # fmt: skip
+
+    def state_names(self) -> list[str]:
+        """``{name}_B{k}N{j}{W1x, Vx, W1y, Vy}`` per blade k and node j (1-based)."""
+        nn = len(self.blade.span)
+        return [f"{self.name}_B{k + 1}N{j + 1}{c}" for k in range(self.n_blades)
+                for j in range(nn) for c, _ in self._STATE_INFO] if self.n_states else []  # fmt: skip
+
+    def state_info(self) -> dict[str, tuple[str, str]]:
+        names = self.state_names()
+        n = len(self._STATE_INFO)
+        return {nm: ("m/s", f"DBEMT state: {self._STATE_INFO[i % n][1]}")
+                for i, nm in enumerate(names)}  # fmt: skip
+
+    def initial_states_at(self, t, kin: Kinematics, env) -> np.ndarray:
+        """The quasi-steady induced velocities of the rotor at ``kin`` (DBEMT_InitStates): a run
+        starts in the equilibrium of the filters."""
+        if not self.n_states:
+            return np.zeros((kin.batch, 0))
+        return self._evaluate(t, kin, env, None, None)[5]
 
     def wrench_state(self, t, kin: Kinematics, env, s, memory):
-        return self._wrench(t, kin, env, memory), None
+        w, dy = self._wrench(t, kin, env, memory, s)
+        return w, (dy if self.n_states else None)
 
     def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
         """The rotor's aerodynamic force at the body CM and moment about it (inertial axes),
-        with the hub and blade-node channels."""
-        return self._wrench(t, kin, env, None)
+        with the hub and blade-node channels (the dynamic inflow at its quasi-steady start)."""
+        return self._wrench(t, kin, env, None, None)[0]
 
-    def _wrench(self, t, kin: Kinematics, env, memory) -> Wrench:
+    def _wrench(self, t, kin: Kinematics, env, memory, s):
         from floatwind._kernels import bemt as kb
         from floatwind._kernels import rotor as kr
 
-        force, moment, hub, elem, _status = self.evaluate(t, kin, env, memory)
+        force, moment, hub, elem, _status, _y, dy = self._evaluate(t, kin, env, memory, s)
         out = Wrench(force, moment)
         p = self.channel_prefix
         for i, name in enumerate(kr.HUB_CHANNELS):
             out.channels[f"{p}{name}"] = hub[:, i]
+        if self.dbemt_mod:
+            out.channels[f"{p}DBEMTau1"] = hub[:, kr.TAU1]
         for k in range(self.output_blades):
             for n, node in enumerate(self.output_nodes):
                 for suffix, (col, _u, _d) in NODE_CHANNELS.items():
                     c = getattr(kr, col) if col.startswith("ELEM_") else getattr(kb, col)
                     out.channels[f"{p}B{k + 1}N{n + 1}{suffix}"] = elem[:, k, node - 1, c]
-        return out
+        return out, dy
 
     class Params(NamedTuple):
         geometry: tuple  # Geometry
@@ -421,6 +489,8 @@ class BemRotor(Load, kind="bem_rotor"):
         state: tuple  # bemt.BemtState (B, nb, nn) scratch: each member's last solve (warm start)
         pitch_ref: np.ndarray  # (nb,) the geometry's pitch
         memory: tuple  # the commanding servodyn load's ServoMemory (placeholder: none)
+        dbemt: tuple  # floatwind._kernels.dbemt.DbemtParams (mode 0: quasi-steady)
+        state0: int  # first column of the dynamic inflow's states (set by the run)
 
     def compiled(self, env, batch):
         from floatwind._kernels import rotor as kr
@@ -431,7 +501,8 @@ class BemRotor(Load, kind="bem_rotor"):
         pp = self._pitch_params(None)
         p = self.Params(geometry=self._geometry, options=self._options(env),
                         airfoils=self.airfoils, wind=wind_params(env.wind, batch),
-                        state=state, pitch_ref=pp.pitch_ref, memory=pp.memory)  # fmt: skip
+                        state=state, pitch_ref=pp.pitch_ref, memory=pp.memory,
+                        dbemt=self._dbemt(), state0=-1)  # fmt: skip
         if self.memory_of is None:
             return CompiledLoad(kr.bem_rotor_kernel, p)
         return CompiledLoad(kr.bem_rotor_kernel, p, after_step=kr.rotor_after_step)
@@ -439,6 +510,8 @@ class BemRotor(Load, kind="bem_rotor"):
     def channel_info(self) -> dict[str, tuple[str, str]]:
         p = self.channel_prefix
         info = {f"{p}{k}": v for k, v in _HUB_INFO.items()}
+        if self.dbemt_mod:
+            info[f"{p}DBEMTau1"] = ("s", "DBEMT time constant tau1 (dynamic inflow)")
         for k in range(self.output_blades):
             for n, node in enumerate(self.output_nodes):
                 for suffix, (_c, units, desc) in NODE_CHANNELS.items():
@@ -497,9 +570,15 @@ class BemRotor(Load, kind="bem_rotor"):
             where = opt.path("af_tab_mod") if exc.field == "AFTabMod" else sec.path("airfoils")
             raise CaseError(exc.reason, field=where,
                             file=exc.file) from None  # fmt: skip
-        if opt.integer("dbemt_mod", 0) != 0:
-            raise CaseError("DBEMT_Mod != 0 (dynamic inflow) is not built yet; use 0",
+        dbemt_mod = opt.integer("dbemt_mod", 0)
+        if dbemt_mod not in (0, 1, 2, 3):
+            raise CaseError(f"DBEMT_Mod = {dbemt_mod} is not supported; use 0 (quasi-steady), 1 "
+                            "or 3 (constant tau1) or 2 (tau1 from the rotor)",
                             field=opt.path("dbemt_mod"))  # fmt: skip
+        tau1 = opt.number("tau1_const", None, kind="positive")
+        if dbemt_mod in (1, 3) and tau1 is None:
+            raise CaseError(f"DBEMT_Mod = {dbemt_mod} needs tau1_const (s)",
+                            field=opt.path("tau1_const"))  # fmt: skip
         wake = opt.integer("wake_mod", 1)
         if wake not in (0, 1):
             raise CaseError(f"Wake_Mod = {wake} is not supported; use 0 (none) or 1 (BEM)",
@@ -534,6 +613,8 @@ class BemRotor(Load, kind="bem_rotor"):
             output_blades=sec.integer("output_blades", 1),
             channel_prefix=sec.raw("channel_prefix", ""),
             pitch_from=sec.raw("pitch_from", None),
+            dbemt_mod=dbemt_mod,
+            tau1_const=tau1,
             field=field,
         )
 

@@ -1,4 +1,4 @@
-"""The OpenFAST internal-load channels of a tree (YawBr*, TwrBs*, Root*b1, Wang's gyroscopic and
+"""The OpenFAST internal-load channels of a tree (YawBr*, TwrBs*, Root*b1..b3, Wang's gyroscopic and
 RNA moments) as an ``extra_channels`` function: built on the inverse dynamics of
 :mod:`floatwind.multibody.inverse` and the moments of :mod:`floatwind.multibody.gyro` (which
 itself uses the inverse dynamics, so this module sits above both)."""
@@ -25,7 +25,8 @@ def channels_for(tree: Tree, spec: dict | None = None) -> Callable[[object], dic
     * ``tower_base`` (or ``tower``) joint -> ``TwrBsFxt..TwrBsMzt`` (parent = platform axes);
     * ``yaw`` joint -> ``YawBrFxp..YawBrMzp`` (parent = tower axes) and, with a ``spin`` joint,
       the gyroscopic/RNA moments ``MgyroA..C``, ``MRNAA..C`` (Wang 3.27-3.28);
-    * ``pitch1`` joint -> ``RootFxb1..RootMzb1`` (child = pitched blade-1 axes).
+    * ``pitch1`` joint -> ``RootFxb1..RootMzb1`` (child = pitched blade-1 axes), and likewise
+      ``pitch2``, ``pitch3`` -> ``Root*b2``, ``Root*b3`` (spec keys ``Root2``, ``Root3``).
 
     Extra entries ``{prefix: (joint, axes)}`` give channels ``{prefix}F{x,y,z}`` and
     ``{prefix}M{x,y,z}`` (their units in the returned function's ``channel_info``).
@@ -44,6 +45,9 @@ def channels_for(tree: Tree, spec: dict | None = None) -> Callable[[object], dic
                 break
         if "pitch1" in names:
             spec["Root"] = ("pitch1", "child")
+        for k in (2, 3):  # blades 2 and 3 on pitch joints of their own (six_body)
+            if f"pitch{k}" in names:
+                spec[f"Root{k}"] = (f"pitch{k}", "child")
     for prefix, (joint, axes) in spec.items():
         if prefix == "YawBr":
             items.append((prefix, joint, axes, "{p}{q}{ax}p"))
@@ -51,6 +55,8 @@ def channels_for(tree: Tree, spec: dict | None = None) -> Callable[[object], dic
             items.append((prefix, joint, axes, "{p}{q}{ax}t"))
         elif prefix == "Root":
             items.append((prefix, joint, axes, "{p}{q}{ax}b1"))
+        elif prefix in ("Root2", "Root3"):
+            items.append(("Root", joint, axes, "{p}{q}{ax}b" + prefix[-1]))
         else:
             items.append((prefix, joint, axes, "{p}{q}{ax}"))
             for q, u in (("F", "N"), ("M", "N m")):

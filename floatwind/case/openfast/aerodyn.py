@@ -2,8 +2,10 @@
 settings table, the refusals, and the AeroDyn part of the ``bem_rotor`` case entry.
 
 :func:`read_aerodyn_files` (called by :func:`floatwind.case.openfast.read_fst` when ``CompAero =
-2``) reads the main file with :func:`read_aerodyn_main` (its own reader: the generic one does not
-know the ``AFNames`` list or the tower table's header comment), each ``ADBlFile(k)`` and each
+2``) reads the main file with the generic reader
+(:func:`floatwind.case.openfast.reader.read_openfast_input`: the ``AFNames`` list, the tower
+table whose header ends in a comment, ``OutList_Nodal``, each key's line), each ``ADBlFile(k)``
+and each
 ``AFNames`` file (:mod:`floatwind.io.aerodyn`), and checks every ``BlAFID`` against
 ``NumAFfiles``. Keys are read by name, so the v4 forms AeroDyn v5 itself still accepts read too
 (``WakeMod``, ``AFAeroMod``, ``SkewMod``, ``SkewModFactor``, ``UAMod``, ``FrozenWake``,
@@ -23,12 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from floatwind.case.openfast.reader import (
-    _SECTION_RE,
     DEFAULT,
-    _is_row,
-    _is_units_line,
-    _outlist_entries,
-    _section_title,
     _tokens,
     read_openfast_input,
 )
@@ -44,132 +41,12 @@ __all__ = [
     "line_refusals",
     "options",
     "read_aerodyn_files",
-    "read_aerodyn_main",
     "rotor_config",
 ]
 
 _REF = "ref09_aero_fixed_speed"
 
 # ------------------------------------------------------------------------------ the main file
-
-
-def read_aerodyn_main(path: str | Path) -> dict[str, Any]:
-    """Parse an AeroDyn main file into the generic layout of
-    :func:`~floatwind.case.openfast.reader.read_openfast_input` (``file``, ``title``, ``values``,
-    ``tables``, ``outlists``, ``sections``) plus ``lines`` (key -> line number).
-
-    ``AFNames`` is the list of the ``NumAFfiles`` names (one per line after the key); ``BlOutNd``
-    and the other comma lists are lists; the tower table is found by its units line (its header
-    may end in a ``!`` comment); ``OutList`` and ``OutList_Nodal`` run to their ``END`` lines.
-    """
-    path = Path(path)
-    try:
-        lines = path.read_text(encoding="latin-1").splitlines()
-    except OSError as exc:
-        raise CaseError(f"cannot read the file ({exc})", file=str(path)) from exc
-    values: dict[str, Any] = {}
-    where: dict[str, int] = {}
-    tables: dict[str, dict[str, Any]] = {}
-    outlists: dict[str, list[str]] = {}
-    sections: list[str] = []
-    title, section = "", ""
-    table: dict[str, Any] | None = None
-    outlist: list[str] | None = None
-    af_left = 0
-    for i, raw in enumerate(lines, start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        if outlist is not None:
-            if line[:3].upper() == "END" or _SECTION_RE.match(line):
-                outlist = None
-                if line[:3].upper() == "END":
-                    continue
-            else:
-                outlist.extend(_outlist_entries(line))
-                continue
-        if _SECTION_RE.match(line):
-            section = _section_title(line)
-            sections.append(section)
-            table = None
-            continue
-        if i == 2:
-            title = line
-            continue
-        if line.startswith("!"):
-            continue
-        if af_left > 0:  # one airfoil file name per line after AFNames
-            toks = _tokens(line)
-            if not toks or toks[0].kind != "quoted":
-                raise CaseError(f"expected {af_left} more airfoil file name(s) (quoted), found "
-                                f"{line!r}", field=f"line {i} (AFNames)", file=str(path))  # fmt: skip
-            values["AFNames"].append(toks[0].value)
-            af_left -= 1
-            continue
-        toks = _tokens(re.split(r"\s!|^!", line)[0])
-        if table is not None:
-            if _is_row(toks):
-                table["rows"].append([t.value for t in toks])
-                continue
-            table = None
-        head = re.split(r"\s!|\[", line)[0]
-        head_toks = _tokens(head)
-        nxt = next((lines[j] for j in range(i, len(lines)) if lines[j].strip()), "")
-        if (
-            len(head_toks) >= 2
-            and all(t.kind == "word" for t in head_toks)
-            and _is_units_line(nxt.split("[")[0].split("!")[0])
-        ):
-            name, k = section or f"table_{len(tables) + 1}", 1
-            while name in tables:
-                k += 1
-                name = f"{section} ({k})"
-            table = {"columns": [t.text for t in head_toks], "units": [], "rows": [], "line": i}
-            tables[name] = table
-            continue
-        if table is None and tables and _is_units_line(line.split("!")[0]):
-            last = list(tables.values())[-1]
-            if not last["units"] and not last["rows"]:
-                last["units"] = [u.strip("()[]") for u in line.split("!")[0].split()]
-                table = last
-                continue
-        vals: list[Any] = []
-        j = 0
-        while j < len(toks) and toks[j].is_value:
-            vals.append(toks[j].value)
-            j += 1
-        if j >= len(toks) or toks[j].kind != "word":
-            continue  # not a setting line (AeroDyn would stop here; the walk does not care)
-        key = toks[j].text
-        if key.lower() in ("outlist", "outlist_nodal") and not vals:
-            outlist = outlists.setdefault("OutList" if key.lower() == "outlist" else key, [])
-            continue
-        if key in values:
-            continue  # AeroDyn reads the first
-        if key == "AFNames":
-            values[key] = list(vals[:1])
-            n_af = values.get("NumAFfiles")
-            if not isinstance(n_af, int) or n_af < 1:
-                raise CaseError("NumAFfiles must precede AFNames and be >= 1",
-                                field=f"line {i} (AFNames)", file=str(path))  # fmt: skip
-            af_left = n_af - len(values[key])
-        else:
-            values[key] = None if not vals else (vals[0] if len(vals) == 1 else vals)
-        where[key] = i
-    if af_left:
-        raise CaseError(f"{af_left} airfoil file name(s) missing after AFNames",
-                        field="AFNames", file=str(path))  # fmt: skip
-    for tab in tables.values():
-        tab.pop("line", None)
-    return {
-        "file": str(path),
-        "title": title,
-        "values": values,
-        "tables": tables,
-        "outlists": outlists,
-        "sections": sections,
-        "lines": where,
-    }
 
 
 def key_line(f: dict, key: str) -> int | None:
@@ -230,7 +107,7 @@ def read_aerodyn_files(fst: dict, num_bl: int) -> dict[str, Any]:
     why = "CompAero = 2 reads the AeroDyn file: "
     ad_path = _resolve(fst["file"], fst["values"].get("AeroFile"), "AeroFile",
                        key_line(fst, "AeroFile"), why)  # fmt: skip
-    ad = read_aerodyn_main(ad_path)
+    ad = read_openfast_input(ad_path)
     cols = _columns(ad)
     names = ad["values"].get("AFNames") or []
     airfoils = [read_airfoil(_resolve(ad["file"], n, "AFNames", ad["lines"].get("AFNames")),
@@ -406,6 +283,8 @@ def rotor_config(deck: dict) -> dict[str, Any]:
         "channels": given,
         "channels_not_given": [c for c in chans if not GIVEN_CHANNELS.match(c)],
     }
+    if opt["dbemt_mod"] in (1, 3):  # DBEMT's constant tau1 (checked by the load: > 0)
+        out["options"]["tau1_const"] = opt["tau1_const"]
     if same:
         out["blade_file"] = blades[0].path
     else:
@@ -473,8 +352,9 @@ def _refusals(deck: dict) -> list[str]:
 
 #: v4 key -> (ok(converted v5 options, value), the values floatwind supports)
 _LEGACY = {
-    "WakeMod": (lambda o, v: o["wake_mod"] in (0, 1) and o["dbemt_mod"] <= 0,
-                "WakeMod = 0 or 1 (2 = dynamic BEM and 3 = free vortex wake are not built)"),
+    "WakeMod": (lambda o, v: o["wake_mod"] in (0, 1) and o["dbemt_mod"] in (0, 1, 2, 3),
+                "WakeMod = 0, 1 or 2 (BEM with DBEMT_Mod 1-3; 3 = free vortex wake is not "
+                "built)"),
     "FrozenWake": (lambda o, v: o["dbemt_mod"] >= 0,
                    "FrozenWake = False (a frozen wake is for linearisation)"),
     "AFAeroMod": (lambda o, v: o["ua_mod"] == 0,
@@ -513,10 +393,15 @@ def _dt_ok(v: Any, ctx: Ctx) -> bool:
 
 
 def _dbemt_ok(v: Any, ctx: Ctx) -> bool:
-    """DBEMT_Mod = 0; a v4 file uses it only with WakeMod = 2 (refused by WakeMod's line)."""
+    """DBEMT_Mod = 0, 1, 2 or 3 (-1, the frozen wake of linearisation, is refused); a v4 file
+    uses it only with WakeMod = 2 (checked by WakeMod's line)."""
     wake_mod = ctx.v("AeroDyn", "WakeMod")
-    return same_value(v, 0) or (
-        wake_mod is not None and "Wake_Mod" not in ctx.deck["AeroDyn"]["values"]
+    return (
+        same_value(v, 0)
+        or same_value(v, 1)
+        or same_value(v, 2)
+        or same_value(v, 3)
+        or (wake_mod is not None and "Wake_Mod" not in ctx.deck["AeroDyn"]["values"])
     )
 
 
@@ -527,7 +412,6 @@ _TWR = "tower influence/drag input, used only with TwrPotent, TwrShadow or TwrAe
 _MHK = "buoyancy/added-mass input, used only for MHK turbines (MHK != 0 is refused)"
 _NAC = "nacelle drag input, used only with NacelleDrag = True (refused)"
 _SECT = "sector averaging input, used only with SectAvg = True (refused)"
-_DBEMT = "dynamic BEM input, used only with DBEMT_Mod != 0 (refused until built)"
 
 _SETTINGS: dict[str, dict[str, Setting]] = {
     "AeroDyn": {
@@ -575,9 +459,10 @@ _SETTINGS: dict[str, dict[str, Setting]] = {
         "SectAvgNPoints": I(_SECT),
         "SectAvgPsiBwd": I(_SECT),
         "SectAvgPsiFwd": I(_SECT),
-        "DBEMT_Mod": _R("DBEMT_Mod = 0 (quasi-steady induction; dynamic BEM is not built yet)",
-                        _dbemt_ok, "1"),
-        "tau1_const": I(_DBEMT),
+        "DBEMT_Mod": _R("DBEMT_Mod = 0 (quasi-steady induction), 1 or 3 (dynamic inflow, "
+                        "constant tau1) or 2 (tau1 from the rotor): bem_rotor options.dbemt_mod",
+                        _dbemt_ok, "-1"),
+        "tau1_const": _M(f"{_BEM}.tau1_const (DBEMT's tau1, used with DBEMT_Mod = 1 or 3)"),
         "OLAFInputFileName": I("free vortex wake input, used only with Wake_Mod = 3 (refused)"),
         "AoA34": _R("AoA34 = False (angle of attack at the aerodynamic centre; the 3/4-chord "
                     "sampling is not built)", eq(False), "True"),

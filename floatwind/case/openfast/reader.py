@@ -10,12 +10,17 @@ Generic parse result (``read_openfast_input``)::
      "values": {key: value},               # "value KEY - comment" lines, in file order
      "tables": {section_title: {"columns": [...], "units": [...], "rows": [[...], ...]}},
      "outlists": {"OutList": [...], "OutList_2": [...]},
-     "sections": [section_title, ...]}
+     "sections": [section_title, ...],
+     "lines": {key: line number}}         # where each key of "values" is (1-based)
 
 Values are ``int``, ``float``, ``bool``, ``str``, the string ``"DEFAULT"`` (for ``DEFAULT`` or
 ``"default"``), ``None`` (a key without a value), a list (several values on one line, e.g.
 ``30, 60 LinTimes``), or a list of rows when numeric lines without a key follow the keyed line
 (HydroDyn ``AddF0``, ``AddCLin``, ``AddBLin``, ``AddBQuad``).
+
+Two forms of AeroDyn's main file: ``AFNames`` is the list of the ``NumAFfiles`` quoted names, one
+per line after the key; an output list under its own key (``OutList_Nodal``) keeps that name.
+A table header or units line may end in a ``!`` comment.
 """
 
 from __future__ import annotations
@@ -158,6 +163,7 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
         raise CaseError(f"cannot read the file ({exc})", file=str(path)) from exc
 
     values: dict[str, Any] = {}
+    where: dict[str, int] = {}  # key -> line number
     matrices: dict[str, list[list[Any]]] = {}
     tables: dict[str, dict[str, Any]] = {}
     outlists: dict[str, list[str]] = {}
@@ -167,6 +173,7 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
     table: dict[str, Any] | None = None
     outlist: list[str] | None = None
     last_key: str | None = None  # keyed line that numeric continuation lines may extend
+    af_left = 0  # AeroDyn's AFNames: names still to come, one per line
 
     def new_outlist() -> list[str]:
         name = "OutList"
@@ -202,6 +209,17 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
         if i == 2:
             title = line
             continue
+        if line.startswith("!"):
+            table = None  # a comment ends a table (AeroDyn's blade file: rows past NumBlNds)
+            continue
+        if af_left > 0:  # AeroDyn's AFNames: one quoted airfoil file name per line
+            names = _tokens(re.split(r"\s!", line)[0])
+            if not names or names[0].kind != "quoted":
+                raise CaseError(f"expected {af_left} more airfoil file name(s) (quoted), found "
+                                f"{line!r}", field=f"line {i} (AFNames)", file=str(path))  # fmt: skip
+            values["AFNames"].append(names[0].value)
+            af_left -= 1
+            continue
         if line[:3].upper() == "END" and not line[3:4].isalnum():
             continue  # an end-of-list marker (e.g. after an empty output list), not a setting
         toks = _tokens(re.split(r"\s!", line)[0])
@@ -220,14 +238,14 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
             matrices.setdefault(last_key, [])
             matrices[last_key].append([t.value for t in toks])
             continue
-        # table header: names only, followed by a units line
-        head = line.split("[")[0]
+        # table header: names only, followed by a units line (either may end in a comment)
+        head = _uncommented(line)
         head_toks = _tokens(head)
         nxt = next((lines[j] for j in range(i, n) if lines[j].strip()), "")
         if (
             len(head_toks) >= 2
             and all(t.kind == "word" for t in head_toks)
-            and _is_units_line(nxt.split("[")[0])
+            and _is_units_line(_uncommented(nxt))
         ):
             name = section or f"table_{len(tables) + 1}"
             base, k = name, 1
@@ -242,7 +260,7 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
             # the units line
             while i < n and not lines[i].strip():
                 i += 1
-            table["units"] = [u.strip("()[]") for u in lines[i].split("[")[0].split()]
+            table["units"] = [u.strip("()[]") for u in _uncommented(lines[i]).split()]
             i += 1
             tables[name] = table
             last_key = None
@@ -274,13 +292,31 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
                 outlist = new_outlist()
                 last_key = None
                 continue
+        if key.lower().startswith("outlist_") and not vals and key not in outlists:
+            outlist = outlists[key] = []  # AeroDyn's OutList_Nodal
+            last_key = None
+            continue
         value: Any = None if not vals else (vals[0] if len(vals) == 1 else vals)
         if key in values:
             logger.warning("%s:%d: key %s repeated; the first value is kept", path, i, key)
+        elif key == "AFNames":  # AeroDyn: NumAFfiles quoted names, the first on this line
+            values[key] = list(vals[:1])
+            where[key] = i
+            n_af = values.get("NumAFfiles")
+            if not isinstance(n_af, int) or n_af < 1:
+                raise CaseError("NumAFfiles must precede AFNames and be >= 1",
+                                field=f"line {i} (AFNames)", file=str(path))  # fmt: skip
+            af_left = n_af - len(values[key])
+            last_key = None
+            continue
         else:
             values[key] = value
+            where[key] = i
         last_key = key if vals and all(isinstance(v, int | float) for v in vals) else None
 
+    if af_left:
+        raise CaseError(f"{af_left} airfoil file name(s) missing after AFNames",
+                        field="AFNames", file=str(path))  # fmt: skip
     for key, rows in matrices.items():
         first = values[key]
         values[key] = [first if isinstance(first, list) else [first], *rows]
@@ -291,7 +327,13 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
         "tables": tables,
         "outlists": outlists,
         "sections": sections,
+        "lines": where,
     }
+
+
+def _uncommented(line: str) -> str:
+    """A table header or units line without its ``!`` comment or ``[`` note."""
+    return re.split(r"\s!|\[", line)[0]
 
 
 # --------------------------------------------------------------------------------------------------
