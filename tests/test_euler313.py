@@ -399,6 +399,7 @@ def test_output_step_off_the_step_grid_is_refused():
     assert exc.value.field == "simulation.dt_out"
 
 
+@pytest.mark.slow  # whole validation scripts; the fast versions: test_d1_free_vibration_agrees_*, test_free_tumbling_agrees_*
 @pytest.mark.parametrize("name", ["d1_free_vibration", "free_tumbling"])
 def test_quick_scripts(name, tmp_path):
     """The quick versions of the other validation scripts pass their quantitative checks."""
@@ -412,6 +413,7 @@ def test_quick_scripts(name, tmp_path):
     assert list(tmp_path.glob("*.png"))
 
 
+@pytest.mark.slow  # a whole validation script (wind, Morison waves, thrust, yaw)
 def test_d2_yaw_quick_script(tmp_path):
     """validation/euler313/d2_yaw.py --quick: wind, waves (Morison), thrust and the yaw through the
     Load contract; precession ~0.8 rad, M_gyroA non-zero, gyro = MCM (3.28) to 1e-6."""

@@ -163,7 +163,7 @@ def test_torque_drive_spin_up_matches_closed_form(fused):
     """A rotor (axial inertia J = 300 kg m^2) on a base 1e15 times heavier, from 2 rad/s: a
     constant torque gives theta = theta0 + w0 t + tau t^2 / (2 J) (RK4 exact for it: 1e-9); a
     torque table tau = -c w gives w = w0 exp(-c t / J) (1e-9)."""
-    d = _bodies_case([_BASE, _ROTOR], [_spin_joint({"kind": "torque", "torque": 60.0})], 10.0, 0.01)
+    d = _bodies_case([_BASE, _ROTOR], [_spin_joint({"kind": "torque", "torque": 60.0})], 3.0, 0.01)
     ds = _run(d, fused)
     t = ds.time.values
     assert np.allclose(ds["Q_rotor_joint"].values, 0.1 + 2.0 * t + 0.1 * t**2, rtol=1e-9, atol=1e-9)
@@ -171,7 +171,7 @@ def test_torque_drive_spin_up_matches_closed_form(fused):
     assert np.allclose(ds["QD2_rotor_joint"].values, 0.2, rtol=1e-10)
     c = 30.0
     drive = {"kind": "torque", "rates": [-100.0, 100.0], "torques": [100.0 * c, -100.0 * c]}
-    ds = _run(_bodies_case([_BASE, _ROTOR], [_spin_joint(drive)], 10.0, 0.01), fused)
+    ds = _run(_bodies_case([_BASE, _ROTOR], [_spin_joint(drive)], 3.0, 0.01), fused)
     w = 2.0 * np.exp(-c * ds.time.values / 300.0)
     assert np.abs(ds["QD_rotor_joint"].values - w).max() <= 1e-9 * 2.0
 
@@ -256,7 +256,7 @@ def test_compiled_equals_numpy_and_batch_member_equals_alone():
         spin_drive={"kind": "torque", "torque": 2.0e5, "rates_rpm": [0.0, 20.0],
                     "torques": [0.0, -6.0e5]},
     )  # fmt: skip
-    d["simulation"].update(t_max=4.0, dt=0.0025, dt_out=0.05)
+    d["simulation"].update(t_max=1.0, dt=0.0025, dt_out=0.05)
     angles = [[1.0, 2.0, 0.0], [0.5, -1.0, 2.0], [0.0, 3.0, -1.0]]
     d["initial"] = {"angles_deg": angles}
     fast, slow = _run(d, True), _run(d, False)

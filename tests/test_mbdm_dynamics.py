@@ -275,6 +275,7 @@ def _gas_switches(t, q, qdot):
     return [qdot[2, 0], q[2, 0] - 5.0]
 
 
+@pytest.mark.slow  # the fast version: tests/test_mbdm_files.py (the same check from the note's file)
 def test_slider_crank_baumgarte_against_lagrangian_and_energy():
     """The note's full 1 s (Table 28); steps split at the switches of (94) keep RK4 fourth
     order (without them the slope jump of 282857 N/m at x3 = 5 m leaves an O(dt^2) error:
@@ -290,6 +291,7 @@ def test_slider_crank_baumgarte_against_lagrangian_and_energy():
     assert np.max(res.drift_position) < 1e-7 and np.max(res.drift_velocity) < 1e-6
 
 
+@pytest.mark.slow  # the fast version: tests/test_mbdm_files.py (table 27 state, partitioning)
 def test_slider_crank_partitioning_against_lagrangian_and_energy():
     ds, q0, qd0 = _slider_crank()
     # 0.5 s: two compression strokes; a step costs about 3x a Baumgarte one (Newton on u and

@@ -288,7 +288,7 @@ def test_proppot_members_carry_only_drag(tmp_path):
 
 
 @needs_refs
-@pytest.mark.parametrize("method", ["fdi", "era"])
+@pytest.mark.parametrize("method", ["fdi", pytest.param("era", marks=pytest.mark.slow)])
 def test_state_space_radiation_fit_and_run(method, compiled_on):
     """The state-space radiation (model: state_space), both identifications: every fitted kernel
     entry is stable and reproduces the data within its stated tolerance, ref07 run with it stays
@@ -450,8 +450,8 @@ def test_radiation_is_passive(model, compiled_on):
 @needs_refs
 @pytest.mark.parametrize(
     "model, rate_tol",
-    [("convolution", 0.10), ("state_space", 0.01), ("state_space_era", 0.01),
-     ("added_mass_only", None)],
+    [("convolution", 0.10), ("state_space", 0.01),
+     pytest.param("state_space_era", 0.01, marks=pytest.mark.slow), ("added_mass_only", None)],
 )  # fmt: skip
 def test_heave_decay_loses_energy_monotonically(model, rate_tol, compiled_on):
     """Analytic free heave decay, radiation the only loss: the ref07 hull with its mass made
