@@ -34,9 +34,12 @@ import logging
 import os
 import struct
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import xarray as xr
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 logger = logging.getLogger(__name__)
 
@@ -208,6 +211,8 @@ def read_bts(path: str | os.PathLike) -> xr.Dataset:
         attrs[f"slope_{c}"] = float(slope[k])
         attrs[f"offset_{c}"] = float(offset[k])
     logger.debug("read %s: nt=%d nz=%d ny=%d ntwr=%d", path, h["nt"], h["nz"], h["ny"], h["ntwr"])
+    import xarray as xr  # here: importing turbsim_io must not import xarray (and pandas)
+
     return xr.Dataset(variables, coords=coords, attrs=attrs)
 
 

@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import logging
 import os
+from typing import TYPE_CHECKING
 
 import numpy as np
-import xarray as xr
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 logger = logging.getLogger(__name__)
 
@@ -284,6 +287,8 @@ def generate_kaimal_many(
         f"floatwind turbsim_io Kaimal/IEC field: uhub={uhub:g} m/s zhub={zhub:g} m "
         f"class={turbulence_class} sigma1={sigma1:.4g} m/s alpha={shear_exponent:g}"
     )
+    import xarray as xr  # here: importing turbsim_io must not import xarray (and pandas)
+
     out = []
     for fld in fields:
         u = (fld["u"] + shear).astype(np.float32)

@@ -92,9 +92,18 @@ def without_dask() -> None:
     third of a short OpenFAST-deck run (docs/performance.md). Marking the module absent
     (``sys.modules["dask"] = None``, Python's documented way to make an import fail) makes xarray
     treat it as not installed. Only for commands that never use Dask (``study --dask`` does), and
-    only if nothing imported it yet."""
-    if "dask" not in sys.modules:
-        sys.modules["dask"] = None
+    only if nothing imported it yet.
+
+    pyarrow goes the same way: pandas (imported by xarray) imports it at start-up only to read
+    its version when it is installed (~0.1-0.2 s); these commands never read or write Arrow
+    data (pandas then behaves as in an installation without pyarrow)."""
+    for name in _UNUSED:
+        if name not in sys.modules:
+            sys.modules[name] = None
+
+
+#: what :func:`without_dask` keeps out of a command's process (tests/test_startup.py)
+_UNUSED = ("dask", "pyarrow")
 
 
 def main(argv: list[str] | None = None) -> int:

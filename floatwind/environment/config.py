@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-import turbsim_io
 from floatwind.environment.base import CONSTANT_DEFAULTS, Environment, NoWind, StillWater
 from floatwind.environment.spectra import JonswapSpectrum, PiersonMoskowitzSpectrum
 from floatwind.environment.waves import (
@@ -268,6 +267,8 @@ def _steady(c: Section) -> SteadyWind:
 
 
 def _load_bts(path: Path, where: str, file):
+    import turbsim_io  # here, not at the top: it imports xarray (and pandas), ~1 s of CPU
+
     try:
         return turbsim_io.read_bts(path)
     except turbsim_io.BtsFormatError as exc:
@@ -347,6 +348,8 @@ def _build_wind(cfg, *, n, seeds, duration, dt_hint, base_dir, file, where="envi
     uhub = c.number("speed", kind="positive")
     nt = int(math.ceil((duration + width / uhub) / dt)) + 2
     nt += nt % 2
+    import turbsim_io
+
     try:
         # one call for the batch: the realizations share the coherence factorizations
         fields = turbsim_io.generate_kaimal_many(

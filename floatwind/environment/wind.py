@@ -15,14 +15,17 @@ from __future__ import annotations
 
 import logging
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-import xarray as xr
 
 from floatwind import _kernels
 from floatwind._kernels.status import Status
 from floatwind.environment.base import time_runs
 from turbsim_io import iec_length_scale, ntm_sigma1
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 logger = logging.getLogger(__name__)
 

@@ -1,0 +1,197 @@
+"""The fixed cost of a ``floatwind run``: where it goes, and A/B against another checkout.
+
+    python benchmarks/startup_cost.py phases [DECK] [--tmax 1]
+    python benchmarks/startup_cost.py ab [DECK] [--tmax 1] [--rounds 5] [--baseline DIR ...]
+
+``phases`` runs the steps of ``floatwind run DECK --tmax S`` in one fresh process (as
+``floatwind.cli.run.main`` does them) and prints the CPU time of each: interpreter start-up,
+imports (numba; floatwind with xarray/pandas/netCDF4), deck parsing, model assembly, the
+pre-run checks (whose Jacobians load the first compiled kernels: numba's target initialisation),
+the compile notice, ``simulate`` (the generated stepper loaded from numba's cache, stepping,
+outputs), the deck's OutList channels, the netCDF file; and how many compiled functions were
+loaded from numba's cache, with their time.
+
+``ab`` times whole processes (user + system CPU of the child): ``floatwind run DECK --tmax S``
+of this checkout and of each ``--baseline`` checkout (``PYTHONPATH`` set to it), and a *floor*
+process that only imports numpy, numba, xarray and netCDF4 and calls one cached compiled
+function (what any run of this design pays before floatwind does anything), in turn, ``--rounds``
+times. On a shared machine only the ratios within one invocation mean something: the medians and
+the ratio of each checkout to this one are printed. ``PYTHONDONTWRITEBYTECODE`` is removed from
+the children's environment (an installed floatwind has its byte code; without it Python compiles
+~130 modules on every start).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+REF01 = ROOT.parent / "shared/reference/openfast/ref01_pitch_decay/ref01_pitch_decay.fst"
+
+_PHASES = r"""
+import resource, sys, time, collections
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+START = cpu()
+marks = [("interpreter start-up", START)]
+def mark(name):
+    marks.append((name, cpu()))
+deck, tmax, out = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+from floatwind.cli import without_dask
+without_dask()
+import numba.core.caching as _c
+loaded, load_cpu = [], [0.0]
+_orig = _c.Cache.load_overload
+def _load(self, sig, ctx):
+    t = cpu()
+    r = _orig(self, sig, ctx)
+    load_cpu[0] += cpu() - t
+    loaded.append(self._py_func.__qualname__)
+    return r
+_c.Cache.load_overload = _load
+mark("import floatwind.cli, numba")
+import floatwind.cli.run, floatwind.simulate, floatwind.io.safe, floatwind.case.openfast
+mark("import floatwind (+ xarray, pandas, netCDF4)")
+from floatwind.case.openfast import import_openfast, model_from_deck
+res = import_openfast(deck, approximate=False, split="auto", mooring="auto")
+mark("deck parsing")
+model = model_from_deck(deck, approximate=False, overrides={"simulation.t_max": tmax}, result=res)
+model.deck_import = res
+mark("model assembly")
+from floatwind.simulate.sanity import check_memory, compile_notice, sanity_warnings
+check_memory(model)
+sanity_warnings(model)
+mark("pre-run checks (first kernels: numba start-up)")
+notice = compile_notice(model)
+mark("compile notice")
+from floatwind.simulate import simulate
+ds = simulate(model, progress=False)
+mark("simulate: stepper from cache, stepping, outputs")
+from floatwind.case.openfast.outputs import deck_channels, deck_outlist, not_computed
+for name, var in deck_channels(ds, model, res["info"]).items():
+    if name not in ds:
+        ds[name] = var
+not_computed(deck_outlist(res["deck"]), ds)
+mark("deck OutList channels")
+import pathlib
+from floatwind.cli._results import write_result, summary
+write_result(ds, pathlib.Path(out), "nc")
+summary(ds)
+mark("netCDF file + summary")
+prev = 0.0
+for name, t in marks:
+    print(f"{name:50s} {t - prev:7.3f} s")
+    prev = t
+print(f"{'total (process CPU)':50s} {cpu():7.3f} s")
+print(f"compiled functions loaded from numba's cache: {len(loaded)} ({load_cpu[0]:.3f} s): "
+      f"{', '.join(loaded)}")
+if notice:
+    print("(the kernels were not cached: this was a compiling run, measure again)")
+"""
+
+_FLOOR = textwrap.dedent(
+    """
+    import numpy as np, xarray, netCDF4
+    from numba import njit
+    exec(compile(open(FILE).read(), FILE, "exec"))
+    """
+)
+
+_KERNEL = textwrap.dedent(
+    """
+    import numpy as np
+    from numba import njit
+
+    @njit(cache=True, fastmath=False)
+    def total(a):
+        s = 0.0
+        for i in range(a.shape[0]):
+            s += a[i]
+        return s
+
+    total(np.ones(3))
+    """
+)
+
+
+def _env(pythonpath: str | None) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE",)}
+    env["OMP_NUM_THREADS"] = "1"
+    if pythonpath is not None:
+        env["PYTHONPATH"] = pythonpath
+    return env
+
+
+def child_cpu(cmd: list[str], env: dict, cwd: str) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr[-2000:]}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def phases(deck: str, tmax: float) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-c", _PHASES, deck, str(tmax), f"{tmp}/out.nc"]
+        subprocess.run(cmd, env=_env(str(ROOT)), cwd=tmp, check=True)
+
+
+def ab(deck: str, tmax: float, rounds: int, baselines: list[str]) -> None:
+    trees = [("this checkout", str(ROOT))] + [
+        (b, str(pathlib.Path(b).resolve())) for b in baselines
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        kernel = pathlib.Path(tmp, "floor_kernel.py")
+        kernel.write_text(_KERNEL)
+        floor = [sys.executable, "-c", f"FILE = {str(kernel)!r}\n" + _FLOOR]
+        runs = {}
+        for name, path in trees:
+            runs[name] = (
+                [sys.executable, "-m", "floatwind", "run", deck, "--tmax", f"{tmax:g}",
+                 "-o", f"{tmp}/out.nc", "--overwrite", "--no-progress"],
+                _env(path),
+            )  # fmt: skip
+        jobs = [("floor (numpy, numba, xarray, netCDF4, one cached kernel)", (floor, _env(None)))]
+        jobs += list(runs.items())
+        for _, (cmd, env) in jobs:  # warm: byte code, numba's caches
+            child_cpu(cmd, env, tmp)
+        cpu = {name: [] for name, _ in jobs}
+        for k in range(rounds):
+            order = jobs if k % 2 == 0 else jobs[::-1]  # A B C, C B A, ...
+            for name, (cmd, env) in order:
+                cpu[name].append(child_cpu(cmd, env, tmp))
+    ref = statistics.median(cpu["this checkout"])
+    print(f"{rounds} alternating rounds, whole-process CPU (user + system), medians:")
+    for name, xs in cpu.items():
+        med = statistics.median(xs)
+        print(f"  {name:58s} {med:6.2f} s  ({min(xs):.2f}-{max(xs):.2f})  "
+              f"ratio to this checkout {med / ref:5.2f}")  # fmt: skip
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("what", choices=("phases", "ab"))
+    p.add_argument("deck", nargs="?", default=str(REF01))
+    p.add_argument("--tmax", type=float, default=1.0)
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--baseline", action="append", default=[], help="another checkout (A/B)")
+    args = p.parse_args()
+    if args.what == "phases":
+        phases(args.deck, args.tmax)
+    else:
+        ab(args.deck, args.tmax, args.rounds, args.baseline)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""The fixed cost of a command stays structural (issue 41, docs/performance.md "Fixed cost of a
+run"): no timing is asserted (the machine is shared and noisy); instead each command runs in a
+fresh process and the test asserts which packages it did NOT import. A module-level import of
+something heavy that a command does not use (Dask, pyarrow, matplotlib, a SciPy subpackage,
+the studies / report / DLC layers, xarray for a command that builds no Dataset) fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+REF01 = ROOT.parent / "shared/reference/openfast/ref01_pitch_decay/ref01_pitch_decay.fst"
+
+needs_ref01 = pytest.mark.skipif(not REF01.is_file(), reason=f"reference deck not found: {REF01}")
+
+#: the command's process: ``floatwind.cli.main()`` with sys.argv set (as the console script and
+#: ``python -m floatwind`` call it), then the modules it left imported (None entries excluded:
+#: those are the packages ``without_dask`` marked absent)
+_PROBE = r"""
+import contextlib, io, json, sys
+sys.argv = ["floatwind"] + json.loads(sys.argv[1])
+from floatwind.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+    rc = main()
+print(json.dumps({"rc": rc, "err": err.getvalue(),
+                  "modules": sorted(m for m, v in sys.modules.items() if v is not None)}))
+"""
+
+#: never needed by a single run, a check or an import (Dask and pyarrow are kept out on purpose,
+#: the rest is simply not used by these commands)
+NEVER = ("dask", "distributed", "pyarrow", "matplotlib", "floatwind.studies", "floatwind.report",
+         "floatwind.dlc", "floatwind.linear", "floatwind.bem", "validation")  # fmt: skip
+
+#: SciPy: numba's start-up imports scipy.linalg (its BLAS check, numba/np/arraymath.py); a run of
+#: a deck without waves, wind or potential flow needs no other subpackage
+SCIPY_ALLOWED = {"scipy.linalg"}
+
+
+def _modules(argv: list[str], cwd: Path) -> set[str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(ROOT)
+    proc = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(argv)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=900)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["rc"] == 0, out["err"][-2000:]
+    return set(out["modules"])
+
+
+def _heavy(mods: set[str], also: tuple[str, ...] = ()) -> list[str]:
+    return sorted(
+        m
+        for m in mods
+        if any(m == p or m.startswith(p + ".") for p in NEVER + also)
+        or (m.startswith("scipy.") and m.count(".") == 1 and not m.split(".")[1].startswith("_")
+            and m not in SCIPY_ALLOWED and m not in ("scipy.version",))
+    )  # fmt: skip
+
+
+@needs_ref01
+def test_a_cached_run_imports_only_what_it_uses(tmp_path):
+    """A 0.05-s run of ref01 (its kernels are those of the other ref01 tests: cached after the
+    first run) writes its file without Dask, pyarrow, matplotlib, extra SciPy or other layers."""
+    out = tmp_path / "r.nc"
+    argv = ["run", str(REF01), "--tmax", "0.05", "-o", str(out), "--no-progress"]
+    mods = _modules(argv, tmp_path)
+    assert out.is_file()
+    assert _heavy(mods) == []
+    assert "xarray" in mods and "netCDF4" in mods  # the probe sees what a run does import
+
+
+@needs_ref01
+@pytest.mark.parametrize("command", ["check", "import-openfast"])
+def test_check_and_import_build_no_dataset(command, tmp_path):
+    """``floatwind check`` and ``import-openfast`` of a deck import neither xarray nor pandas
+    (nor turbsim_io's readers): the package ``floatwind.io`` loads its netCDF names on use."""
+    argv = [command, str(REF01)] + (["-o", str(tmp_path / "c.yaml")] if command != "check" else [])
+    mods = _modules(argv, tmp_path)
+    assert _heavy(mods, also=("xarray", "pandas", "netCDF4")) == []
+    assert "floatwind.case.openfast" in mods
+
+
+def test_the_check_catches_a_heavy_import():
+    """The filter itself: Dask, a SciPy subpackage beyond linalg and xarray (where banned) are
+    reported; numba's scipy.linalg and private SciPy modules are not."""
+    mods = {"numpy", "scipy", "scipy.linalg", "scipy._lib", "scipy.version", "xarray", "dask.array",
+            "scipy.interpolate", "floatwind.studies.execute"}  # fmt: skip
+    assert _heavy(mods) == ["dask.array", "floatwind.studies.execute", "scipy.interpolate"]
+    assert "xarray" in _heavy(mods, also=("xarray",))
+
+
+def test_io_package_names_load_on_use():
+    """``from floatwind.io import write_netcdf`` still works (PEP 562), an unknown name fails."""
+    import floatwind.io as fio
+
+    assert callable(fio.write_netcdf) and "CHANNELS" in dir(fio)
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        fio.nope  # noqa: B018
