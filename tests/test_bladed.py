@@ -188,3 +188,40 @@ def test_rosco_runs_the_drivetrain():
     assert (pitch >= -1e-6).all() and (pitch <= np.pi / 2).all()
     two = _run(d, batch=2)
     assert np.array_equal(two["GenTq"].values[1], tq)
+
+
+def test_a_gendof_deck_with_a_library_runs_plainly(law, tmp_path, capsys):
+    """ref03 (yaw drive, no aero) with GenDOF = True and PCMode = VSContrl = 5 pointing at the
+    test law (DLL_DT 0.05 s, relative names as ServoDyn resolves them): ``floatwind run
+    DECK.fst`` runs it, GenTq is the library's K w^2 of the last call; PCMode = 5 without
+    VSContrl = 5, DLL_Ramp = True are refused in one line each."""
+    import xarray as xr
+
+    from floatwind.cli import main
+    from tests.test_servo import REF, _edit, _gendof_deck
+
+    if not (REF / "ref03_yaw_spin").is_dir():
+        pytest.skip("no shared reference decks")
+    lib, _ = law
+    fst = _gendof_deck(tmp_path, {"TimGenOn": "0", "VSContrl": "5", "PCMode": "5",
+                                  "DLL_FileName": '"ctrl/liblaw.so"',
+                                  "DLL_InFile": '"ctrl/law.in"', "DLL_DT": "0.05"})  # fmt: skip
+    (fst.parent / "ctrl").mkdir()
+    shutil.copyfile(lib, fst.parent / "ctrl" / "liblaw.so")
+    (fst.parent / "ctrl" / "law.in").write_text(f"{K} 1e30\n")
+    out = tmp_path / "gen.nc"
+    assert main(["run", str(fst), "--tmax", "1", "-o", str(out), "--no-progress"]) == 0
+    with xr.open_dataset(out) as ds:
+        t = ds["time"].values
+        w_gen = 97.0 * ds["RotSpeed"].values * np.pi / 30.0 if ds["RotSpeed"].attrs.get(
+            "units") == "rpm" else 97.0 * ds["RotSpeed"].values  # fmt: skip
+        call = np.floor(t / 0.05 + 1e-9) * 0.05
+        expect = np.float32(K * np.interp(call, t, w_gen) ** 2)
+        assert np.allclose(ds["GenTq"].values, expect, rtol=1e-5)
+    for edits, words in (({"VSContrl": "0"}, "PCMode = 5"), ({"DLL_Ramp": "True"}, "DLL_Ramp")):
+        _edit(fst.parent / "ServoDyn.dat", edits)
+        assert main(["run", str(fst), "--tmax", "1", "-o", str(tmp_path / "x.nc"),
+                     "--no-progress"]) == 2  # fmt: skip
+        err = capsys.readouterr().err
+        assert words in err
+        _edit(fst.parent / "ServoDyn.dat", {"VSContrl": "5", "DLL_Ramp": "False"})
