@@ -518,11 +518,13 @@ class ServoDyn(Load, kind="servodyn"):
                 maneuvers.append((ms.number("start_time"), ms.angle("rate"), ms.angle("final")))
         controller, controller_dt, library = None, 0.0, None
         craw = sec.raw("controller", None)
-        if isinstance(craw, dict) and craw.get("kind") == "dll":
+        if isinstance(craw, dict) and craw.get("kind") == "none":
+            pass  # no controller (a parked DLC switches a case's controller off this way)
+        elif isinstance(craw, dict) and craw.get("kind") == "dll":
             library = _library_from(sec.section("controller", DLL_KEYS), base_dir)
         elif sec.has("controller"):
             cs = sec.section("controller", _CONTROLLER_KEYS)
-            cs.choice("kind", ["baseline", "dll"], "baseline")
+            cs.choice("kind", ["baseline", "dll", "none"], "baseline")
             preset = cs.choice("preset", list(CONTROLLER_PRESETS), "oc3_hywind")
             controller = dict(CONTROLLER_PRESETS[preset])
             for key in NREL5MW_BASELINE:
