@@ -47,7 +47,7 @@ def _edit(path: pathlib.Path, edits: dict[str, str]) -> None:
 
 def model(folder: pathlib.Path, *, preset: str, speed: float, tmax: float, seed: int,
           fl_kp: float = 0.0, turbulence_class: str = "B", tag: str = "",
-          overrides: dict | None = None):  # fmt: skip
+          overrides: dict | None = None, batch: int = 1):  # fmt: skip
     """The controlled ref09 model (see the module docstring); ``preset`` ``rosco``: ROSCO's
     library with cases/control/NREL5MW_ROSCO_DISCON.IN instead of the compiled baseline;
     ``overrides``: baseline controller keys (e.g. ``region3``)."""
@@ -80,6 +80,9 @@ def model(folder: pathlib.Path, *, preset: str, speed: float, tmax: float, seed:
                           "efficiency": 0.944, "pitch": {"initial_deg": [12.0] * 3},
                           "controller": ctrl})  # fmt: skip
     case["simulation"].update(t_max=tmax, dt_out=0.25)
+    if batch > 1:  # identical members (a batch of the model itself: its step memories)
+        ini = case.setdefault("initial", {})
+        ini["displacement"] = [list(ini.get("displacement", [0.0, 0.0, 0.0]))] * batch
     return model_from_deck(fst, result=res)
 
 

@@ -52,7 +52,7 @@ OUTNAME_LEN = MAX_LOG * 2 * 21 + 1
  P_NACYAW_NORTH, P_AIRDENS, P_AVGWIND, P_GB_RATIO, N_PAR) = range(18)  # fmt: skip
 
 #: failure codes (``DllState.fail_code``)
-FAIL_AVIFAIL, FAIL_CONTACTOR, FAIL_BRAKE, FAIL_LOGGING = 1, 2, 3, 4
+FAIL_AVIFAIL, FAIL_CONTACTOR, FAIL_BRAKE, FAIL_LOGGING, FAIL_NOLIB = 1, 2, 3, 4, 5
 
 #: the servodyn controller's state columns this interface uses (floatwind._kernels.servo C_*)
 _C_LASTTQ, _C_LASTT, _C_INIT, _C_GENTQ, _C_PWR = 2, 3, 4, 5, 0
@@ -152,6 +152,9 @@ def bladed_controller(m, k, b, t, w, om, meas, eff):
     ``m.ctrl[k, b, C_GENTQ]``, the pitch demands into ``m.pitch_cmd[k, b]``. The measured torque
     and electrical power (records 23, 15) are those of the previous call's demand."""
     d = m.dll
+    if b >= d.addr.shape[0] or d.addr[b] == 0:  # no library loaded for this member: never call
+        _mark_failed(d, k, min(b, max(d.addr.shape[0] - 1, 0)), t, FAIL_NOLIB)
+        return
     st = m.ctrl[k, b]
     sw = d.swap[b]
     nb = meas.shape[0]

@@ -204,5 +204,8 @@ class BladedLibrary:
         if code == kb.FAIL_BRAKE:
             return (f"{who}: the shaft brake of a library is not built; it set avrSWAP(36) = "
                     f"{float(d.swap[b, 35]):g} (0)")  # fmt: skip
+        if code == kb.FAIL_NOLIB:
+            return (f"controller {self.library.name}: no library copy for batch member {b} (the "
+                    f"run's batch exceeds the {d.addr.shape[0]} copies loaded)")  # fmt: skip
         return (f"{who}: {int(round(float(d.swap[b, 64])))} logging channels exceed the "
                 f"{kb.MAX_LOG} of avrSWAP(65)")  # fmt: skip
