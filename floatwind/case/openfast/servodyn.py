@@ -267,9 +267,7 @@ _SETTINGS = {
             deck="ref03_yaw_spin",
             checked_by="servodyn._refusals",
         ),  # fmt: skip
-        "TPCOn": I(
-            "pitch-control start time; with PCMode = 5 a TPCOn > 0 is refused"
-        ),  # fmt: skip
+        "TPCOn": I("pitch-control start time; with PCMode = 5 a TPCOn > 0 is refused"),  # fmt: skip
         "PitNeut(k)": I("pitch-actuator neutral angle, used only with PitchDOF = True (refused)"),
         "PitSpr(k)": I("pitch-actuator spring, used only with PitchDOF = True (refused)"),
         "PitDamp(k)": I("pitch-actuator damper, used only with PitchDOF = True (refused)"),
