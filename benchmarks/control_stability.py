@@ -46,8 +46,11 @@ def _edit(path: pathlib.Path, edits: dict[str, str]) -> None:
 
 
 def model(folder: pathlib.Path, *, preset: str, speed: float, tmax: float, seed: int,
-          fl_kp: float = 0.0, turbulence_class: str = "B", tag: str = ""):  # fmt: skip
-    """The controlled ref09 model (see the module docstring)."""
+          fl_kp: float = 0.0, turbulence_class: str = "B", tag: str = "",
+          overrides: dict | None = None, batch: int = 1):  # fmt: skip
+    """The controlled ref09 model (see the module docstring); ``preset`` ``rosco``: ROSCO's
+    library with cases/control/NREL5MW_ROSCO_DISCON.IN instead of the compiled baseline;
+    ``overrides``: baseline controller keys (e.g. ``region3``)."""
     from floatwind.case.openfast import import_openfast, model_from_deck
 
     dst = folder / (tag or preset)
@@ -66,11 +69,20 @@ def model(folder: pathlib.Path, *, preset: str, speed: float, tmax: float, seed:
     for ld in case["loads"]:
         if ld["type"] == "bem_rotor":
             ld["pitch_from"] = "servodyn"
+    if preset == "rosco":
+        ctrl = {"kind": "dll", "library": "rosco", "dt": case["simulation"]["dt"],
+                "input": str(pathlib.Path(__file__).resolve().parents[1] / "cases" / "control"
+                             / "NREL5MW_ROSCO_DISCON.IN"), "hub_wind": speed}  # fmt: skip
+    else:
+        ctrl = {"preset": preset, "dt": case["simulation"]["dt"], "fl_kp": fl_kp,
+                **(overrides or {})}  # fmt: skip
     case["loads"].append({"type": "servodyn", "joint": "shaft", "gearbox_ratio": 97.0,
                           "efficiency": 0.944, "pitch": {"initial_deg": [12.0] * 3},
-                          "controller": {"preset": preset, "dt": case["simulation"]["dt"],
-                                         "fl_kp": fl_kp}})  # fmt: skip
+                          "controller": ctrl})  # fmt: skip
     case["simulation"].update(t_max=tmax, dt_out=0.25)
+    if batch > 1:  # identical members (a batch of the model itself: its step memories)
+        ini = case.setdefault("initial", {})
+        ini["displacement"] = [list(ini.get("displacement", [0.0, 0.0, 0.0]))] * batch
     return model_from_deck(fst, result=res)
 
 
@@ -85,7 +97,8 @@ def main(argv=None) -> int:
         "--runs",
         nargs="+",
         default=["oc3_hywind", "nrel5mw_onshore"],
-        help="PRESET or PRESET:FL_KP (floating feedback gain, s)",
+        help="PRESET, PRESET:FL_KP (floating feedback gain, s) or PRESET:KEY=VALUE,... "
+        "(baseline controller keys); PRESET rosco: ROSCO's library",
     )
     args = ap.parse_args(argv)
     from floatwind.simulate.run import simulate
@@ -95,8 +108,18 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for run in args.runs:
             preset, _, fl = run.partition(":")
+            over = {}
+            if "=" in fl:
+                for item in fl.split(","):
+                    k, _, v = item.partition("=")
+                    try:
+                        over[k] = float(v)
+                    except ValueError:
+                        over[k] = v
+                fl = ""
+            tag = re.sub(r"[^A-Za-z0-9_.-]", "_", run)
             m = model(pathlib.Path(tmp), preset=preset, speed=args.speed, tmax=args.tmax,
-                      seed=args.seed, fl_kp=float(fl or 0.0), tag=run.replace(":", "_"),
+                      seed=args.seed, fl_kp=float(fl or 0.0), tag=tag, overrides=over,
                       turbulence_class=args.turbulence_class)  # fmt: skip
             preset = run
             t0 = time.perf_counter()
@@ -117,6 +140,15 @@ def main(argv=None) -> int:
                 "wall_s": round(wall, 1),
                 "t_end": float(t[-1]),
                 "rotor_speed_max_dev": float(np.abs(w[late] - 1.0).max()),
+                "rotor_speed_max_over": float(w[late].max() - 1.0),
+                "rotor_speed_max_under": float(1.0 - w[late].min()),
+                "time_within_10pct": float(np.mean(np.abs(w[late] - 1.0) <= 0.1)),
+                "blade_pitch_at_min_speed_deg": float(
+                    np.degrees(ds["BldPitch1"].values.ravel()[late][np.argmin(w[late])])
+                ),
+                "blade_pitch_at_max_speed_deg": float(
+                    np.degrees(ds["BldPitch1"].values.ravel()[late][np.argmax(w[late])])
+                ),
                 "platform_pitch_std_deg": float(np.degrees(ds["PtfmPitch"].values[late]).std()),
                 "blade_pitch_std_deg": float(np.degrees(ds["BldPitch1"].values[late]).std()),
                 "mean_power_MW": float(ds["GenPwr"].values[late].mean() / 1e6),

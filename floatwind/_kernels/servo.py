@@ -47,6 +47,8 @@ import numpy as np
 from numba import njit
 
 from floatwind._kernels.bemt import equal_real
+from floatwind._kernels.bladed import bladed_controller, empty_dll_state
+from floatwind._kernels.status import CONTROLLER_FAILED
 
 __all__ = [
     "LAW_CONTROLLER",
@@ -110,6 +112,7 @@ class ServoMemory(NamedTuple):
     t0: float
     dt: float
     last: np.ndarray  # (1,) int64: last step recorded (-1: none, statics)
+    dll: object  # floatwind._kernels.bladed.DllState: a controller library's state (or empty)
 
 
 def placeholder_memory() -> ServoMemory:
@@ -121,7 +124,7 @@ def placeholder_memory() -> ServoMemory:
                        man_on=np.zeros((1, 1, 0), dtype=np.int64), man_pitch0=e, man_end=e,
                        ctrl=np.zeros((1, 1, N_CTRL)), pitch0=np.zeros(0), man_start=np.zeros(0),
                        man_rate=np.zeros(0), man_final=np.zeros(0), t0=0.0, dt=1.0,
-                       last=np.full(1, -1, dtype=np.int64))  # fmt: skip
+                       last=np.full(1, -1, dtype=np.int64), dll=empty_dll_state())  # fmt: skip
 
 
 @njit(cache=True, fastmath=False)
@@ -290,7 +293,13 @@ def servo_outputs(p, t, kin):
 @njit(cache=True, fastmath=False)
 def servo_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.servo.ServoDyn` (the load contract's signature): minus the
-    low-speed-shaft torque on the rotor body, plus on the nacelle body, about the shaft."""
+    low-speed-shaft torque on the rotor body, plus on the nacelle body, about the shaft. After a
+    controller library's failure (:mod:`floatwind._kernels.bladed`) it returns CONTROLLER_FAILED
+    past the failing call's time: the step goes to the NumPy path, which stops the run with the
+    controller's message (``ServoDyn.check_controller``)."""
+    d = p.memory.dll
+    if d.failed[0] >= 0 and t > d.fail_time[0]:
+        return CONTROLLER_FAILED
     out = servo_outputs(p, t, kin)
     for b in range(force.shape[0]):
         R = kin.R_b2g[b, p.rotor]
@@ -394,12 +403,6 @@ def baseline_controller(c, m, k, b, t, w, meas, v_nac):
 
 
 @njit(cache=True, fastmath=False)
-def _reached(x, limit):
-    # ServoDyn: x > limit .OR. EqualRealNos(x, limit); an infinite limit (never) is not reached
-    return x > limit or (math.isfinite(limit) and equal_real(x, limit))
-
-
-@njit(cache=True, fastmath=False)
 def servo_after_step(p, t, kin, y):
     """ServoDyn's state updates at the accepted step ending at ``t`` (``Torque_UpdateStates``,
     ``Pitch_UpdateStates``; SrvD_Init at t0) and, every ``p.ctrl_dt`` (a multiple of the step), a call of the
@@ -458,6 +461,9 @@ def servo_after_step(p, t, kin, y):
                         m.man_start[j] + abs(m.man_final[j] - meas[j]) / m.man_rate[j]
                     )
         if p.ctrl_dt >= 0.0 and k % max(1, int(round(p.ctrl_dt / m.dt))) == 0:
+            if p.ctrl_kind == 1:  # a Bladed-style library (ServoDyn PCMode/VSContrl = 5)
+                bladed_controller(m, k, b, t, w, _rotor_speed(p, kin, b), meas, p.efficiency)
+                continue
             v_nac = _nacelle_fa_velocity(p, kin, b) if p.ctrl[K_FL_KP] != 0.0 else 0.0
             baseline_controller(p.ctrl, m, k, b, t, w, meas, v_nac)
     m.last[0] = k

@@ -25,6 +25,7 @@ import enum
 __all__ = [
     "BEMT_NOT_CONVERGED",
     "BOSSAK_NOT_CONVERGED",
+    "CONTROLLER_FAILED",
     "CATENARY_NOT_CONVERGED",
     "EULER_SINGULAR",
     "FAIRLEAD_AT_ANCHOR",
@@ -70,6 +71,10 @@ class Status(enum.IntFlag):
     #: path raises the error naming the value. (512, not 256: the BEM solver of issue 35 may
     #: take 256 for its own bit.)
     AERODISK_OUTSIDE = 512
+    #: a controller library reported failure (aviFAIL < 0) or returned a demand ServoDyn
+    #: refuses (issue 36, floatwind._kernels.bladed): the NumPy path stops the run with the
+    #: controller's message. (8192: clear of the bits other issues may take next.)
+    CONTROLLER_FAILED = 8192
 
     def describe(self) -> str:
         """The meaning of the set bits, comma-separated (``"ok"`` for none)."""
@@ -87,6 +92,7 @@ _MEANING = {
     Status.SPIN_AXIS_VERTICAL: "Euler 3-1-3 spin axis vertical",
     Status.BEMT_NOT_CONVERGED: "BEM element without a valid solution (geometric inflow used)",
     Status.AERODISK_OUTSIDE: "AeroDisk rotor outside its coefficient table (or vertical)",
+    Status.CONTROLLER_FAILED: "controller library failed",
 }
 
 
@@ -116,3 +122,4 @@ BOSSAK_NOT_CONVERGED = int(Status.BOSSAK_NOT_CONVERGED)
 SPIN_AXIS_VERTICAL = int(Status.SPIN_AXIS_VERTICAL)
 BEMT_NOT_CONVERGED = int(Status.BEMT_NOT_CONVERGED)
 AERODISK_OUTSIDE = int(Status.AERODISK_OUTSIDE)
+CONTROLLER_FAILED = int(Status.CONTROLLER_FAILED)

@@ -422,10 +422,33 @@ class DLCSet:
                             field=f"loads[{i}].blade_bodies", file=str(self.case),
                         )  # fmt: skip
                     topology["pitch"] = {"kind": "locked", "value_deg": 90.0}
-            return {BemRotor.kind: over}, topology
+            loads = {BemRotor.kind: over}
+            servo = self._parked_servodyn(topology)
+            if servo is not None:
+                loads["servodyn"] = servo
+            return loads, topology
         parked = {"ct_mode": "fixed", "ct_fixed": self.parked_ct(), "rated_power": 0.0,
                   "cp_over_ct": 0.0}  # fmt: skip
         return {RotorThrust.kind: parked}, topology
+
+    def _parked_servodyn(self, topology: dict) -> dict | None:
+        """The parked overrides of a case's ``servodyn`` load (a generator and controller on a
+        free spin, issue 36): the controller off (``kind: none``), the commanded pitch feathered
+        (90 deg: the rotor reads it through ``pitch_from``), the spin DOF removed (``spin_drive``
+        None) so that the spin is locked; None when the case has no servodyn load."""
+        for _, ld in self._case_loads():
+            if ld.get("type") != "servodyn":
+                continue
+            pitch = ld.get("pitch") or {}
+            n = len(pitch.get("initial", pitch.get("initial_deg", [0.0, 0.0, 0.0])))
+            over: dict[str, Any] = {"controller": {"kind": "none"}}
+            if "initial" in pitch:
+                over["pitch"] = {"initial": [math.pi / 2] * n}
+            else:
+                over["pitch"] = {"initial_deg": [90.0] * n}
+            topology["spin_drive"] = None
+            return over
+        return None
 
     def parked_ct(self) -> float:
         """The parked-rotor thrust coefficient: the key ``ct_parked`` of the case's rotor thrust

@@ -25,8 +25,9 @@ from typing import NamedTuple
 import numpy as np
 
 from floatwind._kernels.contract import CompiledLoad, body_kinematics, f64, python_form
-from floatwind.errors import CaseError
+from floatwind.errors import CaseError, SimulationError
 from floatwind.loads.base import Kinematics, Load, Wrench
+from floatwind.loads.bladed import DLL_KEYS
 from floatwind.validate import Section, number
 
 __all__ = [
@@ -259,7 +260,7 @@ class ServoDyn(Load, kind="servodyn"):
                  start_time: float | None = 0.0, start_speed: float | None = None,
                  stop_time: float | None = math.inf, brake=None, pitch=(),
                  maneuvers=None, controller: dict | None = None, controller_dt: float = 0.0,
-                 name: str | None = None, field: str = ""):  # fmt: skip
+                 library=None, name: str | None = None, field: str = ""):  # fmt: skip
         self.rotor, self.nacelle = int(rotor), int(nacelle)
         a = np.asarray(axis, dtype=float).reshape(3)
         if not np.linalg.norm(a) > 0.0:
@@ -272,6 +273,22 @@ class ServoDyn(Load, kind="servodyn"):
         self.controller = None
         self.ctrl = np.zeros(1)
         self.controller_dt = float(controller_dt)
+        #: a Bladed-style controller library (floatwind.loads.bladed.BladedLibrary) or None
+        self.library = library
+        if library is not None:
+            from floatwind._kernels import servo as ks
+
+            if controller is not None:
+                raise CaseError("give either the baseline controller or a library",
+                                field=_f(field, "controller"))  # fmt: skip
+            if self.model != "none":
+                raise CaseError("the controller library commands the generator torque: leave "
+                                "the generator model out (or none)", field=_f(field, "generator"))  # fmt: skip
+            if not np.asarray(pitch).size:
+                raise CaseError("the controller library commands the blade pitch: give "
+                                "pitch.initial", field=_f(field, "pitch"))  # fmt: skip
+            self.controller_dt = float(library.dt)
+            self.law = ks.LAW_CONTROLLER
         if controller is not None:
             from floatwind._kernels import servo as ks
 
@@ -343,6 +360,7 @@ class ServoDyn(Load, kind="servodyn"):
         brake_torque: float
         ctrl_dt: float  # the controller's call interval (s; 0: every step; -1: no controller)
         ctrl: np.ndarray  # (N_CTRL_PAR,) the controller's parameters
+        ctrl_kind: int  # 0: the compiled baseline, 1: a Bladed-style library
         memory: object  # floatwind._kernels.servo.ServoMemory
 
     def _params(self, memory) -> Params:
@@ -357,8 +375,9 @@ class ServoDyn(Load, kind="servodyn"):
             stop_time=float(self.stop_time if self.stop_time is not None else math.inf),
             brake_mode=1 if self.brake is not None else 0, brake_time=float(br[0]),
             brake_ramp=float(br[1]), brake_torque=float(abs(br[2])),
-            ctrl_dt=(-1.0 if self.controller is None else self.controller_dt), ctrl=f64(self.ctrl),
-            memory=memory if memory is not None else _memory(self, 1, 1, 0.0, 1.0),
+            ctrl_dt=(-1.0 if self.controller is None and self.library is None
+                     else self.controller_dt), ctrl=f64(self.ctrl),
+            ctrl_kind=0 if self.library is None else 1, memory=memory if memory is not None else _memory(self, 1, 1, 0.0, 1.0),
         )  # fmt: skip
 
     def memory(self, batch: int, t0: float, dt: float, n_steps: int):
@@ -366,13 +385,27 @@ class ServoDyn(Load, kind="servodyn"):
         if dt <= 0.0:
             raise CaseError("the generator's on-line state needs a fixed time step (integrator "
                             "rk4)", field=self._field or None)  # fmt: skip
-        if self.controller is not None and self.controller_dt > 0.0:
+        ctrl = self.controller is not None or self.library is not None
+        if ctrl and self.controller_dt > 0.0:
             r = self.controller_dt / dt
             if abs(r - round(r)) > 1e-9 * r or round(r) < 1:
                 raise CaseError(
                     f"the controller's dt {self.controller_dt:g} s is not a multiple of the run's "
                     f"step {dt:g} s", field=_f(self._field, "controller.dt"))  # fmt: skip
-        return _memory(self, int(n_steps) + 1, batch, float(t0), float(dt))
+        dll = None
+        if self.library is not None:
+            dll = self.library.state(int(batch), float(dt), self.gearbox_ratio)
+        return _memory(self, int(n_steps) + 1, batch, float(t0), float(dt), dll)
+
+    def check_controller(self, t, memory) -> None:
+        """Raise the controller library's failure (SimulationError, one line) once ``t`` is past
+        the failing call."""
+        if memory is None or self.library is None:
+            return
+        d = memory.dll
+        if d.failed[0] >= 0 and float(t) > float(d.fail_time[0]):
+            raise SimulationError(self.library.failure_message(d), time=float(d.fail_time[0]),
+                                  members=[int(d.fail_member[0])])  # fmt: skip
 
     @property
     def n_blades(self) -> int:
@@ -404,6 +437,7 @@ class ServoDyn(Load, kind="servodyn"):
 
         B, N = kin.batch, kin.n_bodies
         force, moment = np.zeros((B, N, 3)), np.zeros((B, N, 3))
+        self.check_controller(t, memory)
         p = self._params(memory)
         bk = body_kinematics(kin)
         python_form(ks.servo_kernel)(p, float(t), bk, np.empty((B, 0)), np.empty((B, 0)), force,
@@ -482,10 +516,15 @@ class ServoDyn(Load, kind="servodyn"):
             maneuvers = []
             for ms in ps.sections("maneuvers", _MANEUVER_KEYS, required=False):
                 maneuvers.append((ms.number("start_time"), ms.angle("rate"), ms.angle("final")))
-        controller, controller_dt = None, 0.0
-        if sec.has("controller"):
+        controller, controller_dt, library = None, 0.0, None
+        craw = sec.raw("controller", None)
+        if isinstance(craw, dict) and craw.get("kind") == "none":
+            pass  # no controller (a parked DLC switches a case's controller off this way)
+        elif isinstance(craw, dict) and craw.get("kind") == "dll":
+            library = _library_from(sec.section("controller", DLL_KEYS), base_dir)
+        elif sec.has("controller"):
             cs = sec.section("controller", _CONTROLLER_KEYS)
-            cs.choice("kind", ["baseline"], "baseline")
+            cs.choice("kind", ["baseline", "dll", "none"], "baseline")
             preset = cs.choice("preset", list(CONTROLLER_PRESETS), "oc3_hywind")
             controller = dict(CONTROLLER_PRESETS[preset])
             for key in NREL5MW_BASELINE:
@@ -503,12 +542,14 @@ class ServoDyn(Load, kind="servodyn"):
                    generator=kw, efficiency=sec.number("efficiency", 1.0, kind="positive"),
                    start_time=start_time, start_speed=start_speed, stop_time=stop_time,
                    brake=brake, pitch=pitch, maneuvers=maneuvers, controller=controller,
-                   controller_dt=controller_dt, name=sec.raw("name", None),
+                   controller_dt=controller_dt, library=library, name=sec.raw("name", None),
                    field=field)  # fmt: skip
 
 
-def _memory(load: ServoDyn, n: int, batch: int, t0: float, dt: float):
-    """A memory of ``n`` steps (nothing recorded yet: the state at t0 until the first step)."""
+def _memory(load: ServoDyn, n: int, batch: int, t0: float, dt: float, dll=None):
+    """A memory of ``n`` steps (nothing recorded yet: the state at t0 until the first step);
+    ``dll`` the controller library's state (:meth:`BladedLibrary.state`)."""
+    from floatwind._kernels.bladed import empty_dll_state
     from floatwind._kernels.servo import N_CTRL, ServoMemory
 
     nb = load.n_blades
@@ -520,7 +561,30 @@ def _memory(load: ServoDyn, n: int, batch: int, t0: float, dt: float):
                        pitch0=f64(load.pitch0),
                        man_start=f64(load.maneuvers[:, 0]), man_rate=f64(load.maneuvers[:, 1]),
                        man_final=f64(load.maneuvers[:, 2]), t0=t0, dt=dt,
-                       last=np.full(1, -1, dtype=np.int64))  # fmt: skip
+                       last=np.full(1, -1, dtype=np.int64),
+                       dll=dll if dll is not None else empty_dll_state())  # fmt: skip
+
+
+def _library_from(cs: Section, base_dir):
+    """A :class:`floatwind.loads.bladed.BladedLibrary` from ``controller: {kind: dll, library,
+    input, proc, dt, pitch_control, ...}`` (docs/control.md)."""
+    from floatwind.loads.bladed import ANGLE_KEYS, DLL_DEFAULTS, BladedLibrary
+
+    values = {}
+    for key in DLL_DEFAULTS:
+        if key in ANGLE_KEYS:
+            if cs.has(key) or cs.has(f"{key}_deg"):
+                values[key] = cs.angle(key)
+        elif cs.has(key):
+            values[key] = cs.number(key)
+    values["pitch_control"] = {"collective": 0, "individual": 1}[
+        cs.choice("pitch_control", ["collective", "individual"], "collective")
+    ]
+    values["root_name"] = str(cs.raw("root_name", "floatwind"))
+    return BladedLibrary(str(cs.raw("library")), str(cs.raw("input")),
+                         proc=str(cs.raw("proc", "DISCON")),
+                         dt=cs.number("dt", 0.0, kind="nonnegative"), values=values,
+                         field=cs.path("library").rsplit(".", 1)[0], base_dir=base_dir)  # fmt: skip
 
 
 def _f(prefix: str, key: str) -> str:

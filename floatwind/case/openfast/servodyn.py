@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from floatwind.case.openfast.reader import _DEG, _bool, _ed, _float, _int
+from floatwind.case.openfast.reader import _DEG, _bool, _ed, _float, _int, _raw, _str
 from floatwind.case.openfast.settings import CORE, OUT, FileKind, I, M, N, R, eq
 
 __all__ = ["FILE_KIND", "generator_off", "servodyn_case_load", "servodyn_maneuvers"]
@@ -90,6 +90,12 @@ def servodyn_case_load(deck: dict, gearbox_ratio: float, *, generator: bool,
         return None
     load: dict[str, Any] = {"type": "servodyn", "joint": "shaft",
                             "gearbox_ratio": float(gearbox_ratio)}  # fmt: skip
+    library = generator and _int(srv, "VSContrl", 0) == 5
+    if library:  # PCMode = VSContrl = 5: the Bladed-style library commands torque and pitch
+        load["controller"] = _dll_controller(deck)
+        if not any(maneuvers):
+            init = [0.0, 0.0, 0.0] if pitch0 is None else [float(p) for p in pitch0]
+            load["pitch"] = {"initial": init}
     if any(maneuvers):
         load["pitch"] = {"initial": [float(p) for p in pitch0],
                          "maneuvers": [m or {"start_time": 1.0e30, "rate": 1.0, "final": 0.0}
@@ -100,7 +106,9 @@ def servodyn_case_load(deck: dict, gearbox_ratio: float, *, generator: bool,
     def pct(key):
         return 0.01 * _float(srv, key)
 
-    if _int(srv, "VSContrl", 0) == 1:
+    if library:
+        gen = {"model": "none"}
+    elif _int(srv, "VSContrl", 0) == 1:
         gen = {"model": "variable_speed", "rated_speed": _float(srv, "VS_RtGnSp") * _RPM,
                "rated_torque": _float(srv, "VS_RtTq"),
                "region2_k": _float(srv, "VS_Rgn2K") / _RPM**2, "rated_slip": pct("VS_SlPc")}  # fmt: skip
@@ -129,6 +137,47 @@ def servodyn_case_load(deck: dict, gearbox_ratio: float, *, generator: bool,
     return load
 
 
+def _dll_controller(deck: dict) -> dict[str, Any]:
+    """``controller: {kind: dll, ...}`` of ServoDyn's Bladed interface inputs (PCMode = VSContrl
+    = 5): DLL_FileName and DLL_InFile relative to the ServoDyn file (as ServoDyn resolves them),
+    DLL_ProcName, DLL_DT ("default": ServoDyn's DT), Ptch_Cntrl and the records ServoDyn sends
+    (Ptch_SetPnt, Ptch_Min, Ptch_Max, PtchRate_Min, PtchRate_Max in deg, Gain_OM, GenSpd_* in
+    rpm, GenTrq_Dem, GenPwr_Dem, NacYaw_North in deg), SI; the air density (AeroDyn AirDens) and
+    the mean hub wind (InflowWind HWindSpeed) of records 95, 96 and 27."""
+    srv = deck["ServoDyn"]
+    base = Path(srv["file"]).parent
+    dt = _raw(srv, "DLL_DT", "default")
+    if isinstance(dt, str):
+        dt = _raw(srv, "DT", "default")
+    if isinstance(dt, str):
+        dt = _float(deck["fst"], "DT")
+    c: dict[str, Any] = {
+        "kind": "dll", "library": str(base / _str(srv, "DLL_FileName")),
+        "input": str(base / _str(srv, "DLL_InFile")), "proc": _str(srv, "DLL_ProcName", "DISCON"),
+        "dt": float(dt),
+        "pitch_control": "individual" if _int(srv, "Ptch_Cntrl", 0) == 1 else "collective",
+        "root_name": Path(deck["file"]).stem,
+        "pitch_setpoint": _float(srv, "Ptch_SetPnt", 0.0) * _DEG,
+        "pitch_min": _float(srv, "Ptch_Min", 0.0) * _DEG,
+        "pitch_max": _float(srv, "Ptch_Max", 90.0) * _DEG,
+        "pitch_rate_min": _float(srv, "PtchRate_Min", -8.0) * _DEG,
+        "pitch_rate_max": _float(srv, "PtchRate_Max", 8.0) * _DEG,
+        "gain_om": _float(srv, "Gain_OM", 0.0),
+        "genspd_minom": _float(srv, "GenSpd_MinOM", 0.0) * _RPM,
+        "genspd_maxom": _float(srv, "GenSpd_MaxOM", 0.0) * _RPM,
+        "genspd_dem": _float(srv, "GenSpd_Dem", 0.0) * _RPM,
+        "gentrq_dem": _float(srv, "GenTrq_Dem", 0.0),
+        "genpwr_dem": _float(srv, "GenPwr_Dem", 0.0),
+        "nacyaw_north": _float(srv, "NacYaw_North", 0.0) * _DEG,
+    }  # fmt: skip
+    ad, ifw = deck.get("AeroDyn"), deck.get("InflowWind")
+    if ad is not None and isinstance(_raw(ad, "AirDens", None), int | float):
+        c["air_density"] = _float(ad, "AirDens")
+    if ifw is not None and isinstance(_raw(ifw, "HWindSpeed", None), int | float):
+        c["hub_wind"] = _float(ifw, "HWindSpeed")
+    return c
+
+
 # ------------------------------------------------------------------------------ dedicated checks
 
 
@@ -140,11 +189,27 @@ def _refusals(deck: dict) -> list[str]:
     if srv is not None:
         srv_name = Path(srv["file"]).name
         vs = _int(srv, "VSContrl", 0)
-        if vs not in (0, 1):
+        pc = _int(srv, "PCMode", 0)
+        if vs not in (0, 1, 5) or (vs == 5 and pc != 5):
             out.append(
                 f"{srv_name}: VSContrl = {vs} (user-defined or external generator torque "
-                "control) is not supported; use 0 (a generator model) or 1 (simple variable speed)"
+                "control) is not supported; use 0 (a generator model), 1 (simple variable speed) "
+                "or 5 together with PCMode = 5 (a Bladed-style controller library)"
             )
+        elif vs == 5:
+            if not _bool(_ed(deck), "GenDOF", False) or generator_off(deck):
+                out.append(f"{srv_name}: VSContrl = 5 needs a connected generator (ElastoDyn "
+                           "GenDOF = True, the generator on); use 0")  # fmt: skip
+            if _bool(srv, "DLL_Ramp", False):
+                out.append(f"{srv_name}: DLL_Ramp = True (ramping the library's demands "
+                           "between calls) is not supported; use False")  # fmt: skip
+            tpc = _raw(srv, "TPCOn", 0.0)
+            if isinstance(tpc, int | float) and tpc > 0.0:
+                out.append(f"{srv_name}: TPCOn = {tpc:g} (the library's pitch control starting "
+                           "later) is not supported with PCMode = 5; use 0")  # fmt: skip
+            if _int(srv, "DLL_NumTrq", 0) != 0:
+                out.append(f"{srv_name}: DLL_NumTrq = {_int(srv, 'DLL_NumTrq')} (a torque-speed "
+                           "table for the library) is not supported; use 0")  # fmt: skip
         gm = _int(srv, "GenModel", 1)
         if vs == 0 and gm not in (1, 2) and not generator_off(deck):
             out.append(
@@ -158,8 +223,12 @@ def _refusals(deck: dict) -> list[str]:
                 f"{Path(ed['file']).name}: GBoxEff = {eff:g} with the generator connected (a lossy "
                 "gearbox) is not supported; use 100"
             )
+        if pc not in (0, 5) or (pc == 5 and vs != 5):
+            out.append(
+                f"{srv_name}: PCMode = {pc} (active pitch control) is not supported; use 0, or 5 "
+                "together with VSContrl = 5 (a Bladed-style controller library)"
+            )
         for key, what in (
-            ("PCMode", "active pitch control"),
             ("YCMode", "active yaw control"),
             ("AfCmode", "airfoil flow control"),
             ("CCmode", "cable control"),
@@ -180,8 +249,8 @@ def _refusals(deck: dict) -> list[str]:
 # ---------------------------------------------------------------------------------- the table
 
 _DLL = (
-    "Bladed-style DLL controller input, used only when a ServoDyn controller mode is 5 "
-    "(PCMode/VSContrl/YCMode other than 0 are refused)"
+    "Bladed-style controller library input (PCMode = VSContrl = 5): the servodyn load's "
+    "controller {kind: dll} (docs/control.md)"
 )
 _STC = (
     "structural-controller input file, used only with NumBStC/NumNStC/NumTStC/NumSStC > 0 (refused)"
@@ -190,9 +259,15 @@ _STC = (
 _SETTINGS = {
     "ServoDyn": {
         "Echo": N("echo of the input file"),
-        "DT": N("ServoDyn's controller time step; floatwind imports no active controller"),
-        "PCMode": R("PCMode = 0 (no active pitch control)", eq(0), "5", deck="ref03_yaw_spin"),
-        "TPCOn": I("pitch-control start time, used only with PCMode != 0 (refused)"),
+        "DT": M("ServoDyn's controller time step: the default of DLL_DT"),
+        "PCMode": R(
+            "PCMode = 0, or 5 with VSContrl = 5 (a controller library)",
+            eq(0, 5),
+            "5",
+            deck="ref03_yaw_spin",
+            checked_by="servodyn._refusals",
+        ),  # fmt: skip
+        "TPCOn": I("pitch-control start time; with PCMode = 5 a TPCOn > 0 is refused"),  # fmt: skip
         "PitNeut(k)": I("pitch-actuator neutral angle, used only with PitchDOF = True (refused)"),
         "PitSpr(k)": I("pitch-actuator spring, used only with PitchDOF = True (refused)"),
         "PitDamp(k)": I("pitch-actuator damper, used only with PitchDOF = True (refused)"),
@@ -268,14 +343,12 @@ _SETTINGS = {
         "SStCfiles": I(_STC),
         "CCmode": R("CCmode = 0 (no cable control)", eq(0), "1", deck="ref03_yaw_spin"),
         **{
-            k: I(_DLL)
+            k: M(_DLL)
             for k in (
                 "DLL_FileName",
                 "DLL_InFile",
                 "DLL_ProcName",
                 "DLL_DT",
-                "DLL_Ramp",
-                "BPCutoff",
                 "NacYaw_North",
                 "Ptch_Cntrl",
                 "Ptch_SetPnt",
@@ -289,9 +362,14 @@ _SETTINGS = {
                 "GenSpd_Dem",
                 "GenTrq_Dem",
                 "GenPwr_Dem",
-                "DLL_NumTrq",
             )
         },  # fmt: skip
+        "DLL_Ramp": I(_DLL + "; True is refused"),
+        "DLL_NumTrq": I(_DLL + "; a table (> 0) is refused"),
+        "BPCutoff": I(
+            "cut-off of ServoDyn's filter of the measured blade pitch sent to a library: "
+            "floatwind sends the pitch unfiltered (BlPitch has no actuator dynamics)"
+        ),
         "SumPrint": N(OUT),
         "OutFile": N(OUT),
         "TabDelim": N(OUT),

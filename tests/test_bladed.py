@@ -1,0 +1,227 @@
+"""The Bladed-style controller interface (issue 36; docs/control.md "A controller library").
+
+Against a tiny controller compiled here from C (tests/data/control/test_law.c: torque K w^2, a
+pitch ramp counting its own calls, a failure at a time read from its input file), so that the
+interface is checked without ROSCO: the demands reach the drivetrain and the blades at DLL_DT
+and are held between calls; each batch member has its own library state (a member alone and in
+a batch give the same bits); compiled == NumPy; a failing controller stops the run after its
+call with its message and keeps the partial record; bad input is refused in one line; the
+library and its input file are inputs of the run (protected). With ROSCO installed (``pip
+install -e ".[control]"``), its library runs the same drivetrain from our DISCON.IN.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from floatwind.errors import CaseError, SimulationError
+from tests.test_servo import RATIO, _case, _run
+
+HERE = pathlib.Path(__file__).parent
+SOURCE = HERE / "data" / "control" / "test_law.c"
+DISCON_IN = pathlib.Path(__file__).parents[1] / "cases" / "control" / "NREL5MW_ROSCO_DISCON.IN"
+K = 0.5  # N m / (rad/s)^2 of the test law
+
+
+@pytest.fixture(scope="module")
+def law(tmp_path_factory):
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler to build the test controller")
+    d = tmp_path_factory.mktemp("law")
+    lib = d / "liblaw.so"
+    subprocess.run([cc, "-shared", "-fPIC", "-O2", "-o", str(lib), str(SOURCE)], check=True)
+    (d / "law.in").write_text(f"{K} 1e30\n")
+    return lib, d / "law.in"
+
+
+def _servo(lib, infile, dt=0.02, **kw):
+    return {"pitch": {"initial": [0.0, 0.0, 0.0]},
+            "controller": {"kind": "dll", "library": str(lib), "input": str(infile), "dt": dt,
+                           **kw}}  # fmt: skip
+
+
+def test_demands_reach_the_drivetrain_at_dll_dt(law):
+    """GenTq = K w^2 of the generator speed at the last call (every DLL_DT = 2 steps), held in
+    between; GenPwr = GenEff GenTq w; the collective pitch is the library's (0.01 + 0.001 n
+    DLL_DT after its n-th call)."""
+    lib, infile = law
+    d = _case({**_servo(lib, infile), "efficiency": 0.9}, t_max=1.0)
+    ds = _run(d)
+    t = ds["time"].values
+    w = ds["GenSpeed"].values
+    tq = ds["GenTq"].values
+    k = np.rint(t / 0.01).astype(int)
+    call = (k // 2) * 2  # the step of the last call
+    w_call = np.interp(call * 0.01, t, w)
+    assert np.allclose(tq, np.float32(K * w_call**2), rtol=1e-6)  # single-precision record
+    assert np.ptp(tq) > 1.0  # the speed, hence the torque, changes
+    assert np.allclose(ds["GenPwr"].values, 0.9 * tq * w, rtol=1e-12)
+    pitch = ds["BlPitchC1"].values
+    n = call // 2 + 1  # calls made up to t (the first at t = 0)
+    assert np.allclose(pitch, np.float32(0.01 + 0.001 * n * 0.02), rtol=1e-6)
+    assert np.array_equal(ds["BldPitch3"].values, pitch)
+    assert np.allclose(ds["GenSpeed"].values, RATIO * ds["QD_shaft"].values, rtol=1e-12)
+
+
+def test_each_member_has_its_own_library_state_and_numpy_agrees(law):
+    """A batch of 3 loads 3 copies: a member equals the run alone bit for bit (with one shared
+    copy the call counter, hence the pitch ramp, would run 3 times as fast); the NumPy stepping
+    gives the same record."""
+    lib, infile = law
+    d = _case(_servo(lib, infile), t_max=0.5)
+    one = _run(d)
+    many = _run(d, batch=3)
+    for ch in ("GenTq", "BlPitchC1", "QD_shaft"):
+        assert many[ch].values.shape[0] == 3
+        for b in range(3):
+            assert np.array_equal(many[ch].values[b], one[ch].values), ch
+    numpy = _run(d, fused=False)
+    for ch in ("GenTq", "BlPitchC1", "QD_shaft"):
+        assert np.allclose(numpy[ch].values, one[ch].values, rtol=1e-12, atol=1e-12), ch
+
+
+def test_a_failing_controller_stops_the_run_with_its_message(law, tmp_path):
+    lib, _ = law
+    infile = tmp_path / "fail.in"
+    infile.write_text(f"{K} 0.3\n")  # fails at its call at t = 0.3
+    d = _case(_servo(lib, infile, dt=0.05), t_max=1.0)
+    with pytest.raises(SimulationError) as info:
+        _run(d)
+    err = info.value
+    msg = str(err)
+    assert "test law: told to fail at t = 0.3" in msg and "aviFAIL = -1" in msg
+    assert "\n" not in err.reason and err.time == pytest.approx(0.3)
+    assert err.partial is not None
+    ds = err.dataset
+    assert ds["time"].values[-1] == pytest.approx(0.3) and ds.sizes["time"] == 31
+    assert np.isfinite(ds["GenTq"].values).all()
+
+
+def test_the_cli_keeps_the_partial_record(law, tmp_path, capsys):
+    import yaml
+
+    from floatwind.cli import main
+
+    lib, _ = law
+    infile = tmp_path / "fail.in"
+    infile.write_text(f"{K} 0.2\n")
+    case = tmp_path / "c.yaml"
+    case.write_text(yaml.safe_dump(_case(_servo(lib, infile, dt=0.05), t_max=1.0)))
+    out = tmp_path / "r.nc"
+    assert main(["run", str(case), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "told to fail at t = 0.2" in err and out.is_file()
+    import xarray as xr
+
+    with xr.open_dataset(out) as ds:
+        assert ds["time"].values[-1] == pytest.approx(0.2)
+
+
+def test_bad_input_is_refused_in_one_line(law, tmp_path):
+    lib, infile = law
+    text = tmp_path / "libnot.so"
+    text.write_text("not a library\n")
+    cases = [
+        ({"library": str(tmp_path / "missing.so")}, "controller.library", "not found"),
+        ({"library": str(text)}, "controller.library", "cannot be loaded"),
+        ({"input": str(tmp_path / "missing.in")}, "controller.input", "not found"),
+        ({"proc": "NOPE"}, "controller.proc", "has no procedure 'NOPE'"),
+        ({"pitch_control": "cyclic"}, "controller.pitch_control", "collective"),
+        ({"oops": 1}, "controller", "oops"),
+    ]
+    for edit, field, words in cases:
+        s = _servo(lib, infile)
+        s["controller"].update(edit)
+        with pytest.raises(CaseError) as info:
+            _run(_case(s, t_max=0.1))
+        assert field in str(info.value) and words in str(info.value), (edit, str(info.value))
+        assert "\n" not in str(info.value)
+    s = _servo(lib, infile, dt=0.015)  # not a multiple of the 0.01 s step
+    with pytest.raises(CaseError, match="not a multiple"):
+        _run(_case(s, t_max=0.1))
+    s = {**_servo(lib, infile), "generator": {"model": "induction", "sync_speed_rpm": 1200.0,
+                                               "rated_slip": 0.02, "rated_torque": 2e3,
+                                               "pullout_ratio": 2.0}}  # fmt: skip
+    with pytest.raises(CaseError, match="commands the generator torque"):
+        _run(_case(s, t_max=0.1))
+
+
+def test_the_library_and_its_input_are_protected(law, tmp_path, capsys):
+    import yaml
+
+    from floatwind.cli import main
+    from floatwind.io.safe import input_files
+
+    lib, infile = law
+    case = tmp_path / "c.yaml"
+    case.write_text(yaml.safe_dump(_case(_servo(lib, infile), t_max=0.1)))
+    names = {p.name for p in input_files(case)}
+    assert {lib.name, infile.name} <= names
+    before = lib.read_bytes()
+    assert main(["run", str(case), "-o", str(lib), "--overwrite"]) == 2
+    assert "is an input of this run" in capsys.readouterr().err
+    assert lib.read_bytes() == before
+
+
+def test_rosco_runs_the_drivetrain():
+    """ROSCO's own library (the optional extra) with our NREL 5-MW DISCON.IN on the rigid
+    drivetrain: it initialises, commands a positive torque below its maximum and a pitch within
+    its limits, and a batch member equals the run alone (one ROSCO state per member)."""
+    from floatwind.loads.bladed import rosco_library
+
+    if rosco_library() is None:
+        pytest.skip("rosco is not installed (pip install -e '.[control]')")
+    s = {"pitch": {"initial": [0.0, 0.0, 0.0]},
+         "controller": {"kind": "dll", "library": "rosco", "input": str(DISCON_IN),
+                        "dt": 0.01}}  # fmt: skip
+    d = _case(s, q_aero=4.2e6, t_max=0.5, w0=1.2)
+    one = _run(d)
+    tq = one["GenTq"].values
+    assert (tq[1:] > 0.0).all() and (tq <= 47402.91 * 1.0001).all()
+    pitch = one["BlPitchC1"].values
+    assert (pitch >= -1e-6).all() and (pitch <= np.pi / 2).all()
+    two = _run(d, batch=2)
+    assert np.array_equal(two["GenTq"].values[1], tq)
+
+
+def test_a_gendof_deck_with_a_library_runs_plainly(law, tmp_path, capsys):
+    """ref03 (yaw drive, no aero) with GenDOF = True and PCMode = VSContrl = 5 pointing at the
+    test law (DLL_DT 0.05 s, relative names as ServoDyn resolves them): ``floatwind run
+    DECK.fst`` runs it, GenTq is the library's K w^2 of the last call; PCMode = 5 without
+    VSContrl = 5, DLL_Ramp = True are refused in one line each."""
+    import xarray as xr
+
+    from floatwind.cli import main
+    from tests.test_servo import REF, _edit, _gendof_deck
+
+    if not (REF / "ref03_yaw_spin").is_dir():
+        pytest.skip("no shared reference decks")
+    lib, _ = law
+    fst = _gendof_deck(tmp_path, {"TimGenOn": "0", "VSContrl": "5", "PCMode": "5",
+                                  "DLL_FileName": '"ctrl/liblaw.so"',
+                                  "DLL_InFile": '"ctrl/law.in"', "DLL_DT": "0.05"})  # fmt: skip
+    (fst.parent / "ctrl").mkdir()
+    shutil.copyfile(lib, fst.parent / "ctrl" / "liblaw.so")
+    (fst.parent / "ctrl" / "law.in").write_text(f"{K} 1e30\n")
+    out = tmp_path / "gen.nc"
+    assert main(["run", str(fst), "--tmax", "1", "-o", str(out), "--no-progress"]) == 0
+    with xr.open_dataset(out) as ds:
+        t = ds["time"].values
+        w_gen = 97.0 * ds["RotSpeed"].values * np.pi / 30.0 if ds["RotSpeed"].attrs.get(
+            "units") == "rpm" else 97.0 * ds["RotSpeed"].values  # fmt: skip
+        call = np.floor(t / 0.05 + 1e-9) * 0.05
+        expect = np.float32(K * np.interp(call, t, w_gen) ** 2)
+        assert np.allclose(ds["GenTq"].values, expect, rtol=1e-5)
+    for edits, words in (({"VSContrl": "0"}, "PCMode = 5"), ({"DLL_Ramp": "True"}, "DLL_Ramp")):
+        _edit(fst.parent / "ServoDyn.dat", edits)
+        assert main(["run", str(fst), "--tmax", "1", "-o", str(tmp_path / "x.nc"),
+                     "--no-progress"]) == 2  # fmt: skip
+        err = capsys.readouterr().err
+        assert words in err
+        _edit(fst.parent / "ServoDyn.dat", {"VSContrl": "5", "DLL_Ramp": "False"})
