@@ -593,3 +593,23 @@ def test_floating_feedback_adds_to_the_pitch_command():
         out.append(m.pitch_cmd[0, 0].copy())
     assert np.allclose(out[0], 0.2, rtol=1e-12)
     assert np.allclose(out[1] - out[0], 0.002 * 0.5, rtol=1e-9)
+
+
+def test_y0_with_more_rows_than_the_model_batch_sizes_the_step_memory():
+    """simulate(model, y0=...) with 3 rows on a model of batch 1: the step memories get a row per
+    member (they were sized by the model's batch, and the compiled kernels wrote past them), and
+    each member equals the run alone bit for bit."""
+    from floatwind.case.loader import model_from_dict
+    from floatwind.simulate.run import simulate
+    from floatwind.simulate.system import System
+
+    d = _case({"generator": _SIG, "brake": {"start_time": 0.5, "ramp_time": 0.5,
+                                            "torque": 500.0}}, t_max=1.0)  # fmt: skip
+    one = _run(d, fused=True)
+    m = model_from_dict(d)
+    y0 = np.repeat(System(m).initial_state(), 3, axis=0)
+    three = simulate(m, y0=y0, progress=False)
+    for ch in ("QD_shaft", "GenTq", "HSSBrTq"):
+        assert three[ch].values.shape[0] == 3
+        for k in range(3):
+            assert np.array_equal(three[ch].values[k], one[ch].values.reshape(-1)), ch

@@ -50,7 +50,7 @@ class FirstOrder(Scheme):
                     field="simulation.integrator",
                 )
             n_steps = int(np.ceil((t_out[-1] - t_out[0]) / dt - 1e-9))
-            system.start_run(float(t_out[0]), float(dt), n_steps)
+            system.start_run(float(t_out[0]), float(dt), n_steps, batch=y0.shape[0])
             after_step = system.after_step
         bound = model.settings.bound
         if bound is not None and system.n_y > 12:

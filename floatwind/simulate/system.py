@@ -152,10 +152,12 @@ class System:
         """Some load keeps a step memory (``Load.memory``)."""
         return any(self._has_memory)
 
-    def start_run(self, t0: float, dt: float, n_steps: int) -> None:
+    def start_run(self, t0: float, dt: float, n_steps: int, batch: int | None = None) -> None:
         """Allocate the step memories of the loads that have one for a run from ``t0`` with
-        ``n_steps`` steps of ``dt`` (0 when the step is not fixed)."""
-        B = self.model.batch
+        ``n_steps`` steps of ``dt`` (0 when the step is not fixed), one row per member of the
+        run's state (``batch``: the rows of y0; default the model's batch): a y0 with more rows
+        than the model's batch must not let the compiled kernels write past the memories."""
+        B = self.model.batch if batch is None else int(batch)
         self.memories = [
             ld.memory(B, float(t0), float(dt), int(n_steps)) if has else None
             for ld, has in zip(self.loads, self._has_memory)
