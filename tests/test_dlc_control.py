@@ -14,25 +14,18 @@ import yaml
 from floatwind.cli import main
 from floatwind.dlc.spec import dlc_from_dict
 from tests.test_dlc_bem import ROOT, _bem, _case_of
+from tests.test_dlc_bem import _dlc as bem_dlc
 
 CTRL = ROOT / "cases" / "oc3_hywind_bem_controlled.yaml"
 RATED = 12.1 * np.pi / 30.0
 
 
 def _dlc() -> dict:
-    """One 16 m/s bin of DLC 1.2 and DLC 6.1 at 0 deg yaw, one seed, 4 s after 1 s."""
+    """test_dlc_bem's tiny set (one 16 m/s bin of DLC 1.2 and DLC 6.1 at 0 deg yaw, one seed, 4 s
+    after 1 s) on the controlled case, with the controller's channels."""
     return {
+        **bem_dlc(CTRL),
         "name": "ctrl_dlc",
-        "case": str(CTRL),
-        "site": {
-            "wind_bins": [16.0],
-            "sea_states": [{"wind_speed": 16.0, "hs": 3.1, "tp": 9.5}],
-            "extreme_sea_states": {"hs50": 13.5, "tp50": 15.0, "hs1": 9.5, "tp1": 13.0},
-        },
-        "load_cases": [{"dlc": "1.2"}, {"dlc": "6.1", "yaw_misalignment_deg": [0]}],
-        "seeds": 1,
-        "analysis": 4.0,
-        "transient": 1.0,
         "simulation": {"dt": 0.05, "dt_out": 0.05},
         "channels": ["PtfmPitch", "RtAeroFxh", "GenSpeed", "GenTq", "GenPwr", "BldPitch1"],
         "fatigue": {"channels": ["RtAeroFxh"], "wohler": [4]},
