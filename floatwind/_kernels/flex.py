@@ -57,6 +57,7 @@ class FlexParams(NamedTuple):
     top0: np.ndarray  # (3,) undeflected tower top rel. the base CM
     pt: np.ndarray  # (N, 3) joint point of a joint on the base rel. the undeflected top
     rider: np.ndarray  # (N,) int64: 1 for the bodies carried by the tower top
+    moving: bool  # the prescribed joint motions change in time (else d.motion has one row)
 
 
 class FlexState(NamedTuple):
@@ -119,6 +120,7 @@ def flex_state(f, g, y):
     J1 = f.node0.shape[0]
     NE = N + J1
     motion = np.empty((B, N, 6))
+    g = g if f.moving else 0
     for b in range(B):
         for c in range(N):
             k = d.dof_of[c]
@@ -339,15 +341,20 @@ def flex_state(f, g, y):
                 rho[i, k] = r[i, k] - rs[k]
                 drho[i, k] = dr[i, k] - drs[k]
                 ddrho[i, k] = ddr[i, k] - ddrs[k]
-            km._mm(R[i], f.inertia_ext[i], RI)
-            km._mm(dR[i], f.inertia_ext[i], M3)
-            for k in range(3):
-                for c in range(3):
-                    J[k, c] = RI[k, 0] * R[i, c, 0] + RI[k, 1] * R[i, c, 1] + RI[k, 2] * R[i, c, 2]
-                    dJ[k, c] = (
-                        M3[k, 0] * R[i, c, 0] + M3[k, 1] * R[i, c, 1] + M3[k, 2] * R[i, c, 2]
-                        + RI[k, 0] * dR[i, c, 0] + RI[k, 1] * dR[i, c, 1] + RI[k, 2] * dR[i, c, 2]
-                    )  # fmt: skip
+            body = i < N  # a node: a point mass (J = dJ = 0)
+            if body:
+                km._mm(R[i], f.inertia_ext[i], RI)
+                km._mm(dR[i], f.inertia_ext[i], M3)
+                for k in range(3):
+                    for c in range(3):
+                        J[k, c] = (
+                            RI[k, 0] * R[i, c, 0] + RI[k, 1] * R[i, c, 1] + RI[k, 2] * R[i, c, 2]
+                        )
+                        dJ[k, c] = (
+                            M3[k, 0] * R[i, c, 0] + M3[k, 1] * R[i, c, 1] + M3[k, 2] * R[i, c, 2]
+                            + RI[k, 0] * dR[i, c, 0] + RI[k, 1] * dR[i, c, 1]
+                            + RI[k, 2] * dR[i, c, 2]
+                        )  # fmt: skip
             rr = rho[i, 0] * rho[i, 0] + rho[i, 1] * rho[i, 1] + rho[i, 2] * rho[i, 2]
             rd = rho[i, 0] * drho[i, 0] + rho[i, 1] * drho[i, 1] + rho[i, 2] * drho[i, 2]
             mi = f.mass_ext[i]
@@ -356,14 +363,19 @@ def flex_state(f, g, y):
                     eye = 1.0 if k == c else 0.0
                     P2 = rr * eye - rho[i, k] * rho[i, c]  # rho_bar, Wang (4.12)
                     dP2 = 2.0 * rd * eye - drho[i, k] * rho[i, c] - rho[i, k] * drho[i, c]
-                    P[k, c] += J[k, c] + mi * P2
-                    dPm[k, c] += dJ[k, c] + mi * dP2
-            km._mv(J, w[i], t1)
-            km._mv(dJ, w[i], t2)
-            km._mv(J, dw[i], t3)
-            for k in range(3):
-                Q[k] += t1[k]
-                dQ[k] += t2[k] + t3[k]
+                    if body:
+                        P[k, c] += J[k, c] + mi * P2
+                        dPm[k, c] += dJ[k, c] + mi * dP2
+                    else:
+                        P[k, c] += mi * P2
+                        dPm[k, c] += mi * dP2
+            if body:
+                km._mv(J, w[i], t1)
+                km._mv(dJ, w[i], t2)
+                km._mv(J, dw[i], t3)
+                for k in range(3):
+                    Q[k] += t1[k]
+                    dQ[k] += t2[k] + t3[k]
             km._cross(rho[i], drho[i], t1)
             km._cross(rho[i], ddrho[i], t2)
             for k in range(3):
@@ -414,6 +426,7 @@ def flex_forces(f, g, y):
     nj = d.n
     nf = f.nf
     tau = np.empty((B, nf))
+    g = g if f.moving else 0
     for b in range(B):
         for k in range(nj):
             c = d.dof_child[k]
@@ -570,16 +583,37 @@ def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
                 cb[i, 3 + k] = t3[k]
         # D_k = sum_i (J_i E_ik + m_i rho_i x L_ik): the DOF accelerations in dQ (5.20)
         for i in range(NE):
-            _rot_inertia(st.R[b, i], f.inertia_ext[i], Js)
+            if i < N:
+                _rot_inertia(st.R[b, i], f.inertia_ext[i], Js)
             for j in range(nf):
                 for k in range(3):
                     t1[k] = L[i, k, j]
                 km._cross(rho[i], t1, t2)
                 for k in range(3):
-                    a = Js[k, 0] * E[i, 0, j] + Js[k, 1] * E[i, 1, j] + Js[k, 2] * E[i, 2, j]
-                    K[3 + k, 6 + j] += a + f.mass_ext[i] * t2[k]
-        # per body / node: inertia (inertial), gyroscopic term, added mass; Kane's rows
-        for i in range(NE):
+                    if i < N:
+                        a = Js[k, 0] * E[i, 0, j] + Js[k, 1] * E[i, 1, j] + Js[k, 2] * E[i, 2, j]
+                        K[3 + k, 6 + j] += a + f.mass_ext[i] * t2[k]
+                    else:  # a node: a point mass
+                        K[3 + k, 6 + j] += f.mass_ext[i] * t2[k]
+        # the nodes (point masses, Mi = m 1): sum_i m_i Jd_i^T (Jb_i u + cb_i) - Jd_i^T f_i
+        for i in range(N, NE):
+            mi = f.mass_ext[i]
+            if mi == 0.0:  # the tower-top point
+                continue
+            for k in range(3):
+                v6[k] = fz[i, k] - mi * cb[i, k]
+            for j in range(nf):
+                for c in range(nn):
+                    K[6 + j, c] += mi * (
+                        Jb[i, 0, 6 + j] * Jb[i, 0, c]
+                        + Jb[i, 1, 6 + j] * Jb[i, 1, c]
+                        + Jb[i, 2, 6 + j] * Jb[i, 2, c]
+                    )
+                r[6 + j] += (
+                    Jb[i, 0, 6 + j] * v6[0] + Jb[i, 1, 6 + j] * v6[1] + Jb[i, 2, 6 + j] * v6[2]
+                )
+        # per body: inertia (inertial), gyroscopic term, added mass; Kane's rows
+        for i in range(N):
             for rr in range(3):
                 for c in range(3):
                     Rb[rr, c] = (
@@ -598,7 +632,7 @@ def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
                 Mi[rr, rr] = f.mass_ext[i]
                 for c in range(3):
                     Mi[3 + rr, 3 + c] = Ig[rr, c]
-            if coupled and i < N:
+            if coupled:
                 km.added_mass_rows(R, rho_g[i], A[b, i], G, GA)
                 for rr in range(6):
                     for c in range(nn):

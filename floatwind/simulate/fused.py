@@ -149,7 +149,7 @@ class FusedRHS:
         taken on the half-step grid t0 + j dt / 2 of ``RK4.time_grid`` (the same times as
         ``System.use_time_grid``)."""
         n = len(ts) - 1
-        if self._static:
+        if self._static or (self._flex and not self.params.dofs.moving):
             if self._rel0 is None:
                 self._rel0 = self._rel(np.array([float(ts[0])]))
             rel = self._rel0
@@ -215,7 +215,14 @@ def flex_params(flex, motion: np.ndarray | None = None):
         node0=f(flex.node0, dtype=float), mass_ext=f(flex.mass_ext, dtype=float),
         inertia_ext=f(flex.inertia_ext, dtype=float), total_mass=float(flex.total_mass),
         gravity=float(flex.gravity), top0=f(flex.top0, dtype=float), pt=pt, rider=rider,
+        moving=_moving(tree),
     )  # fmt: skip
+
+
+def _moving(tree) -> bool:
+    """Whether some joint of ``tree`` has a prescribed motion (or drive command) that changes
+    in time."""
+    return not all(j.rotation.is_constant and j.slide.is_constant for j in tree.joint_of.values())
 
 
 def tree_arrays(tree) -> tuple:
