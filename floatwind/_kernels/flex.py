@@ -539,8 +539,12 @@ def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
             K[k, k] = f.total_mass
             for c in range(3):
                 K[3 + k, 3 + c] = P0[k, 0] * Tw[0, c] + P0[k, 1] * Tw[1, c] + P0[k, 2] * Tw[2, c]
-        # Jb (inertial): [a_G; alpha] = Jb u + cb
+        # Jb (inertial): [a_G; alpha] = Jb u + cb (a node: its translation only; the massless
+        # top point: nothing, it adds nothing to the solve)
         for i in range(NE):
+            body = i < N
+            if not body and f.mass_ext[i] == 0.0:
+                continue
             for rr in range(6):
                 for c in range(nn):
                     Jb[i, rr, c] = 0.0
@@ -552,20 +556,24 @@ def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
                 km._mv(R, t2, t3)
                 for rr in range(3):
                     Jb[i, rr, 3 + c] = -t3[rr]
-                    Jb[i, 3 + rr, 3 + c] = (
-                        R[rr, 0] * Tw[0, c] + R[rr, 1] * Tw[1, c] + R[rr, 2] * Tw[2, c]
-                    )
+                    if body:
+                        Jb[i, 3 + rr, 3 + c] = (
+                            R[rr, 0] * Tw[0, c] + R[rr, 1] * Tw[1, c] + R[rr, 2] * Tw[2, c]
+                        )
             for rr in range(3):
                 Jb[i, rr, rr] = 1.0
             for j in range(nf):
                 for k in range(3):
                     t1[k] = L[i, k, j]
-                    t2[k] = E[i, k, j]
                 km._mv(R, t1, t3)
-                km._mv(R, t2, x3)
                 for k in range(3):
                     Jb[i, k, 6 + j] = t3[k]
-                    Jb[i, 3 + k, 6 + j] = x3[k]
+                if body:
+                    for k in range(3):
+                        t2[k] = E[i, k, j]
+                    km._mv(R, t2, x3)
+                    for k in range(3):
+                        Jb[i, 3 + k, 6 + j] = x3[k]
             # velocity-dependent accelerations (C_s axes)
             km._cross(w, st.drho[b, i], t1)
             km._cross(w, rho[i], t2)
@@ -574,15 +582,19 @@ def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
             for k in range(3):
                 t2[k] = st.ddrho[b, i, k] + 2.0 * t1[k] + t3[k] + x3[k]
             km._mv(R, t2, t3)
-            km._cross(w, st.w[b, i], t1)
             for k in range(3):
                 cb[i, k] = t3[k]
-                t2[k] = RE[k] + st.dw[b, i, k] + t1[k]
-            km._mv(R, t2, t3)
-            for k in range(3):
-                cb[i, 3 + k] = t3[k]
+            if body:
+                km._cross(w, st.w[b, i], t1)
+                for k in range(3):
+                    t2[k] = RE[k] + st.dw[b, i, k] + t1[k]
+                km._mv(R, t2, t3)
+                for k in range(3):
+                    cb[i, 3 + k] = t3[k]
         # D_k = sum_i (J_i E_ik + m_i rho_i x L_ik): the DOF accelerations in dQ (5.20)
         for i in range(NE):
+            if i >= N and f.mass_ext[i] == 0.0:
+                continue
             if i < N:
                 _rot_inertia(st.R[b, i], f.inertia_ext[i], Js)
             for j in range(nf):
