@@ -26,6 +26,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from floatwind._kernels import flex as kfx
 from floatwind._kernels import joints as kj
 from floatwind._kernels import mcm as km
 from floatwind._kernels import waves as kwv
@@ -130,6 +131,36 @@ def rhs_dynamics_dofs(rel, d, adds_mass, g, y, force, moment, A, out):
     out[:, 12 + nf : 12 + 2 * nf] = qdd_dof
 
 
+@njit(cache=True, fastmath=False)
+def rhs_kinematics_flex(f, euler_tol, y, g):
+    """:func:`rhs_kinematics` of a model with a flexible tower (``f`` a
+    :class:`floatwind._kernels.flex.FlexParams`): the relative kinematics of the tree on the
+    deflected tower per member, then the body kinematics (Wang 5.10)."""
+    status = 0
+    for b in range(y.shape[0]):
+        if abs(math.cos(y[b, 4])) < euler_tol:
+            status = EULER_SINGULAR
+    N = f.d.mass.shape[0]
+    rel, st = kfx.flex_state(f, g, y)
+    r_G, R_b2g, v_G, w_b = km.body_kinematics(
+        y[:, 0:6], y[:, 6:12], st.rho[:, :N], st.drho[:, :N], st.R[:, :N], st.w[:, :N]
+    )
+    return status, BodyKinematics(r_G, R_b2g, v_G, w_b, f.d.cm_b), st
+
+
+@njit(cache=True, fastmath=False)
+def rhs_dynamics_flex(st, f, adds_mass, g, y, force, moment, A, out):
+    """Forward dynamics with the tower modes (and joint DOFs): out[:, :6] = qd, out[:, 6:12] =
+    qdd, then the DOF rates and accelerations (``floatwind._kernels.flex.flex_dynamics``)."""
+    nf = f.nf
+    tau = kfx.flex_forces(f, g, y)
+    qdd, qdd_dof = kfx.flex_dynamics(y[:, 0:6], y[:, 6:12], st, f, tau, force, moment, A, adds_mass)
+    out[:, 0:6] = y[:, 6:12]
+    out[:, 6:12] = qdd
+    out[:, 12 : 12 + nf] = y[:, 12 + nf : 12 + 2 * nf]
+    out[:, 12 + nf : 12 + 2 * nf] = qdd_dof
+
+
 def system_rhs(p, t, y, g, out):
     """dy/dt (B, n) at (t, y) into ``out``; ``g`` the index of ``t`` in ``p.rel`` (ignored for a
     static tree). Returns 0, or the status bits of the first load that cannot do it.
@@ -169,6 +200,24 @@ def system_rhs_dofs(p, t, y, g, out):
     return 0
 
 
+def system_rhs_flex(p, t, y, g, out):
+    """:func:`system_rhs` of a model with a flexible tower (``p.dofs`` a ``FlexParams``):
+    the tree on the deflected tower per member, then the coupled base + joint + mode solve
+    (template, generated as ``system_rhs``)."""
+    status, kin, st = rhs_kinematics_flex(p.dofs, p.euler_tol, y, g)
+    if status != 0:
+        return status
+    B, N = y.shape[0], kin.r_G.shape[1]
+    force = np.zeros((B, N, 3))
+    moment = np.zeros((B, N, 3))
+    A = np.zeros((B, N, 6, 6))
+    status = _loads(p.loads, t, kin, y, out, force, moment, A)  # noqa: F821 (generated)
+    if status != 0:
+        return status
+    rhs_dynamics_flex(st, p.dofs, p.adds_mass, g, y, force, moment, A, out)
+    return 0
+
+
 def system_after_step(p, t, y, g):
     """The loads' step memories take the accepted state (t, y) (``Load.after_step``).
 
@@ -181,6 +230,12 @@ def system_after_step(p, t, y, g):
 def system_after_step_dofs(p, t, y, g):
     """:func:`system_after_step` of a model with joint degrees of freedom (template)."""
     status, kin, rel = rhs_kinematics_dofs(p.dofs, p.euler_tol, y, g)
+    _after_steps(p.loads, t, kin, y)  # noqa: F821 (generated)
+
+
+def system_after_step_flex(p, t, y, g):
+    """:func:`system_after_step` of a model with a flexible tower (template)."""
+    status, kin, st = rhs_kinematics_flex(p.dofs, p.euler_tol, y, g)
     _after_steps(p.loads, t, kin, y)  # noqa: F821 (generated)
 
 

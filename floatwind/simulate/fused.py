@@ -23,7 +23,7 @@ from floatwind._kernels.contract import NoCompiledForm, f64
 
 log = logging.getLogger(__name__)
 
-__all__ = ["FusedRHS", "compiled_loads", "fuse", "use_fused"]
+__all__ = ["FusedRHS", "compiled_loads", "flex_params", "fuse", "stepper_kind", "use_fused"]
 
 #: ``FLOATWIND_NO_FUSED=1`` (read at import) keeps the Python-driven RK4 steps
 _ENABLED = os.environ.get("FLOATWIND_NO_FUSED", "").strip().lower() not in (
@@ -97,14 +97,15 @@ class FusedRHS:
         self._total_mass = float(tree.total_mass)
         self._cm_b = f64(tree.cm_b)
         self._static = system.static
-        self.stepper = stepper(self.compiled, system.n_dof > 0)  # the model's system_rhs, rk4_chunk
+        self.stepper = stepper(self.compiled, stepper_kind(system))  # its system_rhs, rk4_chunk
+        self._flex = getattr(system, "flex", None) is not None
         self.params = kf.SystemParams(
             static=self._static,
             rel=None,
             loads=tuple(c.params for c in self.compiled),
             adds_mass=any(c.adds_mass for c in self.compiled),
             euler_tol=float(EULER_SINGULARITY_TOL),
-            dofs=dof_params(tree),
+            dofs=flex_params(system.flex) if self._flex else dof_params(tree),
         )
         self._motion = None
         self._rel0 = None
@@ -148,7 +149,7 @@ class FusedRHS:
         taken on the half-step grid t0 + j dt / 2 of ``RK4.time_grid`` (the same times as
         ``System.use_time_grid``)."""
         n = len(ts) - 1
-        if self._static:
+        if self._static or (self._flex and not self.params.dofs.moving):
             if self._rel0 is None:
                 self._rel0 = self._rel(np.array([float(ts[0])]))
             rel = self._rel0
@@ -159,7 +160,9 @@ class FusedRHS:
         Y = np.empty((n + 1, B, y.shape[1]))
         F = np.empty((n + 1, B, y.shape[1]))
         p = self.params._replace(rel=rel)
-        if self.system.n_dof:  # the joint motions at the same grid times (commands of drives)
+        if self._flex:  # the joint motions at the same grid times (commands of drives)
+            p = p._replace(dofs=p.dofs._replace(d=p.dofs.d._replace(motion=self._motion)))
+        elif self.system.n_dof:
             p = p._replace(dofs=p.dofs._replace(motion=self._motion))
         done, status = self.stepper.rk4_chunk(f64(ts), f64(y), f64(f), p, Y, F)
         return Y, F, int(done), int(status)
@@ -169,8 +172,9 @@ def fuse(system) -> tuple[FusedRHS | None, str]:
     """A :class:`FusedRHS` for ``system`` and "", or (None, the reason it cannot be compiled)."""
     if not _ENABLED:
         return None, "fused stepping switched off"
-    if getattr(system, "flex", None) is not None:
-        return None, "flexible tower modes run on the NumPy path (not compiled yet)"
+    flex = getattr(system, "flex", None)
+    if flex is not None and flex.modes.top_rotation != "elastodyn":
+        return None, "a flexible tower with the exact top rotation runs on the NumPy path"
     if not _kernels.enabled():
         return None, "compiled kernels off"
     try:
@@ -178,6 +182,47 @@ def fuse(system) -> tuple[FusedRHS | None, str]:
     except NoCompiledForm as err:
         return None, str(err)
     return FusedRHS(system, loads), ""
+
+
+def stepper_kind(system) -> bool | str:
+    """The right-hand side template of ``system`` (``floatwind.simulate.generate.stepper``):
+    "flex" with a flexible tower, True with joint DOFs, False without."""
+    if getattr(system, "flex", None) is not None:
+        return "flex"
+    return system.n_dof > 0
+
+
+def flex_params(flex, motion: np.ndarray | None = None):
+    """The compiled form of a flexible tower and its tree
+    (:class:`floatwind._kernels.flex.FlexParams`; ``flex`` a
+    :class:`floatwind.multibody.flex_dynamics.FlexTower`)."""
+    from floatwind._kernels.flex import FlexParams
+
+    tree = flex.tree
+    N = tree.n_bodies
+    pt = np.zeros((N, 3))
+    for c, j in tree.joint_of.items():
+        if j.parent == 0:  # the joint point rel. the undeflected top (flex_dynamics.partials)
+            pt[c] = j.r_J_p - tree.cm_b[0] - flex.top0
+    rider = np.zeros(N, dtype=np.int64)
+    rider[list(flex.riders)] = 1
+    f = np.ascontiguousarray
+    return FlexParams(
+        d=dof_params(tree, motion), n=int(flex.n), nf=int(tree.n_dofs + flex.n),
+        phi=f(flex.phi, dtype=float), e=f(flex.e, dtype=float),
+        slope=f(flex.slope_top, dtype=float), is_fa=f(flex.is_fa, dtype=np.int64),
+        axred=f(flex.axred, dtype=float), Km=f(flex.K, dtype=float), Cm=f(flex.C, dtype=float),
+        node0=f(flex.node0, dtype=float), mass_ext=f(flex.mass_ext, dtype=float),
+        inertia_ext=f(flex.inertia_ext, dtype=float), total_mass=float(flex.total_mass),
+        gravity=float(flex.gravity), top0=f(flex.top0, dtype=float), pt=pt, rider=rider,
+        moving=_moving(tree),
+    )  # fmt: skip
+
+
+def _moving(tree) -> bool:
+    """Whether some joint of ``tree`` has a prescribed motion (or drive command) that changes
+    in time."""
+    return not all(j.rotation.is_constant and j.slide.is_constant for j in tree.joint_of.values())
 
 
 def tree_arrays(tree) -> tuple:

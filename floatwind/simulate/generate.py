@@ -73,7 +73,15 @@ def _template(fn, name: str) -> str:
     return src.replace(f"def {fn.__name__}(", f"def {name}(", 1)
 
 
-def _source(loads: list, dofs: bool = False) -> str:
+def _pick(dofs, plain, with_dofs, flex):
+    """The template for ``dofs``: False (none), True (joint DOFs) or "flex" (a flexible tower,
+    its modes and any joint DOFs)."""
+    if dofs == "flex":
+        return flex
+    return with_dofs if dofs else plain
+
+
+def _source(loads: list, dofs: bool | str = False) -> str:
     from floatwind._kernels import fused
     from floatwind.integrate import base, compiled, compiled_bossak
 
@@ -83,6 +91,7 @@ def _source(loads: list, dofs: bool = False) -> str:
         "from numba import njit",
         "from floatwind._kernels.fused import rhs_dynamics, rhs_kinematics, select_add",
         "from floatwind._kernels.fused import rhs_dynamics_dofs, rhs_kinematics_dofs",
+        "from floatwind._kernels.fused import rhs_dynamics_flex, rhs_kinematics_flex",
         "from floatwind.integrate.compiled_bossak import linked_body_loop, linked_state, make_kin",
         "from floatwind._kernels.status import BOSSAK_NOT_CONVERGED, NOT_FINITE",
     ]
@@ -103,7 +112,7 @@ def _source(loads: list, dofs: bool = False) -> str:
     defs.append("\n".join(body))
     jit = "@njit(cache=True, fastmath=False)\n"
     defs.append(jit + inspect.getsource(base.rk4_stage_times))
-    rhs_t = fused.system_rhs_dofs if dofs else fused.system_rhs
+    rhs_t = _pick(dofs, fused.system_rhs, fused.system_rhs_dofs, fused.system_rhs_flex)
     defs.append(jit + _template(rhs_t, "system_rhs"))
     defs.append("rhs = system_rhs")
     after = [(i, c) for i, c in enumerate(loads) if getattr(c, "after_step", None) is not None]
@@ -116,7 +125,10 @@ def _source(loads: list, dofs: bool = False) -> str:
             imports.append(f"from {mod} import {qual} as _after{i}")
             walk.append(f"    _after{i}(p[{i}], t, kin, y)")
         defs.append("\n".join(walk))
-        after_t = fused.system_after_step_dofs if dofs else fused.system_after_step
+        after_t = _pick(
+            dofs, fused.system_after_step, fused.system_after_step_dofs,
+            fused.system_after_step_flex,
+        )  # fmt: skip
         defs.append(jit + _template(after_t, "system_after_step"))
         defs.append("after = system_after_step")
     else:
@@ -131,7 +143,7 @@ def _source(loads: list, dofs: bool = False) -> str:
     return "\n\n\n".join([head, "\n".join(imports)] + defs) + "\n"
 
 
-def is_compiled(loads: list, dofs: bool = False) -> bool:
+def is_compiled(loads: list, dofs: bool | str = False) -> bool:
     """Whether the stepping module of ``loads`` (``dofs``: a model with joint degrees of
     freedom) is in numba's disk cache already (else the first call compiles it: tens of
     seconds).
@@ -148,7 +160,8 @@ def is_compiled(loads: list, dofs: bool = False) -> bool:
     return os.path.exists(index)
 
 
-def stepper(loads: list, dofs: bool = False):
+def stepper(loads: list, dofs: bool | str = False):
     """The generated module (``system_rhs``, ``rk4_chunk``) for the load list ``loads``; with
-    ``dofs`` the right-hand side of a model with joint degrees of freedom."""
+    ``dofs`` the right-hand side of a model with joint degrees of freedom (``"flex"``: with a
+    flexible tower)."""
     return load_module(_source(loads, dofs))

@@ -197,7 +197,7 @@ def compile_notice(model=None) -> str | None:
             loads = fused.compiled_loads(system)
         except NoCompiledForm:
             return None
-        if is_compiled(loads, system.n_dof > 0):
+        if is_compiled(loads, fused.stepper_kind(system)):
             return None
     except Exception:  # noqa: BLE001 - a notice only
         return None
