@@ -399,6 +399,7 @@ class DLCSet:
         pitch from their pitch joints, so the topology's ``pitch`` is locked at 90 deg as well.
         """
         from floatwind.loads.rotor_bem import BemRotor
+        from floatwind.loads.servo import ServoDyn
         from floatwind.loads.thrust import RotorThrust
 
         rotor = self.rotor_model() if rotor is None else rotor
@@ -425,7 +426,7 @@ class DLCSet:
             loads = {BemRotor.kind: over}
             servo = self._parked_servodyn(topology)
             if servo is not None:
-                loads["servodyn"] = servo
+                loads[ServoDyn.kind] = servo
             return loads, topology
         parked = {"ct_mode": "fixed", "ct_fixed": self.parked_ct(), "rated_power": 0.0,
                   "cp_over_ct": 0.0}  # fmt: skip
@@ -436,8 +437,10 @@ class DLCSet:
         free spin, issue 36): the controller off (``kind: none``), the commanded pitch feathered
         (90 deg: the rotor reads it through ``pitch_from``), the spin DOF removed (``spin_drive``
         None) so that the spin is locked; None when the case has no servodyn load."""
+        from floatwind.loads.servo import ServoDyn
+
         for _, ld in self._case_loads():
-            if ld.get("type") != "servodyn":
+            if ld.get("type") != ServoDyn.kind:
                 continue
             pitch = ld.get("pitch") or {}
             n = len(pitch.get("initial", pitch.get("initial_deg", [0.0, 0.0, 0.0])))
