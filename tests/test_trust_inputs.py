@@ -127,7 +127,6 @@ ROWS = [
 ]  # fmt: skip
 
 
-
 @pytest.mark.parametrize("desc,argv,named,reason,ref", ROWS, ids=[r[0] for r in ROWS])
 def test_refused(work, capsys, desc, argv, named, reason, ref):
     if ref and not REF07.is_dir():
@@ -503,3 +502,138 @@ def test_moordyn_files_load_quietly_and_refuse_an_unknown_option(tmp_path, capsy
     assert len(err) == 1 and "MoorDyn.dat: field 'OPTIONS line" in err[0], err
     assert "unknown MoorDyn option 'kbott' (did you mean 'kbot'?)" in err[0]
     assert file_snapshot(tmp_path) == before
+
+
+# ------------------------------------------------------------------ part 2 leftovers (issue 42)
+# Tried as a user: these ran, or named the wrong thing, before (a garbled number read as a
+# default, a MoorDyn row with a word vanishing as a "header", a word option skipped, an
+# unquoted file name unprotected, `floatwind bem` replacing WAMIT files without --overwrite).
+
+REF09 = REF07.parent / "ref09_aero_fixed_speed"
+
+
+def _moordyn(work: pathlib.Path, name: str, old: str, new: str) -> None:
+    d = work / name
+    shutil.copytree(REF10, d)
+    _edit(d / "MoorDyn.dat", old, new)
+
+
+@pytest.fixture(scope="module")
+def work2(tmp_path_factory) -> pathlib.Path:
+    d = tmp_path_factory.mktemp("inputs2")
+    fst = "ref07_potential_decay.fst"
+    if REF07.is_dir():
+        _deck(d, "o25", lambda p: _edit(p / fst, "1025   WtrDens", "1o25   WtrDens"))
+        _deck(d, "dots", lambda p: _edit(p / fst, "320   WtrDpth", "3.2.0   WtrDpth"))
+        _deck(d, "unit", lambda p: _edit(p / "ElastoDyn.dat", "87.6   TowerHt", "87.6m   TowerHt"))
+        _deck(d, "tmax", lambda p: _edit(p / fst, "200   TMax", "inf   TMax"))
+        _deck(
+            d,
+            "per",
+            lambda p: _edit(
+                p / "HydroData" / "spar.1",
+                "3.141593e+02",
+                "-5.0",
+            ),
+        )
+        _deck(d, "bare", lambda p: _edit(p / "HydroDyn.dat", '"HydroData/spar"', "HydroData/spar"))
+    if REF10.is_dir():
+        _moordyn(d, "md_type", "main     0.09 ", "main     thick ")
+        _moordyn(d, "md_len", "902.2      20 ", "long      20 ")
+        _moordyn(d, "md_kbot", "3.0e6    kbot", "stiff    kbot")
+        _moordyn(d, "md_kin", "3.0e6    kbot", "3.0e6    kbot\nwaves.txt   WaterKin")
+    study = d / "study"
+    shutil.copytree(ROOT / "tests" / "data" / "studies", study)
+    ct = str(ROOT / "cases" / "data" / "ct_curve_fig14.csv")
+    case = study / "spar1.yaml"
+    case.write_text(case.read_text().replace("../../../cases/data/ct_curve_fig14.csv", ct))
+    text = (study / "small_study.yaml").read_text()
+    (study / "no_channels.yaml").write_text(text.replace("channels: [PtfmSurge, PtfmHeave, "
+                                                         "PtfmPitch, RtAeroFxh, RtAeroPwr, "
+                                                         "FAIRTEN1]", "channels: []"))  # fmt: skip
+    (study / "two_lengths.yaml").write_text(
+        text.replace("simulation: {dt: 0.2,", "simulation: {t_max: 5.0, dt: 0.2,")
+    )
+    bem = d / "bem"
+    (bem / "out").mkdir(parents=True)
+    (bem / "out" / "oc3_hywind.1").write_text("the WAMIT data of an earlier run\n")
+    shutil.copy(ROOT / "cases" / "oc3_hywind.yaml", bem / "oc3_hywind.yaml")
+    return d
+
+
+def _has(*dirs):
+    return all(x.is_dir() for x in dirs)
+
+
+S = "{d}/study"
+# (description, argv, text naming the file/field, reason, reference decks needed)
+ROWS2 = [
+    ("deck 1o25 WtrDens", ["check", "{d}/o25/ref07_potential_decay.fst"], "field 'WtrDens'", "expected a number, got '1o25'", (REF07,)),
+    ("deck 3.2.0 WtrDpth", ["check", "{d}/dots/ref07_potential_decay.fst"], "field 'WtrDpth'", "expected a number, got '3.2.0'", (REF07,)),
+    ("deck 87.6m TowerHt", ["check", "{d}/unit/ref07_potential_decay.fst"], "ElastoDyn.dat: field 'TowerHt'", "expected a number, got '87.6m'", (REF07,)),
+    ("deck TMax = inf", ["check", "{d}/tmax/ref07_potential_decay.fst"], "ref07_potential_decay.fst: field 'TMax'", "finite number", (REF07,)),
+    ("WAMIT .1 PER = -5", ["check", "{d}/per/ref07_potential_decay.fst"], "spar.1: field 'line", "PER = -5", (REF07,)),
+    ("run -o a WAMIT file named unquoted", ["run", "{d}/bare/ref07_potential_decay.fst", "-o", "{d}/bare/HydroData/spar.3", "--overwrite"], "--output", "is an input of this run (spar.3)", (REF07,)),
+    ("MoorDyn line type with a word", ["check", "{d}/md_type/ref10_moordyn_decay.fst"], "MoorDyn.dat: field 'LINE TYPES line 7 (Diam)'", "expected a number, got 'thick'", (REF10,)),
+    ("MoorDyn first line with a word", ["check", "{d}/md_len/ref10_moordyn_decay.fst"], "MoorDyn.dat: field 'LINES line 20 (UnstrLen)'", "expected a number, got 'long'", (REF10,)),
+    ("MoorDyn option with a word", ["check", "{d}/md_kbot/ref10_moordyn_decay.fst"], "MoorDyn.dat: field 'OPTIONS line 25 (kbot)'", "expected a number, got 'stiff'", (REF10,)),
+    ("MoorDyn WaterKin file", ["check", "{d}/md_kin/ref10_moordyn_decay.fst"], "MoorDyn.dat: field 'OPTIONS line 26 (WaterKin)'", "are not built", (REF10,)),
+    ("study channels: []", ["study", S + "/no_channels.yaml", "-o", "{d}/out", "--list"], "no_channels.yaml: field 'channels'", "at least one channel", ()),
+    ("study duration and t_max", ["study", S + "/two_lengths.yaml", "-o", "{d}/out", "--list"], "two_lengths.yaml: field 'simulation.t_max'", "not both", ()),
+    ("dlc --report onto a table it writes", ["dlc", str(ROOT / "cases" / "dlc" / "oc3_hywind_iec.yaml"), "-o", "{d}/iec", "--report", "{d}/iec/runs.csv"], "'--report'", "is a table this DLC set writes", ()),
+    ("bem onto earlier WAMIT files", ["bem", "{d}/bem/oc3_hywind.yaml", "-o", "{d}/bem/out", "--frequencies", "1", "--panels", "100"], "--output", "oc3_hywind.1 exists; add --overwrite", ()),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("desc,argv,named,reason,needs", ROWS2, ids=[r[0] for r in ROWS2])
+def test_refused_part2(work2, capsys, desc, argv, named, reason, needs):
+    if not _has(*needs):
+        pytest.skip("reference deck absent")
+    argv = [a.format(d=work2) for a in argv]
+    assert_refused(argv, work2, named, reason, capsys)
+
+
+@pytest.mark.skipif(not REF09.is_dir(), reason="reference deck ref09 absent")
+def test_names_after_an_apostrophe_and_unquoted_names_are_inputs(tmp_path):
+    """A comment's apostrophe (``Buhl's``) must not hide the quoted names after it (the airfoil
+    files' coordinate files), and an unquoted name (``HydroDyn.dat  HydroFile``) is an input."""
+    d = tmp_path / "ref09"
+    shutil.copytree(REF09, d)
+    _edit(d / "ref09_aero_fixed_speed.fst", '"HydroDyn.dat"', "HydroDyn.dat")
+    names = {p.relative_to(d).as_posix() for p in input_files(d / "ref09_aero_fixed_speed.fst")}
+    assert {"Airfoils/DU21_A17_coords.txt", "HydroDyn.dat", "NullWAMIT/null.1"} <= names
+
+
+def test_a_case_protects_what_its_named_files_name(tmp_path):
+    """A controller's input file names its own files (ROSCO's PerfFileName): inputs of the run."""
+    (tmp_path / "ctrl").mkdir()
+    (tmp_path / "ctrl" / "DISCON.IN").write_text(
+        "! Buhl's controller\n\"Cp_Ct_Cq.txt\"   ! PerfFileName - it's the rotor table\n"
+        "tables.dat   ! an unquoted name\n1.0   ! a number\n"
+    )
+    (tmp_path / "ctrl" / "Cp_Ct_Cq.txt").write_text("1 2 3\n")
+    (tmp_path / "ctrl" / "tables.dat").write_text("4 5 6\n")
+    (tmp_path / "c.yaml").write_text(
+        "loads:\n  - {type: servodyn, controller: {kind: dll, input: ctrl/DISCON.IN}}\n"
+    )
+    names = {p.name for p in input_files(tmp_path / "c.yaml")}
+    assert names == {"c.yaml", "DISCON.IN", "Cp_Ct_Cq.txt", "tables.dat"}
+
+
+def test_bem_refuses_to_replace_the_wamit_files_its_case_reads(tmp_path, capsys):
+    """``floatwind bem -o DIR --overwrite`` onto the WAMIT root the case itself names: refused
+    before anything is computed; a new folder and --overwrite of plain earlier results are fine
+    (checked before the solve, so no Capytaine is needed here)."""
+    import yaml
+
+    data = yaml.safe_load((ROOT / "cases" / "oc3_hywind.yaml").read_text())
+    data["loads"].append(
+        {"type": "potential_radiation", "body": "platform", "wamit": "out/oc3_hywind"}
+    )
+    (tmp_path / "out").mkdir()
+    for ext in (".1", ".3", ".hst"):
+        (tmp_path / "out" / f"oc3_hywind{ext}").write_text("the hull's WAMIT data\n")
+    (tmp_path / "oc3_hywind.yaml").write_text(yaml.safe_dump(data))
+    argv = ["bem", str(tmp_path / "oc3_hywind.yaml"), "-o", str(tmp_path / "out"), "--overwrite",
+            "--frequencies", "1", "--panels", "100"]  # fmt: skip
+    assert_refused(argv, tmp_path, "--output", "is an input of this run (oc3_hywind.1)", capsys)

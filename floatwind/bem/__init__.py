@@ -102,14 +102,17 @@ def run_bem(source, out_dir, *, omega=DEFAULT_OMEGA, headings_deg=DEFAULT_HEADIN
             panels: int = 1600, lid: bool = True, water_depth: float | str = math.inf,
             rho: float | None = None, g: float | None = None, cache_dir=None,
             progress: bool = False, name: str | None = None,
-            drift: bool = False) -> BemRun:  # fmt: skip
+            drift: bool = False, overwrite: bool = True) -> BemRun:  # fmt: skip
     """Coefficients of the hull of ``source`` (case or mesh file) written to ``out_dir`` as
     ``NAME.1``, ``NAME.3``, ``NAME.hst`` and ``NAME.nc`` (NAME: the source's stem).
 
     ``water_depth``: a number (m), ``inf`` (deep water, the default, as the shared OC3 data) or
     ``"case"`` (the case's ``environment.water_depth``). ``rho`` and ``g`` default to the case's
     environment, else 1025 kg/m^3 and 9.80665 m/s^2. ``drift``: also ``NAME.8``, the mean drift
-    of the restrained hull from Capytaine's far-field formulation (:mod:`floatwind.bem.drift`)."""
+    of the restrained hull from Capytaine's far-field formulation (:mod:`floatwind.bem.drift`).
+    ``overwrite=False`` refuses existing files of those names before anything is computed (the
+    ``floatwind bem`` command without ``--overwrite``); a file the source reads (a WAMIT root the
+    case names) is never replaced (:func:`floatwind.io.safe.check_output`)."""
     env = case_environment(source)
     if isinstance(water_depth, str):
         if water_depth == "case":
@@ -126,12 +129,13 @@ def run_bem(source, out_dir, *, omega=DEFAULT_OMEGA, headings_deg=DEFAULT_HEADIN
     rho = float(env.get("rho_water", 1025.0)) if rho is None else float(rho)
     g = float(env.get("gravity", 9.80665)) if g is None else float(g)
     hull = load_hull(source, panels=panels, lid=lid)
+    out = pathlib.Path(out_dir)
+    root = out / (name or hull.name)
+    _check_outputs(source, root, drift=drift, overwrite=overwrite)
     ds = compute_coefficients(hull, omega=omega, headings_deg=headings_deg,
                               water_depth=float(water_depth), rho=rho, g=g, cache_dir=cache_dir,
                               progress=progress)  # fmt: skip
-    out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    root = out / (name or hull.name)
     files = tuple(write_wamit(ds, root)) + (write_netcdf(ds, root.with_name(root.name + ".nc")),)
     if drift:
         from floatwind.bem.drift import fixed_body_mean_drift, write_mean_drift
@@ -140,6 +144,19 @@ def run_bem(source, out_dir, *, omega=DEFAULT_OMEGA, headings_deg=DEFAULT_HEADIN
                                    water_depth=float(water_depth), rho=rho, g=g)  # fmt: skip
         files += (write_mean_drift(md, root, rho=rho, g=g),)
     return BemRun(root, files, ds, hull)
+
+
+def _check_outputs(source, root: pathlib.Path, *, drift: bool, overwrite: bool) -> None:
+    """The files :func:`run_bem` writes (``root.1/.3/.hst/.nc``, ``.8`` with ``drift``) checked
+    before the solve: none may be an input of the source, an existing one needs ``overwrite``."""
+    from floatwind.io.safe import check_output, input_files
+
+    if not root.parent.is_dir():
+        return  # a new folder: nothing in it to replace (created after the solve)
+    inputs = input_files(source)
+    for ext in (".1", ".3", ".hst", ".nc") + ((".8",) if drift else ()):
+        check_output(root.with_name(root.name + ext), inputs=inputs, overwrite=overwrite,
+                     option="--output")  # fmt: skip
 
 
 def parse_values(tokens, field: str, default):

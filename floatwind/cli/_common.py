@@ -87,7 +87,9 @@ def check_batch_options(args) -> None:
 
 
 #: what a study (or a DLC set) writes into its folder (besides batches/)
-STUDY_OUTPUTS = ("study.json", "runs.csv", "runs_summary.csv", "results.csv", "failures.csv")
+STUDY_OUTPUTS = ("study.json", "runs.csv", "runs_summary.csv", "results.csv", "failures.csv",
+                 "dlc.json", "dlc_table.csv", "fatigue.csv", "fatigue_bins.csv", "extremes.csv",
+                 "governing.csv")  # fmt: skip
 
 
 def check_study_folder(out: pathlib.Path, study_file: str) -> None:

@@ -32,6 +32,8 @@ def add_arguments(bm: argparse.ArgumentParser) -> None:
     bm.add_argument("--drift", action="store_true", help="also NAME.8: the mean drift of the "
                     "restrained hull (Capytaine's far-field formulation), for MnDrift/NewmanApp = 8")  # fmt: skip
     bm.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    bm.add_argument("--overwrite", action="store_true", help="replace existing files of the "
+                    "hull's name in the folder")  # fmt: skip
 
 
 def main(args) -> int:
@@ -42,7 +44,7 @@ def main(args) -> int:
         omega=bem.parse_values(args.frequencies, "--frequencies", bem.DEFAULT_OMEGA),
         headings_deg=bem.parse_values(args.headings, "--headings", bem.DEFAULT_HEADINGS_DEG),
         water_depth=args.depth, progress=not args.no_progress and sys.stderr.isatty(),
-        drift=args.drift,
+        drift=args.drift, overwrite=args.overwrite,
     )  # fmt: skip
     print(bem.summary(run))
     return 0

@@ -31,11 +31,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def main(args) -> int:
     import numpy as np
     import xarray as xr
-    import yaml
 
     from floatwind.case import load_case
     from floatwind.cli._case import is_deck
-    from floatwind.io.safe import atomic_write, input_files
+    from floatwind.io.safe import atomic_write, input_files, load_yaml
     from floatwind.linear.campbell import campbell, campbell_figure
 
     if is_deck(args.case):
@@ -46,9 +45,10 @@ def main(args) -> int:
         raise CaseError("rotor speeds must be >= 0 and increasing", field="--rpm")
     path = pathlib.Path(args.case)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as err:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
         raise CaseError(f"cannot read the case: {err}", file=str(path)) from None
+    data = load_yaml(text, file=str(path))  # keys given twice, alias bombs: one line (issue 42)
     topo = (data or {}).get("topology") if isinstance(data, dict) else None
     if not isinstance(topo, dict) or "spin" not in topo:
         raise CaseError("the case has no spinning rotor (topology.spin): no rotor speed to vary",

@@ -7,6 +7,7 @@ import pathlib
 import sys
 
 from floatwind.cli._common import (
+    STUDY_OUTPUTS,
     batch_options,
     check_batch_options,
     check_output,
@@ -66,7 +67,11 @@ def main(args) -> int:
     out = pathlib.Path(args.output or dset.name)
     check_study_folder(out, args.dlc)
     if args.report:
-        check_output(args, pathlib.Path(args.report), input_files(args.dlc))
+        report = pathlib.Path(args.report)
+        if report.resolve() in [out.resolve() / name for name in STUDY_OUTPUTS]:
+            raise CaseError(f"{report} is a table this DLC set writes; choose another file",
+                            field="--report")  # fmt: skip
+        check_output(args, report, input_files(args.dlc))
     from floatwind.studies.lock import StudyLock
 
     lock = StudyLock(out).acquire()

@@ -84,9 +84,9 @@ def _existing(name: str, base_dirs: Iterable[pathlib.Path]) -> pathlib.Path | No
         return None
     for base in base_dirs:
         try:
-            p = (base / os.path.expanduser(name)).resolve()
-            if p.is_file():
-                return p
+            p = base / os.path.expanduser(name)
+            if os.path.isfile(p):  # one stat; resolved only when it exists
+                return p.resolve()
         except (OSError, ValueError):
             continue
     return None
@@ -107,8 +107,12 @@ def _root_files(name: str, base_dirs: Iterable[pathlib.Path]) -> list[pathlib.Pa
     for base in base_dirs:
         try:
             root = base / os.path.expanduser(name)
-            found = [q.resolve() for q in (root.with_name(root.name + x) for x in ROOT_SUFFIXES)
-                     if q.is_file()]  # fmt: skip
+            if not root.name:
+                continue
+            present = set(os.listdir(root.parent))  # one listing, not a stat per suffix
+            found = [root.with_name(root.name + x) for x in ROOT_SUFFIXES
+                     if root.name + x in present]  # fmt: skip
+            found = [q.resolve() for q in found if q.is_file()]
         except (OSError, ValueError):
             continue
         if found:
@@ -135,19 +139,50 @@ def referenced_files(data: Any, base_dirs: Iterable[pathlib.Path]) -> list[pathl
     return out
 
 
+#: files never read for the names they hold: WAMIT/state-space data (``root`` files), binary
+#: wind and result files, YAML (walked as values by :func:`input_files`)
+_NOT_WALKED = (*ROOT_SUFFIXES, ".bts", ".wnd", ".outb", ".out", ".nc", ".yaml", ".yml", ".so",
+               ".dll", ".dylib", ".npz")  # fmt: skip
+
+
+def _line_names(line: str) -> list[str]:
+    """The names one line of an OpenFAST-style input may give: its quoted strings (quotes never
+    span lines: an apostrophe in a comment must not swallow the names after it) and its first
+    token when it is neither a number, a flag nor a comment (``spar   PotFile``: an unquoted
+    name, as OpenFAST reads one)."""
+    names = [m.group(1) or m.group(2) for m in _QUOTED.finditer(line)]
+    toks = line.split(None, 1)
+    if toks and toks[0][0] not in "\"'!#-=":
+        first = toks[0]
+        try:
+            float(first.replace("D", "E").replace("d", "e"))
+        except ValueError:
+            if first.lower() not in ("true", "false", "t", "f", "default", "unused", "none"):
+                names.append(first)
+    return names
+
+
 def _deck_files(path: pathlib.Path, seen: list[pathlib.Path], depth: int = 0) -> None:
+    """``path`` and, recursively, every existing file (or root's files) its lines name
+    (:func:`_line_names`), relative to its folder: a deck's module files, MoorDyn/MAP++ and
+    TurbSim files, controller libraries and their input files, the files those name."""
     if path in seen or depth > 6 or len(seen) > 500:
         return
     seen.append(path)
+    if path.suffix.lower() in _NOT_WALKED:
+        return
     try:
-        text = path.read_text(encoding="latin-1")
+        if path.stat().st_size > 20_000_000:
+            return
+        data = path.read_bytes()
     except OSError:
         return
-    if len(text) > 20_000_000:
-        return
-    for m in _QUOTED.finditer(text):
-        for p in _named_files(m.group(1) or m.group(2), [path.parent]):
-            _deck_files(p, seen, depth + 1)
+    if b"\0" in data[:65536]:
+        return  # a binary file (a library, a wind field): it names nothing
+    for line in data.decode("latin-1").splitlines():
+        for name in _line_names(line):
+            for p in _named_files(name, [path.parent]):
+                _deck_files(p, seen, depth + 1)
 
 
 def input_files(path: str | pathlib.Path) -> list[pathlib.Path]:
@@ -179,8 +214,15 @@ def input_files(path: str | pathlib.Path) -> list[pathlib.Path]:
                             out.append(q)
                     bases.append(p.parent)
     for p in referenced_files(data, bases):
-        if p not in out:
-            out.append(p)
+        if p.suffix.lower() in (".yaml", ".yml"):
+            if p not in out:
+                out.append(p)
+            continue
+        seen: list[pathlib.Path] = []
+        _deck_files(p, seen)  # a MoorDyn file, a controller's input file and what they name
+        for q in seen:
+            if q not in out:
+                out.append(q)
     return out
 
 
@@ -211,8 +253,9 @@ def check_output(
     target = out.resolve()
     for inp in inputs:
         p = pathlib.Path(inp).resolve()
-        if p == target or (folder and target in p.parents):
-            what = "is" if p == target else "holds"
+        same = p == target
+        if same or (folder and target in p.parents):
+            what = "is" if same else "holds"
             raise CaseError(
                 f"{out} {what} an input of this run ({p.name}); choose another output",
                 field=option,

@@ -143,6 +143,9 @@ def read_wamit(root, *, rho: float, gravity: float, ulen: float = 1.0,
     line_of: dict = {}
     for n, (per, i, j, *ab) in _rows(p1, 4, "added-mass (.1)"):
         i, j = _index(i, n, p1, "I"), _index(j, n, p1, "J")
+        if per < 0.0 and per != -1.0:
+            raise CaseError(f"PER = {per:g}: a period is > 0, or -1 (zero frequency) or 0 "
+                            "(infinite frequency)", field=f"line {n}", file=str(p1))  # fmt: skip
         if per > 0.0 and len(ab) < 2:
             raise CaseError("a finite-frequency row needs Abar and Bbar", field=f"line {n}",
                             file=str(p1))  # fmt: skip

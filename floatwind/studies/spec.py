@@ -393,6 +393,9 @@ def study_from_dict(
         raise top.error(f"expected a list of {' and/or '.join(OPENFAST_FORMATS)}, got {of_out!r}",
                         "openfast_outputs")  # fmt: skip
     channels = top.strings("channels", list(DEFAULT_CHANNELS), what="channel names")
+    if not channels:
+        raise top.error("expected at least one channel name (the statistics and results are "
+                        "of these channels; leave the key out for the default set)", "channels")  # fmt: skip
     sim = top.raw("simulation", {})
     if not isinstance(sim, dict):
         raise top.error(f"expected a mapping, got {type(sim).__name__}", "simulation")
@@ -401,6 +404,9 @@ def study_from_dict(
             raise top.error(f"expected a mapping, got {type(data[key]).__name__}", key)
     duration = top.raw("duration", None)  # checked, kept as written (an int stays an int)
     top.number("duration", None, kind="positive")
+    if duration is not None and "t_max" in sim:  # one would be dropped silently (issue 42)
+        raise top.error("the study's 'duration' sets each run's length; give 'duration' or "
+                        "'simulation.t_max', not both", "simulation.t_max")  # fmt: skip
     transient = top.number("transient", 0.0)
     if transient < 0:
         raise top.error(f"must not be negative, got {transient:g}", "transient")
@@ -457,5 +463,7 @@ def load_study(path: str | pathlib.Path, overrides: dict | None = None) -> Study
     """
     path = pathlib.Path(path)
     data = _read_yaml(path)
+    if "duration" in (overrides or {}) and isinstance(data.get("simulation"), dict):
+        data["simulation"] = {k: v for k, v in data["simulation"].items() if k != "t_max"}
     data.update(overrides or {})
     return study_from_dict(data, base_dir=path.resolve().parent, source=str(path), name=path.stem)

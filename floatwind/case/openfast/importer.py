@@ -334,10 +334,11 @@ def case_from_deck(
                 _check_grid_covers_rotor(wind, mp, ref)
 
     angles = euler123_from_zyx(ic["PtfmRoll"], ic["PtfmPitch"], ic["PtfmYaw"])
-    t_max = float(fst["values"]["TMax"])
-    dt = float(fst["values"]["DT"])
-    dt_out = fst["values"].get("DT_Out", dt)
-    dt_out = dt if dt_out == DEFAULT else float(dt_out)
+    t_max, dt = _float(fst, "TMax"), _float(fst, "DT")  # a word or NaN named by its key
+    dt_out = dt if fst["values"].get("DT_Out", DEFAULT) == DEFAULT else _float(fst, "DT_Out")
+    for key, v in (("TMax", t_max), ("DT", dt), ("DT_Out", dt_out)):
+        if not v > 0.0:
+            raise CaseError(f"must be > 0, got {v:g}", field=key, file=fst["file"])
     if run_dt is not None:  # dynamic mooring lines: the step their fastest mode needs
         dt = run_dt
     case = {

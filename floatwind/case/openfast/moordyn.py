@@ -55,6 +55,12 @@ _V2_ORDER = ("diameter", "mass_per_length", "ea", "ba", "ei", "cdn", "can", "cdt
 
 #: MoorDyn v2 options floatwind reads but does not use (its documentation's option list:
 #: output, log and friction settings, coupling ramps, seabed files): noted, never refused
+#: options whose value is a word (a scheme's name, a flag): never read as a number
+_WORD_OPTIONS = ("tscheme", "echo", "writelog", "writeunits", "disableoutput")
+#: options floatwind reads as numbers (a word there is refused naming the line)
+_NUMBER_OPTIONS = (*_OPTION_KEYS, "wtrdpth", "depth", "rhow", "wtrdnsty", "g", "gravity",
+                   "numtypes", "ntypes", "nconnects", "nlines", "frictioncoefficient", "mc",
+                   "cv")  # fmt: skip
 _OTHER_OPTIONS = ("dtout", "seafloorfile", "fricdamp", "statdynfricscale", "disableoutput",
                   "disableouttime", "inertialf", "inertialf_rampt", "inertialf_bodyflag",
                   "unifycurrentgrid", "outswitch")  # fmt: skip
@@ -219,11 +225,23 @@ def read_moordyn_lumped(path, *, depth: float, rho: float, gravity: float):
         if "OPTIONS" not in title:
             continue
         for n, toks in rows:
-            if len(toks) < 2 or not _is_number(toks[0]):
+            if len(toks) < 2:
                 continue
             key = toks[1]
             low = key.lower()
             fld = f"OPTIONS line {n} ({key})"
+            if not _is_number(toks[0]):  # a word value: only where MoorDyn takes one (issue 42)
+                if low in ("wavekin", "waterkin", "currents", "current"):
+                    raise CaseError(f"{key} = {toks[0]!r}: wave and current kinematics on the "
+                                    "lines are not built (lines in still water: 0)", field=fld,
+                                    file=file)  # fmt: skip
+                if low in _WORD_OPTIONS or low in _OTHER_OPTIONS:
+                    continue
+                if low not in _NUMBER_OPTIONS and not low.startswith("mu_"):
+                    known = [*_OPTION_KEYS.values(), "WtrDpth", "rhoW", "WtrDnsty", "g",
+                             "WaveKin", "Currents", *_OTHER_OPTIONS]  # fmt: skip
+                    raise CaseError(f"unknown MoorDyn option {key!r}{suggest(key, known)}",
+                                    field=fld, file=file)  # fmt: skip
             val = _num(toks[0], file, fld, depth=depth)
             if low in _OPTION_KEYS:
                 opts[low] = val

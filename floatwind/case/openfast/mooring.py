@@ -119,13 +119,19 @@ def _num(tok: str, file: str, field: str, *, depth: float | None = None) -> floa
 
 def _table(rows, first_numeric: int):
     """(header tokens or None, data rows) of a section: the header and units lines come first
-    and their column ``first_numeric`` is not a number."""
+    and their column ``first_numeric`` is not a number. Only the column names (the first such
+    line), a units line (every entry in parentheses) and v1 count rows (``3 NLines``) are
+    skipped: any other line is data, so a row with a word where its number belongs is refused
+    by the reader naming its line instead of vanishing as a header (issue 42)."""
     header, data = None, []
     for n, toks in rows:
         if not data and (len(toks) <= first_numeric or not _is_number(toks[first_numeric])):
-            if header is None and not _is_number(toks[0]):  # not a v1 count row ("3 NLines")
-                header = toks
-            continue
+            if header is None:
+                if not _is_number(toks[0]):
+                    header = toks
+                continue  # the column names, or a v1 count row ("3 NLines") above them
+            if all(t[:1] in "([" and t[-1:] in ")]" for t in toks):
+                continue  # the units line
         data.append((n, toks))
     return header, data
 

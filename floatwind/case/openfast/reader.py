@@ -278,6 +278,12 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
                 # unquoted string value followed by its key (e.g. "RanLux  WaveSeed(2)")
                 vals = [toks[j].text]
                 key = toks[j + 1].text
+        elif not vals and len(toks) > 1 and toks[0].kind == "other" and toks[1].kind == "word":
+            # any other unquoted value before its key ("spar.dat  PotFile", or "1o25  WtrDens",
+            # "87.6m  TowerHt"): kept as written, so a number the file garbles is refused by the
+            # typed access naming the key instead of the key reading as missing or defaulted
+            vals = [toks[0].text]
+            key = toks[1].text
         if key is None:
             if vals and all(t.kind == "quoted" for t in toks[:j]):
                 # an output-channel line without an OutList key (HydroDyn, SeaState)
