@@ -191,6 +191,9 @@ def test_a_fifo_is_written_as_a_stream_not_replaced(tmp_path):
     got: list[bytes] = []
     reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
     reader.start()
+    from floatwind.io.safe import check_output
+
+    assert check_output(fifo) == fifo  # written into, never replaced: no --overwrite needed
     atomic_write(fifo, lambda tmp: tmp.write_bytes(b"result\n"))
     reader.join(timeout=30)
     assert got == [b"result\n"]
@@ -637,3 +640,28 @@ def test_bem_refuses_to_replace_the_wamit_files_its_case_reads(tmp_path, capsys)
     argv = ["bem", str(tmp_path / "oc3_hywind.yaml"), "-o", str(tmp_path / "out"), "--overwrite",
             "--frequencies", "1", "--panels", "100"]  # fmt: skip
     assert_refused(argv, tmp_path, "--output", "is an input of this run (oc3_hywind.1)", capsys)
+
+
+def test_moordyn_v1_and_map_files_read_without_spurious_repeated_keys(caplog):
+    """A v1 MoorDyn file (header ``Flags/Outputs``, rows ``1 main 902.2 ...``) and a MAP++ file
+    (its line 2 is the column names, a line's flags after its columns, a line type's name
+    first): every row is a table row, never a ``value KEY`` setting "repeated"."""
+    import logging
+
+    from floatwind.case.openfast.reader import read_openfast_input
+
+    files = [ROOT / "tests" / "data" / "mooring" / "oc3_moordyn_v1.dat"]
+    if REF06.is_dir():
+        files.append(REF06 / "MAP.dat")
+    with caplog.at_level(logging.WARNING):
+        got = {f.name: read_openfast_input(f) for f in files}
+    assert not [r.getMessage() for r in caplog.records if "repeated" in r.getMessage()]
+    v1 = got["oc3_moordyn_v1.dat"]["tables"]
+    assert [
+        len(v1[k]["rows"]) for k in ("LINE TYPES", "CONNECTION PROPERTIES", "LINE PROPERTIES")
+    ] == [1, 6, 3]
+    if REF06.is_dir():
+        m = got["MAP.dat"]["tables"]
+        assert [
+            len(m[k]["rows"]) for k in ("LINE DICTIONARY", "NODE PROPERTIES", "LINE PROPERTIES")
+        ] == [1, 2, 1]

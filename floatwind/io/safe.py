@@ -263,12 +263,12 @@ def check_output(
     if not folder:
         if target.is_dir():
             raise CaseError(f"{out} is a folder; give a file name", field=option)
-        if target.exists() and not overwrite:
-            raise CaseError(f"{out} exists; add --overwrite to replace it", field=option)
-        if is_stream(target):  # a device or FIFO: written into as a stream (atomic_write)
-            if not os.access(target, os.W_OK):
+        if is_stream(target):  # a device or FIFO: written into as a stream (atomic_write),
+            if not os.access(target, os.W_OK):  # never replaced, so no --overwrite is needed
                 raise CaseError(f"cannot write to {out} (permission denied)", field=option)
             return out
+        if target.exists() and not overwrite:
+            raise CaseError(f"{out} exists; add --overwrite to replace it", field=option)
         parent = target.parent
     else:
         if target.exists() and not target.is_dir():

@@ -114,6 +114,20 @@ def _is_row(toks: list[_Token]) -> bool:
     return bool(toks) and all(t.kind in ("number", "bool", "default") for t in toks)
 
 
+def _is_word_row(toks: list[_Token], columns: list[str]) -> bool:
+    """A table row with words among its entries (MoorDyn's POINTS/LINES, MAP++'s nodes and
+    lines, a line type's name first): one entry per column starting with a number, or a name
+    followed by numbers only; a last column of flags or outputs (MAP++ ``Flags``, MoorDyn v1
+    ``Flags/Outputs``) may hold several words. Such a row is never a ``value KEY`` setting."""
+    n = len(columns)
+    flags = bool(columns) and any(w in columns[-1].lower() for w in ("flag", "output"))
+    if not (len(toks) == n or (flags and len(toks) > n)):
+        return False
+    if toks[0].kind == "number":
+        return True
+    return len(toks) == n and n > 1 and all(t.kind == "number" for t in toks[1:])
+
+
 def _outlist_entries(line: str) -> list[str]:
     """Channel names on one OutList line: quoted lists, or bare names before a comment. After a
     quoted list, bare words are a comment (InflowWind's ``"Wind1VelX"  X-direction wind ...``)."""
@@ -206,8 +220,8 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
             table = None
             last_key = None
             continue
-        if i == 2:
-            title = line
+        if i == 2 and not (i < n and _is_units_line(_uncommented(lines[i]))):
+            title = line  # (a MAP++ file starts with a table: its line 2 is the column names)
             continue
         if line.startswith("!"):
             table = None  # a comment ends a table (AeroDyn's blade file: rows past NumBlNds)
@@ -229,7 +243,7 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
             # a row of the table: numbers, or (MoorDyn's POINTS/LINES, MAP++'s NODE PROPERTIES)
             # one entry per column starting with a number, with words among them ("fixed",
             # "vessel", a line type's name, "-"); such a row is never a "value KEY" setting
-            if _is_row(toks) or (len(toks) == len(table["columns"]) and toks[0].kind == "number"):
+            if _is_row(toks) or _is_word_row(toks, table["columns"]):
                 table["rows"].append([t.value for t in toks])
                 continue
             table = None
@@ -244,7 +258,7 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
         nxt = next((lines[j] for j in range(i, n) if lines[j].strip()), "")
         if (
             len(head_toks) >= 2
-            and all(t.kind == "word" for t in head_toks)
+            and all(t.kind in ("word", "other") for t in head_toks)  # "BA/-zeta", "Flags/Outputs"
             and _is_units_line(_uncommented(nxt))
         ):
             name = section or f"table_{len(tables) + 1}"
