@@ -122,7 +122,7 @@ ROWS = [
     ("YAML alias bomb", ["check", "{d}/bomb.yaml"], "bomb.yaml", "expands to more than", False),
     ("YAML alias bomb in run", ["run", "{d}/bomb.yaml"], "bomb.yaml", "expands to more than", False),
     ("YAML self-reference", ["check", "{d}/self.yaml"], "self.yaml", "refers to itself", False),
-    ("YAML 5000 levels", ["check", "{d}/deep.yaml"], "deep.yaml", "nested too deeply", False),
+    ("YAML 5000 levels", ["check", "{d}/deep.yaml"], "deep.yaml", "nested too deeply to read (more than 100 levels", False),
     ("--env misspelled top key", ["check", str(DECAY), "--env", "{d}/env_typo.yaml"], "option '--env'", "unknown key 'enviroment' (did you mean 'environment'?)", False),
 ]  # fmt: skip
 

@@ -434,6 +434,9 @@ def load_yaml(text: str, *, file: str | None = None, field: str | None = None) -
                     seen[key] = line
             return super().construct_mapping(node, deep=deep)
 
+    if _flow_depth(text) > MAX_YAML_DEPTH:  # PyYAML's scanner takes time quadratic in it
+        raise fail(f"the YAML is nested too deeply to read (more than {MAX_YAML_DEPTH} levels of "
+                   "[ ] or { })")  # fmt: skip
     try:
         loader = Loader(text)
         try:
@@ -450,6 +453,39 @@ def load_yaml(text: str, *, file: str | None = None, field: str | None = None) -
         raise fail(f"not valid YAML{where}: {getattr(exc, 'problem', None) or exc}") from None
     except RecursionError:
         raise fail("the YAML is nested too deeply to read (thousands of levels)") from None
+
+
+#: the deepest nesting of flow collections (``[ ]``, ``{ }``) a YAML input may have: PyYAML's
+#: scanner takes time quadratic in it (5,000 levels: half a minute), a case needs a handful
+MAX_YAML_DEPTH = 100
+
+
+def _flow_depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` in ``text`` outside quoted strings and comments (a
+    cheap count first: a document with few brackets cannot be deep)."""
+    if text.count("[") + text.count("{") <= MAX_YAML_DEPTH:
+        return 0
+    depth = deepest = 0
+    quote = ""
+    prev = "\n"
+    comment = False
+    for ch in text:
+        if comment:
+            comment = ch != "\n"
+        elif quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth = max(depth - 1, 0)
+        elif ch in "'\"" and (prev in " \t\n[{,:" ):
+            quote = ch
+        elif ch == "#" and prev in " \t\n":
+            comment = True
+        prev = ch
+    return deepest
 
 
 def _check_size(root, fail) -> None:
