@@ -78,20 +78,6 @@ def _strings(value: Any) -> Iterable[str]:
             yield from _strings(v)
 
 
-def _existing(name: str, base_dirs: Iterable[pathlib.Path]) -> pathlib.Path | None:
-    name = name.strip()
-    if not name or "\n" in name or len(name) > 4096:
-        return None
-    for base in base_dirs:
-        try:
-            p = base / os.path.expanduser(name)
-            if os.path.isfile(p):  # one stat; resolved only when it exists
-                return p.resolve()
-        except (OSError, ValueError):
-            continue
-    return None
-
-
 #: the files a *root* (a path without extension: HydroDyn's PotFile, a case's ``wamit:``, a
 #: state-space fit) stands for: WAMIT first- and second-order data and HydroDyn's state-space
 #: files (WAMIT User Manual ch. 4; HydroDyn's SS_Excitation/SS_Radiation)
@@ -99,41 +85,81 @@ ROOT_SUFFIXES = (".1", ".2", ".3", ".hst", ".4", ".7", ".8", ".9", ".10d", ".10s
                  ".11s", ".12d", ".12s", ".ss", ".ssexctn")  # fmt: skip
 
 
-def _root_files(name: str, base_dirs: Iterable[pathlib.Path]) -> list[pathlib.Path]:
-    """The existing ``name + suffix`` files of a root ``name`` (:data:`ROOT_SUFFIXES`)."""
+class _Folders:
+    """The names in each folder, listed once per :func:`input_files` call: whether a name
+    exists (or is a root with files) is a set lookup, not a stat per candidate and suffix (a
+    long table of words would otherwise cost seconds)."""
+
+    def __init__(self) -> None:
+        self._names: dict[str, frozenset[str]] = {}
+
+    def names(self, folder: str) -> frozenset[str]:
+        got = self._names.get(folder)
+        if got is None:
+            try:
+                got = frozenset(os.listdir(folder))
+            except (OSError, ValueError):
+                got = frozenset()
+            self._names[folder] = got
+        return got
+
+
+def _candidate(name: str, base: pathlib.Path) -> tuple[str, str] | None:
+    """(folder, file name) that ``name`` relative to ``base`` stands for, or None."""
     name = name.strip()
-    if not name or "\n" in name or len(name) > 4096:
-        return []
+    if not name or "\n" in name or "\0" in name or len(name) > 4096:
+        return None
+    full = os.path.join(base, os.path.expanduser(name))
+    folder, leaf = os.path.split(full)
+    return (folder or ".", leaf) if leaf else None
+
+
+def _existing(name: str, base_dirs: Iterable[pathlib.Path],
+              folders: _Folders | None = None) -> pathlib.Path | None:  # fmt: skip
+    folders = folders or _Folders()
     for base in base_dirs:
-        try:
-            root = base / os.path.expanduser(name)
-            if not root.name:
-                continue
-            present = set(os.listdir(root.parent))  # one listing, not a stat per suffix
-            found = [root.with_name(root.name + x) for x in ROOT_SUFFIXES
-                     if root.name + x in present]  # fmt: skip
-            found = [q.resolve() for q in found if q.is_file()]
-        except (OSError, ValueError):
+        c = _candidate(name, base)
+        if c is not None and c[1] in folders.names(c[0]):
+            p = pathlib.Path(c[0], c[1])
+            if p.is_file():
+                return p.resolve()
+    return None
+
+
+def _root_files(name: str, base_dirs: Iterable[pathlib.Path],
+                folders: _Folders | None = None) -> list[pathlib.Path]:  # fmt: skip
+    """The existing ``name + suffix`` files of a root ``name`` (:data:`ROOT_SUFFIXES`)."""
+    folders = folders or _Folders()
+    for base in base_dirs:
+        c = _candidate(name, base)
+        if c is None:
             continue
+        present = folders.names(c[0])
+        found = [pathlib.Path(c[0], c[1] + x) for x in ROOT_SUFFIXES if c[1] + x in present]
+        found = [q.resolve() for q in found if q.is_file()]
         if found:
             return found
     return []
 
 
-def _named_files(name: str, base_dirs: list[pathlib.Path]) -> list[pathlib.Path]:
+def _named_files(name: str, base_dirs: list[pathlib.Path],
+                 folders: _Folders | None = None) -> list[pathlib.Path]:  # fmt: skip
     """The file ``name`` names, or the files of the root ``name``."""
-    p = _existing(name, base_dirs)
-    return [p] if p is not None else _root_files(name, base_dirs)
+    folders = folders or _Folders()
+    p = _existing(name, base_dirs, folders)
+    return [p] if p is not None else _root_files(name, base_dirs, folders)
 
 
-def referenced_files(data: Any, base_dirs: Iterable[pathlib.Path]) -> list[pathlib.Path]:
+def referenced_files(data: Any, base_dirs: Iterable[pathlib.Path],
+                     folders: _Folders | None = None) -> list[pathlib.Path]:  # fmt: skip
     """Existing files named by the string values of a parsed YAML mapping (relative names are
     tried against each of ``base_dirs`` in turn), and the files of the roots they name (a
     ``wamit:`` root: ``root.1``, ``root.3``, ``root.hst``, ...)."""
     base_dirs = list(base_dirs)
+    folders = folders or _Folders()
     out: list[pathlib.Path] = []
     for s in _strings(data):
-        for p in _named_files(s, base_dirs):
+        for p in _named_files(s, base_dirs, folders):
             if p not in out:
                 out.append(p)
     return out
@@ -150,9 +176,10 @@ def _line_names(line: str) -> list[str]:
     span lines: an apostrophe in a comment must not swallow the names after it) and its first
     token when it is neither a number, a flag nor a comment (``spar   PotFile``: an unquoted
     name, as OpenFAST reads one)."""
-    names = [m.group(1) or m.group(2) for m in _QUOTED.finditer(line)]
+    names = ([m.group(1) or m.group(2) for m in _QUOTED.finditer(line)]
+             if '"' in line or "'" in line else [])  # fmt: skip
     toks = line.split(None, 1)
-    if toks and toks[0][0] not in "\"'!#-=":
+    if toks and toks[0][0] not in "\"'!#-=" and "," not in toks[0]:  # (a comma ends a name)
         first = toks[0]
         try:
             float(first.replace("D", "E").replace("d", "e"))
@@ -162,7 +189,8 @@ def _line_names(line: str) -> list[str]:
     return names
 
 
-def _deck_files(path: pathlib.Path, seen: list[pathlib.Path], depth: int = 0) -> None:
+def _deck_files(path: pathlib.Path, seen: list[pathlib.Path], folders: _Folders,
+                depth: int = 0) -> None:  # fmt: skip
     """``path`` and, recursively, every existing file (or root's files) its lines name
     (:func:`_line_names`), relative to its folder: a deck's module files, MoorDyn/MAP++ and
     TurbSim files, controller libraries and their input files, the files those name."""
@@ -172,8 +200,8 @@ def _deck_files(path: pathlib.Path, seen: list[pathlib.Path], depth: int = 0) ->
     if path.suffix.lower() in _NOT_WALKED:
         return
     try:
-        if path.stat().st_size > 20_000_000:
-            return
+        if path.stat().st_size > 2_000_000:  # a data table (a wave or force record), not a file
+            return  # that names others: input files are a few kB to a few hundred kB
         data = path.read_bytes()
     except OSError:
         return
@@ -181,8 +209,8 @@ def _deck_files(path: pathlib.Path, seen: list[pathlib.Path], depth: int = 0) ->
         return  # a binary file (a library, a wind field): it names nothing
     for line in data.decode("latin-1").splitlines():
         for name in _line_names(line):
-            for p in _named_files(name, [path.parent]):
-                _deck_files(p, seen, depth + 1)
+            for p in _named_files(name, [path.parent], folders):
+                _deck_files(p, seen, folders, depth + 1)
 
 
 def input_files(path: str | pathlib.Path) -> list[pathlib.Path]:
@@ -193,9 +221,10 @@ def input_files(path: str | pathlib.Path) -> list[pathlib.Path]:
     path = pathlib.Path(path).resolve()
     if not path.is_file():
         return [path]
+    folders = _Folders()
     if path.suffix.lower() == ".fst":
         seen: list[pathlib.Path] = []
-        _deck_files(path, seen)
+        _deck_files(path, seen, folders)
         return seen
     out = [path]
     try:
@@ -207,19 +236,19 @@ def input_files(path: str | pathlib.Path) -> list[pathlib.Path]:
         for d in data["designs"]:
             case = d.get("case") if isinstance(d, dict) else None
             if isinstance(case, str):
-                p = _existing(case, [path.parent])
+                p = _existing(case, [path.parent], folders)
                 if p is not None:
                     for q in input_files(p):
                         if q not in out:
                             out.append(q)
                     bases.append(p.parent)
-    for p in referenced_files(data, bases):
+    for p in referenced_files(data, bases, folders):
         if p.suffix.lower() in (".yaml", ".yml"):
             if p not in out:
                 out.append(p)
             continue
         seen: list[pathlib.Path] = []
-        _deck_files(p, seen)  # a MoorDyn file, a controller's input file and what they name
+        _deck_files(p, seen, folders)  # a MoorDyn file, a controller's input file and what they name
         for q in seen:
             if q not in out:
                 out.append(q)
