@@ -248,7 +248,8 @@ def input_files(path: str | pathlib.Path) -> list[pathlib.Path]:
                 out.append(p)
             continue
         seen: list[pathlib.Path] = []
-        _deck_files(p, seen, folders)  # a MoorDyn file, a controller's input file and what they name
+        # a MoorDyn file, a controller's input file and what they name
+        _deck_files(p, seen, folders)
         for q in seen:
             if q not in out:
                 out.append(q)
@@ -509,7 +510,7 @@ def _flow_depth(text: str) -> int:
             deepest = max(deepest, depth)
         elif ch in "]}":
             depth = max(depth - 1, 0)
-        elif ch in "'\"" and (prev in " \t\n[{,:" ):
+        elif ch in "'\"" and (prev in " \t\n[{,:"):
             quote = ch
         elif ch == "#" and prev in " \t\n":
             comment = True
