@@ -10,8 +10,9 @@ this reading is ``--mooring quasi-static``).
   line solver and are noted). The damping, added-mass and drag columns are not used by a
   quasi-static model (MAP++ ignores them too).
 * MoorDyn v1 (LINE TYPES / CONNECTION PROPERTIES / LINE PROPERTIES / SOLVER OPTIONS) and v2
-  (LINE TYPES / POINTS / LINES / OPTIONS), ``CompMooring = 3``: the line types, the fixed and
-  vessel points and the lines are read into the same quasi-static model; MoorDyn's lumped-mass
+  (LINE TYPES / POINTS / LINES / OPTIONS), ``CompMooring = 3``: the file is read by the one
+  MoorDyn reader (:mod:`floatwind.case.openfast.moordyn_file`, which the lumped-mass lines use
+  too) and its line types, fixed and vessel points and lines go into the same quasi-static model; MoorDyn's lumped-mass
   dynamics (line inertia, drag, internal damping) are not represented, and the importer says so
   in one line (a note). Seabed friction: MoorDyn has none in the quasi-static sense (0).
 
