@@ -1,7 +1,7 @@
 """Cost of MoorDyn's lumped-mass lines in floatwind (issue 38): ref10 whole run vs OpenFAST.
 
     python benchmarks/bench_moordyn.py [REF10_DIR] [--tmax S] [--start catenary|static]
-                                       [--batch 1,8]
+                                       [--batch 1,8] [--ic-step stable|dt_m]
 
 Runs the deck ``ref10_moordyn_decay`` (OC3-Hywind, three MoorDyn lines of 20 segments, 300 s)
 as ``floatwind run`` does, after one warm-up run of 1 s (numba compiles once per installation),
@@ -24,7 +24,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 OPENFAST_CPU_S = 24.47  # ref10 README: user CPU of openfast for 300 s
 
 
-def _model(fst, tmax, start, batch):
+def _model(fst, tmax, start, batch, step="stable"):
     from floatwind.case.openfast import model_from_deck
     from floatwind.loads.moordyn import LumpedMassMooring
 
@@ -32,6 +32,7 @@ def _model(fst, tmax, start, batch):
 
     def init(self, *a, **k):
         k["ic_start"] = start
+        k["ic_step"] = step
         orig(self, *a, **k)
 
     LumpedMassMooring.__init__ = init
@@ -60,6 +61,12 @@ def main() -> None:
     ap.add_argument("--tmax", type=float, default=300.0)
     ap.add_argument("--start", choices=("catenary", "static"), default="catenary")
     ap.add_argument("--batch", default="1")
+    ap.add_argument(
+        "--ic-step",
+        choices=("stable", "dt_m"),
+        default="stable",
+        help="the relaxation's step (initial.step)",
+    )
     args = ap.parse_args()
     from floatwind.simulate import simulate
     from floatwind.simulate.system import System
@@ -67,7 +74,7 @@ def main() -> None:
     fst = pathlib.Path(args.ref) / "ref10_moordyn_decay.fst"
     simulate(_model(fst, 1.0, "static", 1), progress=False)  # compile once
     for B in (int(b) for b in args.batch.split(",")):
-        m = _model(fst, args.tmax, args.start, B)
+        m = _model(fst, args.tmax, args.start, B, args.ic_step)
         c0 = time.process_time()
         System(m).initial_state()  # the relaxation (cached by the load for the run)
         c1 = time.process_time()

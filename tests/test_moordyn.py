@@ -213,6 +213,31 @@ def test_relaxation_from_rest_stops_at_moordyns_first_possible_check():
     assert relax(y, 10) == pytest.approx(-1.0, abs=1e-12)  # not converged at t = 1 s
 
 
+def test_relaxation_at_the_stable_step_follows_moordyns_at_dtm():
+    """``initial.step: stable`` (the default) relaxes with MoorDyn's RK2 at 0.8 of its stable
+    step for the lines' fastest mode (the seabed damper: 0.005 s, 5x fewer steps than dtM =
+    0.001 s), ``dt_m`` at MoorDyn-F's dtM: after 20 s from the catenary both are ~1000 N and
+    3 cm from rest and within 0.8 N and 1.1e-5 m of each other (measured); an unknown step is
+    refused naming the field."""
+    kw = dict(dt_m=0.001, ic_tmax=20.0, ic_threshold=1e-5, ic_cd_scale=4.0, ic_dt=1.0)
+    out = {}
+    for step in ("dt_m", "stable"):
+        ld = oc3_line(20, ic_step=step, **kw)
+        h, n = ld.relax_step(ENV)
+        assert (h, n) == ((0.001, 100) if step == "dt_m" else (0.005, 20))
+        y = ld.initial_states_at(0.0, kin_at(), ENV)
+        w, _ = ld.wrench_state(0.0, kin_at(), ENV, y, None)
+        out[step] = (y, float(w.channels["FAIRTEN1"][0]))
+    rest = oc3_line(20).static_states(kin_at(), ENV)
+    w, _ = oc3_line(20).wrench_state(0.0, kin_at(), ENV, rest, None)
+    f_rest = float(w.channels["FAIRTEN1"][0])
+    (ya, fa), (yb, fb) = out["dt_m"], out["stable"]
+    assert abs(fa - f_rest) > 500.0 and np.abs(ya - rest).max() > 0.01  # not at rest yet
+    assert abs(fb - fa) < 5.0 and np.abs(yb - ya).max() < 1e-4
+    with pytest.raises(CaseError, match="initial.step"):
+        oc3_line(5, ic_step="rk4", field="loads[2]")
+
+
 def test_batch_member_equals_its_run_alone_and_kernel_equals_python_form():
     """Three members at different poses and line states: each member's rates, forces and added
     mass equal those of its call alone to the bit; the compiled kernel equals its Python form."""

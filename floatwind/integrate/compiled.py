@@ -41,34 +41,47 @@ def rk4_chunk(ts, y0, f0, p, Y, F):
     B, m = y0.shape[0], y0.shape[1]
     Y[0] = y0
     F[0] = f0
+    # explicit loops into preallocated stage states (no array temporaries per stage: 5-10 %
+    # of a step with ref10's 354 states; the same operations in the same order, the same bits)
     k2 = np.empty((B, m))  # noqa: F821 (names of the generated module)
     k3 = np.empty((B, m))  # noqa: F821
     k4 = np.empty((B, m))  # noqa: F821
-    f_new = np.empty((B, m))  # noqa: F821
+    ys = np.empty((B, m))  # noqa: F821
     for k in range(n):
         t = ts[k]
         h = ts[k + 1] - t
         t_half, t_full = rk4_stage_times(t, h)  # noqa: F821
         y = Y[k]
         k1 = F[k]
-        st = rhs(p, t_half, y + 0.5 * h * k1, 2 * k + 1, k2)  # noqa: F821
-        if st != 0:
-            return k, st
-        st = rhs(p, t_half, y + 0.5 * h * k2, 2 * k + 1, k3)  # noqa: F821
-        if st != 0:
-            return k, st
-        st = rhs(p, t_full, y + h * k3, 2 * k + 2, k4)  # noqa: F821
-        if st != 0:
-            return k, st
-        y_new = y + (h / 6.0) * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+        hh = 0.5 * h
         for b in range(B):
             for c in range(m):
-                if not math.isfinite(y_new[b, c]):  # noqa: F821
-                    return k, NOT_FINITE
-        after(p, t_full, y_new, 2 * k + 2)  # noqa: F821 (step memories, then the slope)
-        st = rhs(p, t_full, y_new, 2 * k + 2, f_new)  # noqa: F821
+                ys[b, c] = y[b, c] + hh * k1[b, c]
+        st = rhs(p, t_half, ys, 2 * k + 1, k2)  # noqa: F821
         if st != 0:
             return k, st
-        Y[k + 1] = y_new
-        F[k + 1] = f_new
+        for b in range(B):
+            for c in range(m):
+                ys[b, c] = y[b, c] + hh * k2[b, c]
+        st = rhs(p, t_half, ys, 2 * k + 1, k3)  # noqa: F821
+        if st != 0:
+            return k, st
+        for b in range(B):
+            for c in range(m):
+                ys[b, c] = y[b, c] + h * k3[b, c]
+        st = rhs(p, t_full, ys, 2 * k + 2, k4)  # noqa: F821
+        if st != 0:
+            return k, st
+        h6 = h / 6.0
+        for b in range(B):
+            for c in range(m):
+                v = y[b, c] + h6 * (k1[b, c] + 2.0 * k2[b, c] + 2.0 * k3[b, c] + k4[b, c])
+                if not math.isfinite(v):  # noqa: F821
+                    return k, NOT_FINITE
+                ys[b, c] = v
+        after(p, t_full, ys, 2 * k + 2)  # noqa: F821 (step memories, then the slope)
+        st = rhs(p, t_full, ys, 2 * k + 2, F[k + 1])  # noqa: F821
+        if st != 0:
+            return k, st
+        Y[k + 1] = ys
     return n, 0

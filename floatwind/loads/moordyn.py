@@ -12,8 +12,9 @@ must resolve the lines' fastest mode (axial waves with internal damping, seabed 
 Initial conditions as MoorDyn makes them (MoorDyn-F MD_Init and Line_Initialize): each line
 starts on the quasi-static catenary between its ends (straight when it has none), then the
 lines relax dynamically with the body held at its initial pose, drag scaled by ``cd_scale``
-(CdScaleIC), with MoorDyn's RK2 at its step ``dt_m`` (dtM), until the end-B tensions of the last
-ten checks (every ``ic_dt/10``) agree within ``ic_threshold`` (threshIC), or ``ic_tmax``
+(CdScaleIC), with MoorDyn's RK2 (at 0.8 of its stable step for the lines' fastest mode, never
+below ``dt_m``; ``initial.step: dt_m`` keeps MoorDyn-F's dtM), until the end-B tensions of the
+last ten checks (every ``ic_dt/10``) agree within ``ic_threshold`` (threshIC), or ``ic_tmax``
 (TmaxIC) has passed.
 
 Case mapping (``type: mooring_lumped``, docs/moordyn.md)::
@@ -27,7 +28,8 @@ Case mapping (``type: mooring_lumped``, docs/moordyn.md)::
     lines: [{type: main, end_a: "1", end_b: "4", length: 902.2, segments: 20}, ...]
     seabed: {kbot: 3.0e6, cbot: 3.0e5}
     dt_m: 0.001
-    initial: {tmax: 300, threshold: 1.0e-5, cd_scale: 4, dt: 1.0, start: catenary}
+    initial: {tmax: 300, threshold: 1.0e-5, cd_scale: 4, dt: 1.0, start: catenary,
+              step: stable}
 
 ``initial.start: static`` starts the relaxation from the lines at rest (:meth:`static_states`)
 instead of MoorDyn's catenary shape: the relaxation then converges at once (docs/moordyn.md).
@@ -60,6 +62,8 @@ _KINDS = {"fixed": 0, "coupled": 1, "free": 2}
 RK4_BOUND = 2.5
 #: the explicit midpoint rule's (MoorDyn's RK2) bound on the negative real axis
 RK2_BOUND = 2.0
+#: the dynamic relaxation's step as a fraction of RK2's stable step (``initial.step: stable``)
+RELAX_MARGIN = 0.8
 #: the most a line may be stretched between its ends at rest (as the catenary load)
 MAX_REST_STRAIN = 0.1
 
@@ -117,7 +121,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
     def __init__(self, *, body: int, line_types: Mapping, points, lines, kbot: float = 3.0e6,
                  cbot: float = 3.0e5, dt_m: float = 0.001, ic_tmax: float = 0.0,
                  ic_threshold: float = 0.01, ic_cd_scale: float = 1.0, ic_dt: float = 1.0,
-                 ic_start: str = "catenary",
+                 ic_start: str = "catenary", ic_step: str = "stable",
                  channel_prefix: str = "", name: str | None = None, field: str = "",
                  file: str | None = None):  # fmt: skip
         self.body = int(body)
@@ -201,6 +205,10 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             raise CaseError(f"unknown initial start {ic_start!r}; one of catenary, static",
                             field=f("initial.start"), file=file)  # fmt: skip
         self.ic_start = ic_start
+        if ic_step not in ("stable", "dt_m"):
+            raise CaseError(f"unknown initial step {ic_step!r}; one of stable, dt_m",
+                            field=f("initial.step"), file=file)  # fmt: skip
+        self.ic_step = ic_step
         # reach: a line between two fixed points must be able to span them
         for ln in lns:
             pa, pb = pts[ln["a"]], pts[ln["b"]]
@@ -261,7 +269,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         sec = Section(cfg, field, ("type", "body", "line_types", "points", "lines", "seabed",
                                    "dt_m", "initial", "channel_prefix", "name"))  # fmt: skip
         sb = sec.section("seabed", ("kbot", "cbot"))
-        ic = sec.section("initial", ("tmax", "threshold", "cd_scale", "dt", "start"))
+        ic = sec.section("initial", ("tmax", "threshold", "cd_scale", "dt", "start", "step"))
         types = sec.raw("line_types")
         return cls(
             body=sec.body(body_index), line_types=types,
@@ -275,6 +283,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             ic_cd_scale=ic.number("cd_scale", 1.0, kind="positive"),
             ic_dt=ic.number("dt", 1.0, kind="positive"),
             ic_start=ic.choice("start", ("catenary", "static"), "catenary"),
+            ic_step=ic.choice("step", ("stable", "dt_m"), "stable"),
             channel_prefix=sec.raw("channel_prefix", ""), name=sec.raw("name", None), field=field,
         )  # fmt: skip
 
@@ -426,6 +435,20 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                 o = int(self.pt_state[k])
                 y[o : o + 3] = rp[k]
 
+    def relax_step(self, env) -> tuple[float, int]:
+        """(step, steps per check) of the dynamic relaxation: ``dtIC/10`` cut into whole steps
+        of at most ``dt_m`` (MoorDyn-F MD_Init, ``initial.step: dt_m``) or, by default
+        (``stable``), of at most :data:`RELAX_MARGIN` of the midpoint rule's stable step for
+        the lines' fastest mode (never below ``dt_m``): the same RK2 and the same convergence
+        test, with fewer steps where ``dt_m`` is far below what the lines need (ref10: 0.005 s
+        for dtM 0.001 s; docs/moordyn.md)."""
+        dtic = self.ic_dt / 10.0
+        h = self.dt_m
+        if self.ic_step == "stable":
+            h = max(h, RELAX_MARGIN * stable_step(self.fastest_rate(env), RK2_BOUND))
+        n = int(math.ceil(dtic / h - 1e-12))
+        return dtic / n, n
+
     def initial_states_at(self, t, kin: Kinematics, env) -> np.ndarray:
         """Each member's lines on the catenary, then relaxed as MoorDyn does (module
         docstring) with the body held at its pose in ``kin``."""
@@ -458,8 +481,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                 y[b] = ys[b]
             if self.ic_tmax > 0.0:
                 dtic = self.ic_dt / 10.0  # MD_Init: checks every dtIC/10
-                n_check = int(math.ceil(dtic / self.dt_m - 1e-12))
-                dt = dtic / n_check
+                dt, n_check = self.relax_step(env)
                 n_max = int(math.ceil(self.ic_tmax / dtic - 1e-12))
                 hist = np.zeros((len(self.lines), 10))
                 tt = relax(p, b, y, 0, rp, vp, dt, n_check, n_max, self.ic_threshold,
@@ -468,8 +490,8 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                            p.scratch_pm[b], hist)  # fmt: skip
                 if not np.all(np.isfinite(y[b])):
                     raise SimulationError(
-                        f"{self.name}: the lines' initial relaxation diverged (dtM = "
-                        f"{self.dt_m:g} s)", time=0.0)  # fmt: skip
+                        f"{self.name}: the lines' initial relaxation diverged (step {dt:g} s, "
+                        f"dtM = {self.dt_m:g} s)", time=0.0)  # fmt: skip
                 if tt < 0.0:
                     logger.warning(
                         "%s: the line tensions did not converge to %g within TmaxIC = %g s",

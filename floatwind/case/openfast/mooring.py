@@ -10,8 +10,9 @@ this reading is ``--mooring quasi-static``).
   line solver and are noted). The damping, added-mass and drag columns are not used by a
   quasi-static model (MAP++ ignores them too).
 * MoorDyn v1 (LINE TYPES / CONNECTION PROPERTIES / LINE PROPERTIES / SOLVER OPTIONS) and v2
-  (LINE TYPES / POINTS / LINES / OPTIONS), ``CompMooring = 3``: the line types, the fixed and
-  vessel points and the lines are read into the same quasi-static model; MoorDyn's lumped-mass
+  (LINE TYPES / POINTS / LINES / OPTIONS), ``CompMooring = 3``: the file is read by the one
+  MoorDyn reader (:mod:`floatwind.case.openfast.moordyn_file`, which the lumped-mass lines use
+  too) and its line types, fixed and vessel points and lines go into the same quasi-static model; MoorDyn's lumped-mass
   dynamics (line inertia, drag, internal damping) are not represented, and the importer says so
   in one line (a note). Seabed friction: MoorDyn has none in the quasi-static sense (0).
 
@@ -33,6 +34,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from floatwind.case.openfast.moordyn_file import read_moordyn_file
+from floatwind.case.openfast.mooring_tables import _data_rows, _find, _num, _read_text, _sections
 from floatwind.case.openfast.reader import _vec, read_openfast_input
 from floatwind.case.openfast.settings import Ctx, FileKind, I, M, N, R, same, show
 from floatwind.environment.base import DEFAULT_WATER_DEPTH
@@ -59,94 +62,6 @@ class MooringInput(NamedTuple):
 
 #: attachment kinds in the order of a line's ends: the lower-ranked end is the A (anchor) end
 _RANK = {"fix": 0, "connect": 1, "vessel": 2}
-
-
-def _read_text(path: pathlib.Path) -> list[str]:
-    if not path.is_file():
-        raise CaseError("mooring input file not found", file=str(path))
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")  # MAP++ files carry a non-ASCII 'm^3' unit
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-
-
-def _sections(lines: list[str]) -> dict[str, list[tuple[int, list[str]]]]:
-    """{SECTION TITLE (upper case): [(line number, tokens), ...]} of the rows below each
-    ``---- TITLE ----`` line (blank lines and ``#`` comments dropped)."""
-    out: dict[str, list[tuple[int, list[str]]]] = {}
-    current = None
-    for n, line in enumerate(lines, start=1):
-        s = line.strip()
-        if s.startswith("--"):
-            title = s.strip("-").strip().upper()
-            if not title:
-                current = None
-                continue
-            if "THE END" in title or title.startswith("END"):
-                current = None
-                continue
-            current = title
-            out[current] = []
-            continue
-        if current is None or not s or s.startswith("#"):
-            continue
-        out[current].append((n, s.split()))
-    return out
-
-
-def _find(secs: dict, keys: tuple[str, ...], file: str, required: bool = True):
-    for title, rows in secs.items():
-        if any(k in title for k in keys):
-            return rows
-    if required:
-        raise CaseError(f"section '{keys[0]}' not found", field=keys[0], file=file)
-    return []
-
-
-def _num(tok: str, file: str, field: str, *, depth: float | None = None) -> float:
-    if depth is not None and tok.lower() == "depth":
-        return -float(depth)
-    try:
-        v = float(tok.replace("D", "E").replace("d", "e"))
-    except ValueError:
-        raise CaseError(f"expected a number, got {tok!r}", field=field, file=file) from None
-    if not math.isfinite(v):
-        raise CaseError(f"expected a finite number, got {tok!r}", field=field, file=file)
-    return v
-
-
-def _table(rows, first_numeric: int):
-    """(header tokens or None, data rows) of a section: the header and units lines come first
-    and their column ``first_numeric`` is not a number. Only the column names (the first such
-    line), a units line (every entry in parentheses) and v1 count rows (``3 NLines``) are
-    skipped: any other line is data, so a row with a word where its number belongs is refused
-    by the reader naming its line instead of vanishing as a header (issue 42)."""
-    header, data = None, []
-    for n, toks in rows:
-        if not data and (len(toks) <= first_numeric or not _is_number(toks[first_numeric])):
-            if header is None:
-                if not _is_number(toks[0]):
-                    header = toks
-                continue  # the column names, or a v1 count row ("3 NLines") above them
-            if all(t[:1] in "([" and t[-1:] in ")]" for t in toks):
-                continue  # the units line
-        data.append((n, toks))
-    return header, data
-
-
-def _data_rows(rows, first_numeric: int):
-    """Rows that are data (skip the header and units lines, :func:`_table`)."""
-    return _table(rows, first_numeric)[1]
-
-
-def _is_number(tok: str) -> bool:
-    try:
-        float(tok.replace("D", "E").replace("d", "e"))
-        return True
-    except ValueError:
-        return tok.lower() == "depth"
 
 
 def _end(node: tuple[str, str, np.ndarray]):
@@ -352,90 +267,36 @@ def read_map(path: str | pathlib.Path, *, depth: float) -> MooringInput:
 def read_moordyn(path: str | pathlib.Path, *, depth: float) -> MooringInput:
     """Lines and free points of a MoorDyn v1 or v2 input file as ``mooring_catenary`` mappings,
     and notes (the first says that MoorDyn's dynamics are replaced by the quasi-static
-    catenary). Free points (v2 ``Free``, v1 ``Connect``) become connect nodes with their mass
-    and volume (v1: and the applied force FX FY FZ)."""
-    path = pathlib.Path(path)
-    file = str(path)
-    secs = _sections(_read_text(path))
+    catenary). The file is read by the one MoorDyn reader
+    (:func:`floatwind.case.openfast.moordyn_file.read_moordyn_file`, which the lumped-mass lines
+    use too); free points (v2 ``Free``, v1 ``Connect``) become connect nodes with their mass and
+    volume (v1: and the applied force FX FY FZ)."""
+    md = read_moordyn_file(path, depth=depth)
+    file = md.file
     notes = [
-        f"{path.name}: MoorDyn lines read into floatwind's quasi-static catenary (line inertia, "
-        "drag and internal damping of MoorDyn's lumped-mass model are not represented)"
+        f"{pathlib.Path(file).name}: MoorDyn lines read into floatwind's quasi-static catenary "
+        "(line inertia, drag and internal damping of MoorDyn's lumped-mass model are not "
+        "represented)",
+        *md.notes,
     ]
-    types: dict[str, dict] = {}
-    for n, toks in _data_rows(_find(secs, ("LINE TYPES", "LINE DICTIONARY"), file), 1):
-        if len(toks) > 3 and not _is_number(toks[3]):
-            raise CaseError(
-                f"EA {toks[3]!r} of line type {toks[0]!r}: nonlinear stiffness tables are not "
-                "supported",
-                field=f"LINE TYPES line {n} (EA)",
-                file=file,
-            )
-        name, lt = _line_type(toks, n, file, "LINE TYPES", {"diam": 1, "mass": 2, "ea": 3}, None)
-        types[name] = lt
-    v2 = any("POINTS" in t for t in secs)
-    pts_rows = _find(secs, ("POINTS", "CONNECTION PROPERTIES", "NODE PROPERTIES"), file)
+    rank = {"fixed": "fix", "coupled": "vessel", "free": "connect"}
     points: dict[str, tuple[str, str, np.ndarray]] = {}
     connects: list[dict] = []
-    for n, toks in _data_rows(pts_rows, 2):
-        fld = f"{'POINTS' if v2 else 'CONNECTION PROPERTIES'} line {n}"
-        if len(toks) < 5:
-            raise CaseError("a point needs ID, Attachment, X, Y, Z", field=fld, file=file)
-        kind = toks[1].lower()
-        if kind in ("fixed", "fix", "anchor"):
-            kind = "fix"
-        elif kind in ("vessel", "body1", "coupled"):
-            kind = "vessel"
-        elif kind in ("free", "connect"):
-            kind = "connect"
-        else:
-            raise CaseError(
-                f"point attachment {toks[1]!r}: floatwind's catenary mooring takes fixed, "
-                "vessel and free (connect) points",
-                field=f"{fld} (Attachment)",
-                file=file,
-            )
-        xyz = np.array(
-            [_num(t, file, f"{fld} ({c})", depth=depth) for t, c in zip(toks[2:5], "XYZ")]
-        )
-        if toks[0] in points:
-            raise CaseError(f"point {toks[0]!r} is defined twice", field=f"{fld} (ID)", file=file)
-        points[toks[0]] = (kind, toks[0], xyz)
+    for p in md.points:
+        kind = rank[p["kind"]]
+        points[p["name"]] = (kind, p["name"], np.asarray(p["position"], float))
         if kind == "connect":
-            cols = ("Mass", "Volume") if v2 else ("M", "V", "FX", "FY", "FZ")
-            vals = [
-                _num(toks[5 + j], file, f"{fld} ({c})") if len(toks) > 5 + j else 0.0
-                for j, c in enumerate(cols)
-            ]
-            force = vals[2:5] if not v2 else [0.0, 0.0, 0.0]
-            connects.append(_connect(toks[0], xyz, vals[0], vals[1], force, file, fld))
-    lines: list[dict] = []
-    line_rows = _find(secs, ("LINES", "LINE PROPERTIES"), file)
-    for n, toks in _data_rows(line_rows, 4 if v2 else 2):  # the UnstrLen column
-        fld = f"LINES line {n}"
-        if len(toks) < 5:
-            raise CaseError("a line needs ID, LineType and its ends", field=fld, file=file)
-        if v2:  # ID LineType AttachA AttachB UnstrLen NumSegs Outputs
-            ltype, a, b, length_tok = toks[1], toks[2], toks[3], toks[4]
-        else:  # Line LineType UnstrLen NumSegs NodeAnch NodeFair Flags
-            if len(toks) < 6:
-                raise CaseError("a v1 line needs 6 columns", field=fld, file=file)
-            ltype, length_tok, a, b = toks[1], toks[2], toks[4], toks[5]
-        if ltype not in types:
-            raise CaseError(
-                f"line type {ltype!r} is not in LINE TYPES ({sorted(types)})",
-                field=f"{fld} (LineType)",
-                file=file,
+            fld = f"{md.point_section} line {p['_line']}"
+            connects.append(
+                _connect(p["name"], p["position"], p["mass"], p["volume"], p["force"], file, fld)
             )
-        length = _num(length_tok, file, f"{fld} (UnstrLen)")
-        ends = []
-        for tok in (a, b):
-            if tok not in points:
-                raise CaseError(f"point {tok!r} is not defined", field=fld, file=file)
-            ends.append(points[tok])
-        anchor, fair = _line_ends(ends[0], ends[1], file, fld, "point")
-        lines.append(_line_config(types[ltype], length, anchor, fair, file, f"{fld} (UnstrLen)"))
-    if not lines:
-        raise CaseError("no lines defined", field="LINES", file=file)
+    lines: list[dict] = []
+    for ln in md.lines:
+        fld = f"LINES line {ln['_line']}"
+        t = md.line_types[ln["type"]]
+        lt = {"diam": t["diameter"], "mass": t["mass_per_length"], "ea": t["ea"], "cb": 0.0}
+        anchor, fair = _line_ends(points[ln["end_a"]], points[ln["end_b"]], file, fld, "point")
+        lines.append(_line_config(lt, ln["length"], anchor, fair, file, f"{fld} (UnstrLen)"))
     return MooringInput(lines, connects, notes)
 
 
