@@ -154,6 +154,32 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+# --- the suite on two workers (pytest-xdist): a test file is one unit of work -------------------
+# Most of a cold run is numba's first compile of each generated stepper (minutes under load). Sent
+# test by test (xdist's "load"), the tests of one file (one model family, one module-scoped
+# fixture) went to both workers, and both compiled the same stepper at the same time. Here each
+# file runs on one worker, and the files that share an expensive stepper (oc3_hywind_bem's, and
+# the controlled case's) run on the same one, after each other: numba's disk cache then serves
+# the later ones. An explicit --dist (loadfile, loadgroup, ...) keeps its own meaning.
+_SHARED_STEPPER = {
+    f: "bem_rotor_stepper"
+    for f in ("test_case_bem.py", "test_compiled_home.py", "test_dlc_bem.py", "test_dlc_control.py")
+}
+
+
+def pytest_xdist_make_scheduler(config, log):
+    if getattr(config.option, "dist", "load") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return _SHARED_STEPPER.get(path.rsplit("/", 1)[-1], path)
+
+    return FileScheduling(config, log)
+
+
 # No test depends on wall-clock speed: hypothesis' per-example deadline is off for the whole
 # suite (a loaded 2-core machine made a 200 ms deadline fail at random).
 from hypothesis import settings as _hypothesis_settings  # noqa: E402
