@@ -131,3 +131,23 @@ def test_simulate_light_is_the_dataset(tmp_path):
     write_outb(tmp_path / "l.outb", light, description="d", file_id="auto")
     write_outb(tmp_path / "x.outb", ds, description="d", file_id="auto")
     assert (tmp_path / "l.outb").read_bytes() == (tmp_path / "x.outb").read_bytes()
+
+
+def test_a_failed_run_writes_its_partial_record_without_xarray(tmp_path, capsys):
+    """``floatwind run`` of a case whose pitch runs into the Euler guard (tests/test_trust.py's
+    case): exit 1 and the partial record written from the light result, status and all."""
+    import yaml
+
+    from floatwind.cli import main
+
+    d = yaml.safe_load((ROOT / "cases" / "oc3_platform_decay.yaml").read_text())
+    d["simulation"]["t_max"] = 4.0
+    d["loads"].append({"type": "constant_force", "name": "push", "body": "platform",
+                       "force": [0.0, 0.0, 0.0], "moment": [0.0, 2.0e10, 0.0]})  # fmt: skip
+    case, out = tmp_path / "pitch.yaml", tmp_path / "pitch.nc"
+    case.write_text(yaml.safe_dump(d))
+    assert main(["run", str(case), "-o", str(out), "--no-progress"]) == 1
+    assert "output steps computed before the failure" in capsys.readouterr().err
+    with xr.open_dataset(out) as ds:
+        assert "Euler-singularity guard" in ds.attrs["status"]
+        assert 1.0 < float(ds.time[-1]) < 2.5 and np.abs(ds["X5"].values).max() < np.pi / 2
