@@ -1,4 +1,4 @@
-"""The light result of ``floatwind run`` (issue 41, floatwind/simulate/result.py): the same
+"""The light result of ``floatwind run`` (issue 41, floatwind/io/result.py): the same
 variables, dimensions and attributes as the xarray Dataset ``simulate`` returns, and the same
 netCDF file written by netCDF4 directly as by xarray's ``to_netcdf`` (and the same .out/.outb)."""
 
@@ -13,7 +13,7 @@ import xarray as xr
 
 from floatwind.io.netcdf import _writes_direct, write_netcdf
 from floatwind.io.openfast import write_out, write_outb
-from floatwind.simulate.result import Result, Variable
+from floatwind.io.result import Result, Variable
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 REF01 = ROOT.parent / "shared/reference/openfast/ref01_pitch_decay/ref01_pitch_decay.fst"

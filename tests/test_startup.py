@@ -76,7 +76,7 @@ def test_a_cached_run_imports_only_what_it_uses(fmt, tmp_path):
     assert out.is_file()
     assert _heavy(mods, also=("xarray", "pandas")) == []
     assert ("netCDF4" in mods) == (fmt == "nc")  # the probe sees what a run does import
-    assert "floatwind.simulate.result" in mods
+    assert "floatwind.io.result" in mods
 
 
 @needs_ref01

@@ -11,7 +11,7 @@ import numpy as np
 if TYPE_CHECKING:
     import xarray as xr
 
-    from floatwind.simulate.result import Result
+    from floatwind.io.result import Result
 
 #: compression of every data variable (coordinates are stored plain, as xarray does)
 ENCODING = {"zlib": True, "complevel": 4}
@@ -21,10 +21,10 @@ def write_netcdf(ds: xr.Dataset | Result, path: str | Path) -> Path:
     """Write ``ds`` to ``path`` (netCDF4, compressed). Returns the path.
 
     ``ds`` is an ``xarray.Dataset`` or the light result of ``floatwind run``
-    (:class:`floatwind.simulate.result.Result`); the second is written with netCDF4 directly
+    (:class:`floatwind.io.result.Result`); the second is written with netCDF4 directly
     (:func:`_write_result`), without importing xarray, into the same file ``to_netcdf`` writes.
     """
-    from floatwind.simulate.result import Result
+    from floatwind.io.result import Result
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

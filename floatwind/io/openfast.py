@@ -440,7 +440,7 @@ def _channels_for_writing(
     cols: list[np.ndarray] = []
     for n in names:
         # per variable, the rule of to_fast_units (without copying the Dataset: this also writes
-        # the light result of ``floatwind run``, floatwind.simulate.result.Result)
+        # the light result of ``floatwind run``, floatwind.io.result.Result)
         var = ds[n]
         unit = str(var.attrs.get("units", ""))
         vals = var.values

@@ -17,10 +17,10 @@ import floatwind
 from floatwind.errors import CaseError
 from floatwind.integrate import Recording
 from floatwind.io.channels import CHANNELS, channel_attrs
+from floatwind.io.result import Result, Variable
 from floatwind.model import Model
 from floatwind.rotation import euler_zyx_from_matrix
 from floatwind.rotation.vec import cross, matvec
-from floatwind.simulate.result import Result, Variable
 from floatwind.simulate.system import Evaluation, System, dof_channel_info, dof_state_names
 from floatwind.validate import suggest
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: set by ``simulate(..., light=True)``: :func:`to_dataset` returns a
-#: :class:`~floatwind.simulate.result.Result` (no xarray) instead of an ``xarray.Dataset``
+#: :class:`~floatwind.io.result.Result` (no xarray) instead of an ``xarray.Dataset``
 LIGHT = contextvars.ContextVar("floatwind_light_result", default=False)
 
 PLATFORM_CHANNELS = ["PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw"]

@@ -100,8 +100,8 @@ def hydrodyn_totals(ds, load_names: list[str]) -> dict[str, np.ndarray]:
 def deck_channels(ds: xr.Dataset, model, info: dict) -> dict[str, xr.Variable]:
     """The HydroDyn sums and the joint-motion channels of a deck run, as Dataset variables with
     the dimensions of ``ds``'s channels ((realization,) time): ``xarray.Variable`` for a Dataset,
-    :class:`floatwind.simulate.result.Variable` for the light result of ``floatwind run``."""
-    from floatwind.simulate.result import Result, Variable
+    :class:`floatwind.io.result.Variable` for the light result of ``floatwind run``."""
+    from floatwind.io.result import Result, Variable
 
     if not isinstance(ds, Result):
         from xarray import Variable
