@@ -2,23 +2,28 @@
 
     python benchmarks/startup_cost.py phases [DECK] [--tmax 1]
     python benchmarks/startup_cost.py ab [DECK] [--tmax 1] [--rounds 5] [--baseline DIR ...]
+    python benchmarks/startup_cost.py floor [--rounds 5]
 
 ``phases`` runs the steps of ``floatwind run DECK --tmax S`` in one fresh process (as
 ``floatwind.cli.run.main`` does them) and prints the CPU time of each: interpreter start-up,
-imports (numba; floatwind with xarray/pandas/netCDF4), deck parsing, model assembly, the
-pre-run checks (whose Jacobians load the first compiled kernels: numba's target initialisation),
-the compile notice, ``simulate`` (the generated stepper loaded from numba's cache, stepping,
-outputs), the deck's OutList channels, the netCDF file; and how many compiled functions were
-loaded from numba's cache, with their time.
+imports (numba; floatwind's run path with netCDF4), deck parsing, model assembly, the pre-run
+checks (whose Jacobians load the first compiled kernels: numba's target initialisation), the
+compile notice, ``simulate`` (the generated stepper loaded from numba's cache, stepping, outputs
+as the light result), the deck's OutList channels, the netCDF file; how many compiled functions
+were loaded from numba's cache, with their time; and whether xarray or pandas were imported.
 
 ``ab`` times whole processes (user + system CPU of the child): ``floatwind run DECK --tmax S``
 of this checkout and of each ``--baseline`` checkout (``PYTHONPATH`` set to it), and a *floor*
-process that only imports numpy, numba, xarray and netCDF4 and calls one cached compiled
-function (what any run of this design pays before floatwind does anything), in turn, ``--rounds``
-times. On a shared machine only the ratios within one invocation mean something: the medians and
-the ratio of each checkout to this one are printed. ``PYTHONDONTWRITEBYTECODE`` is removed from
-the children's environment (an installed floatwind has its byte code; without it Python compiles
+process that only imports numpy, numba and netCDF4 and calls one cached compiled function (what
+any run of this design pays before floatwind does anything), in turn, ``--rounds`` times. On a
+shared machine only the ratios within one invocation mean something: the medians and the ratio
+of each checkout to this one are printed. ``PYTHONDONTWRITEBYTECODE`` is removed from the
+children's environment (an installed floatwind has its byte code; without it Python compiles
 ~130 modules on every start).
+
+``floor`` splits that floor into processes that each add one piece (the interpreter, numpy,
+numba's import, netCDF4, scipy.linalg, the first cached kernel = numba's start-up, then 6 and 24
+cached kernels: the cost of one more cache entry), plus xarray for comparison, alternating.
 """
 
 from __future__ import annotations
@@ -60,7 +65,7 @@ def _load(self, sig, ctx):
 _c.Cache.load_overload = _load
 mark("import floatwind.cli, numba")
 import floatwind.cli.run, floatwind.simulate, floatwind.io.safe, floatwind.case.openfast
-mark("import floatwind (+ xarray, pandas, netCDF4)")
+mark("import floatwind's run path (netCDF4)")
 from floatwind.case.openfast import import_openfast, model_from_deck
 res = import_openfast(deck, approximate=False, split="auto", mooring="auto")
 mark("deck parsing")
@@ -74,7 +79,7 @@ mark("pre-run checks (first kernels: numba start-up)")
 notice = compile_notice(model)
 mark("compile notice")
 from floatwind.simulate import simulate
-ds = simulate(model, progress=False)
+ds = simulate(model, progress=False, light=True)
 mark("simulate: stepper from cache, stepping, outputs")
 from floatwind.case.openfast.outputs import deck_channels, deck_outlist, not_computed
 for name, var in deck_channels(ds, model, res["info"]).items():
@@ -94,13 +99,14 @@ for name, t in marks:
 print(f"{'total (process CPU)':50s} {cpu():7.3f} s")
 print(f"compiled functions loaded from numba's cache: {len(loaded)} ({load_cpu[0]:.3f} s): "
       f"{', '.join(loaded)}")
+print("xarray imported:", "xarray" in sys.modules, "| pandas imported:", "pandas" in sys.modules)
 if notice:
     print("(the kernels were not cached: this was a compiling run, measure again)")
 """
 
 _FLOOR = textwrap.dedent(
     """
-    import numpy as np, xarray, netCDF4
+    import numpy as np, netCDF4
     from numba import njit
     exec(compile(open(FILE).read(), FILE, "exec"))
     """
@@ -161,7 +167,7 @@ def ab(deck: str, tmax: float, rounds: int, baselines: list[str]) -> None:
                  "-o", f"{tmp}/out.nc", "--overwrite", "--no-progress"],
                 _env(path),
             )  # fmt: skip
-        jobs = [("floor (numpy, numba, xarray, netCDF4, one cached kernel)", (floor, _env(None)))]
+        jobs = [("floor (numpy, numba, netCDF4, one cached kernel)", (floor, _env(None)))]
         jobs += list(runs.items())
         for _, (cmd, env) in jobs:  # warm: byte code, numba's caches
             child_cpu(cmd, env, tmp)
@@ -178,9 +184,58 @@ def ab(deck: str, tmax: float, rounds: int, baselines: list[str]) -> None:
               f"ratio to this checkout {med / ref:5.2f}")  # fmt: skip
 
 
+def _kernels_file(n: int) -> str:
+    """A module of ``n`` distinct cached kernels, each called once."""
+    defs = []
+    for i in range(n):
+        defs.append(
+            f"@njit(cache=True, fastmath=False)\ndef k{i}(a):\n    s = {i}.0\n"
+            "    for j in range(a.shape[0]):\n        s += a[j] * a[j]\n    return s\n"
+        )
+    calls = "".join(f"k{i}(x)\n" for i in range(n))
+    return (
+        "import numpy as np\nfrom numba import njit\n\n"
+        + "\n".join(defs)
+        + "x = np.ones(3)\n"
+        + calls
+    )
+
+
+def floor(rounds: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {}
+        for n in (1, 6, 24):
+            files[n] = pathlib.Path(tmp, f"kernels{n}.py")
+            files[n].write_text(_kernels_file(n))
+        # the kernels are imported as modules (numba's cache needs their file)
+        sys_path = f"import sys; sys.path.insert(0, {tmp!r}); "
+        jobs = [
+            ("interpreter (python -c pass)", "pass"),
+            ("+ numpy", "import numpy"),
+            ("+ numba (import)", "import numpy, numba"),
+            ("+ netCDF4", "import numpy, numba, netCDF4"),
+            ("numpy + scipy.linalg (numba's BLAS check imports it)", "import numpy, scipy.linalg"),
+            ("numpy, numba, netCDF4 + 1 cached kernel (numba's start-up)",
+             sys_path + "import numpy, numba, netCDF4, kernels1"),
+            ("... + 6 cached kernels", sys_path + "import numpy, numba, netCDF4, kernels6"),
+            ("... + 24 cached kernels", sys_path + "import numpy, numba, netCDF4, kernels24"),
+            ("numpy + xarray (with pandas): no longer on the run path", "import numpy, xarray"),
+        ]  # fmt: skip
+        env = _env(None)
+        for _, code in jobs:  # warm: byte code, numba's caches
+            child_cpu([sys.executable, "-c", code], env, tmp)
+        cpu = {name: [] for name, _ in jobs}
+        for k in range(rounds):
+            for name, code in jobs if k % 2 == 0 else jobs[::-1]:
+                cpu[name].append(child_cpu([sys.executable, "-c", code], env, tmp))
+    print(f"{rounds} alternating rounds, whole-process CPU (user + system), medians:")
+    for name, xs in cpu.items():
+        print(f"  {name:62s} {statistics.median(xs):6.3f} s  ({min(xs):.3f}-{max(xs):.3f})")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("what", choices=("phases", "ab"))
+    p.add_argument("what", choices=("phases", "ab", "floor"))
     p.add_argument("deck", nargs="?", default=str(REF01))
     p.add_argument("--tmax", type=float, default=1.0)
     p.add_argument("--rounds", type=int, default=5)
@@ -188,6 +243,8 @@ def main() -> int:
     args = p.parse_args()
     if args.what == "phases":
         phases(args.deck, args.tmax)
+    elif args.what == "floor":
+        floor(args.rounds)
     else:
         ab(args.deck, args.tmax, args.rounds, args.baseline)
     return 0

@@ -65,15 +65,18 @@ def _heavy(mods: set[str], also: tuple[str, ...] = ()) -> list[str]:
 
 
 @needs_ref01
-def test_a_cached_run_imports_only_what_it_uses(tmp_path):
+@pytest.mark.parametrize("fmt", ["nc", "out"])
+def test_a_cached_run_imports_only_what_it_uses(fmt, tmp_path):
     """A 0.05-s run of ref01 (its kernels are those of the other ref01 tests: cached after the
-    first run) writes its file without Dask, pyarrow, matplotlib, extra SciPy or other layers."""
-    out = tmp_path / "r.nc"
+    first run) writes its file without Dask, pyarrow, matplotlib, extra SciPy or other layers,
+    and without xarray and pandas: the light result written by netCDF4 directly (or as .out)."""
+    out = tmp_path / f"r.{fmt}"
     argv = ["run", str(REF01), "--tmax", "0.05", "-o", str(out), "--no-progress"]
     mods = _modules(argv, tmp_path)
     assert out.is_file()
-    assert _heavy(mods) == []
-    assert "xarray" in mods and "netCDF4" in mods  # the probe sees what a run does import
+    assert _heavy(mods, also=("xarray", "pandas")) == []
+    assert ("netCDF4" in mods) == (fmt == "nc")  # the probe sees what a run does import
+    assert "floatwind.io.result" in mods
 
 
 @needs_ref01

@@ -85,7 +85,9 @@ def main(args) -> int:
     preflight(model, args)
     t0 = time.perf_counter()
     ds = simulate_and_write(
-        lambda: simulate(model, progress=False if args.no_progress else None), out, fmt
+        lambda: simulate(model, progress=False if args.no_progress else None, light=True),
+        out,
+        fmt,
     )
     if isinstance(ds, int):
         return ds

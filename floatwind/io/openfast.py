@@ -27,11 +27,14 @@ import logging
 import struct
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import xarray as xr
 
 from floatwind.errors import CaseError
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 __all__ = [
     "FileFmtID",
@@ -236,6 +239,8 @@ def _make_dataset(
     path: Path,
 ) -> xr.Dataset:
     """Dataset from the time vector (nt,) and the channel matrix (nt, nchan) without time."""
+    import xarray as xr
+
     data_vars = {}
     seen: dict[str, int] = {}
     for j, (name, unit) in enumerate(zip(names, units)):
@@ -431,13 +436,19 @@ def _channels_for_writing(
         raise OutputFileError(
             f"channels not in the Dataset: {missing}", field="channels", file=str(path)
         )
-    sel = ds[names]
-    if fast_units:
-        sel = to_fast_units(sel)
     units: list[str] = []
     cols: list[np.ndarray] = []
     for n in names:
-        var = sel[n]
+        # per variable, the rule of to_fast_units (without copying the Dataset: this also writes
+        # the light result of ``floatwind run``, floatwind.io.result.Result)
+        var = ds[n]
+        unit = str(var.attrs.get("units", ""))
+        vals = var.values
+        if fast_units:
+            fast_unit, factor = _fast_unit_for(str(n), unit)
+            if factor != 1.0:
+                vals = vals * factor
+            unit = fast_unit
         if var.dims != ("time",):
             raise OutputFileError(
                 f"channel {n!r} has dims {var.dims}; an OpenFAST file holds one time series per "
@@ -445,8 +456,8 @@ def _channels_for_writing(
                 field=n,
                 file=str(path),
             )
-        units.append(unit_token(str(var.attrs.get("units", ""))))
-        cols.append(np.asarray(var.values, dtype=np.float64))
+        units.append(unit_token(unit))
+        cols.append(np.asarray(vals, dtype=np.float64))
     data = np.column_stack(cols) if cols else np.zeros((time.size, 0))
     return time, channel_tokens(names), units, data
 

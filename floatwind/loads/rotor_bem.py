@@ -34,7 +34,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from floatwind._kernels import dbemt as kd
 from floatwind._kernels.contract import CompiledLoad, body_kinematics, f64, i64, python_form
 from floatwind.errors import CaseError
 from floatwind.loads.base import Kinematics, Load, Wrench
@@ -273,6 +272,10 @@ class BemRotor(Load, kind="bem_rotor"):
                             field=_f(field, "options.tau1_const"))  # fmt: skip
         self.dbemt_mod = int(dbemt_mod) if options.use_induction else 0
         self.tau1_const = 0.0 if tau1_const is None else float(tau1_const)
+        # the compiled BEM/DBEMT kernels are imported when a rotor is built, not with the load
+        # registry: a run without a BEM rotor never loads their ~25 dispatchers (issue 41)
+        from floatwind._kernels import dbemt as kd
+
         self.n_states = (kd.N_NODE_STATES * self.n_blades * nn) if self.dbemt_mod else 0
 
     # -- geometry --------------------------------------------------------------------------
@@ -380,6 +383,8 @@ class BemRotor(Load, kind="bem_rotor"):
         return self.memory_of is None and bool(getattr(env.wind, "accepts_time_array", False))
 
     def _dbemt(self, init: bool = False):
+        from floatwind._kernels import dbemt as kd
+
         return kd.dbemt_params(self.dbemt_mod, self.tau1_const, self._geometry.span_ratio, init)
 
     def evaluate(self, t, kin: Kinematics, env, memory=None, s=None):

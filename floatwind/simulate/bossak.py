@@ -26,7 +26,6 @@ docs/bossak.md has the measured accuracy and cost.
 from __future__ import annotations
 
 import numpy as np
-import xarray as xr
 
 from floatwind.errors import CaseError, SimulationError
 from floatwind.integrate import Recording
@@ -360,7 +359,7 @@ def run_bossak(
             dims = ("realization", "time")
             if "realization" not in ds.dims:
                 vals, dims = vals[0], ("time",)
-            ds[name] = xr.Variable(dims, vals, {"units": units, "long_name": long_name})
+            ds[name] = (dims, vals, {"units": units, "long_name": long_name})
         summary = integ.stats.summary()
         ds.attrs.update(
             {

@@ -15,7 +15,6 @@ refuses any but ``rk4``.
 from __future__ import annotations
 
 import numpy as np
-import xarray as xr
 
 from floatwind import _kernels
 from floatwind.errors import CaseError, SimulationError
@@ -354,7 +353,7 @@ def run_euler313(model: Model, t_out: np.ndarray, *, progress=None):
         for name, vals in extra.items():
             units, long_name = CHANNELS[name]
             v, dims = (vals.T, ("realization", "time")) if batched else (vals[:, 0], ("time",))
-            ds[name] = xr.Variable(dims, v, {"units": units, "long_name": long_name})
+            ds[name] = (dims, v, {"units": units, "long_name": long_name})
         ds.attrs["formulation"] = "euler313 (Wang ch. II, rotations about the system CM)"
         return ds
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-import xarray as xr
 
 from floatwind.errors import CaseError, SimulationError
 from floatwind.integrate import Recording
@@ -123,7 +122,7 @@ def run_lie_group(
         dims = ("realization", "time")
         if "realization" not in ds.dims:
             vals, dims = vals[0], ("time",)
-        ds[name] = xr.Variable(dims, vals, {"units": units, "long_name": long_name})
+        ds[name] = (dims, vals, {"units": units, "long_name": long_name})
     return ds
 
 

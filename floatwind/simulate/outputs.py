@@ -7,22 +7,31 @@ evaluated here afterwards, on the recorded states, by the same code whatever the
 
 from __future__ import annotations
 
+import contextvars
 import logging
+from typing import TYPE_CHECKING
 
 import numpy as np
-import xarray as xr
 
 import floatwind
 from floatwind.errors import CaseError
 from floatwind.integrate import Recording
 from floatwind.io.channels import CHANNELS, channel_attrs
+from floatwind.io.result import Result, Variable
 from floatwind.model import Model
 from floatwind.rotation import euler_zyx_from_matrix
 from floatwind.rotation.vec import cross, matvec
 from floatwind.simulate.system import Evaluation, System, dof_channel_info, dof_state_names
 from floatwind.validate import suggest
 
+if TYPE_CHECKING:
+    import xarray as xr
+
 log = logging.getLogger(__name__)
+
+#: set by ``simulate(..., light=True)``: :func:`to_dataset` returns a
+#: :class:`~floatwind.io.result.Result` (no xarray) instead of an ``xarray.Dataset``
+LIGHT = contextvars.ContextVar("floatwind_light_result", default=False)
 
 PLATFORM_CHANNELS = ["PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw"]
 
@@ -206,7 +215,7 @@ def to_dataset(
     extra_channels=None,
     status: str = "completed",
     channels=None,
-) -> xr.Dataset:
+) -> xr.Dataset | Result:
     """Evaluate the output channels on the recorded states and build the Dataset (DESIGN.md).
 
     ``channels`` (names) keeps only those channels (the ones that exist); when they all come from
@@ -273,12 +282,12 @@ def to_dataset(
                     "channel table (floatwind.io.channels) or the load's channel_info()"
                 ) from None
         dims = ("realization", "time") + tuple(f"{name}_dim{d}" for d in range(arr.ndim - 2))
-        data_vars[name] = xr.Variable(dims, arr, attrs)
-    ds = xr.Dataset(
+        data_vars[name] = Variable(dims, arr, attrs)
+    ds = Result(
         data_vars,
         coords={
-            "time": xr.Variable("time", rec.t[:T], {"units": "s", "long_name": "simulation time"}),
-            "realization": xr.Variable(
+            "time": Variable("time", rec.t[:T], {"units": "s", "long_name": "simulation time"}),
+            "realization": Variable(
                 "realization", np.arange(B), {"units": "1", "long_name": "batch member"}
             ),
         },
@@ -298,6 +307,8 @@ def to_dataset(
     )
     for key, val in getattr(model.env, "attrs", lambda: {})().items():
         ds.attrs[f"env_{key}"] = val
+    if not LIGHT.get():
+        ds = ds.to_xarray()  # the Dataset as it always was built, then selected
     if B == 1:
         ds = ds.isel(realization=0, drop=True)
     return ds

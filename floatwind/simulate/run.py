@@ -4,17 +4,21 @@ looked up in :mod:`floatwind.simulate.schemes`, steps it and returns the xarray 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
-import xarray as xr
 
+from floatwind.io.result import Result
 from floatwind.model import Model
 
 # the schemes floatwind ships: each registers itself where it is defined (simulate.schemes)
 from floatwind.simulate import bossak, euler313, first_order, lie  # noqa: F401
-from floatwind.simulate.outputs import check_channel_names, output_times
+from floatwind.simulate.outputs import LIGHT, check_channel_names, output_times
 from floatwind.simulate.schemes import progress_bar, scheme_for
 from floatwind.simulate.system import Evaluation
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 
 def simulate(
@@ -24,7 +28,8 @@ def simulate(
     progress: bool | None = None,
     extra_channels: Callable[[Evaluation], dict[str, np.ndarray]] | None = None,
     channels: list[str] | None = None,
-) -> xr.Dataset:
+    light: bool = False,
+) -> xr.Dataset | Result:
     """Run ``model`` and return the result Dataset.
 
     Parameters
@@ -71,10 +76,12 @@ def simulate(
     scheme.check(model, y0=y0, extra_channels=extra_channels)
     t_out = output_times(model.settings.t_max, model.settings.dt_out)
     bar = progress_bar(model, progress)
+    token = LIGHT.set(bool(light))
     try:
         return scheme.run(
             model, t_out, y0=y0, progress=bar, extra_channels=extra_channels, channels=channels
         )
     finally:
+        LIGHT.reset(token)
         if bar is not None:
             bar.close()

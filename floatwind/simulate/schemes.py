@@ -25,15 +25,17 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
-import xarray as xr
 
 from floatwind.errors import CaseError, SimulationError
 from floatwind.integrate.base import StateGuard
 from floatwind.model import Model
 from floatwind.rotation import EULER_PITCH_GUARD
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 log = logging.getLogger(__name__)
 

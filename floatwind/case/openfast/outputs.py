@@ -24,9 +24,12 @@ outputs, aerodynamics, flexible-body channels, other aliases) are listed in one 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-import xarray as xr
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 #: joint motion channels: OpenFAST name -> (joint names, 0 angle | 1 rate | 2 acceleration,
 #: units, text); the importer names the rotor joint "shaft", the topologies "spin"
@@ -96,14 +99,19 @@ def hydrodyn_totals(ds, load_names: list[str]) -> dict[str, np.ndarray]:
 
 def deck_channels(ds: xr.Dataset, model, info: dict) -> dict[str, xr.Variable]:
     """The HydroDyn sums and the joint-motion channels of a deck run, as Dataset variables with
-    the dimensions of ``ds``'s channels ((realization,) time)."""
+    the dimensions of ``ds``'s channels ((realization,) time): ``xarray.Variable`` for a Dataset,
+    :class:`floatwind.io.result.Variable` for the light result of ``floatwind run``."""
+    from floatwind.io.result import Result, Variable
+
+    if not isinstance(ds, Result):
+        from xarray import Variable
     out: dict[str, xr.Variable] = {}
     dims = ds["PtfmSurge"].dims
     hydro = [model.loads[i].name for i in info.get("hydrodyn_loads", [])]
     what = {"F": ("N", "force"), "M": ("N m", "moment about the displaced PRP")}
     for name, tot in hydrodyn_totals(ds, hydro).items():
         unit, text = what[name[5]]
-        out[name] = xr.Variable(dims, tot, {
+        out[name] = Variable(dims, tot, {
             "units": unit,
             "long_name": f"HydroDyn total {text}, inertial {name[6]} (sum of {', '.join(hydro)})"})  # fmt: skip
     t = ds["time"].values
@@ -127,14 +135,14 @@ def deck_channels(ds: xr.Dataset, model, info: dict) -> dict[str, xr.Variable]:
             axis = np.asarray(j.axis, dtype=float)
             vals = vals * (-float(np.sign(axis[2])))
         arr = np.broadcast_to(vals, ds["PtfmSurge"].shape).copy()  # (time,) or per member
-        out[name] = xr.Variable(dims, arr, {"units": unit, "long_name": text})
+        out[name] = Variable(dims, arr, {"units": unit, "long_name": text})
     # InflowWind's Wind#VelX/Y/Z: the undisturbed wind at its fixed points
     for name, (point, comp) in (info.get("wind_channels") or {}).items():
         p = np.broadcast_to(np.asarray(point, dtype=float), (1, 1, 3))
         vals = np.array([float(model.env.wind.velocity(float(ti), p)[..., comp].ravel()[0])
                          for ti in t])  # fmt: skip
         arr = np.broadcast_to(vals, ds["PtfmSurge"].shape).copy()
-        out[name] = xr.Variable(dims, arr, {
+        out[name] = Variable(dims, arr, {
             "units": "m/s",
             "long_name": f"undisturbed wind, inertial {'xyz'[comp]}, at {tuple(point)} m"})  # fmt: skip
     yaw = _joint(model, ("yaw",))
@@ -142,7 +150,7 @@ def deck_channels(ds: xr.Dataset, model, info: dict) -> dict[str, xr.Variable]:
         # ServoDyn's YawMom: minus the yaw-drive moment on the nacelle (ref03 README)
         th_c, thd_c, _ = yaw.rotation.evaluate_many(t)
         tau = yaw.drive.torque(ds["Q_yaw"].values, ds["QD_yaw"].values, (th_c, thd_c))
-        out["YawMom"] = xr.Variable(dims, np.asarray(-tau, dtype=float), {
+        out["YawMom"] = Variable(dims, np.asarray(-tau, dtype=float), {
             "units": "N m", "long_name": "yaw-drive moment, minus the moment on the nacelle "
             "about the yaw axis (ServoDyn YawMom; yaw joint degree of freedom)"})  # fmt: skip
     return out
