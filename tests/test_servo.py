@@ -470,7 +470,7 @@ def test_pi_step_response_matches_closed_loop_poles(preset):
     m = ld.memory(1, 0.0, dt, n)
     par = ld._params(m)
     c = controller_parameters(vals)
-    q_gen = c[ks.K_VS_RTPWR] / c[ks.K_VS_RTGNSP]
+    q_gen = c[ks.K_VS_RTPWR] / c[ks.K_PC_REFSPD]  # region 3, constant torque
     w_ref = c[ks.K_PC_REFSPD] / 97.0
     e0 = 5e-4 * w_ref
     w = w_ref + e0
@@ -542,7 +542,7 @@ def test_baseline_controller_regulates_the_spar_above_rated(tmp_path):
     pitch = np.degrees(ds["BldPitch1"].values.ravel())
     assert np.ptp(pitch) > 0.5 and pitch.min() > 0.0
     tq = ds["GenTq"].values.ravel()
-    assert np.allclose(tq[4:], 5296610.0 / 121.6805, rtol=1e-9)
+    assert np.allclose(tq[4:], 5296610.0 / (1173.7 * RPM), rtol=1e-6)  # 43,093.5 N m
     pwr = ds["GenPwr"].values.ravel()[-40:]
     assert np.all(np.abs(pwr / 5.0e6 - 1.0) < 0.12)
     print(
@@ -593,6 +593,29 @@ def test_floating_feedback_adds_to_the_pitch_command():
         out.append(m.pitch_cmd[0, 0].copy())
     assert np.allclose(out[0], 0.2, rtol=1e-12)
     assert np.allclose(out[1] - out[0], 0.002 * 0.5, rtol=1e-9)
+
+
+@pytest.mark.parametrize("region3", ["constant_torque", "constant_power"])
+def test_region3_torque_against_the_closed_form(region3):
+    """Region 3 of the baseline: constant torque VS_RtPwr / PC_RefSpd = 5,296,610 W / 1173.7 rpm
+    = 43,093.5 N m, Jonkman 2010's rated torque (OC3-Hywind DISCON; it was VS_RtPwr /
+    VS_RtGnSp = 43,529 N m, 1 % high), or constant power VS_RtPwr / w_f (Jonkman 2009 sec. 7.2:
+    the mechanical power 5.29661 MW, 5 MW electrical at GenEff 94.4 %), at and above rated."""
+    from floatwind.loads.servo import CONTROLLER_PRESETS, ServoDyn
+
+    for w in (1173.7 * RPM, 1.05 * 1173.7 * RPM):
+        vals = {**CONTROLLER_PRESETS["oc3_hywind"], "region3": region3}
+        ld = ServoDyn(rotor=0, nacelle=0, axis=(1.0, 0.0, 0.0), gearbox_ratio=97.0,
+                      pitch=[0.2, 0.2, 0.2], controller=vals, controller_dt=0.0125)  # fmt: skip
+        m = ld.memory(1, 0.0, 0.0125, 4)
+        p = ld._params(m)
+        ks.baseline_controller(p.ctrl, m, 0, 0, 0.0, w, np.full(3, 0.2), 0.0)
+        tq = m.ctrl[0, 0, ks.C_GENTQ]
+        if region3 == "constant_torque":
+            assert tq == pytest.approx(43093.55, rel=2e-6)  # Jonkman 2010's 43,093.55 N m
+        else:
+            assert tq == pytest.approx(5296610.0 / w, rel=1e-12)
+            assert tq * w * 0.944 == pytest.approx(5.0e6, rel=1e-6)  # 5 MW electrical
 
 
 def test_y0_with_more_rows_than_the_model_batch_sizes_the_step_memory():
