@@ -636,3 +636,28 @@ def test_y0_with_more_rows_than_the_model_batch_sizes_the_step_memory():
         assert three[ch].values.shape[0] == 3
         for k in range(3):
             assert np.array_equal(three[ch].values[k], one[ch].values.reshape(-1)), ch
+
+
+@pytest.mark.skipif(not REF09.is_dir(), reason="no shared reference decks")
+def test_a_pitch_demand_no_rotor_reads_is_refused(tmp_path):
+    """A controller's blade pitch must reach the blades (issue 36): a bem_rotor that does not
+    read the servodyn load (no pitch_from) is refused in one line before the run, and a
+    bem_rotor whose blades sit on bodies of their own refuses pitch_from in one line (their
+    pitch is their joints' prescribed motion)."""
+    from floatwind.case.openfast import model_from_deck
+    from floatwind.simulate.run import simulate
+
+    fst, res = _controlled_ref09(tmp_path, wind=14.0, pitch_deg=8.0, preset="oc3_hywind")
+    rotor = next(ld for ld in res["case"]["loads"] if ld["type"] == "bem_rotor")
+    del rotor["pitch_from"]
+    res["case"]["simulation"].update(t_max=0.05)
+    with pytest.raises(CaseError) as info:
+        simulate(model_from_deck(fst, result=res), progress=False)
+    msg = str(info.value)
+    assert "commands the blade pitch" in msg and "pitch_from" in msg and "\n" not in msg
+    from floatwind.loads.rotor_bem import BemRotor
+    from tests.test_rotor_bem import rotor_cfg
+
+    cfg = rotor_cfg(pitch_from="servodyn", blade_bodies=["rotor", "b2", "b3"])
+    with pytest.raises(CaseError, match="every blade fixed in the rotor body"):
+        BemRotor.from_config(cfg, body_index={"rotor": 0, "b2": 1, "b3": 2}, field="loads[0]")

@@ -418,6 +418,11 @@ class ServoDyn(Load, kind="servodyn"):
                                   members=[int(d.fail_member[0])])  # fmt: skip
 
     @property
+    def commands_pitch(self) -> bool:
+        """A controller (the baseline or a library) commands the blade pitch."""
+        return self.n_blades > 0 and (self.controller is not None or self.library is not None)
+
+    @property
     def n_blades(self) -> int:
         """Blades whose pitch this load commands (0: none)."""
         return int(self.pitch0.size)

@@ -146,6 +146,16 @@ class System:
                 raise CaseError(f"load {getattr(ld, 'name', i)!r} has {nb_i} blades, load {src!r} "
                                 f"commands the pitch of {nb_j}")  # fmt: skip
             self._memory_of[i] = j
+        # a controller's pitch demand that no rotor of the model reads (issue 36): refused
+        rotors = [ld for ld in self.loads if hasattr(ld, "blade_bodies")]
+        read = set(self._memory_of.values())
+        for j, ld in enumerate(self.loads):
+            if rotors and getattr(ld, "commands_pitch", False) and j not in read:
+                name = getattr(ld, "name", j)
+                raise CaseError(
+                    f"the controller of load {name!r} commands the blade pitch, which no rotor "
+                    f"reads: give the bem_rotor 'pitch_from: {name}' (its blades fixed in the "
+                    "rotor body; blades on bodies of their own are not pitched by a controller)")
 
     @property
     def has_memory(self) -> bool:
