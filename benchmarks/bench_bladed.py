@@ -38,8 +38,10 @@ DISCON_IN = pathlib.Path(__file__).resolve().parents[1] / "cases/control/NREL5MW
 
 @njit(cache=False)
 def _calls(m, n, dt, w, meas):
+    x = np.zeros(kb.N_X)  # the other measurements (wind, moments, accelerations)
+    x[kb.X_HWIND] = 18.0
     for k in range(n):
-        kb.bladed_controller(m, k, 0, k * dt, w, w / 97.0, meas, 0.944)
+        kb.bladed_controller(m, k, 0, k * dt, w, w / 97.0, meas, 0.944, x)
 
 
 def per_call(n: int = 4000) -> float:

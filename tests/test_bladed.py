@@ -225,3 +225,147 @@ def test_a_gendof_deck_with_a_library_runs_plainly(law, tmp_path, capsys):
         err = capsys.readouterr().err
         assert words in err
         _edit(fst.parent / "ServoDyn.dat", {"VSContrl": "5", "DLL_Ramp": "False"})
+
+
+def test_the_library_receives_the_rotor_and_nacelle_measurements(law, tmp_path):
+    """ref09 (OC3-Hywind spar, BEM rotor, GenDOF, 2 deg platform pitch) in a uniform wind from 8
+    deg with an operating gust (time-varying), the test law called every 0.025 s echoing what it
+    receives: record 27 is the horizontal wind at the hub at the call (HorWindV, not the mean),
+    24 and 37 the yaw error and yaw; 30-32 and 69-71 the blade-root moments of the rotor's own
+    channels, 73-76 the hub moments (rotating and fixed: the same magnitude), 60 the azimuth
+    advancing with the shaft joint, 53 the tower-top fore-aft acceleration (the platform's
+    translation and pitch accelerations carried to the yaw bearing, to the step's backward
+    difference)."""
+    import math
+
+    from floatwind.case.openfast import model_from_deck
+    from floatwind.environment.wind import OperatingGust, SteadyWind, TransientWind
+    from floatwind.simulate.run import simulate
+    from tests.test_servo import REF09, _controlled_ref09
+
+    if not REF09.is_dir():
+        pytest.skip("no shared reference decks")
+    lib, _ = law
+    fst, res = _controlled_ref09(tmp_path, wind=14.0, pitch_deg=8.0, preset="oc3_hywind",
+                                 platform_pitch_deg=2.0)  # fmt: skip
+    log = tmp_path / "received.txt"
+    infile = tmp_path / "echo.in"
+    infile.write_text(f"2.332287 1e30 {log}\n")
+    for ld in res["case"]["loads"]:
+        if ld["type"] == "servodyn":
+            ld["controller"] = {"kind": "dll", "library": str(lib), "input": str(infile),
+                                "dt": 0.025}  # fmt: skip
+            ld["tower_top"] = [0.0, 0.0, 87.6]  # the yaw bearing: ElastoDyn's TowerHt
+    res["case"]["simulation"].update(t_max=1.0, dt_out=0.0125)
+    model = model_from_deck(fst, result=res)
+    heading = math.radians(8.0)
+    base = SteadyWind(speed=14.0, heading=heading, ref_height=90.0, alpha=0.0)
+    model.env.wind = TransientWind(base, gust=OperatingGust(start=0.0, vgust=4.0, period=1.0))
+    ds = simulate(model, progress=False)
+    rec = np.loadtxt(log)
+    assert np.allclose(rec[:, 0], np.arange(41) * 0.025, atol=1e-6)  # every DLL_DT from t0
+    t = np.arange(41) * 0.025  # (record 2 is single precision)
+    r = {
+        n: rec[:, i + 1]
+        for i, n in enumerate(
+            (4, 20, 21, 24, 27, 30, 31, 32, 37, 53, 54, 60, 69, 70, 71, 73, 74, 75, 76, 82, 83, 84)
+        )
+    }
+    tt = ds["time"].values
+    idx = np.rint(t / 0.0125).astype(int)
+    assert np.allclose(tt[idx], t, atol=1e-9)
+
+    def ch(name):
+        key = next(k for k in ds.data_vars if k.endswith(name))
+        return ds[key].values.ravel()[idx]
+
+    # record 27: the instantaneous horizontal wind at the hub (uniform field: anywhere)
+    u = np.array([model.env.wind.velocity(float(x), np.array([[[0.0, 0.0, 90.0]]]))[0, 0]
+                  for x in t])  # fmt: skip
+    hor = np.hypot(u[:, 0], u[:, 1])
+    assert np.ptp(hor) > 1.0  # the gust: the wind does vary
+    assert np.allclose(r[27], hor, rtol=1e-6)
+    # 24, 37: yaw error and yaw (the shaft's heading: the platform's small yaw)
+    assert np.allclose(r[24] + r[37], heading, atol=1e-6)
+    assert np.allclose(r[37], ch("PtfmYaw"), atol=2e-3)
+    # speeds, pitch (as before)
+    assert np.allclose(r[20], ch("GenSpeed"), rtol=1e-6)
+    # blade-root moments: the rotor's channels (after the first call, which moves the pitch)
+    for k in range(3):
+        for rr, name in ((30 + k, f"RtAeroRootMyc{k + 1}"), (69 + k, f"RtAeroRootMxc{k + 1}")):
+            c = ch(name)
+            err = np.abs(r[rr][1:] - c[1:]).max() / np.ptp(c[1:])
+            assert err < 1e-3, (name, err)
+    assert r[30][1:].mean() > 1e6  # out-of-plane: the thrust's, millions of N m
+    # hub moments: rotating and fixed frames give the same magnitude, the rotor's
+    assert np.allclose(np.hypot(r[73], r[74]), np.hypot(r[75], r[76]), rtol=1e-5)
+    for rr, name in ((73, "RtAeroMyh"), (74, "RtAeroMzh")):  # the hub frame: blade 1's
+        c = ch(name)
+        assert np.abs(r[rr][1:] - c[1:]).max() < 1e-3 * np.abs(c).max(), name
+    # azimuth: advances with the shaft joint
+    dq = np.diff(ch("Q_shaft"))
+    daz = np.mod(np.diff(r[60]) + np.pi, 2 * np.pi) - np.pi
+    assert np.allclose(daz, dq, atol=1e-5)
+    # tower-top fore-aft acceleration: platform surge + pitch accelerations at the yaw bearing
+    h = 87.6  # m above the PRP (ElastoDyn TowerHt of ref09)
+    a_tt = ch("PtfmTAxi") + h * ch("PtfmRAyi")
+    v_all = (ds["PtfmTVxi"].values + h * ds["PtfmRVyi"].values).ravel()
+    bd = (v_all[idx[1:]] - v_all[idx[1:] - 1]) / 0.0125  # the step's backward difference
+    assert np.abs(r[53][1:] - bd).max() < 1e-2 * np.ptp(a_tt)
+    assert np.abs(r[53][1:] - a_tt[1:]).max() < 5e-2 * np.ptp(a_tt)
+    # a batch of two (the second 1.5 m surged): each member measures its own motion; the first
+    # is the run alone bit for bit, its records too (the copies log in member order per call)
+    log.unlink()
+    res["case"]["initial"]["displacement"] = [res["case"]["initial"]["displacement"],
+                                              [1.5, 0.0, 0.0]]  # fmt: skip
+    model2 = model_from_deck(fst, result=res)
+    model2.env.wind = model.env.wind
+    two = simulate(model2, progress=False)
+    for name in ("GenTq", "BlPitchC1", "QD_shaft", "PtfmSurge", "RtAeroRootMyc1"):
+        key = next(k for k in ds.data_vars if k.endswith(name))
+        assert np.array_equal(two[key].values[0], ds[key].values.ravel()), name
+    rec2 = np.loadtxt(log)
+    assert np.array_equal(rec2[0::2], rec)  # member 0: the same records
+    assert not np.allclose(rec2[1::2, 10], rec[:, 10])  # member 1: its own accelerations
+    # the NumPy stepping sends the same records (single precision)
+    from floatwind.simulate import fused as fz
+
+    log.unlink()
+    res["case"]["initial"]["displacement"] = res["case"]["initial"]["displacement"][0]
+    model3 = model_from_deck(fst, result=res)
+    model3.env.wind = model.env.wind
+    old = fz.use_fused(False)
+    try:
+        simulate(model3, progress=False)
+    finally:
+        fz.use_fused(old)
+    rec3 = np.loadtxt(log)
+    assert np.allclose(rec3, rec, rtol=1e-5, atol=1e-3)
+
+
+def test_a_split_deck_with_a_library_is_refused_in_one_line(law, tmp_path):
+    """The blade bodies of a split deck turn on prescribed pitch joints: a library's pitch
+    demand cannot drive them, so PCMode = 5 on a split import of an AeroDyn deck is refused in
+    one line (a case file's bem_rotor with blade bodies refuses pitch_from the same way)."""
+    import stat
+
+    from floatwind.case.openfast import import_openfast
+    from tests.test_servo import REF09, _edit
+
+    if not REF09.is_dir():
+        pytest.skip("no shared reference decks")
+    lib, infile = law
+    dst = tmp_path / "ref09"
+    shutil.copytree(REF09, dst, ignore=shutil.ignore_patterns("*.out", "*.outb", "*.sum"))
+    for p in dst.rglob("*"):
+        p.chmod(p.stat().st_mode | stat.S_IWUSR)
+    _edit(dst / "ElastoDyn.dat", {"GenDOF": "True"})
+    _edit(dst / "ServoDyn.dat", {"GenTiStr": "True", "TimGenOn": "0", "VSContrl": "5",
+                                 "PCMode": "5", "DLL_FileName": f'"{lib}"',
+                                 "DLL_InFile": f'"{infile}"'})  # fmt: skip
+    fst = dst / "ref09_aero_fixed_speed.fst"
+    assert import_openfast(fst)["case"]  # unsplit: imported
+    with pytest.raises(CaseError) as info:
+        import_openfast(fst, split=True)
+    msg = str(info.value)
+    assert "split" in msg and "PCMode" in msg and "\n" not in msg

@@ -470,7 +470,7 @@ def test_pi_step_response_matches_closed_loop_poles(preset):
     m = ld.memory(1, 0.0, dt, n)
     par = ld._params(m)
     c = controller_parameters(vals)
-    q_gen = c[ks.K_VS_RTPWR] / c[ks.K_VS_RTGNSP]
+    q_gen = c[ks.K_VS_RTPWR] / c[ks.K_PC_REFSPD]  # region 3, constant torque
     w_ref = c[ks.K_PC_REFSPD] / 97.0
     e0 = 5e-4 * w_ref
     w = w_ref + e0
@@ -542,7 +542,7 @@ def test_baseline_controller_regulates_the_spar_above_rated(tmp_path):
     pitch = np.degrees(ds["BldPitch1"].values.ravel())
     assert np.ptp(pitch) > 0.5 and pitch.min() > 0.0
     tq = ds["GenTq"].values.ravel()
-    assert np.allclose(tq[4:], 5296610.0 / 121.6805, rtol=1e-9)
+    assert np.allclose(tq[4:], 5296610.0 / (1173.7 * RPM), rtol=1e-6)  # 43,093.5 N m
     pwr = ds["GenPwr"].values.ravel()[-40:]
     assert np.all(np.abs(pwr / 5.0e6 - 1.0) < 0.12)
     print(
@@ -595,6 +595,29 @@ def test_floating_feedback_adds_to_the_pitch_command():
     assert np.allclose(out[1] - out[0], 0.002 * 0.5, rtol=1e-9)
 
 
+@pytest.mark.parametrize("region3", ["constant_torque", "constant_power"])
+def test_region3_torque_against_the_closed_form(region3):
+    """Region 3 of the baseline: constant torque VS_RtPwr / PC_RefSpd = 5,296,610 W / 1173.7 rpm
+    = 43,093.5 N m, Jonkman 2010's rated torque (OC3-Hywind DISCON; it was VS_RtPwr /
+    VS_RtGnSp = 43,529 N m, 1 % high), or constant power VS_RtPwr / w_f (Jonkman 2009 sec. 7.2:
+    the mechanical power 5.29661 MW, 5 MW electrical at GenEff 94.4 %), at and above rated."""
+    from floatwind.loads.servo import CONTROLLER_PRESETS, ServoDyn
+
+    for w in (1173.7 * RPM, 1.05 * 1173.7 * RPM):
+        vals = {**CONTROLLER_PRESETS["oc3_hywind"], "region3": region3}
+        ld = ServoDyn(rotor=0, nacelle=0, axis=(1.0, 0.0, 0.0), gearbox_ratio=97.0,
+                      pitch=[0.2, 0.2, 0.2], controller=vals, controller_dt=0.0125)  # fmt: skip
+        m = ld.memory(1, 0.0, 0.0125, 4)
+        p = ld._params(m)
+        ks.baseline_controller(p.ctrl, m, 0, 0, 0.0, w, np.full(3, 0.2), 0.0)
+        tq = m.ctrl[0, 0, ks.C_GENTQ]
+        if region3 == "constant_torque":
+            assert tq == pytest.approx(43093.55, rel=2e-6)  # Jonkman 2010's 43,093.55 N m
+        else:
+            assert tq == pytest.approx(5296610.0 / w, rel=1e-12)
+            assert tq * w * 0.944 == pytest.approx(5.0e6, rel=1e-6)  # 5 MW electrical
+
+
 def test_y0_with_more_rows_than_the_model_batch_sizes_the_step_memory():
     """simulate(model, y0=...) with 3 rows on a model of batch 1: the step memories get a row per
     member (they were sized by the model's batch, and the compiled kernels wrote past them), and
@@ -613,3 +636,28 @@ def test_y0_with_more_rows_than_the_model_batch_sizes_the_step_memory():
         assert three[ch].values.shape[0] == 3
         for k in range(3):
             assert np.array_equal(three[ch].values[k], one[ch].values.reshape(-1)), ch
+
+
+@pytest.mark.skipif(not REF09.is_dir(), reason="no shared reference decks")
+def test_a_pitch_demand_no_rotor_reads_is_refused(tmp_path):
+    """A controller's blade pitch must reach the blades (issue 36): a bem_rotor that does not
+    read the servodyn load (no pitch_from) is refused in one line before the run, and a
+    bem_rotor whose blades sit on bodies of their own refuses pitch_from in one line (their
+    pitch is their joints' prescribed motion)."""
+    from floatwind.case.openfast import model_from_deck
+    from floatwind.simulate.run import simulate
+
+    fst, res = _controlled_ref09(tmp_path, wind=14.0, pitch_deg=8.0, preset="oc3_hywind")
+    rotor = next(ld for ld in res["case"]["loads"] if ld["type"] == "bem_rotor")
+    del rotor["pitch_from"]
+    res["case"]["simulation"].update(t_max=0.05)
+    with pytest.raises(CaseError) as info:
+        simulate(model_from_deck(fst, result=res), progress=False)
+    msg = str(info.value)
+    assert "commands the blade pitch" in msg and "pitch_from" in msg and "\n" not in msg
+    from floatwind.loads.rotor_bem import BemRotor
+    from tests.test_rotor_bem import rotor_cfg
+
+    cfg = rotor_cfg(pitch_from="servodyn", blade_bodies=["rotor", "b2", "b3"])
+    with pytest.raises(CaseError, match="every blade fixed in the rotor body"):
+        BemRotor.from_config(cfg, body_index={"rotor": 0, "b2": 1, "b3": 2}, field="loads[0]")

@@ -51,6 +51,14 @@ OUTNAME_LEN = MAX_LOG * 2 * 21 + 1
  P_GAIN_OM, P_GENSPD_MINOM, P_GENSPD_MAXOM, P_GENSPD_DEM, P_GENTRQ_DEM, P_PTCH_CNTRL,
  P_NACYAW_NORTH, P_AIRDENS, P_AVGWIND, P_GB_RATIO, N_PAR) = range(18)  # fmt: skip
 
+#: the measurements the servodyn load sends besides the speeds and pitches (the ``x`` argument
+#: of :func:`bladed_controller`, formed by ``floatwind._kernels.servo.library_measurements``):
+#: yaw error, horizontal hub wind, RootMyc and RootMxc of blades 1-3, tower-top fore-aft and
+#: side-to-side accelerations, rotor azimuth, nacelle yaw angle, rotating hub My/Mz, fixed hub
+#: My/Mz, nacelle angular accelerations about the shaft axes (xs, ys, zs)
+(X_YAWERR, X_HWIND, X_RMYC, X_RMXC, X_TAXP, X_TAYP, X_AZ, X_YAW, X_MYA, X_MZA, X_MYS, X_MZS,
+ X_RAS, N_X) = (0, 1, 2, 5, 8, 9, 10, 11, 12, 13, 14, 15, 16, 19)  # fmt: skip
+
 #: failure codes (``DllState.fail_code``)
 FAIL_AVIFAIL, FAIL_CONTACTOR, FAIL_BRAKE, FAIL_LOGGING, FAIL_NOLIB = 1, 2, 3, 4, 5
 
@@ -144,10 +152,11 @@ def _mark_failed(d, k, b, t, code):
 
 
 @njit(cache=True, fastmath=False)
-def bladed_controller(m, k, b, t, w, om, meas, eff):
+def bladed_controller(m, k, b, t, w, om, meas, eff, x):
     """One call of member ``b``'s library at step ``k``, time ``t`` (ServoDyn
     ``BladedInterface_CalcOutput``): ``Fill_avrSWAP`` from the HSS speed ``w``, the rotor speed
-    ``om`` (rad/s) and the measured blade pitches ``meas`` (rad); the call; ``Retrieve_avrSWAP``
+    ``om`` (rad/s), the measured blade pitches ``meas`` (rad) and the other measurements ``x``
+    (columns X_*); the call; ``Retrieve_avrSWAP``
     and ``CheckDLLReturnValues``: the torque demand (times the contactor) into
     ``m.ctrl[k, b, C_GENTQ]``, the pitch demands into ``m.pitch_cmd[k, b]``. The measured torque
     and electrical power (records 23, 15) are those of the previous call's demand."""
@@ -194,26 +203,37 @@ def bladed_controller(m, k, b, t, w, om, meas, eff):
     sw[20] = om
     sw[21] = p[P_GENTRQ_DEM]
     sw[22] = tq_prev
-    sw[23] = 0.0  # yaw error
+    sw[23] = x[X_YAWERR]  # WindDir - YawAngle (FAST_Solver SrvD_InputSolve)
     sw[24] = 0.0  # no torque-speed table
     sw[25] = 0.0
-    sw[26] = p[P_AVGWIND]  # hub wind speed: the case's mean hub wind (docs/control.md)
+    sw[26] = x[X_HWIND]  # HorWindV: the horizontal wind at the hub now (docs/control.md)
     sw[27] = p[P_PTCH_CNTRL]
     sw[28] = 0.0  # yaw rate control
+    for j in range(3):  # RootMyc(1:3) (records 30-32), RootMxc(1:3) (69-71)
+        sw[29 + j] = x[X_RMYC + j]
+        sw[68 + j] = x[X_RMXC + j]
     if nb > 1:
         sw[32] = meas[1]
     if nb > 2:
         sw[33] = meas[2]
     sw[34] = d.gen_state[b]
-    sw[36] = -p[P_NACYAW_NORTH]
+    sw[36] = x[X_YAW] - p[P_NACYAW_NORTH]  # YawAngle - NacYaw_North
     sw[48] = MSG_LEN + 1
     sw[49] = _cstr_len(d.infile) + 1
     sw[50] = _cstr_len(d.root) + 1
-    sw[59] = 0.0  # rotor azimuth (not measured: docs/control.md)
+    sw[52] = x[X_TAXP]  # YawBrTAxp
+    sw[53] = x[X_TAYP]  # YawBrTAyp
+    sw[59] = x[X_AZ]  # LSSTipPxa
     sw[60] = nb
     sw[61] = MAX_LOG
     sw[62] = R_LOG
     sw[63] = OUTNAME_LEN
+    sw[72] = x[X_MYA]  # LSSTipMya, LSSTipMza (rotating hub), LSSTipMys, LSSTipMzs (fixed)
+    sw[73] = x[X_MZA]
+    sw[74] = x[X_MYS]
+    sw[75] = x[X_MZS]
+    for j in range(3):  # NcIMURAxs, NcIMURAys, NcIMURAzs (records 82-84)
+        sw[81 + j] = x[X_RAS + j]
     sw[94] = p[P_AIRDENS]
     sw[95] = p[P_AVGWIND]
     sw[97] = 0.0

@@ -75,6 +75,9 @@ class CompiledLoad(NamedTuple):
     #: ``after_step(params, t, kin, y)``: module-level numba function updating ``params.memory``
     #: after each accepted step (None: the load has no step memory)
     after_step: Any = None
+    #: the load reads another load's step memory (Load.memory_of) and measures for it in its
+    #: after_step: the run calls it before the others (the rotor before its servodyn load)
+    reads_memory: bool = False
 
 
 class NoCompiledForm(Exception):

@@ -56,9 +56,12 @@ __all__ = [
 ]
 
 #: columns of the hub channel array of :func:`rotor_solve` (B, N_HUB): HUB_CHANNELS, then
-#: DBEMT's tau1 (s; 0 without dynamic inflow)
-(FXH, FYH, FZH, MXH, MYH, MZH, PWR, TSR, VXH, VYH, VZH, CP, CT, SKEW, OMEGA, TAU1,
- N_HUB) = range(17)  # fmt: skip
+#: DBEMT's tau1 (s; 0 without dynamic inflow), the aerodynamic blade-root moments of blades 1-3
+#: about the coned root axes (RMXC: in-plane, about x_c; RMYC: out-of-plane, about y_c;
+#: ElastoDyn's RootMxc/RootMyc axes), the moment about the apex (inertial, MTG) and blade 1's
+#: coned pitch axis (inertial, B1G), the measurements a controller library reads (issue 36)
+(FXH, FYH, FZH, MXH, MYH, MZH, PWR, TSR, VXH, VYH, VZH, CP, CT, SKEW, OMEGA, TAU1) = range(16)
+RMXC, RMYC, MTG, B1G, N_HUB = 16, 19, 22, 25, 28
 HUB_CHANNELS = ("RtAeroFxh", "RtAeroFyh", "RtAeroFzh", "RtAeroMxh", "RtAeroMyh", "RtAeroMzh",
                 "RtAeroPwr", "RtTSR", "RtVAvgxh", "RtVAvgyh", "RtVAvgzh", "RtAeroCp", "RtAeroCt",
                 "RtSkew", "RtSpeed")  # fmt: skip
@@ -183,6 +186,8 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state, dpitch, 
     theta = np.empty((nb, nn))
     ind = np.empty((nb, nn, 2))
     xb = np.empty(3)
+    Mr = np.empty(3)  # one blade's moment about its root
+    xc = np.empty(3)
     for b in range(B):
         R = R_b2g[b, body]
         _rot(R, g.shaft_b, xh)
@@ -282,8 +287,17 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state, dpitch, 
                     Mn[j, c] += L6 * (2.0 * ml[j, c] + ml[j + 1, c])
                     Mn[j + 1, c] += L6 * (ml[j, c] + 2.0 * ml[j + 1, c])
             n = g.blade_body[k]
+            for c in range(3):
+                Mr[c] = 0.0
             for j in range(nn):
                 i = k * nn + j
+                # about the root: apex + z_hub e_z on the coned pitch axis (ElastoDyn's root)
+                r0 = pos[b, i, 0] - apex[b, 0] - g.z_hub[k] * ez[k, 0]
+                r1 = pos[b, i, 1] - apex[b, 1] - g.z_hub[k] * ez[k, 1]
+                r2 = pos[b, i, 2] - apex[b, 2] - g.z_hub[k] * ez[k, 2]
+                Mr[0] += r1 * Fn[j, 2] - r2 * Fn[j, 1] + Mn[j, 0]
+                Mr[1] += r2 * Fn[j, 0] - r0 * Fn[j, 2] + Mn[j, 1]
+                Mr[2] += r0 * Fn[j, 1] - r1 * Fn[j, 0] + Mn[j, 2]
                 a0 = pos[b, i, 0] - r_G[b, n, 0]
                 a1 = pos[b, i, 1] - r_G[b, n, 1]
                 a2 = pos[b, i, 2] - r_G[b, n, 2]
@@ -303,6 +317,21 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state, dpitch, 
                 Mt[0] += h1 * f2 - h2 * f1 + Mn[j, 0]
                 Mt[1] += h2 * f0 - h0 * f2 + Mn[j, 1]
                 Mt[2] += h0 * f1 - h1 * f0 + Mn[j, 2]
+            if k < 3:  # RootMxc, RootMyc: x_c = the shaft normal to the blade, y_c = z_c x x_c
+                d = _dot(xh, ez[k])
+                for c in range(3):
+                    xc[c] = xh[c] - d * ez[k, c]
+                nx = math.sqrt(_dot(xc, xc))
+                for c in range(3):
+                    xc[c] = xc[c] / nx if nx > 0.0 else 0.0
+                yc0 = ez[k, 1] * xc[2] - ez[k, 2] * xc[1]
+                yc1 = ez[k, 2] * xc[0] - ez[k, 0] * xc[2]
+                yc2 = ez[k, 0] * xc[1] - ez[k, 1] * xc[0]
+                hub[b, RMXC + k] = _dot(Mr, xc)
+                hub[b, RMYC + k] = Mr[0] * yc0 + Mr[1] * yc1 + Mr[2] * yc2
+        for c in range(3):
+            hub[b, MTG + c] = Mt[c]
+            hub[b, B1G + c] = ez[0, c]
         # hub channels (AeroDyn_IO.f90: hub frame, power with the hub's absolute spin rate)
         hub[b, FXH] = _dot(Ft, xh)
         hub[b, FYH] = _dot(Ft, yh)
@@ -341,7 +370,40 @@ def pitch_change(p, t, B):
 
 @njit(cache=True, fastmath=False)
 def rotor_after_step(p, t, kin, y):
-    """Nothing: the rotor only reads the step memory its servodyn load updates."""
+    """At the accepted steps where the servodyn load whose memory this rotor reads calls a
+    controller library (``memory.sense_every``), the rotor's measurements at that state into
+    the memory (:func:`floatwind._kernels.servo.store_rotor_sense`: blade-root and apex
+    moments, blade 1's axis, the wind at the apex); else nothing. The solve starts from the
+    warm-start state of the stepping and leaves it as it was (the run's bits do not change)."""
+    m = p.memory
+    if m.sense_every[0] <= 0:
+        return None
+    k = int(round((t - m.t0) / m.dt))
+    if k % m.sense_every[0] != 0:
+        return None
+    B = kin.w_b.shape[0]
+    dp = pitch_change(p, t, B)
+    pos, vel, apex = rotor_points(p.geometry, kin, dp)
+    wv, st = kwi.wind_velocity(p.wind, t, pos)
+    hp = np.empty((B, 1, 3))
+    for b in range(B):
+        for c in range(3):
+            hp[b, 0, c] = apex[b, c]
+    wh, st2 = kwi.wind_velocity(p.wind, t, hp)
+    s = p.state
+    keep = (s.phi.copy(), s.valid.copy(), s.slope.copy(), s.a.copy(), s.ap.copy(), s.known.copy())
+    dy = np.zeros_like(y)
+    _f, _m, hub, _e, _st = rotor_solve(p.geometry, p.options, p.airfoils, kin, pos, vel, apex, wv,
+                                       kin.r_G.shape[1], s, dp, p.dbemt, y, dy, p.state0)  # fmt: skip
+    s.phi[:] = keep[0]
+    s.valid[:] = keep[1]
+    s.slope[:] = keep[2]
+    s.a[:] = keep[3]
+    s.ap[:] = keep[4]
+    s.known[:] = keep[5]
+    nb = min(p.geometry.nodes_b.shape[0], 3)
+    ksv.store_rotor_sense(m, hub[:, MTG : MTG + 3], hub[:, B1G : B1G + 3],
+                          hub[:, RMXC : RMXC + nb], hub[:, RMYC : RMYC + nb], wh[:, 0, :])  # fmt: skip
     return None
 
 

@@ -46,6 +46,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from floatwind._kernels import bladed as kbl
 from floatwind._kernels.bemt import equal_real
 from floatwind._kernels.bladed import bladed_controller, empty_dll_state
 from floatwind._kernels.status import CONTROLLER_FAILED
@@ -85,6 +86,14 @@ LAW_CONTROLLER = 4  # the baseline controller's torque demand, held between its 
 #: the controller's states (``ServoMemory.ctrl`` columns)
 C_SPEEDF, C_INTERR, C_LASTTQ, C_LASTT, C_INIT, C_GENTQ, N_CTRL = 0, 1, 2, 3, 4, 5, 6
 
+#: columns of ``ServoMemory.sense``: the rotor's aerodynamic blade-root moments about the
+#: coned root axes (RootMxc, RootMyc, blades 1-3), its aerodynamic moment about the apex
+#: (inertial), blade 1's coned pitch axis (inertial), the undisturbed wind at the apex, a flag
+#: (1: written by a rotor at this step); the tower-top point's velocity and the nacelle's angular
+#: velocity (inertial) at the previous step, a flag (1: there is a previous step)
+(S_RMXC, S_RMYC, S_MT, S_B1, S_WIND, S_ROTOR, S_VTT, S_WN, S_PREV,
+ N_SENSE) = (0, 3, 6, 9, 12, 15, 16, 19, 22, 23)  # fmt: skip
+
 #: columns of :func:`servo_outputs`
 GEN_TQ, GEN_PWR, GEN_SPEED, HSS_BR_TQ, ROT_SPEED, LSS_TQ = 0, 1, 2, 3, 4, 5
 N_OUT = 6
@@ -113,6 +122,11 @@ class ServoMemory(NamedTuple):
     dt: float
     last: np.ndarray  # (1,) int64: last step recorded (-1: none, statics)
     dll: object  # floatwind._kernels.bladed.DllState: a controller library's state (or empty)
+    #: a controller library's measurements at the accepted step (columns S_*): the rotor's
+    #: (written by the bem_rotor reading this memory, ``rotor_after_step``) and the servodyn
+    #: load's own (the tower-top velocity of the previous step, for the accelerations)
+    sense: np.ndarray  # (B, N_SENSE)
+    sense_every: np.ndarray  # (1,) int64: the rotor measures every n steps (0: never)
 
 
 def placeholder_memory() -> ServoMemory:
@@ -124,7 +138,9 @@ def placeholder_memory() -> ServoMemory:
                        man_on=np.zeros((1, 1, 0), dtype=np.int64), man_pitch0=e, man_end=e,
                        ctrl=np.zeros((1, 1, N_CTRL)), pitch0=np.zeros(0), man_start=np.zeros(0),
                        man_rate=np.zeros(0), man_final=np.zeros(0), t0=0.0, dt=1.0,
-                       last=np.full(1, -1, dtype=np.int64), dll=empty_dll_state())  # fmt: skip
+                       last=np.full(1, -1, dtype=np.int64), dll=empty_dll_state(),
+                       sense=np.zeros((1, N_SENSE)),
+                       sense_every=np.zeros(1, dtype=np.int64))  # fmt: skip
 
 
 @njit(cache=True, fastmath=False)
@@ -338,7 +354,7 @@ def baseline_controller(c, m, k, b, t, w, meas, v_nac):
     sec. 7; its DISCON) at step ``k``, time ``t``, for member ``b``: the generator speed ``w``
     (rad/s, HSS) through the single-pole low-pass filter ``exp(-dt CornerFreq)``; the torque law
     of regions 1, 1 1/2, 2, 2 1/2 and 3 (constant power VS_RtPwr / w_f, or with ``c[K_REGION3]``
-    = 1 constant torque VS_RtPwr / VS_RtGnSp) from the filtered speed, saturated at VS_MaxTq and
+    = 1 constant torque VS_RtPwr / PC_RefSpd, as the OC3-Hywind DISCON) from the filtered speed, saturated at VS_MaxTq and
     rate-limited at VS_MaxRat; the gain-scheduled PI collective pitch (GK = 1 / (1 + theta /
     PC_KK) from the previous command; the integral saturated through the pitch limits), plus
     ``Fl_Kp v_nac`` (nacelle-velocity feedback, ROSCO's Fl_Mode), saturated at PC_MinPit ..
@@ -366,8 +382,8 @@ def baseline_controller(c, m, k, b, t, w, meas, v_nac):
     st[C_SPEEDF] = wf
     # torque (regions 1, 1 1/2, 2, 2 1/2, 3)
     if wf >= c[K_VS_RTGNSP] or prev_cmd >= c[K_VS_RGN3MP]:
-        if c[K_REGION3] == 1.0:
-            tq = c[K_VS_RTPWR] / c[K_VS_RTGNSP]
+        if c[K_REGION3] == 1.0:  # the OC3-Hywind DISCON: VS_RtPwr / PC_RefSpd [Jonkman 2010]
+            tq = c[K_VS_RTPWR] / c[K_PC_REFSPD]
         else:
             tq = c[K_VS_RTPWR] / wf
     elif wf <= c[K_VS_CTINSP]:
@@ -403,6 +419,138 @@ def baseline_controller(c, m, k, b, t, w, meas, v_nac):
 
 
 @njit(cache=True, fastmath=False)
+def _dot3(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+@njit(cache=True, fastmath=False)
+def _perp_unit(v, a, out):
+    """``out`` = the part of ``v`` normal to the unit ``a``, normalised (zeros when none)."""
+    d = _dot3(v, a)
+    for i in range(3):
+        out[i] = v[i] - d * a[i]
+    n = math.sqrt(_dot3(out, out))
+    for i in range(3):
+        out[i] = out[i] / n if n > 0.0 else 0.0
+
+
+@njit(cache=True, fastmath=False)
+def _cross3(a, b, out):
+    out[0] = a[1] * b[2] - a[2] * b[1]
+    out[1] = a[2] * b[0] - a[0] * b[2]
+    out[2] = a[0] * b[1] - a[1] * b[0]
+
+
+@njit(cache=True, fastmath=False)
+def store_rotor_sense(m, hub_mt, b1, rmxc, rmyc, wind):
+    """A rotor's measurements at the accepted step into ``m.sense`` (``rotor_after_step``):
+    per member its aerodynamic moment about the apex ``hub_mt`` (B, 3), blade 1's coned pitch
+    axis ``b1`` (B, 3), the blade-root moments ``rmxc``/``rmyc`` (B, nb) and the wind at the
+    apex ``wind`` (B, 3), all inertial."""
+    for b in range(m.sense.shape[0]):
+        se = m.sense[b]
+        for i in range(3):
+            se[S_MT + i] = hub_mt[b, i]
+            se[S_B1 + i] = b1[b, i]
+            se[S_WIND + i] = wind[b, i]
+            se[S_RMXC + i] = rmxc[b, i] if i < rmxc.shape[1] else 0.0
+            se[S_RMYC + i] = rmyc[b, i] if i < rmyc.shape[1] else 0.0
+        se[S_ROTOR] = 1.0
+
+
+@njit(cache=True, fastmath=False)
+def library_measurements(p, kin, b, k, x, hub_wind):
+    """The measurements ServoDyn takes from ElastoDyn and InflowWind for a library
+    (BladedInterface.f90 ``Fill_avrSWAP``; FAST_Solver ``SrvD_InputSolve``) at the accepted step
+    ``k`` of member ``b`` into ``x`` (columns ``floatwind._kernels.bladed.X_*``); called every
+    step (the accelerations difference the velocities of consecutive steps).
+
+    * tower-top fore-aft/side-to-side acceleration (YawBrTAxp/Ayp): the acceleration of the
+      yaw-bearing point (``p.tt_b``, nacelle body frame) along the x/y axes of the body below the
+      yaw bearing (ElastoDyn's tower-top frame, which does not yaw), a backward difference over
+      the step (0 at the first step); the nacelle's angular acceleration (NcIMURAxs/ys/zs) the
+      same, about the shaft axes;
+    * the yaw angle (YawAngle: nacelle yaw + platform yaw): the heading of the shaft axis;
+    * from the rotor's measurements of this step (``store_rotor_sense``; none without a rotor
+      reading this memory: the mean ``hub_wind`` and zeros): the horizontal wind at the hub
+      (HorWindV = sqrt(u^2 + v^2)) and the yaw error atan2(v, u) - YawAngle; the azimuth of
+      blade 1 (LSSTipPxa: 0 with blade 1 up, the nacelle's z normal to the shaft, increasing
+      about the shaft axis); the rotating (a: blade 1) and fixed (s: nacelle z) hub moments My,
+      Mz (LSSTipMya/Mza/Mys/Mzs) and the blade-root moments RootMxc/RootMyc, aerodynamic."""
+    m = p.memory
+    se = m.sense[b]
+    R = kin.R_b2g[b, p.rotor]
+    Rn = kin.R_b2g[b, p.nacelle]
+    nac = p.nacelle
+    xs = np.empty(3)
+    zs = np.empty(3)
+    ys = np.empty(3)
+    tmp = np.empty(3)
+    for i in range(3):
+        xs[i] = R[i, 0] * p.axis_b[0] + R[i, 1] * p.axis_b[1] + R[i, 2] * p.axis_b[2]
+        tmp[i] = Rn[i, 2]
+    _perp_unit(tmp, xs, zs)
+    _cross3(zs, xs, ys)
+    # the yaw-bearing point's velocity and the nacelle's angular velocity (inertial)
+    d = np.empty(3)
+    for i in range(3):
+        d[i] = p.tt_b[i] - kin.cm_b[nac, i]
+    rr = np.empty(3)
+    for i in range(3):
+        rr[i] = Rn[i, 0] * d[0] + Rn[i, 1] * d[1] + Rn[i, 2] * d[2]
+    wn = kin.w_b[b, nac]
+    v = np.empty(3)
+    _cross3(wn, rr, v)
+    for i in range(3):
+        v[i] += kin.v_G[b, nac, i]
+    acc = np.zeros(3)
+    alp = np.zeros(3)
+    if k > 0 and se[S_PREV] == 1.0:
+        for i in range(3):
+            acc[i] = (v[i] - se[S_VTT + i]) / m.dt
+            alp[i] = (wn[i] - se[S_WN + i]) / m.dt
+    for i in range(3):
+        se[S_VTT + i] = v[i]
+        se[S_WN + i] = wn[i]
+    se[S_PREV] = 1.0
+    Rp = kin.R_b2g[b, p.tt_body]
+    x[kbl.X_TAXP] = acc[0] * Rp[0, 0] + acc[1] * Rp[1, 0] + acc[2] * Rp[2, 0]
+    x[kbl.X_TAYP] = acc[0] * Rp[0, 1] + acc[1] * Rp[1, 1] + acc[2] * Rp[2, 1]
+    x[kbl.X_RAS] = _dot3(alp, xs)
+    x[kbl.X_RAS + 1] = _dot3(alp, ys)
+    x[kbl.X_RAS + 2] = _dot3(alp, zs)
+    yaw = math.atan2(xs[1], xs[0])
+    x[kbl.X_YAW] = yaw
+    if se[S_ROTOR] == 1.0:
+        u, vv = se[S_WIND], se[S_WIND + 1]
+        x[kbl.X_HWIND] = math.sqrt(u * u + vv * vv)
+        x[kbl.X_YAWERR] = math.atan2(vv, u) - yaw
+        za = np.empty(3)
+        ya = np.empty(3)
+        _perp_unit(se[S_B1 : S_B1 + 3], xs, za)
+        _cross3(za, xs, ya)
+        az = math.atan2(-_dot3(za, ys), _dot3(za, zs))
+        x[kbl.X_AZ] = az + 2.0 * math.pi if az < 0.0 else az
+        mt = se[S_MT : S_MT + 3]
+        x[kbl.X_MYA] = _dot3(mt, ya)
+        x[kbl.X_MZA] = _dot3(mt, za)
+        x[kbl.X_MYS] = _dot3(mt, ys)
+        x[kbl.X_MZS] = _dot3(mt, zs)
+        for j in range(3):
+            x[kbl.X_RMXC + j] = se[S_RMXC + j]
+            x[kbl.X_RMYC + j] = se[S_RMYC + j]
+        se[S_ROTOR] = 0.0  # used: never read again at a later call
+    else:
+        x[kbl.X_HWIND] = hub_wind
+        x[kbl.X_YAWERR] = 0.0
+        for c in (kbl.X_AZ, kbl.X_MYA, kbl.X_MZA, kbl.X_MYS, kbl.X_MZS):
+            x[c] = 0.0
+        for j in range(3):
+            x[kbl.X_RMXC + j] = 0.0
+            x[kbl.X_RMYC + j] = 0.0
+
+
+@njit(cache=True, fastmath=False)
 def servo_after_step(p, t, kin, y):
     """ServoDyn's state updates at the accepted step ending at ``t`` (``Torque_UpdateStates``,
     ``Pitch_UpdateStates``; SrvD_Init at t0) and, every ``p.ctrl_dt`` (a multiple of the step), a call of the
@@ -412,6 +560,8 @@ def servo_after_step(p, t, kin, y):
     B = kin.w_b.shape[0]
     nb = m.pitch0.shape[0]
     meas = np.empty(nb)
+    x = np.zeros(kbl.N_X)
+    every = max(1, int(round(p.ctrl_dt / m.dt)))
     for b in range(B):
         w = p.gb_ratio * _rotor_speed(p, kin, b)
         for j in range(nb):  # the pitch applied at t (rows up to k - 1; m.last not yet k)
@@ -460,9 +610,11 @@ def servo_after_step(p, t, kin, y):
                     m.man_end[k, b, j] = (
                         m.man_start[j] + abs(m.man_final[j] - meas[j]) / m.man_rate[j]
                     )
-        if p.ctrl_dt >= 0.0 and k % max(1, int(round(p.ctrl_dt / m.dt))) == 0:
+        if p.ctrl_kind == 1:  # a library's measurements (the accelerations: every step)
+            library_measurements(p, kin, b, k, x, m.dll.par[kbl.P_AVGWIND])
+        if p.ctrl_dt >= 0.0 and k % every == 0:
             if p.ctrl_kind == 1:  # a Bladed-style library (ServoDyn PCMode/VSContrl = 5)
-                bladed_controller(m, k, b, t, w, _rotor_speed(p, kin, b), meas, p.efficiency)
+                bladed_controller(m, k, b, t, w, _rotor_speed(p, kin, b), meas, p.efficiency, x)
                 continue
             v_nac = _nacelle_fa_velocity(p, kin, b) if p.ctrl[K_FL_KP] != 0.0 else 0.0
             baseline_controller(p.ctrl, m, k, b, t, w, meas, v_nac)

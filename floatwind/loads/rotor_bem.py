@@ -416,6 +416,32 @@ class BemRotor(Load, kind="bem_rotor"):
                                           self._dbemt(init=s is None), y, dy, 0)  # fmt: skip
         return (*out, y, dy)
 
+    def after_step(self, t, kin: Kinematics, env, memory, s) -> None:
+        """At a controller library's call steps, the rotor's measurements at the accepted state
+        into the servodyn load's memory it reads (:func:`floatwind._kernels.rotor.
+        rotor_after_step`, whose NumPy form this is)."""
+        if self.memory_of is None or memory is None or int(memory.sense_every[0]) <= 0:
+            return
+        k = int(round((float(t) - memory.t0) / memory.dt))
+        if k % int(memory.sense_every[0]):
+            return
+        from floatwind._kernels import rotor as kr
+        from floatwind._kernels import servo as ksv
+
+        hub = self._evaluate(t, kin, env, memory, s)[2]
+        dp = python_form(kr.pitch_change)(self._pitch_params(memory), float(t), kin.batch)
+        apex = python_form(kr.rotor_points)(self._geometry, body_kinematics(kin), dp)[2]
+        wind = np.broadcast_to(env.wind.velocity(t, apex[:, None, :]), (kin.batch, 1, 3))
+        nb = min(self.n_blades, 3)
+        python_form(ksv.store_rotor_sense)(
+            memory,
+            hub[:, kr.MTG : kr.MTG + 3],
+            hub[:, kr.B1G : kr.B1G + 3],
+            hub[:, kr.RMXC : kr.RMXC + nb],
+            hub[:, kr.RMYC : kr.RMYC + nb],
+            f64(wind[:, 0, :]),
+        )
+
     class PitchParams(NamedTuple):
         pitch_ref: np.ndarray  # (nb,) the geometry's pitch of each blade
         memory: tuple  # floatwind._kernels.servo.ServoMemory (a placeholder without pitch_from)
@@ -479,6 +505,9 @@ class BemRotor(Load, kind="bem_rotor"):
             out.channels[f"{p}{name}"] = hub[:, i]
         if self.dbemt_mod:
             out.channels[f"{p}DBEMTau1"] = hub[:, kr.TAU1]
+        for k in range(min(self.n_blades, 3)):  # issue 36: what a controller library reads
+            out.channels[f"{p}RtAeroRootMxc{k + 1}"] = hub[:, kr.RMXC + k]
+            out.channels[f"{p}RtAeroRootMyc{k + 1}"] = hub[:, kr.RMYC + k]
         for k in range(self.output_blades):
             for n, node in enumerate(self.output_nodes):
                 for suffix, (col, _u, _d) in NODE_CHANNELS.items():
@@ -510,13 +539,22 @@ class BemRotor(Load, kind="bem_rotor"):
                         dbemt=self._dbemt(), state0=-1)  # fmt: skip
         if self.memory_of is None:
             return CompiledLoad(kr.bem_rotor_kernel, p)
-        return CompiledLoad(kr.bem_rotor_kernel, p, after_step=kr.rotor_after_step)
+        return CompiledLoad(
+            kr.bem_rotor_kernel, p, after_step=kr.rotor_after_step, reads_memory=True
+        )
 
     def channel_info(self) -> dict[str, tuple[str, str]]:
         p = self.channel_prefix
         info = {f"{p}{k}": v for k, v in _HUB_INFO.items()}
         if self.dbemt_mod:
             info[f"{p}DBEMTau1"] = ("s", "DBEMT time constant tau1 (dynamic inflow)")
+        for k in range(1, min(self.n_blades, 3) + 1):
+            info[f"{p}RtAeroRootMxc{k}"] = (
+                "N m", f"blade {k} aerodynamic root moment, in-plane (about x_c, ElastoDyn RootMxc "
+                "axes)")  # fmt: skip
+            info[f"{p}RtAeroRootMyc{k}"] = (
+                "N m", f"blade {k} aerodynamic root moment, out-of-plane (about y_c, ElastoDyn "
+                "RootMyc axes)")  # fmt: skip
         for k in range(self.output_blades):
             for n, node in enumerate(self.output_nodes):
                 for suffix, (_c, units, desc) in NODE_CHANNELS.items():

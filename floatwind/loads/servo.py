@@ -65,6 +65,7 @@ _TOP_KEYS = (
     "brake",
     "pitch",
     "controller",
+    "tower_top",
 )
 _BRAKE_KEYS = ("start_time", "ramp_time", "torque")
 
@@ -260,8 +261,13 @@ class ServoDyn(Load, kind="servodyn"):
                  start_time: float | None = 0.0, start_speed: float | None = None,
                  stop_time: float | None = math.inf, brake=None, pitch=(),
                  maneuvers=None, controller: dict | None = None, controller_dt: float = 0.0,
-                 library=None, name: str | None = None, field: str = ""):  # fmt: skip
+                 library=None, name: str | None = None, field: str = "",
+                 tower_top=None, tower_top_body: int | None = None):  # fmt: skip
         self.rotor, self.nacelle = int(rotor), int(nacelle)
+        #: the yaw-bearing point in the nacelle body's frame and the body whose axes are the
+        #: tower-top frame (a library's tower-top accelerations, records 53-54)
+        self.tower_top = f64(np.zeros(3) if tower_top is None else tower_top).reshape(3)
+        self.tower_top_body = self.nacelle if tower_top_body is None else int(tower_top_body)
         a = np.asarray(axis, dtype=float).reshape(3)
         if not np.linalg.norm(a) > 0.0:
             raise CaseError("the shaft axis must not be zero", field=_f(field, "joint"))
@@ -362,6 +368,8 @@ class ServoDyn(Load, kind="servodyn"):
         ctrl: np.ndarray  # (N_CTRL_PAR,) the controller's parameters
         ctrl_kind: int  # 0: the compiled baseline, 1: a Bladed-style library
         memory: object  # floatwind._kernels.servo.ServoMemory
+        tt_b: np.ndarray  # (3,) the yaw-bearing point, nacelle body frame
+        tt_body: int  # the body whose axes are the tower-top frame
 
     def _params(self, memory) -> Params:
         br = self.brake or (math.inf, 1.0, 0.0)
@@ -377,7 +385,9 @@ class ServoDyn(Load, kind="servodyn"):
             brake_ramp=float(br[1]), brake_torque=float(abs(br[2])),
             ctrl_dt=(-1.0 if self.controller is None and self.library is None
                      else self.controller_dt), ctrl=f64(self.ctrl),
-            ctrl_kind=0 if self.library is None else 1, memory=memory if memory is not None else _memory(self, 1, 1, 0.0, 1.0),
+            ctrl_kind=0 if self.library is None else 1,
+            memory=memory if memory is not None else _memory(self, 1, 1, 0.0, 1.0),
+            tt_b=f64(self.tower_top), tt_body=int(self.tower_top_body),
         )  # fmt: skip
 
     def memory(self, batch: int, t0: float, dt: float, n_steps: int):
@@ -406,6 +416,11 @@ class ServoDyn(Load, kind="servodyn"):
         if d.failed[0] >= 0 and float(t) > float(d.fail_time[0]):
             raise SimulationError(self.library.failure_message(d), time=float(d.fail_time[0]),
                                   members=[int(d.fail_member[0])])  # fmt: skip
+
+    @property
+    def commands_pitch(self) -> bool:
+        """A controller (the baseline or a library) commands the blade pitch."""
+        return self.n_blades > 0 and (self.controller is not None or self.library is not None)
 
     @property
     def n_blades(self) -> int:
@@ -537,7 +552,18 @@ class ServoDyn(Load, kind="servodyn"):
                 elif cs.has(key):
                     controller[key] = cs.number(key)
             controller_dt = cs.number("dt", 0.0, kind="nonnegative")
+        # the yaw bearing: the nacelle's own joint to the body below it (ElastoDyn's tower-top
+        # frame); a nacelle without one (merged into the platform): the shaft joint's point
+        # (``tower_top``: the point in the nacelle body's frame, e.g. the importer's TowerHt)
+        below = next((j for j in tree.joint_of.values() if j.child == joint.parent), None)
+        if below is not None:
+            tt, tt_body = below.r_J_c, below.parent
+        else:
+            tt, tt_body = joint.r_J_p, joint.parent
+        if sec.has("tower_top"):
+            tt = sec.vector("tower_top")
         return cls(rotor=joint.child, nacelle=joint.parent, axis=joint.axis,
+                   tower_top=tt, tower_top_body=tt_body,
                    gearbox_ratio=sec.number("gearbox_ratio", kind="positive"), model=model,
                    generator=kw, efficiency=sec.number("efficiency", 1.0, kind="positive"),
                    start_time=start_time, start_speed=start_speed, stop_time=stop_time,
@@ -550,7 +576,7 @@ def _memory(load: ServoDyn, n: int, batch: int, t0: float, dt: float, dll=None):
     """A memory of ``n`` steps (nothing recorded yet: the state at t0 until the first step);
     ``dll`` the controller library's state (:meth:`BladedLibrary.state`)."""
     from floatwind._kernels.bladed import empty_dll_state
-    from floatwind._kernels.servo import N_CTRL, ServoMemory
+    from floatwind._kernels.servo import N_CTRL, N_SENSE, ServoMemory
 
     nb = load.n_blades
     z = np.zeros((n, batch, nb))
@@ -562,7 +588,15 @@ def _memory(load: ServoDyn, n: int, batch: int, t0: float, dt: float, dll=None):
                        man_start=f64(load.maneuvers[:, 0]), man_rate=f64(load.maneuvers[:, 1]),
                        man_final=f64(load.maneuvers[:, 2]), t0=t0, dt=dt,
                        last=np.full(1, -1, dtype=np.int64),
-                       dll=dll if dll is not None else empty_dll_state())  # fmt: skip
+                       dll=dll if dll is not None else empty_dll_state(),
+                       sense=np.zeros((batch, N_SENSE)),
+                       sense_every=np.array([_sense_every(load, dt) if dll is not None else 0],
+                                            dtype=np.int64))  # fmt: skip
+
+
+def _sense_every(load: ServoDyn, dt: float) -> int:
+    """Steps between a library's calls (the rotor measures for it at those steps)."""
+    return max(1, int(round(load.controller_dt / dt))) if dt > 0.0 else 1
 
 
 def _library_from(cs: Section, base_dir):

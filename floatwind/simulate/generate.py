@@ -116,6 +116,9 @@ def _source(loads: list, dofs: bool | str = False) -> str:
     defs.append(jit + _template(rhs_t, "system_rhs"))
     defs.append("rhs = system_rhs")
     after = [(i, c) for i, c in enumerate(loads) if getattr(c, "after_step", None) is not None]
+    # loads that measure for the load whose memory they read go first (issue 36: a rotor's
+    # measurements before its servodyn load's controller call); stable otherwise
+    after.sort(key=lambda ic: not getattr(ic[1], "reads_memory", False))
     if after:
         walk = [jit + "def _after_steps(p, t, kin, y):"]
         for i, c in after:

@@ -146,6 +146,16 @@ class System:
                 raise CaseError(f"load {getattr(ld, 'name', i)!r} has {nb_i} blades, load {src!r} "
                                 f"commands the pitch of {nb_j}")  # fmt: skip
             self._memory_of[i] = j
+        # a controller's pitch demand that no rotor of the model reads (issue 36): refused
+        rotors = [ld for ld in self.loads if hasattr(ld, "blade_bodies")]
+        read = set(self._memory_of.values())
+        for j, ld in enumerate(self.loads):
+            if rotors and getattr(ld, "commands_pitch", False) and j not in read:
+                name = getattr(ld, "name", j)
+                raise CaseError(
+                    f"the controller of load {name!r} commands the blade pitch, which no rotor "
+                    f"reads: give the bem_rotor 'pitch_from: {name}' (its blades fixed in the "
+                    "rotor body; blades on bodies of their own are not pitched by a controller)")
 
     @property
     def has_memory(self) -> bool:
@@ -173,10 +183,15 @@ class System:
         q, qd = y[:, :6], y[:, 6:12]
         rel, md = self._relative_y(t, y)
         kin = body_kinematics(self.tree, t, rel, md, q, qd)
-        for i, load in enumerate(self.loads):
-            if self._has_memory[i]:
+        # the loads reading another's memory first: they measure for it (issue 36: the rotor's
+        # measurements before its servodyn load's controller call)
+        order = list(self._memory_of) + [i for i in range(len(self.loads))
+                                         if i not in self._memory_of]  # fmt: skip
+        for i in order:
+            if self._has_memory[i] or i in self._memory_of:
                 sl = self._slice_of.get(i)
-                load.after_step(t, kin, self.env, self.memories[i], None if sl is None else y[:, sl])
+                self.loads[i].after_step(t, kin, self.env, self.memories[i],
+                                         None if sl is None else y[:, sl])  # fmt: skip
 
     def dof_names(self) -> list[str]:
         """Names of the joint DOF columns of y (:func:`dof_state_names`; the tower modes'

@@ -311,6 +311,17 @@ def case_from_deck(
             generator=decisions["rotor"] == "free" and not generator_off(deck),
             pitch0=None if split or deck.get("AeroDyn") is None else list(ic["BlPitch"][:nb]),
         )  # fmt: skip
+        if srv is not None and split and "controller" in srv and deck.get("AeroDyn") is not None:
+            # issue 36: the blade bodies of a split deck turn on prescribed pitch joints (the
+            # motion is known before the run); a controller's demand cannot drive them (without
+            # AeroDyn the demand only shows in BlPitchC: no load depends on it)
+            raise CaseError(
+                "a controller library commands the blade pitch, which the blade bodies of a split "
+                "deck (Root*/TwrBs* channels in the OutLists, or --split) cannot follow: their "
+                "pitch joints are prescribed; run it unsplit",
+                field="PCMode", file=pathlib.Path(deck["ServoDyn"]["file"]).name)  # fmt: skip
+        if srv is not None and "controller" in srv and not nacelle_separate:
+            srv["tower_top"] = _vec(top)  # the yaw bearing on the merged platform (issue 36)
         if srv is not None:
             loads.append(srv)
     if deck.get("AeroDyn") is not None:

@@ -12,6 +12,9 @@
 
 static double gain_k = 0.0, t_fail = 1e30;
 static int n_calls = 0;
+static char log_path[1024] = "";
+static const int logged[] = {4, 20, 21, 24, 27, 30, 31, 32, 37, 53, 54, 60, 69, 70, 71,
+                             73, 74, 75, 76, 82, 83, 84};
 
 void DISCON(float *avr, int *fail, const char *infile, char *outname, char *msg) {
   int max_msg = (int)avr[48];
@@ -24,7 +27,18 @@ void DISCON(float *avr, int *fail, const char *infile, char *outname, char *msg)
       snprintf(msg, max_msg, "cannot read K and the failure time from %s", infile);
       return;
     }
+    if (fscanf(f, "%1023s", log_path) != 1) log_path[0] = '\0';
     fclose(f);
+  }
+  if (log_path[0] != '\0') {
+    FILE *g = fopen(log_path, "a");
+    if (g != NULL) {
+      fprintf(g, "%.9g", avr[1]);
+      for (size_t i = 0; i < sizeof(logged) / sizeof(logged[0]); i++)
+        fprintf(g, " %.9g", avr[logged[i] - 1]);
+      fputc('\n', g);
+      fclose(g);
+    }
   }
   n_calls += 1;
   avr[46] = (float)(gain_k * avr[19] * avr[19]);
