@@ -281,8 +281,7 @@ class PotentialRadiation(Load, kind="potential_radiation"):
         return self.wrench_state(t, kin, env, None, None)[0]
 
     @staticmethod
-    def _no_memory(batch: int) -> RadiationMemory:
-        """Statics and start-up checks: no history."""
+    def _no_memory(batch: int) -> RadiationMemory:  # statics and start-up checks: no history
         return RadiationMemory(v=np.zeros((batch, 6, 1)), F=np.zeros((1, batch, 6)), t0=0.0,
                                dt=1.0, last=np.full(1, -1, dtype=np.int64), K=np.zeros((0, 1)),
                                pairs=np.zeros((0, 2), dtype=np.int64))  # fmt: skip
@@ -316,10 +315,9 @@ class PotentialRadiation(Load, kind="potential_radiation"):
         return Wrench(force, moment, added_mass=added)
 
 
-def _phase_memory(omega: np.ndarray) -> dict:
-    """The excitation kernels' memory of the last phases (``_kernels.potential._phases``)."""
-    return {"ph_t": np.full(1, np.nan), "ph_cs": np.zeros(omega.size),
-            "ph_sn": np.zeros(omega.size)}  # fmt: skip
+def _phase_memory(omega: np.ndarray) -> dict:  # the last phases (_kernels.potential._phases)
+    z = np.zeros(omega.size)
+    return {"ph_t": np.full(1, np.nan), "ph_cs": z, "ph_sn": z.copy()}
 
 
 class PotentialExcitation(Load, kind="potential_excitation"):
@@ -712,15 +710,12 @@ class PotentialExcitation(Load, kind="potential_excitation"):
                 out[f"B1WvsM{order}{ax}i"] = np.array(f[:, 3 + k])
         return out
 
-    def accepts_time_array(self, env) -> bool:
-        """The summed forms take one time per member (:meth:`wrench` with ``t`` an array); the
-        tabulated form (``time_step``) takes a single time."""
+    def accepts_time_array(self, env) -> bool:  # the summed forms, not the table (time_step)
         return self.time_step is None
 
     def _wrench_times(self, t: np.ndarray, kin, env) -> Wrench:
-        """:meth:`wrench` at per-member times ``t`` (T * B,), time-major as
-        ``System.evaluate_many`` stacks them: one compiled call, each row the numbers of the
-        scalar-time call at its time (realization ``row % B``)."""
+        """:meth:`wrench` at per-member times ``t`` (T * B,), time-major (``System.evaluate_many``):
+        one compiled call, each row the numbers of the call at its time (realization row % B)."""
         from floatwind._kernels import potential as kp
 
         t = f64(np.asarray(t, dtype=float).ravel())
@@ -760,8 +755,7 @@ class PotentialExcitationSS(PotentialExcitation):
     response causal to 1e-4 of its energy). Long-crested seas from that heading only; the states
     start at zero (as HydroDyn's), so the force builds up over the first ``Tc`` seconds or so."""
 
-    def accepts_time_array(self, env) -> bool:  # states of its own: one time per call
-        return False
+    accepts_time_array = Load.accepts_time_array  # states of its own: time_independent (False)
 
     def __init__(self, *, body: int, wamit, point_b=(0.0, 0.0, 0.0), ulen: float = 1.0,
                  heading_deg: float = 0.0, tc="auto", tolerance: float = 1e-2,
