@@ -244,3 +244,48 @@ def test_time_step_table_equals_the_sum_at_its_samples():
     assert mid == pytest.approx(lo + (tm - t0) / (t1 - t0) * (hi - lo), rel=1e-9)
     with pytest.raises(CaseError, match="not a whole number of time_step"):
         PotentialExcitation(**kw, time_step=0.0123456789)._channels(0.0, env, 1)
+
+
+@needs_refs
+@pytest.mark.parametrize("deck", ["ref13_potential_irregular", "ref12_mean_drift_regular"])
+def test_outputs_at_many_times_are_the_bits_of_each_time(deck):
+    """The potential-flow loads evaluated for a block of output times in one compiled call
+    (System.evaluate_many: the excitation's per-member times, the radiation memory read at each
+    row's time, the drift channels) give the bits of one System.evaluate per time: ref13 (first
+    order, JONSWAP) and ref12 (mean drift channels) after 40 RK4 steps that fill the memory."""
+    from floatwind.case.openfast import model_from_deck
+    from floatwind.simulate.system import System, stack_evaluations
+
+    model = model_from_deck(REF / deck / f"{deck}.fst")
+    system = System(model)
+    dt, n = 0.0125, 40
+    y = system.initial_state()
+    system.start_run(0.0, dt, n, batch=y.shape[0])
+    system.after_step(0.0, y)
+    ys = [y]
+    for k in range(n):  # RK4 on the Python path, the memory recording every step
+        t = k * dt
+        k1 = system.rhs(t, y)
+        k2 = system.rhs(t + dt / 2, y + dt / 2 * k1)
+        k3 = system.rhs(t + dt / 2, y + dt / 2 * k2)
+        k4 = system.rhs(t + dt, y + dt * k3)
+        y = y + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        system.after_step(t + dt, y)
+        ys.append(y)
+    pick = [3, 10, 11, 25, 40]
+    times = np.array([k * dt for k in pick])
+    stack = np.stack([ys[k] for k in pick])
+    kinds = [ld.kind for ld in model.loads]
+    assert "potential_radiation" in kinds and "potential_excitation" in kinds
+    many = system.evaluate_many(times, stack, keep_loads=True)
+    one = stack_evaluations(
+        [system.evaluate(float(t), stack[k], keep_loads=True) for k, t in enumerate(times)]
+    )
+    for i, (a, b) in enumerate(zip(many.per_load, one.per_load)):
+        assert np.array_equal(a.force, b.force) and np.array_equal(a.moment, b.moment), kinds[i]
+        if a.added_mass is not None or b.added_mass is not None:
+            assert np.array_equal(a.added_mass, b.added_mass), kinds[i]
+        assert sorted(a.channels) == sorted(b.channels)
+        for name, v in a.channels.items():
+            assert np.array_equal(np.asarray(v), np.asarray(b.channels[name])), name
+    assert np.any(np.concatenate([w.force.ravel() for w in many.per_load]) != 0.0)

@@ -35,6 +35,16 @@ def test_iec_gamma_rule():
 def test_spectrum_moments(hs, tp):
     s = JonswapSpectrum(hs, tp)
     assert 4 * math.sqrt(s.moment(0)) == pytest.approx(hs, rel=1e-6)
+    from scipy import integrate  # the moment's fixed quadrature = SciPy's adaptive one
+
+    wp = s.omega_peak
+    for gamma in (1.0, 3.3, 20.0):
+        g = JonswapSpectrum(hs, tp, gamma, normalize=False)
+        for n in (0, 2, 4):
+            f = lambda w, n=n, g=g: w**n * g(np.array([w]))[0]  # noqa: E731
+            ref = sum(integrate.quad(f, a * wp, b * wp, limit=200, epsabs=0.0, epsrel=1e-12)[0]
+                      for a, b in ((0.2, 1.0), (1.0, 3.0), (3.0, 30.0)))  # fmt: skip
+            assert g.moment(n) == pytest.approx(ref, rel=1e-13)
     w = np.linspace(0.2, 3.0, 20001)
     assert w[np.argmax(s(w))] == pytest.approx(2 * math.pi / tp, rel=1e-3)
     raw = JonswapSpectrum(hs, tp, normalize=False)  # IEC closed form, within ~1 %

@@ -26,12 +26,15 @@ from floatwind._kernels.loads import _add_point_force, _point
 __all__ = [
     "convolve",
     "excitation_drift_kernel",
+    "excitation_drift_times",
     "excitation_kernel",
+    "excitation_times",
     "excitation_ss_kernel",
     "excitation_table_kernel",
     "radiation_after_step",
     "radiation_kernel",
     "radiation_ss_kernel",
+    "radiation_times",
 ]
 
 
@@ -118,25 +121,53 @@ def _added_mass(kin, b, body, pos, A, S, AS, added):
 
 
 @njit(cache=True, fastmath=False)
+def _memory_row(m, t):
+    """The step whose memory force acts at ``t`` (-1: none yet)."""
+    if m.last[0] < 0:
+        return -1
+    return min(int(math.floor((t - m.t0) / m.dt + 1e-9)), m.last[0])
+
+
+@njit(cache=True, fastmath=False)
+def _radiation_member(p, kin, b, bm, n, pos, vel, f6, S, AS, force, moment, added):
+    """Member ``b`` of ``kin`` (column ``bm`` of the memory) with the memory force of step n."""
+    m = p.memory
+    A = p.a_inf
+    _ref_point(kin, b, p.body, p.ref_b, pos, vel)
+    _centripetal(kin, b, p.body, pos, A, f6)
+    for k in range(6):
+        f6[k] += m.F[n, bm, k] if n >= 0 else 0.0
+    _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
+    _added_mass(kin, b, p.body, pos, A, S, AS, added)
+
+
+@njit(cache=True, fastmath=False)
 def radiation_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.potential.PotentialRadiation` (the load contract's signature)."""
-    m = p.memory
     pos = np.empty(3)
     vel = np.empty(3)
     f6 = np.empty(6)
     S = np.eye(6)
     AS = np.empty((6, 6))
-    A = p.a_inf
-    n = -1
-    if m.last[0] >= 0:
-        n = min(int(math.floor((t - m.t0) / m.dt + 1e-9)), m.last[0])
+    n = _memory_row(p.memory, t)
     for b in range(force.shape[0]):
-        _ref_point(kin, b, p.body, p.ref_b, pos, vel)
-        _centripetal(kin, b, p.body, pos, A, f6)
-        for k in range(6):
-            f6[k] += m.F[n, b, k] if n >= 0 else 0.0
-        _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
-        _added_mass(kin, b, p.body, pos, A, S, AS, added)
+        _radiation_member(p, kin, b, b, n, pos, vel, f6, S, AS, force, moment, added)
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def radiation_times(p, times, batch, kin, force, moment, added):
+    """:func:`radiation_kernel` for a stack of (time, member) rows (the outputs evaluated at
+    many times at once, ``System.evaluate_many``): row i at ``times[i]``, memory column
+    ``i % batch``; the same operations per row as the kernel at that time."""
+    pos = np.empty(3)
+    vel = np.empty(3)
+    f6 = np.empty(6)
+    S = np.eye(6)
+    AS = np.empty((6, 6))
+    for i in range(force.shape[0]):
+        n = _memory_row(p.memory, times[i])
+        _radiation_member(p, kin, i, i % batch, n, pos, vel, f6, S, AS, force, moment, added)
     return 0
 
 
@@ -161,13 +192,19 @@ def radiation_after_step(p, t, kin, y):
 
 @njit(cache=True, fastmath=False)
 def _phases(p, t):
-    """``cos(omega_c t)``, ``sin(omega_c t)`` of the sea's components ``p.omega``."""
+    """``cos(omega_c t)``, ``sin(omega_c t)`` of the sea's components ``p.omega``, kept for the
+    last time asked (``p.ph_t``, ``p.ph_cs``, ``p.ph_sn``): an RK4 step evaluates the loads
+    twice at each of its two stage times (t + h/2, t + h), so half the cosines and sines are
+    reused, the same numbers (computed once for that exact t)."""
     nc = p.omega.shape[0]
-    cs = np.empty(nc)
-    sn = np.empty(nc)
+    cs = p.ph_cs
+    sn = p.ph_sn
+    if p.ph_t[0] == t:
+        return cs, sn
     for c in range(nc):
         cs[c] = math.cos(p.omega[c] * t)
         sn[c] = math.sin(p.omega[c] * t)
+    p.ph_t[0] = t
     return cs, sn
 
 
@@ -176,11 +213,20 @@ def _first_order(p, b, cs, sn, f6):
     """The first-order excitation ``Re sum_c X_c a_c e^{i omega_c t}`` of member ``b`` into
     ``f6`` (the complex coefficients ``p.c_re``/``p.c_im`` (R|1, C, 6) per realization)."""
     r = b if p.c_re.shape[0] > 1 else 0
-    for k in range(6):
-        acc = 0.0
-        for c in range(cs.shape[0]):
-            acc += p.c_re[r, c, k] * cs[c] - p.c_im[r, c, k] * sn[c]
-        f6[k] = acc
+    cr = p.c_re[r]
+    ci = p.c_im[r]
+    # six independent sums, each over the components in order (the bits of one sum per k),
+    # reading the contiguous rows cr[c, :] / ci[c, :]
+    a0 = a1 = a2 = a3 = a4 = a5 = 0.0
+    for c in range(cs.shape[0]):
+        x, y = cs[c], sn[c]
+        a0 += cr[c, 0] * x - ci[c, 0] * y
+        a1 += cr[c, 1] * x - ci[c, 1] * y
+        a2 += cr[c, 2] * x - ci[c, 2] * y
+        a3 += cr[c, 3] * x - ci[c, 3] * y
+        a4 += cr[c, 4] * x - ci[c, 4] * y
+        a5 += cr[c, 5] * x - ci[c, 5] * y
+    f6[0], f6[1], f6[2], f6[3], f6[4], f6[5] = a0, a1, a2, a3, a4, a5
 
 
 @njit(cache=True, fastmath=False)
@@ -194,6 +240,22 @@ def excitation_kernel(p, t, kin, y, dy, force, moment, added):
         _first_order(p, b, cs, sn, f6)
         _ref_point(kin, b, p.body, p.ref_b, pos, vel)
         _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def excitation_times(p, times, batch, kin, force, moment):
+    """:func:`excitation_kernel` for a stack of (time, member) rows (the outputs evaluated at
+    many times at once, ``System.evaluate_many``): row i at ``times[i]``, realization
+    ``i % batch``; the same operations per row as the kernel at that time."""
+    pos = np.empty(3)
+    vel = np.empty(3)
+    f6 = np.empty(6)
+    for i in range(force.shape[0]):
+        cs, sn = _phases(p, times[i])
+        _first_order(p, i % batch, cs, sn, f6)
+        _ref_point(kin, i, p.body, p.ref_b, pos, vel)
+        _add_wrench_at(kin, i, p.body, pos, f6, force, moment)
     return 0
 
 
@@ -289,28 +351,49 @@ def excitation_drift_kernel(p, t, kin, y, dy, force, moment, added):
     f6 = np.empty(6)
     cs, sn = _phases(p, t)
     for b in range(force.shape[0]):
-        rm = b if p.mean.shape[0] > 1 else 0
-        _first_order(p, b, cs, sn, f6)
-        for k in range(6):
-            f6[k] += p.mean[rm, k]
-        if p.newman:
-            rn = b if p.n1_re.shape[0] > 1 else 0
-            for k in range(6):
-                if not p.modes[k]:
-                    continue
-                a1 = 0.0
-                b1 = 0.0
-                a2 = 0.0
-                b2 = 0.0
-                for q in range(p.active.shape[0]):  # the components with a drift coefficient
-                    c = p.active[q]
-                    a1 += p.n1_re[rn, c, k] * cs[c] - p.n1_im[rn, c, k] * sn[c]
-                    b1 += p.n1_re[rn, c, k] * sn[c] + p.n1_im[rn, c, k] * cs[c]
-                    a2 += p.n2_re[rn, c, k] * cs[c] - p.n2_im[rn, c, k] * sn[c]
-                    b2 += p.n2_re[rn, c, k] * sn[c] + p.n2_im[rn, c, k] * cs[c]
-                f6[k] += a1 * a1 + b1 * b1 - (a2 * a2 + b2 * b2)
+        _drift_member(p, b, cs, sn, f6)
         _ref_point(kin, b, p.body, p.ref_b, pos, vel)
         _add_wrench_at(kin, b, p.body, pos, f6, force, moment)
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def _drift_member(p, b, cs, sn, f6):
+    """First order + mean drift / Newman of realization ``b`` into ``f6`` (earth axes)."""
+    rm = b if p.mean.shape[0] > 1 else 0
+    _first_order(p, b, cs, sn, f6)
+    for k in range(6):
+        f6[k] += p.mean[rm, k]
+    if p.newman:
+        rn = b if p.n1_re.shape[0] > 1 else 0
+        for k in range(6):
+            if not p.modes[k]:
+                continue
+            a1 = 0.0
+            b1 = 0.0
+            a2 = 0.0
+            b2 = 0.0
+            for q in range(p.active.shape[0]):  # the components with a drift coefficient
+                c = p.active[q]
+                a1 += p.n1_re[rn, c, k] * cs[c] - p.n1_im[rn, c, k] * sn[c]
+                b1 += p.n1_re[rn, c, k] * sn[c] + p.n1_im[rn, c, k] * cs[c]
+                a2 += p.n2_re[rn, c, k] * cs[c] - p.n2_im[rn, c, k] * sn[c]
+                b2 += p.n2_re[rn, c, k] * sn[c] + p.n2_im[rn, c, k] * cs[c]
+            f6[k] += a1 * a1 + b1 * b1 - (a2 * a2 + b2 * b2)
+
+
+@njit(cache=True, fastmath=False)
+def excitation_drift_times(p, times, batch, kin, force, moment):
+    """:func:`excitation_drift_kernel` for a stack of (time, member) rows, as
+    :func:`excitation_times`."""
+    pos = np.empty(3)
+    vel = np.empty(3)
+    f6 = np.empty(6)
+    for i in range(force.shape[0]):
+        cs, sn = _phases(p, times[i])
+        _drift_member(p, i % batch, cs, sn, f6)
+        _ref_point(kin, i, p.body, p.ref_b, pos, vel)
+        _add_wrench_at(kin, i, p.body, pos, f6, force, moment)
     return 0
 
 

@@ -6,7 +6,9 @@ Coordinates ``x`` (the linear model's degrees of freedom, docs/linearization.md)
   ``Model.ref_point_b``), inertial axes;
 * ``PtfmRoll, PtfmPitch, PtfmYaw`` (rad): small rotation of the base body about the inertial
   axes (rotation vector of ``R R_op^T``), about the PRP;
-* one angle (rad) per free joint (``tree.dof_names``, docs/multibody.md "Joint DOFs").
+* one angle (rad) per free joint (``tree.dof_names``, docs/multibody.md "Joint DOFs");
+* one modal coordinate (m: the tower-top deflection of the mode, ElastoDyn's ``QT``) per tower
+  mode of a flexible tower (``TFA1``, ``TSS1``, ...; docs/multibody.md "Flexible tower").
 
 The simulator's own coordinates ``g`` are those of ``System`` (system CM and Euler 1-2-3 angles
 X4..X6 of Wang 5.10, the joint angles); ``x = x(g)`` is evaluated through the model's kinematics
@@ -16,7 +18,8 @@ and its Jacobian ``T = dx/dg`` taken by central differences.
   Jacobian of body b's CM velocity and angular velocity with respect to ``dx/dt`` (Kane's
   partial velocities), ``A_b`` the acceleration-dependent loads' added mass about its CM
   (``Wrench.added_mass``: potential flow's A_inf, Morison's inertia term), all at the operating
-  point.
+  point; with a flexible tower the tower's nodes (point masses, ElastoDyn's discretisation) add
+  ``sum_j m_j J_j^T J_j`` with ``J_j`` the partial velocities of node j.
 * **Stiffness and damping** from the right-hand side ``gdd = f(g, gd)`` (``System.rhs``, still
   water, the load states held): ``K = -M T (df/dg) T^-1``, ``C = -M T (df/dgd) T^-1`` (the
   linearised ``M xdd + C xd + K x = 0``; ``dT/dt gd`` is of second order at zero velocity).
@@ -43,7 +46,14 @@ from floatwind.model import InitialConditions, Model
 from floatwind.simulate.equilibrium import static_equilibrium
 from floatwind.simulate.system import System
 
-__all__ = ["PLATFORM_DOFS", "Linearization", "linearize", "dominant_dof", "energy_shares"]
+__all__ = [
+    "PLATFORM_DOFS",
+    "Linearization",
+    "dominant_dof",
+    "energy_shares",
+    "linearize",
+    "tower_dof_names",
+]
 
 PLATFORM_DOFS = ("PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw")
 
@@ -221,6 +231,8 @@ class _Coordinates:
 
     def steps(self, which: str, ratio: float = 1.0) -> np.ndarray:
         s = STEP_POS if which == "pos" else STEP_VEL
+        # rotations and joint angles (rad); tower modes (m of top deflection) take the same
+        # 1e-4 step: the tower's response is linear in it but for the quadratic axial shortening
         return np.array([s[0]] * 3 + [s[1]] * (3 + self.nf)) / ratio
 
     def perturbed(self, cols: np.ndarray, h: np.ndarray, base: np.ndarray | None = None):
@@ -251,6 +263,32 @@ class _Coordinates:
         J = (v[: self.n] - v[self.n :]) / (2 * h[:, None, None])  # (n, N, 6)
         return np.transpose(J, (1, 2, 0))
 
+    def node_jacobians(self, Tinv: np.ndarray) -> np.ndarray | None:
+        """Partial velocities (J_nodes, 3, n) of a flexible tower's nodes per unit dx/dt (None
+        without one): v = v_s + R (w x rho + drho) over the nodes, as
+        :meth:`floatwind.multibody.flex_dynamics.FlexTower.energy`."""
+        flex = self.system.flex
+        if flex is None:
+            return None
+        from floatwind.rotation import euler123_matrix, t_omega
+
+        h = self.steps("vel")
+        Y = np.repeat(self.y0, 2 * self.n, axis=0)
+        dg = Tinv * h[None, :]
+        for j in range(self.n):
+            Y[j, self.vel] += dg[:, j]
+            Y[self.n + j, self.vel] -= dg[:, j]
+        ev = self.system.evaluate_many([self.t], Y[None], loads=[], dynamics=False)
+        _ext, md_ext, _qm, _qmd = ev.md.flex
+        N = self.system.tree.n_bodies
+        q, qd = Y[:, :6], Y[:, 6:12]
+        Rg = euler123_matrix(q[:, 3:6])
+        w = np.einsum("bij,bj->bi", t_omega(q[:, 3:6]), qd[:, 3:6])
+        rho, drho = md_ext.rho[:, N:], md_ext.drho[:, N:]
+        v = qd[:, None, 0:3] + np.einsum("bij,bkj->bki", Rg, np.cross(w[:, None], rho) + drho)
+        J = (v[: self.n] - v[self.n :]) / (2 * h[:, None, None])  # (n, J, 3)
+        return np.transpose(J, (1, 2, 0))
+
 
 def _mass_matrix(coords: _Coordinates, Tinv: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Kinetic-energy mass matrix incl. the added mass of the loads at y (module docstring)."""
@@ -267,6 +305,11 @@ def _mass_matrix(coords: _Coordinates, Tinv: np.ndarray, y: np.ndarray) -> np.nd
         if added is not None:
             Mb = Mb + added[0, b]
         M += J[b].T @ Mb @ J[b]
+    Jn = coords.node_jacobians(Tinv)
+    if Jn is not None:  # the flexible tower's nodes (point masses)
+        flex = coords.system.flex
+        m = flex.node_mass[: Jn.shape[0]]
+        M += np.einsum("j,jcn,jcm->nm", m, Jn, Jn)
     return M
 
 
@@ -287,8 +330,18 @@ def _check_mass(M: np.ndarray, names: list[str]) -> None:
         )
 
 
-def _dof_units(nf: int) -> list[str]:
-    return ["m"] * 3 + ["rad"] * (3 + nf)
+def tower_dof_names(system: System) -> list[str]:
+    """ElastoDyn's names of the tower-mode DOFs of a flexible tower (TwFADOF1, TwSSDOF1,
+    TwFADOF2, TwSSDOF2: its input switches), in the order of the system's mode columns."""
+    if system.flex is None:
+        return []
+    return [f"Tw{n[1:3]}DOF{n[3:]}" for n in system.flex.names]
+
+
+def _dof_units(system: System) -> list[str]:
+    """'m' or 'rad' per DOF: platform translations, rotations, joint angles, tower modes (m)."""
+    nj = system.tree.n_dofs
+    return ["m"] * 3 + ["rad"] * (3 + nj) + ["m"] * (system.n_dof - nj)
 
 
 def operating_state(model: Model, system: System, at: str, t: float = 0.0) -> np.ndarray:
@@ -344,8 +397,8 @@ def linearize(model: Model, at: str = "equilibrium", t: float = 0.0) -> Lineariz
     if at == "mean":
         model = _mean_wind(model)
     system = System(model)
-    names = list(PLATFORM_DOFS) + list(model.tree.dof_names)
-    units = _dof_units(system.n_dof)
+    names = list(PLATFORM_DOFS) + list(model.tree.dof_names) + tower_dof_names(system)
+    units = _dof_units(system)
     # the mass matrix first, at rest: a singular one would stop the equilibrium solve unexplained
     rest_model = dataclasses.replace(model, initial=InitialConditions())
     y_rest = System(rest_model).initial_state()[:1].copy()

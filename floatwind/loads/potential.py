@@ -280,14 +280,17 @@ class PotentialRadiation(Load, kind="potential_radiation"):
     def wrench(self, t, kin, env):  # pragma: no cover - a load with a memory answers wrench_state
         return self.wrench_state(t, kin, env, None, None)[0]
 
+    @staticmethod
+    def _no_memory(batch: int) -> RadiationMemory:  # statics and start-up checks: no history
+        return RadiationMemory(v=np.zeros((batch, 6, 1)), F=np.zeros((1, batch, 6)), t0=0.0,
+                               dt=1.0, last=np.full(1, -1, dtype=np.int64), K=np.zeros((0, 1)),
+                               pairs=np.zeros((0, 2), dtype=np.int64))  # fmt: skip
+
     def wrench_state(self, t, kin, env, s, memory):
         from floatwind._kernels import potential as kp
 
-        if memory is None:  # statics and start-up checks: no history
-            memory = RadiationMemory(v=np.zeros((kin.batch, 6, 1)), F=np.zeros((1, kin.batch, 6)),
-                                     t0=0.0, dt=1.0, last=np.full(1, -1, dtype=np.int64),
-                                     K=np.zeros((0, 1)),
-                                     pairs=np.zeros((0, 2), dtype=np.int64))  # fmt: skip
+        if memory is None:
+            memory = self._no_memory(kin.batch)
         B, N = kin.batch, kin.n_bodies
         force, moment = np.zeros((B, N, 3)), np.zeros((B, N, 3))
         added = np.zeros((B, N, 6, 6))
@@ -295,6 +298,26 @@ class PotentialRadiation(Load, kind="potential_radiation"):
         fn(self._params(env, memory), float(t), body_kinematics(kin), np.empty((B, 0)),
            np.empty((B, 0)), force, moment, added)  # fmt: skip
         return Wrench(force, moment, added_mass=added), None
+
+    def wrench_times(self, times, batch: int, kin, env, memory) -> Wrench:
+        """The wrench of a stack of (time, member) rows (``times`` (T * batch,), time-major,
+        ``System.evaluate_many``) in one compiled call: row i as :meth:`wrench_state` at
+        ``times[i]`` for member ``i % batch``, the same numbers."""
+        from floatwind._kernels import potential as kp
+
+        if memory is None:
+            memory = self._no_memory(batch)
+        n, N = kin.batch, kin.n_bodies
+        force, moment = np.zeros((n, N, 3)), np.zeros((n, N, 3))
+        added = np.zeros((n, N, 6, 6))
+        python_form(kp.radiation_times)(self._params(env, memory), f64(times), int(batch),
+                                        body_kinematics(kin), force, moment, added)  # fmt: skip
+        return Wrench(force, moment, added_mass=added)
+
+
+def _phase_memory(omega: np.ndarray) -> dict:  # the last phases (_kernels.potential._phases)
+    z = np.zeros(omega.size)
+    return {"ph_t": np.full(1, np.nan), "ph_cs": z, "ph_sn": z.copy()}
 
 
 class PotentialExcitation(Load, kind="potential_excitation"):
@@ -514,6 +537,9 @@ class PotentialExcitation(Load, kind="potential_excitation"):
         omega: np.ndarray  # (M,)
         c_re: np.ndarray  # (R, M, 6)
         c_im: np.ndarray  # (R, M, 6)
+        ph_t: np.ndarray  # (1,) the time of the phases kept (NaN: none), _kernels.potential._phases
+        ph_cs: np.ndarray  # (M,) cos(omega t) at ph_t
+        ph_sn: np.ndarray  # (M,) sin(omega t) at ph_t
 
     class DriftParams(NamedTuple):
         body: int
@@ -529,6 +555,9 @@ class PotentialExcitation(Load, kind="potential_excitation"):
         n2_re: np.ndarray  # (R, M, 6) Newman terms (Q < 0)
         n2_im: np.ndarray
         active: np.ndarray  # (K,) int64: the components whose Newman terms are not all zero
+        ph_t: np.ndarray  # (1,) phases kept, as Params
+        ph_cs: np.ndarray
+        ph_sn: np.ndarray
 
     class TableParams(NamedTuple):
         body: int
@@ -611,7 +640,7 @@ class PotentialExcitation(Load, kind="potential_excitation"):
         w, cr, ci = self.coefficients(env)
         if self.second_order is None:
             return self.Params(body=int(self.body), ref_b=f64(self.point_b), omega=w, c_re=cr,
-                               c_im=ci)  # fmt: skip
+                               c_im=ci, **_phase_memory(w))  # fmt: skip
         mean, n1, n2 = self.drift_terms(env)
         newman = self.second_order == "newman"
         if not newman:
@@ -623,6 +652,7 @@ class PotentialExcitation(Load, kind="potential_excitation"):
             n2_re=f64(n2.real), n2_im=f64(n2.imag),
             active=np.ascontiguousarray(np.flatnonzero(np.any((n1 != 0) | (n2 != 0), axis=(0, 2))),
                                         dtype=np.int64),
+            **_phase_memory(w),
         )  # fmt: skip
 
     def _kernel(self):
@@ -680,7 +710,31 @@ class PotentialExcitation(Load, kind="potential_excitation"):
                 out[f"B1WvsM{order}{ax}i"] = np.array(f[:, 3 + k])
         return out
 
+    def accepts_time_array(self, env) -> bool:  # the summed forms, not the table (time_step)
+        return self.time_step is None
+
+    def _wrench_times(self, t: np.ndarray, kin, env) -> Wrench:
+        """:meth:`wrench` at per-member times ``t`` (T * B,), time-major (``System.evaluate_many``):
+        one compiled call, each row the numbers of the call at its time (realization row % B)."""
+        from floatwind._kernels import potential as kp
+
+        t = f64(np.asarray(t, dtype=float).ravel())
+        n, N = kin.batch, kin.n_bodies
+        B = int(np.argmax(t != t[0])) or n  # members per time: the rows of the first time
+        if n % B or np.any(t.reshape(-1, B) != t[::B, None]):
+            raise ValueError("per-member times must be time-major blocks of equal times")
+        force, moment = np.zeros((n, N, 3)), np.zeros((n, N, 3))
+        kern = kp.excitation_times if self.second_order is None else kp.excitation_drift_times
+        python_form(kern)(self._params(env), t, B, body_kinematics(kin), force, moment)
+        if self.second_order is None:
+            return Wrench(force, moment)
+        per_time = [self._channels(float(tk), env, B) for tk in t[::B]]
+        channels = {k: np.concatenate([c[k] for c in per_time]) for k in per_time[0]}
+        return Wrench(force, moment, channels=channels)
+
     def wrench(self, t, kin, env):
+        if np.ndim(t) > 0:
+            return self._wrench_times(t, kin, env)
         B, N = kin.batch, kin.n_bodies
         force, moment = np.zeros((B, N, 3)), np.zeros((B, N, 3))
         fn = python_form(self._kernel())
@@ -700,6 +754,8 @@ class PotentialExcitationSS(PotentialExcitation):
     e^{-i omega Tc}`` by vector fitting, ``Tc`` by default the delay that makes the impulse
     response causal to 1e-4 of its energy). Long-crested seas from that heading only; the states
     start at zero (as HydroDyn's), so the force builds up over the first ``Tc`` seconds or so."""
+
+    accepts_time_array = Load.accepts_time_array  # states of its own: time_independent (False)
 
     def __init__(self, *, body: int, wamit, point_b=(0.0, 0.0, 0.0), ulen: float = 1.0,
                  heading_deg: float = 0.0, tc="auto", tolerance: float = 1e-2,
@@ -846,6 +902,8 @@ class PotentialRadiationSS(PotentialRadiation):
 
     name = "potential_radiation"
     DEFAULT_TOLERANCE = {"fdi": 1e-3, "era": 3e-4}
+
+    wrench_times = None  # states, no step memory: System.evaluate_many's per-state path
 
     def __init__(self, *, body: int, wamit, point_b=(0.0, 0.0, 0.0), ulen: float = 1.0,
                  t_max: float = 60.0, method: str = "fdi", tolerance: float | None = None,

@@ -442,6 +442,12 @@ class System:
             elif not self._has_memory[i] and load.accepts_time_array(self.env):
                 # continuous states without a memory: the stacked states, one call
                 lw = self._load_wrench(i, load, t_members, kin, y)[0]
+            elif (
+                self._has_memory[i]
+                and i not in self._slice_of
+                and callable(getattr(load, "wrench_times", None))
+            ):  # a step memory read at each row's time, one call (the same numbers per row)
+                lw = load.wrench_times(t_members, B, kin, self.env, self.memories[i])
             else:
                 if slices is None:
                     slices = [_kin_slice(kin, float(times[k]), k * B, (k + 1) * B) for k in range(T)]

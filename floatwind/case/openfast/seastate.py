@@ -207,7 +207,10 @@ def _band(ctx: Ctx) -> tuple[float, float] | None:
         if ss is None or not (ss["WaveMod"] in (2, "2") and ss["WaveHs"] > 0 and ss["WaveTp"] > 0):
             return None
         try:
-            return JonswapSpectrum(ss["WaveHs"], ss["WaveTp"], ss["WavePkShp"]).band(1e-3)
+            # the band is relative to the peak: the unnormalised spectrum gives it without the
+            # quadrature of m0 (0.3-1 s of a run's start-up)
+            spec = JonswapSpectrum(ss["WaveHs"], ss["WaveTp"], ss["WavePkShp"], normalize=False)
+            return spec.band(1e-3)
         except ValueError:
             return None
 
