@@ -665,3 +665,24 @@ def test_moordyn_v1_and_map_files_read_without_spurious_repeated_keys(caplog):
         assert [
             len(m[k]["rows"]) for k in ("LINE DICTIONARY", "NODE PROPERTIES", "LINE PROPERTIES")
         ] == [1, 2, 1]
+
+
+def test_validation_report_never_writes_into_the_data_it_reads(tmp_path, monkeypatch, capsys):
+    """`report validation -o` inside the reference folders it reads is refused before anything
+    runs, and what is there stays byte-identical (issue 42, item 1)."""
+    from floatwind.cli import main
+
+    refs = tmp_path / "reference" / "openfast"
+    deck = refs / "ref01_demo"
+    deck.mkdir(parents=True)
+    (deck / "ref01.out").write_text("Time\n(s)\n0.0\n")
+    monkeypatch.setenv("FLOATWIND_OPENFAST_REFERENCES", str(refs))
+    before = (deck / "ref01.out").read_bytes()
+    for out in (deck / "report.html", refs / "report.html", deck / "ref01.out"):
+        rc = main(["report", "validation", "-o", str(out), "--overwrite", "--quick",
+                   "--only", "no-such-validation"])  # fmt: skip
+        err = capsys.readouterr().err.strip().splitlines()
+        assert rc == 2, err
+        assert len(err) == 1 and "--output" in err[0] and "report reads" in err[0], err
+        assert (deck / "ref01.out").read_bytes() == before
+        assert not (deck / "report.html").exists() and not (refs / "report.html").exists()

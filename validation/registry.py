@@ -413,3 +413,20 @@ def report(path: pathlib.Path, *, quick: bool = True, only: list[str] | None = N
     none did; the page then holds the validations that finished)."""
     ok = build_report(path, quick=quick, only=only, progress=progress)
     return ok, (INTERRUPTED[0] if INTERRUPTED else None)
+
+
+def _input_folders() -> list[pathlib.Path]:
+    """The folders the validation report reads (the OpenFAST references, the shared seeds and the
+    repository's cases and validation data): ``floatwind report validation -o`` never writes
+    inside them (issue 42: every file a run reads is an input)."""
+    ref = openfast_reference_root()
+    folders = [ROOT / "cases", ROOT / "validation"]
+    if ref is not None:
+        folders += [ref, ref.parent]
+    seeds = ROOT.parent / "shared" / "seeds"
+    if seeds.is_dir():
+        folders.append(seeds)
+    return folders
+
+
+report.input_folders = _input_folders

@@ -75,8 +75,10 @@ def main(args) -> int:
     if args.folder:
         raise CaseError(f"the validation report takes no folder (got {args.folder!r})", field="kind")
 
-    check_output(args, pathlib.Path(args.output), [])
+    out = pathlib.Path(args.output)
+    check_output(args, out, [])
     build_report = provider(args.kind)
+    _refuse_inside_inputs(out, getattr(build_report, "input_folders", lambda: [])())
     result = {}
 
     def build(tmp):
@@ -92,6 +94,17 @@ def main(args) -> int:
     ok = result["ok"]
     print(f"wrote {args.output} ({'all passed' if ok else 'FAILURES: see the summary table'})")
     return 0 if ok else 1
+
+
+def _refuse_inside_inputs(out: pathlib.Path, folders) -> None:
+    """Refuse an output inside a folder the report reads (its reference data, cases and
+    validation data: the provider's ``input_folders``), before anything runs (issue 42)."""
+    target = out.resolve()
+    for f in folders:
+        f = pathlib.Path(f).resolve()
+        if f in target.parents:
+            raise CaseError(f"{out} is inside {f}, which this report reads; choose another "
+                            "output", field="--output")  # fmt: skip
 
 
 def _report_folder(args) -> int:
