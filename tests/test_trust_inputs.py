@@ -686,3 +686,15 @@ def test_validation_report_never_writes_into_the_data_it_reads(tmp_path, monkeyp
         assert len(err) == 1 and "--output" in err[0] and "report reads" in err[0], err
         assert (deck / "ref01.out").read_bytes() == before
         assert not (deck / "report.html").exists() and not (refs / "report.html").exists()
+
+
+@pytest.mark.parametrize("dt", ["1e-12", "1e-300"])
+def test_a_run_of_endless_steps_is_refused_before_it_starts(tmp_path, capsys, dt):
+    """`run --dt 1e-12` used to warn and then step 1e12 times: more than MAX_STEPS fixed steps is
+    refused before anything runs, naming simulation.dt; nothing is written (issue 42 item 4)."""
+    case = tmp_path / "case.yaml"
+    shutil.copy(ROOT / "cases" / "oc3_platform_decay.yaml", case)
+    out = tmp_path / "out.nc"
+    argv = ["run", str(case), "--dt", dt, "--tmax", "1", "-o", str(out)]
+    assert_refused(argv, tmp_path, "simulation.dt", "more than 1e+09", capsys)
+    assert not out.exists()

@@ -14,6 +14,7 @@ from floatwind.model import Model
 # the schemes floatwind ships: each registers itself where it is defined (simulate.schemes)
 from floatwind.simulate import bossak, euler313, first_order, lie  # noqa: F401
 from floatwind.simulate.outputs import LIGHT, check_channel_names, output_times
+from floatwind.simulate.sanity import check_step_count
 from floatwind.simulate.schemes import progress_bar, scheme_for
 from floatwind.simulate.system import Evaluation
 
@@ -74,6 +75,7 @@ def simulate(
         check_channel_names(model, channels)
     scheme = scheme_for(model)
     scheme.check(model, y0=y0, extra_channels=extra_channels)
+    check_step_count(model)
     t_out = output_times(model.settings.t_max, model.settings.dt_out)
     bar = progress_bar(model, progress)
     token = LIGHT.set(bool(light))

@@ -41,6 +41,9 @@ WAVE_ENERGY_FRACTION = 0.99
 BREAKING_RATIO = 0.78
 #: smallest reasonable time step (s)
 DT_MIN = 1e-5
+#: the most fixed steps one run takes: beyond it a run is refused before it starts (a dt of
+#: 1e-12 s would step for ever; issue 42, bounded work on hostile input)
+MAX_STEPS = 1_000_000_000
 
 
 def natural_periods(model: Model, system=None) -> np.ndarray:
@@ -202,3 +205,19 @@ def compile_notice(model=None) -> str | None:
     except Exception:  # noqa: BLE001 - a notice only
         return None
     return "compiling kernels, once per installation: ~1 min"
+
+
+def check_step_count(model: Model) -> None:
+    """Refuse (one line naming ``simulation.dt``) a fixed-step run of more than
+    :data:`MAX_STEPS` steps, before anything runs."""
+    from floatwind.errors import CaseError
+
+    scheme = lookup(model)
+    s = model.settings
+    if scheme is None or not scheme.fixed_step or not s.dt > 0:
+        return
+    n = s.t_max / s.dt
+    if not math.isfinite(n) or n > MAX_STEPS:
+        raise CaseError(f"{s.t_max:g} s in steps of {s.dt:g} s is {n:.3g} steps, more than "
+                        f"{MAX_STEPS:.0e}: enlarge dt or shorten the run",
+                        field="simulation.dt")  # fmt: skip
