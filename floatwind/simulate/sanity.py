@@ -28,6 +28,7 @@ import math
 
 import numpy as np
 
+from floatwind.errors import CaseError
 from floatwind.model import Model
 from floatwind.simulate.schemes import lookup
 
@@ -210,8 +211,6 @@ def compile_notice(model=None) -> str | None:
 def check_step_count(model: Model) -> None:
     """Refuse (one line naming ``simulation.dt``) a fixed-step run of more than
     :data:`MAX_STEPS` steps, before anything runs."""
-    from floatwind.errors import CaseError
-
     scheme = lookup(model)
     s = model.settings
     if scheme is None or not scheme.fixed_step or not s.dt > 0:
