@@ -1,7 +1,7 @@
 """Compiled flexible tower (issue 37; docs/multibody.md, "Flexible tower"): the kernels of
 :class:`floatwind.multibody.flex_dynamics.FlexTower` (``relative``, ``mass_distribution``,
 ``partials``, ``forward_dynamics``) for the fused right-hand side
-(:func:`floatwind._kernels.fused.system_rhs_flex`).
+(the flexible form of :func:`floatwind._kernels.fused.system_rhs_dofs`).
 
 The state holds, after the 12 rigid-body columns, the joint angles and the modal coordinates
 (``12 .. 12 + nf``, joints first) and their rates (``12 + nf .. 12 + 2 nf``). Per member:

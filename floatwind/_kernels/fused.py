@@ -185,7 +185,9 @@ def system_rhs(p, t, y, g, out):
 def system_rhs_dofs(p, t, y, g, out):
     """:func:`system_rhs` of a model with joint degrees of freedom: the relative kinematics per
     member from the joint states, then the coupled base + joint solve (template, generated as
-    ``system_rhs``)."""
+    ``system_rhs``). A model with a flexible tower is generated from it with
+    ``rhs_kinematics_flex``/``rhs_dynamics_flex`` in place of the ``_dofs`` pair (the tree on the
+    deflected tower, the coupled base + joint + mode solve; ``floatwind.simulate.generate``)."""
     status, kin, rel = rhs_kinematics_dofs(p.dofs, p.euler_tol, y, g)
     if status != 0:
         return status
@@ -200,24 +202,6 @@ def system_rhs_dofs(p, t, y, g, out):
     return 0
 
 
-def system_rhs_flex(p, t, y, g, out):
-    """:func:`system_rhs` of a model with a flexible tower (``p.dofs`` a ``FlexParams``):
-    the tree on the deflected tower per member, then the coupled base + joint + mode solve
-    (template, generated as ``system_rhs``)."""
-    status, kin, st = rhs_kinematics_flex(p.dofs, p.euler_tol, y, g)
-    if status != 0:
-        return status
-    B, N = y.shape[0], kin.r_G.shape[1]
-    force = np.zeros((B, N, 3))
-    moment = np.zeros((B, N, 3))
-    A = np.zeros((B, N, 6, 6))
-    status = _loads(p.loads, t, kin, y, out, force, moment, A)  # noqa: F821 (generated)
-    if status != 0:
-        return status
-    rhs_dynamics_flex(st, p.dofs, p.adds_mass, g, y, force, moment, A, out)
-    return 0
-
-
 def system_after_step(p, t, y, g):
     """The loads' step memories take the accepted state (t, y) (``Load.after_step``).
 
@@ -228,14 +212,9 @@ def system_after_step(p, t, y, g):
 
 
 def system_after_step_dofs(p, t, y, g):
-    """:func:`system_after_step` of a model with joint degrees of freedom (template)."""
+    """:func:`system_after_step` of a model with joint degrees of freedom (template; with a
+    flexible tower generated with ``rhs_kinematics_flex``, as :func:`system_rhs_dofs`)."""
     status, kin, rel = rhs_kinematics_dofs(p.dofs, p.euler_tol, y, g)
-    _after_steps(p.loads, t, kin, y)  # noqa: F821 (generated)
-
-
-def system_after_step_flex(p, t, y, g):
-    """:func:`system_after_step` of a model with a flexible tower (template)."""
-    status, kin, st = rhs_kinematics_flex(p.dofs, p.euler_tol, y, g)
     _after_steps(p.loads, t, kin, y)  # noqa: F821 (generated)
 
 

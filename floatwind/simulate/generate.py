@@ -67,18 +67,27 @@ def _emit(c, name: str, imports: list[str], defs: list[str]) -> None:
     defs.append("\n".join(lines))
 
 
+#: a flexible tower's stages in place of the joint-DOF ones: the same template otherwise
+#: (the kinematics and dynamics of both take and return the same arguments)
+_FLEX_STAGES = {"rhs_kinematics_dofs(": "rhs_kinematics_flex(",
+                "rhs_dynamics_dofs(": "rhs_dynamics_flex("}  # fmt: skip
+
+
 def _template(fn, name: str) -> str:
     """The source of template ``fn`` defined under ``name``."""
     src = inspect.getsource(fn)
     return src.replace(f"def {fn.__name__}(", f"def {name}(", 1)
 
 
-def _pick(dofs, plain, with_dofs, flex):
-    """The template for ``dofs``: False (none), True (joint DOFs) or "flex" (a flexible tower,
-    its modes and any joint DOFs)."""
+def _staged(dofs, plain, with_dofs, name: str) -> str:
+    """The source of the template for ``dofs`` under ``name``: False (none), True (joint DOFs)
+    or "flex" (a flexible tower, its modes and any joint DOFs: the joint-DOF template with the
+    flexible stages, :data:`_FLEX_STAGES`)."""
+    src = _template(with_dofs if dofs else plain, name)
     if dofs == "flex":
-        return flex
-    return with_dofs if dofs else plain
+        for old, new in _FLEX_STAGES.items():
+            src = src.replace(old, new)
+    return src
 
 
 def _source(loads: list, dofs: bool | str = False) -> str:
@@ -112,8 +121,7 @@ def _source(loads: list, dofs: bool | str = False) -> str:
     defs.append("\n".join(body))
     jit = "@njit(cache=True, fastmath=False)\n"
     defs.append(jit + inspect.getsource(base.rk4_stage_times))
-    rhs_t = _pick(dofs, fused.system_rhs, fused.system_rhs_dofs, fused.system_rhs_flex)
-    defs.append(jit + _template(rhs_t, "system_rhs"))
+    defs.append(jit + _staged(dofs, fused.system_rhs, fused.system_rhs_dofs, "system_rhs"))
     defs.append("rhs = system_rhs")
     after = [(i, c) for i, c in enumerate(loads) if getattr(c, "after_step", None) is not None]
     # loads that measure for the load whose memory they read go first (issue 36: a rotor's
@@ -128,11 +136,8 @@ def _source(loads: list, dofs: bool | str = False) -> str:
             imports.append(f"from {mod} import {qual} as _after{i}")
             walk.append(f"    _after{i}(p[{i}], t, kin, y)")
         defs.append("\n".join(walk))
-        after_t = _pick(
-            dofs, fused.system_after_step, fused.system_after_step_dofs,
-            fused.system_after_step_flex,
-        )  # fmt: skip
-        defs.append(jit + _template(after_t, "system_after_step"))
+        defs.append(jit + _staged(dofs, fused.system_after_step, fused.system_after_step_dofs,
+                                  "system_after_step"))  # fmt: skip
         defs.append("after = system_after_step")
     else:
         defs.append(jit + "def after(p, t, y, g):\n    return None")
