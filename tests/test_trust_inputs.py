@@ -9,6 +9,7 @@ every file of the work folder byte-identical afterwards."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import shutil
@@ -683,14 +684,38 @@ def test_validation_report_never_writes_into_the_data_it_reads(tmp_path, monkeyp
     (deck / "ref01.out").write_text("Time\n(s)\n0.0\n")
     monkeypatch.setenv("FLOATWIND_OPENFAST_REFERENCES", str(refs))
     before = (deck / "ref01.out").read_bytes()
-    for out in (deck / "report.html", refs / "report.html", deck / "ref01.out"):
-        rc = main(["report", "validation", "-o", str(out), "--overwrite", "--quick",
-                   "--only", "no-such-validation"])  # fmt: skip
-        err = capsys.readouterr().err.strip().splitlines()
-        assert rc == 2, err
-        assert len(err) == 1 and "--output" in err[0] and "report reads" in err[0], err
-        assert (deck / "ref01.out").read_bytes() == before
-        assert not (deck / "report.html").exists() and not (refs / "report.html").exists()
+    # the registry lists the references it finds when it is imported: import it afresh under the
+    # patched folder and put the process's own registry back afterwards, so a later test in this
+    # worker does not see a registry of this one-deck folder
+    with _fresh_validation_registry():
+        for out in (deck / "report.html", refs / "report.html", deck / "ref01.out"):
+            rc = main(["report", "validation", "-o", str(out), "--overwrite", "--quick",
+                       "--only", "no-such-validation"])  # fmt: skip
+            err = capsys.readouterr().err.strip().splitlines()
+            assert rc == 2, err
+            assert len(err) == 1 and "--output" in err[0] and "report reads" in err[0], err
+            assert (deck / "ref01.out").read_bytes() == before
+            assert not (deck / "report.html").exists() and not (refs / "report.html").exists()
+
+
+@contextlib.contextmanager
+def _fresh_validation_registry():
+    """`validation.registry` imported afresh inside the block; the module (and the package's
+    attribute) as they were before are restored on the way out."""
+    import validation
+
+    missing = object()
+    saved_mod = sys.modules.pop("validation.registry", missing)
+    saved_attr = validation.__dict__.pop("registry", missing)
+    try:
+        yield
+    finally:
+        sys.modules.pop("validation.registry", None)
+        validation.__dict__.pop("registry", None)
+        if saved_mod is not missing:
+            sys.modules["validation.registry"] = saved_mod
+        if saved_attr is not missing:
+            validation.registry = saved_attr
 
 
 @pytest.mark.parametrize("dt", ["1e-12", "1e-300"])
