@@ -68,6 +68,10 @@ def main(args) -> int:
           f"(stiffness) and {lin.step_agreement['C']:.1e} (damping, of critical)")  # fmt: skip
     if lin.radiation:
         print("potential flow: A(omega), B(omega) at each mode's own damped frequency")
+    if lin.mean_drift is not None:
+        f = lin.mean_drift
+        print(f"mean wave drift in the operating point: force ({f[0]:.6g}, {f[1]:.6g}, {f[2]:.6g}) "
+              f"N, moment ({f[3]:.6g}, {f[4]:.6g}, {f[5]:.6g}) N m (earth axes)")  # fmt: skip
     print(modes_table(lin, md))
     for k in range(lin.n):
         if not np.isfinite(md.period[k]):

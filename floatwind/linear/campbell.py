@@ -10,6 +10,12 @@ Vibration* 37, 2003), so a line of the diagram is one physical mode even where t
 With a lumped (axisymmetric) rotor the spinning system is time-invariant; with separate blade
 bodies it is periodic and the snapshot at t = 0 is taken (multi-blade coordinates are not
 implemented).
+
+A case with explicit ``joints`` (an imported deck, or a YAML tree) is swept by setting its shaft
+joint's prescribed rate (:func:`spin_joint`); a flexible tower's modes (TwFADOF1, TwSSDOF1, ...)
+are then lines of the diagram like the platform's. :func:`crossings` gives the rotor speeds at
+which a mode's frequency meets an excitation line nP (the resonance speeds a designer reads off
+the diagram).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import numpy as np
 from floatwind.linear.matrices import linearize
 from floatwind.linear.modes import modes
 
-__all__ = ["Campbell", "campbell"]
+__all__ = ["Campbell", "campbell", "crossings", "spin_joint"]
 
 
 @dataclass
@@ -32,6 +38,51 @@ class Campbell:
     damping_ratio: np.ndarray  # (R, n)
     dof: list[str]  # dominant DOF of each tracked mode at the first speed
     dof_at: list[list[str]]  # (R, n) dominant DOF at each speed
+
+
+def spin_joint(case: dict, rate: float, joint: str = "shaft") -> dict:
+    """The case dict (explicit ``joints``) with joint ``joint`` turning at the constant ``rate``
+    (rad/s): its rotation a ``constant_rate`` motion, a ``drive`` (a free rotor) removed; a joint
+    geared to it (the imported generator, ``gear.leader``) turns at ``ratio * rate``. The dict is
+    changed in place and returned; ValueError names a missing joint."""
+    joints = case.get("joints") or []
+    names = [j.get("name") for j in joints if isinstance(j, dict)]
+    if joint not in names:
+        raise ValueError(
+            f"no joint named '{joint}' (joints: {', '.join(map(str, names)) or 'none'})"
+        )
+    for j in joints:
+        if j.get("name") == joint:
+            q0 = float(
+                (j.get("drive") or {}).get("initial", (j.get("rotation") or {}).get("q0", 0.0))
+            )
+            j.pop("drive", None)
+            j["rotation"] = {"kind": "constant_rate", "q0": q0, "rate": float(rate)}
+    for j in joints:
+        gear = j.get("gear")
+        if isinstance(gear, dict) and gear.get("leader") == joint:
+            ratio = float(gear["ratio"])
+            j.pop("gear")
+            j["rotation"] = {"kind": "constant_rate", "q0": 0.0, "rate": ratio * float(rate)}
+    return case
+
+
+def crossings(cd: Campbell, mult: float) -> np.ndarray:
+    """Per tracked mode, the lowest rotor speed (rpm) of the sweep at which its natural
+    frequency equals the excitation ``mult`` P (``mult * rpm / 60`` Hz), by linear
+    interpolation between the swept speeds; NaN where the line does not cross it in the sweep."""
+    out = np.full(cd.frequency.shape[1], np.nan)
+    g = cd.frequency - mult * cd.rpm[:, None] / 60.0  # > 0 below the crossing
+    for k in range(g.shape[1]):
+        for i in range(len(cd.rpm) - 1):
+            a, b = g[i, k], g[i + 1, k]
+            if a == 0.0:
+                out[k] = cd.rpm[i]
+                break
+            if a > 0.0 >= b:
+                out[k] = cd.rpm[i] + (cd.rpm[i + 1] - cd.rpm[i]) * a / (a - b)
+                break
+    return out
 
 
 def _mac(a, b, M):
@@ -70,22 +121,36 @@ def campbell(model_at: Callable[[float], object], rpm, at: str = "equilibrium") 
 
 
 def campbell_figure(cd: Campbell, title: str, path, fmt: str = "png", n_blades: int = 3) -> None:
-    """Natural frequencies against rotor speed with the 1P and nP excitation lines."""
+    """Natural frequencies against rotor speed with the 1P and nP excitation lines (a logarithmic
+    frequency axis where the modes span more than a decade, e.g. platform and tower modes), and
+    the damping ratios below."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 5))
+    fig, (ax, az) = plt.subplots(2, 1, figsize=(8, 7), sharex=True, height_ratios=(2, 1))
     for k, name in enumerate(cd.dof):
         ax.plot(cd.rpm, cd.frequency[:, k], "o-", ms=3, label=name)
+        az.plot(cd.rpm, cd.damping_ratio[:, k], "o-", ms=3)
     top = max(float(cd.frequency.max()) * 1.1, 1e-3)
+    low = float(cd.frequency[cd.frequency > 0].min()) if np.any(cd.frequency > 0) else top
+    rpm = np.linspace(float(cd.rpm[0]), float(cd.rpm[-1]), 200)
     for mult, style in ((1, "k--"), (n_blades, "k:")):
-        ax.plot(cd.rpm, mult * cd.rpm / 60.0, style, lw=0.8, label=f"{mult}P")
-    ax.set_ylim(0, top)
-    ax.set_xlabel("rotor speed (rpm)")
+        ax.plot(rpm, mult * rpm / 60.0, style, lw=0.8, label=f"{mult}P")
+        x = crossings(cd, float(mult))  # the resonance speeds in the sweep
+        x = x[np.isfinite(x)]
+        ax.plot(x, mult * x / 60.0, "kx", ms=7)
+    if top / low > 20.0:
+        ax.set_yscale("log")
+        ax.set_ylim(low / 1.5, top * 1.5)
+    else:
+        ax.set_ylim(0, top)
     ax.set_ylabel("natural frequency (Hz)")
-    ax.grid(True, alpha=0.3)
+    az.set_xlabel("rotor speed (rpm)")
+    az.set_ylabel("damping ratio (-)")
+    for a in (ax, az):
+        a.grid(True, alpha=0.3, which="both")
     ax.legend(fontsize=7, ncol=2)
     ax.set_title(title, fontsize=10)
     fig.tight_layout()

@@ -58,6 +58,8 @@ def modes_dataset(lin: Linearization, md: Modes) -> xr.Dataset:
         "operating_point": ("platform", lin.x0, {"units": "m (surge, sway, heave), rad (roll, pitch, yaw: rotation vector)", "long_name": "operating point of the platform reference point"}),
     }  # fmt: skip
     ds = xr.Dataset(data, coords=coord)
+    if lin.mean_drift is not None:
+        ds["mean_drift"] = ("platform", lin.mean_drift, {"units": "N (surge, sway, heave), N m (roll, pitch, yaw)", "long_name": "mean wave drift in the operating point, at the WAMIT reference point, earth axes"})  # fmt: skip
     ds.attrs.update({
         "title": f"floatwind linearization of {lin.model_name}",
         "operating_point": lin.at,

@@ -30,7 +30,9 @@ and its Jacobian ``T = dx/dg`` taken by central differences.
 
 The wave excitation is left out (still water: it is the input of the frequency-domain model);
 the wind stays as the case sets it, so a rotor load's thrust gradient is its aerodynamic
-damping and stiffness.
+damping and stiffness. The ``mean`` operating point adds the mean second-order wave drift of
+the case's sea (a potential-flow load with MnDrift or Newman's approximation) as a constant
+force at the WAMIT reference point (:class:`MeanDrift`).
 """
 
 from __future__ import annotations
@@ -42,7 +44,9 @@ import numpy as np
 
 from floatwind.environment.base import StillWater
 from floatwind.errors import CaseError, SimulationError
+from floatwind.loads.base import Load
 from floatwind.model import InitialConditions, Model
+from floatwind.records import Wrench
 from floatwind.simulate.equilibrium import static_equilibrium
 from floatwind.simulate.system import System
 
@@ -90,6 +94,9 @@ class Linearization:
     morison: list = field(default_factory=list)
     #: water density (kg/m^3), gravity (m/s^2), water depth (m)
     water: tuple = (1025.0, 9.80665, float("inf"))
+    #: ``mean``: the mean wave drift (6,) included in the operating point (force N, moment N m
+    #: at the WAMIT reference point, earth axes; summed over the drift loads), None without one
+    mean_drift: np.ndarray | None = None
 
     @property
     def n(self) -> int:
@@ -189,6 +196,43 @@ def _mean_wind(model: Model) -> Model:
     times = np.linspace(0.0, t_max, int(min(600, max(2, round(t_max / 1.0)))))
     wind = MeanWind(model.env.wind, times)
     return dataclasses.replace(model, env=dataclasses.replace(model.env, wind=wind))
+
+
+class MeanDrift(Load):
+    """A constant wrench ``f`` (force N, moment N m; earth axes) at ``point_b`` of ``body``: the
+    mean second-order wave drift of a sea, which HydroDyn applies at the WAMIT reference point in
+    earth axes whatever the platform's heading (PtfmYMod = 0; floatwind.loads.drift)."""
+
+    name = "mean_drift"
+
+    def __init__(self, body: int, point_b, f):
+        self.body = int(body)
+        self.point_b = np.asarray(point_b, float)
+        self.f = np.asarray(f, float)
+
+    def wrench(self, t, kin, env) -> Wrench:
+        B, b = kin.batch, self.body
+        w = Wrench.zeros(B, kin.n_bodies)
+        p = kin.r_G_g[:, b] + np.einsum("bij,j->bi", kin.R_b2g[:, b], self.point_b - kin.cm_b[b])
+        w.add_point_force(kin, b, p[:, None], np.broadcast_to(self.f[:3], (B, 1, 3)))
+        w.moment[:, b] += self.f[3:]
+        return w
+
+
+def mean_drift_loads(model: Model) -> list[MeanDrift]:
+    """The mean wave drift of every potential-flow excitation load with second-order forces
+    (MnDrift or Newman's approximation, whose time average is the same) in the case's sea:
+    ``F_k = sum_j |a_j|^2 Q_k(omega_j, beta_j)`` (HydroDyn WAMIT2.f90 MnDrift_InitCalc; the
+    load's :meth:`drift_terms`), averaged over the sea's realizations."""
+    out = []
+    if isinstance(model.env.sea, StillWater):
+        return out
+    for load in model.loads:
+        if getattr(load, "second_order", None) is None or getattr(load, "drift", None) is None:
+            continue
+        mean = np.asarray(load.drift_terms(model.env)[0], float)  # (R, 6)
+        out.append(MeanDrift(load.body, load.point_b, mean.mean(axis=0)))
+    return out
 
 
 def _log_rot(A: np.ndarray) -> np.ndarray:
@@ -344,10 +388,21 @@ def _dof_units(system: System) -> list[str]:
     return ["m"] * 3 + ["rad"] * (3 + nj) + ["m"] * (system.n_dof - nj)
 
 
+def _rest_model(model: Model) -> Model:
+    """The model with its initial conditions at rest: no platform displacement or velocity, a
+    flexible tower undeflected (a deck's initial TTDspFA/SS is a decay test's start, not an
+    operating point); joint DOFs keep their initial values."""
+    rest = dataclasses.replace(model, initial=InitialConditions())
+    if model.tower is not None:
+        rest.tower = dataclasses.replace(model.tower, initial=np.zeros_like(model.tower.initial))
+    return rest
+
+
 def operating_state(model: Model, system: System, at: str, t: float = 0.0) -> np.ndarray:
     """The state (1, n_y) of the operating point: ``rest`` (the undisplaced pose, zero
-    velocities) or ``equilibrium`` (static equilibrium from there)."""
-    rest_model = dataclasses.replace(model, initial=InitialConditions())
+    velocities, an undeflected tower) or ``equilibrium`` (static equilibrium from there, a
+    flexible tower's modes solved with the platform)."""
+    rest_model = _rest_model(model)
     y = System(rest_model).initial_state()[:1].copy()
     y[:, 6:12] = 0.0
     if at == "rest":
@@ -356,7 +411,7 @@ def operating_state(model: Model, system: System, at: str, t: float = 0.0) -> np
         raise CaseError(f"unknown operating point {at!r}; one of rest, equilibrium, mean",
                         field="--at")  # fmt: skip
     try:
-        eq = static_equilibrium(rest_model, t=t)
+        eq = static_equilibrium(rest_model, t=t, tower_modes=True)
     except SimulationError as err:
         state = np.asarray(err.state if err.state is not None else y[0, :6], float).ravel()[:6]
         ys = y.copy()
@@ -377,13 +432,19 @@ def operating_state(model: Model, system: System, at: str, t: float = 0.0) -> np
             field="--at",
         ) from None
     y[0, :6] = eq["q"]
-    acc = system.rhs(t, y)[0, 6:12]
-    scale = np.array([1.0, 1.0, 1.0, 1e-2, 1e-2, 1e-2])
+    if "modes" in eq:
+        nj = system.tree.n_dofs
+        y[0, 12 + nj : 12 + system.n_dof] = eq["modes"]
+    rhs = system.rhs(t, y)[0]
+    nj, nd = system.tree.n_dofs, system.n_dof
+    acc = np.concatenate([rhs[6:12], rhs[12 + nd + nj : 12 + 2 * nd]])  # platform, tower modes
+    scale = np.array([1.0, 1.0, 1.0, 1e-2, 1e-2, 1e-2] + [1e-1] * (nd - nj))
+    names = list(PLATFORM_DOFS) + tower_dof_names(system)
     if np.max(np.abs(acc) / scale) > 1e-6:
         k = int(np.argmax(np.abs(acc) / scale))
         raise CaseError(
             f"operating point not found: residual acceleration {acc[k]:.3g} in "
-            f"{PLATFORM_DOFS[k]} at the end of the static-equilibrium solve",
+            f"{names[k]} at the end of the static-equilibrium solve",
             field="--at",
         )
     return y
@@ -391,16 +452,19 @@ def operating_state(model: Model, system: System, at: str, t: float = 0.0) -> np
 
 def linearize(model: Model, at: str = "equilibrium", t: float = 0.0) -> Linearization:
     """Operating point and M, C, K (module docstring). ``at``: ``rest``, ``equilibrium`` (the
-    static equilibrium in the case's wind at time t), ``mean`` (the static equilibrium in the
-    time-mean of the case's wind over the run, the linearization then about that mean wind)."""
+    static equilibrium in the case's wind at time t, still water), ``mean`` (the static
+    equilibrium in the time-mean of the case's wind over the run and under the mean wave drift
+    of its sea, the linearization then about that mean wind)."""
+    drift = mean_drift_loads(model) if at == "mean" else []
     model = _still(model)
     if at == "mean":
         model = _mean_wind(model)
+        model = dataclasses.replace(model, loads=[*model.loads, *drift])
     system = System(model)
     names = list(PLATFORM_DOFS) + list(model.tree.dof_names) + tower_dof_names(system)
     units = _dof_units(system)
     # the mass matrix first, at rest: a singular one would stop the equilibrium solve unexplained
-    rest_model = dataclasses.replace(model, initial=InitialConditions())
+    rest_model = _rest_model(model)
     y_rest = System(rest_model).initial_state()[:1].copy()
     y_rest[:, 6:12] = 0.0
     c_rest = _Coordinates(system, model, y_rest, t)
@@ -443,7 +507,8 @@ def linearize(model: Model, at: str = "equilibrium", t: float = 0.0) -> Lineariz
     return Linearization(dof=names, units=units, at=at, x0=x0, M=M, C=C, K=K,
                          step_agreement=agree, radiation=radiation, excitation=exc,
                          model_name=model.name, cm_offset=y0[0, :3] - prp,
-                         morison=_morison(model, co, Tinv, kin), water=water)  # fmt: skip
+                         morison=_morison(model, co, Tinv, kin), water=water,
+                         mean_drift=sum(d.f for d in drift) if drift else None)  # fmt: skip
 
 
 def _agreement(A: np.ndarray, B: np.ndarray, scale: np.ndarray) -> float:

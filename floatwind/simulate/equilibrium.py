@@ -12,35 +12,48 @@ from floatwind.simulate.system import System
 
 
 def static_equilibrium(
-    model: Model, *, t: float = 0.0, tol: float = 1e-10
+    model: Model, *, t: float = 0.0, tol: float = 1e-10, tower_modes: bool = False
 ) -> dict[str, np.ndarray]:
     """Solve qdd(q, qd = 0, t) = 0 for q, starting from the model's initial state (member 0).
 
+    With ``tower_modes`` the modal coordinates of a flexible tower are unknowns too (their
+    accelerations vanish as well: the tower's static deflection under the top's weight and the
+    thrust); otherwise they stay at their initial values.
+
     Returns the equilibrium state ``q`` (6,) and the OpenFAST-style platform channels
-    (``PtfmSurge`` .. ``PtfmYaw`` at the reference point) there.
+    (``PtfmSurge`` .. ``PtfmYaw`` at the reference point) there; with ``tower_modes`` also
+    ``modes`` (the modal coordinates, m).
     """
     system = System(model)
     y0 = system.initial_state()[:1].copy()
     y0[:, 6:12] = 0.0
-    scale = np.array([1.0, 1.0, 1.0, 1e-2, 1e-2, 1e-2])
+    nj = system.tree.n_dofs
+    nm = system.n_dof - nj if tower_modes else 0
+    cols = list(range(6)) + list(range(12 + nj, 12 + nj + nm))  # positions solved for
+    if nm:
+        y0[:, 12 + system.n_dof + nj : 12 + 2 * system.n_dof] = 0.0  # the modes at rest
+    scale = np.array([1.0, 1.0, 1.0, 1e-2, 1e-2, 1e-2] + [1e-1] * nm)
 
-    def residuals(X):  # (k, 6) scaled positions -> (k, 6) scaled accelerations, one batch
+    def residuals(X):  # (k, 6 + nm) scaled positions -> scaled accelerations, one batch
         y = np.repeat(y0, X.shape[0], axis=0)
-        y[:, :6] = X * scale
+        y[:, cols] = X * scale
         y = system.with_rest_states(t, y)  # e.g. lumped-mass lines at rest at each pose
-        return system.evaluate(t, y).acc.qdd[:, :6] / scale
+        acc = system.evaluate(t, y).acc
+        if nm:
+            return np.concatenate([acc.qdd[:, :6], acc.qdd_dof[:, nj:]], axis=1) / scale
+        return acc.qdd[:, :6] / scale
 
-    x = _newton(residuals, y0[0, :6] / scale, tol)
+    x = _newton(residuals, y0[0, cols] / scale, tol)
     if x is None:  # Newton did not converge: MINPACK's hybrid method from the start
-        sol = optimize.root(lambda v: residuals(v[None])[0], y0[0, :6] / scale, method="hybr",
+        sol = optimize.root(lambda v: residuals(v[None])[0], y0[0, cols] / scale, method="hybr",
                             tol=tol)  # fmt: skip
         if not sol.success:
             raise SimulationError(
-                f"static equilibrium not found: {sol.message}", time=t, state=sol.x * scale
+                f"static equilibrium not found: {sol.message}", time=t, state=sol.x[:6] * scale[:6]
             )
         x = sol.x
     y = y0.copy()
-    y[0, :6] = x * scale
+    y[0, cols] = x * scale
     y = system.with_rest_states(t, y)
     out = evaluate_outputs(model, system, system.evaluate(t, y))
     res = {
@@ -48,6 +61,8 @@ def static_equilibrium(
         for k in ("PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw")
     }
     res["q"] = y[0, :6]
+    if nm:
+        res["modes"] = y[0, 12 + nj : 12 + nj + nm]
     return res
 
 
