@@ -194,3 +194,24 @@ def test_yaml_case_with_joints_spins_its_shaft(tmp_path, capsys):
     assert "no joint 'rotor_shaft'" in err and "--joint" in err and "\n" not in err.strip()
     assert main(["campbell", str(path), *args, "--blades", "0", "-o", str(tmp_path / "b.nc")]) == 2
     assert "--blades" in capsys.readouterr().err
+
+
+@needs_ref11
+def test_deck_with_drivetrain_dof_refused(monkeypatch):
+    """A deck with the drivetrain DOF (DrTrDOF) is refused in one line naming it: the sweep
+    prescribes the rotor speed."""
+    from floatwind.case.openfast import fst
+    from floatwind.cli.campbell import _deck_sweep
+    from floatwind.errors import CaseError
+
+    real = fst.read_fst
+
+    def with_drivetrain(path):
+        deck = real(path)
+        deck["ElastoDyn"]["values"]["DrTrDOF"] = True
+        return deck
+
+    monkeypatch.setattr(fst, "read_fst", with_drivetrain)
+    with pytest.raises(CaseError) as err:
+        _deck_sweep(DECK, "shaft")
+    assert err.value.field == "DrTrDOF" and "\n" not in str(err.value)

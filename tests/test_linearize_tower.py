@@ -79,7 +79,7 @@ def test_tower_periods_and_damping_match_openfast_ref11_decay(lin11):
     """Regression against OpenFAST: ref11's tower free decay (TTDspFA 0.6 m, TTDspSS 0.3 m, the
     platform free on its linear hydrostatics and mooring): the damped periods of the coupled
     fore-aft and side-to-side tower modes equal the mean interval of upward zero crossings of
-    TTDspFA / TTDspSS over the first 30 s within 0.3 % (measured 0.10 % and 0.01 %), and the
+    TTDspFA / TTDspSS over the first 30 s within 0.3 % (measured 0.12 % and 0.005 %), and the
     damping ratios the logarithmic decrement of the first 20 s within 10 % of their value
     (measured 0.0155 vs 0.0163, 0.0149 vs 0.0149: ElastoDyn's 1 % structural damping raised by
     the platform's motion)."""
