@@ -28,7 +28,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--at",
         default="equilibrium",
         help="operating point: equilibrium (static equilibrium in the wind at t = 0, default), "
-        "mean (static equilibrium in the time-mean wind of the run) or rest (undisplaced pose)",
+        "mean (static equilibrium in the time-mean wind of the run and the mean wave drift of "
+        "its sea) or rest (undisplaced pose)",
     )
     p.add_argument("--figure", help="mode-shape figure (default: OUT with .png)")
     p.add_argument(
