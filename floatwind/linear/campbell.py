@@ -20,6 +20,7 @@ the diagram).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -51,11 +52,12 @@ def spin_joint(case: dict, rate: float, joint: str = "shaft") -> dict:
         raise ValueError(
             f"no joint named '{joint}' (joints: {', '.join(map(str, names)) or 'none'})"
         )
+    q0 = 0.0
     for j in joints:
         if j.get("name") == joint:
-            q0 = float(
-                (j.get("drive") or {}).get("initial", (j.get("rotation") or {}).get("q0", 0.0))
-            )
+            rot = j.get("rotation") if isinstance(j.get("rotation"), dict) else {}
+            q0 = float(rot.get("q0", math.radians(float(rot.get("q0_deg", 0.0)))))
+            q0 = float((j.get("drive") or {}).get("initial", q0))  # a free rotor's start angle
             j.pop("drive", None)
             j["rotation"] = {"kind": "constant_rate", "q0": q0, "rate": float(rate)}
     for j in joints:
@@ -63,7 +65,8 @@ def spin_joint(case: dict, rate: float, joint: str = "shaft") -> dict:
         if isinstance(gear, dict) and gear.get("leader") == joint:
             ratio = float(gear["ratio"])
             j.pop("gear")
-            j["rotation"] = {"kind": "constant_rate", "q0": 0.0, "rate": ratio * float(rate)}
+            start = ratio * q0 + float(gear.get("offset", 0.0))  # theta = ratio theta_k + offset
+            j["rotation"] = {"kind": "constant_rate", "q0": start, "rate": ratio * float(rate)}
     return case
 
 
