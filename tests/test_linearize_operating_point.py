@@ -50,7 +50,7 @@ def test_mean_operating_point_carries_the_mean_drift(tmp_path, capsys):
     the operating point moves from the still-water equilibrium by dx with K dx = F_drift, K the
     secant stiffness (the mean of the two linearizations' K): every row to 1e-6 of its largest
     term K_ij dx_j (measured 7e-11 in surge, 3e-8 in pitch); ``equilibrium`` (still water)
-    carries no drift. The command prints the drift and writes it to the netCDF."""
+    carries no drift, and the command says so in a note. The command prints the drift and writes it to the netCDF."""
     from floatwind.cli import main
     from floatwind.cli._case import load_model
     from floatwind.io.openfast import read_out
@@ -69,6 +69,10 @@ def test_mean_operating_point_carries_the_mean_drift(tmp_path, capsys):
     Ks = 0.5 * (eq.K + mean.K)  # the secant stiffness (the restoring is not exactly linear)
     terms = np.maximum(np.abs(Ks * dx[None, :]).max(axis=1), f[0])  # each row's largest term
     assert np.all(np.abs(Ks @ dx - f) <= 1e-6 * terms), (Ks @ dx - f) / terms
+    assert main(["linearize", str(DECK), "-o", str(tmp_path / "e.nc")]) == 0
+    assert "mean wave drift (force 5176.47 N) that this operating point leaves out" in (
+        capsys.readouterr().out
+    )
     out = tmp_path / "m.nc"
     assert main(["linearize", str(DECK), "--at", "mean", "-o", str(out)]) == 0
     assert "mean wave drift in the operating point: force (5176.47" in capsys.readouterr().out

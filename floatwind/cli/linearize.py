@@ -73,6 +73,14 @@ def main(args) -> int:
         f = lin.mean_drift
         print(f"mean wave drift in the operating point: force ({f[0]:.6g}, {f[1]:.6g}, {f[2]:.6g}) "
               f"N, moment ({f[3]:.6g}, {f[4]:.6g}, {f[5]:.6g}) N m (earth axes)")  # fmt: skip
+    elif args.at != "mean":
+        from floatwind.linear.matrices import mean_drift_loads
+
+        drift = mean_drift_loads(model)
+        if drift:
+            f = sum(d.f for d in drift)
+            print(f"note: the case's sea has a mean wave drift (force {np.linalg.norm(f[:3]):.6g} "
+                  "N) that this operating point leaves out; --at mean includes it")  # fmt: skip
     print(modes_table(lin, md))
     for k in range(lin.n):
         if not np.isfinite(md.period[k]):
