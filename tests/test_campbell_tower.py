@@ -215,3 +215,41 @@ def test_deck_with_drivetrain_dof_refused(monkeypatch):
     with pytest.raises(CaseError) as err:
         _deck_sweep(DECK, "shaft")
     assert err.value.field == "DrTrDOF" and "\n" not in str(err.value)
+
+
+REF09 = ROOT / "../shared/reference/openfast/ref09_aero_fixed_speed"
+
+
+@pytest.mark.skipif(not REF09.is_dir(), reason="OpenFAST reference decks not available")
+def test_operating_point_schedule_of_wind_and_pitch(tmp_path, capsys):
+    """`--wind`/`--pitch` give each rotor speed its own operating point (ref09: AeroDyn BEM
+    rotor, steady InflowWind 8 m/s, pitch 0): where the schedule repeats the deck's own wind and
+    pitch (9 rpm, 8 m/s, 0 deg) the frequencies, damping ratios and operating point equal the
+    plain sweep's (1e-12); at 12 rpm 11 m/s pushes the platform further than 8 m/s (more thrust
+    below rated); one pitch value serves every speed; the schedule is in the netCDF. A schedule
+    of the wrong length, and --wind for a deck without InflowWind, are refused in one line."""
+    from floatwind.cli import main
+
+    deck = REF09 / "ref09_aero_fixed_speed.fst"
+    a, b = tmp_path / "a.nc", tmp_path / "b.nc"
+    rpm = ["--rpm", "9", "12", "--at", "equilibrium"]
+    assert (
+        main(["campbell", str(deck), *rpm, "--wind", "8", "11", "--pitch", "0", "-o", str(a)]) == 0
+    )
+    assert "operating points: 9 rpm 8 m/s 0 deg, 12 rpm 11 m/s 0 deg" in capsys.readouterr().out
+    assert main(["campbell", str(deck), *rpm, "-o", str(b)]) == 0
+    capsys.readouterr()
+    with xr.open_dataset(a) as sa, xr.open_dataset(b) as sb:
+        np.testing.assert_array_equal(sa["wind_speed"].values, [8.0, 11.0])
+        np.testing.assert_array_equal(sa["blade_pitch"].values, [0.0, 0.0])
+        assert "wind_speed" not in sb
+        for v in ("frequency", "damping_ratio", "operating_point"):
+            np.testing.assert_allclose(sa[v].values[0], sb[v].values[0], rtol=1e-12, atol=1e-14)
+        pa, pb = sa["operating_point"].values[1], sb["operating_point"].values[1]
+        assert pa[0] > pb[0] + 1.0 and pa[4] > pb[4]  # surge (m) and pitch (rad)
+    args = ["--rpm", "0", "5", "-o", str(tmp_path / "x.nc")]
+    assert main(["campbell", str(deck), *args, "--wind", "8", "9", "10"]) == 2
+    assert "one per rotor speed (2), got 3" in capsys.readouterr().err
+    assert main(["campbell", str(DECK), *args, "--wind", "8"]) == 2
+    err = capsys.readouterr().err
+    assert "no InflowWind" in err and "--wind" in err

@@ -39,6 +39,8 @@ class Campbell:
     damping_ratio: np.ndarray  # (R, n)
     dof: list[str]  # dominant DOF of each tracked mode at the first speed
     dof_at: list[list[str]]  # (R, n) dominant DOF at each speed
+    #: (R, 6) platform operating point at each speed (m, rad; Linearization.x0)
+    operating_point: np.ndarray | None = None
 
 
 def spin_joint(case: dict, rate: float, joint: str = "shaft") -> dict:
@@ -98,7 +100,7 @@ def campbell(model_at: Callable[[float], object], rpm, at: str = "equilibrium") 
     """Modes at each rotor speed (rpm); ``model_at(rpm)`` builds the model spinning at it."""
     rpm = np.asarray(rpm, float)
     prev = None
-    freq, zeta, names = [], [], []
+    freq, zeta, names, x0 = [], [], [], []
     for r in rpm:
         lin = linearize(model_at(float(r)), at)
         md = modes(lin)
@@ -118,9 +120,10 @@ def campbell(model_at: Callable[[float], object], rpm, at: str = "equilibrium") 
         freq.append(f)
         zeta.append(md.damping_ratio[order])
         names.append([md.dof[j] for j in order])
+        x0.append(lin.x0)
         prev = (md.shape[order], lin.M)
     return Campbell(rpm=rpm, frequency=np.array(freq), damping_ratio=np.array(zeta),
-                    dof=list(names[0]), dof_at=names)  # fmt: skip
+                    dof=list(names[0]), dof_at=names, operating_point=np.array(x0))  # fmt: skip
 
 
 def campbell_figure(cd: Campbell, title: str, path, fmt: str = "png", n_blades: int = 3) -> None:
