@@ -429,8 +429,7 @@ def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
     qdd = np.empty((B, 6))
     qdd_dof = np.empty((B, nf))
     s = kj.work(nn)
-    t1, t2, t3 = s.t1, s.t2, s.t3
-    K, r, v6 = s.K, s.r, s.v6
+    R, RE, Js, K, r, t1, t2, t3, v6, w = s.R, s.RE, s.Js, s.K, s.r, s.t1, s.t2, s.t3, s.v6, s.w
     rho_g = np.empty((NE, 3))
     fz = np.zeros((NE, 3))
     mz = np.zeros((NE, 3))
@@ -462,10 +461,10 @@ def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
             kj.jacobian_row(s, rho[i], E[i], L[i], body, Jb[i])
             kj.translation_bias(s, rho[i], st.drho[b, i], st.ddrho[b, i], cb[i])
             if body:
-                km._cross(s.w, st.w[b, i], t1)
+                km._cross(w, st.w[b, i], t1)
                 for k in range(3):
-                    t2[k] = s.RE[k] + st.dw[b, i, k] + t1[k]
-                km._mv(s.R, t2, t3)
+                    t2[k] = RE[k] + st.dw[b, i, k] + t1[k]
+                km._mv(R, t2, t3)
                 for k in range(3):
                     cb[i, 3 + k] = t3[k]
         # D_k = sum_i (J_i E_ik + m_i rho_i x L_ik): the DOF accelerations in dQ (5.20)
@@ -473,7 +472,7 @@ def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
             if i >= N and f.mass_ext[i] == 0.0:
                 continue
             if i < N:
-                _rot_inertia(st.R[b, i], f.inertia_ext[i], s.Js)
+                _rot_inertia(st.R[b, i], f.inertia_ext[i], Js)
             kj.dof_columns(s, E[i], L[i], rho[i], f.mass_ext[i], i < N)
         # the nodes (point masses, Mi = m 1): sum_i m_i Jd_i^T (Jb_i u + cb_i) - Jd_i^T f_i
         for i in range(N, NE):

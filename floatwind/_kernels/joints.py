@@ -156,7 +156,11 @@ class Work(NamedTuple):
     """Scratch of one forward-dynamics assembly (:func:`work`), reused member after member by
     the joint-DOF solve (:func:`forward_dynamics_dofs`) and the flexible tower's
     (``floatwind._kernels.flex.flex_dynamics``): the base frame of the member, the system
-    K u = r of its ``6 + nf`` unknowns, the small vectors and matrices of the body rows."""
+    K u = r of its ``6 + nf`` unknowns, the small vectors and matrices of the body rows.
+
+    The pieces that take it are inlined into their callers (numba ``inline="always"``): called
+    as functions, each call would pass the record's 23 arrays member by member (twice as slow
+    a flexible-tower right-hand side); inlined, the same operations run as one loop."""
 
     R: np.ndarray  # (3, 3) base frame (Euler 1-2-3)
     Tw: np.ndarray  # (3, 3) T(omega): w = Tw qd[3:6]
@@ -183,7 +187,7 @@ class Work(NamedTuple):
     v6: np.ndarray  # (6,)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def work(n):
     """A :class:`Work` for ``n`` unknowns (6 base + the DOFs)."""
     return Work(
@@ -195,61 +199,73 @@ def work(n):
     )  # fmt: skip
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def base_frame(s, q, qd, P, Q):
     """The member's base frame R, Tw, RE, w (Wang 5.10) and h = P w + Q into ``s``."""
-    km._euler123(q[3], q[4], q[5], s.R)
-    km._t_omega(q[4], q[5], s.Tw)
-    km._re(q[4], q[5], qd[3], qd[4], qd[5], s.RE)
-    km._mv(s.Tw, qd[3:6], s.w)
-    km._mv(P, s.w, s.t1)
+    R, RE, Tw, h, t1, w = s.R, s.RE, s.Tw, s.h, s.t1, s.w
+    km._euler123(q[3], q[4], q[5], R)
+    km._t_omega(q[4], q[5], Tw)
+    km._re(q[4], q[5], qd[3], qd[4], qd[5], RE)
+    km._mv(Tw, qd[3:6], w)
+    km._mv(P, w, t1)
     for k in range(3):
-        s.h[k] = s.t1[k] + Q[k]
+        h[k] = t1[k] + Q[k]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def base_rows(s, rho, force, moment, rho_g, dP, P, dQ, total_mass):
     """The wrench of ``force``, ``moment`` (one row per point ``rho``, C_s axes; rho_g: the
-    points in inertial axes) about G_s and the base rows of Wang (5.26) into s.K, s.r (the DOF
+    points in inertial axes) about G_s and the base rows of Wang (5.26) into K, r (the DOF
     rows zeroed)."""
-    R, w = s.R, s.w
-    t1, t2, t3, x3 = s.t1, s.t2, s.t3, s.x3
+    F, K, Mg, R, RE, Tw, h, r, t1, t2, t3, w, x3 = (
+        s.F,
+        s.K,
+        s.Mg,
+        s.R,
+        s.RE,
+        s.Tw,
+        s.h,
+        s.r,
+        s.t1,
+        s.t2,
+        s.t3,
+        s.w,
+        s.x3,
+    )
     for k in range(3):
-        s.F[k] = 0.0
-        s.Mg[k] = 0.0
+        F[k] = 0.0
+        Mg[k] = 0.0
     for i in range(force.shape[0]):
         km._mv(R, rho[i], t1)
         for k in range(3):
             rho_g[i, k] = t1[k]
         km._cross(t1, force[i], t2)
         for k in range(3):
-            s.F[k] += force[i, k]
-            s.Mg[k] += moment[i, k] + t2[k]
-    km._mtv(R, s.Mg, t1)
+            F[k] += force[i, k]
+            Mg[k] += moment[i, k] + t2[k]
+    km._mtv(R, Mg, t1)
     km._mv(dP, w, t2)
-    km._mv(P, s.RE, t3)
-    km._cross(w, s.h, x3)
-    n = s.r.shape[0]
+    km._mv(P, RE, t3)
+    km._cross(w, h, x3)
+    n = r.shape[0]
     for k in range(n):
-        s.r[k] = 0.0
+        r[k] = 0.0
         for c in range(n):
-            s.K[k, c] = 0.0
-    Tw = s.Tw
+            K[k, c] = 0.0
     for k in range(3):
-        s.r[k] = s.F[k]
-        s.r[3 + k] = t1[k] - t2[k] - dQ[k] - t3[k] - x3[k]
-        s.K[k, k] = total_mass
+        r[k] = F[k]
+        r[3 + k] = t1[k] - t2[k] - dQ[k] - t3[k] - x3[k]
+        K[k, k] = total_mass
         for c in range(3):
-            s.K[3 + k, 3 + c] = P[k, 0] * Tw[0, c] + P[k, 1] * Tw[1, c] + P[k, 2] * Tw[2, c]
+            K[3 + k, 3 + c] = P[k, 0] * Tw[0, c] + P[k, 1] * Tw[1, c] + P[k, 2] * Tw[2, c]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def jacobian_row(s, rho, E, L, body, Jb):
     """Jb (6, n) of one point (inertial axes): [a_G; alpha] = Jb u + cb, base columns then the
     DOFs' (partials E angular, L of rho; C_s axes). A point mass (``body`` False) gets its
     translation rows only."""
-    R, Tw = s.R, s.Tw
-    t1, t2, t3, x3 = s.t1, s.t2, s.t3, s.x3
+    R, Tw, t1, t2, t3, x3 = s.R, s.Tw, s.t1, s.t2, s.t3, s.x3
     n = Jb.shape[1]
     for rr in range(6):
         for c in range(n):
@@ -280,88 +296,88 @@ def jacobian_row(s, rho, E, L, body, Jb):
                 Jb[3 + k, 6 + j] = x3[k]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def translation_bias(s, rho, drho, ddrho, cb):
     """cb[:3] (inertial) = R (rho'' + 2 w x rho' + w x (w x rho) + RE x rho): the velocity-
     dependent acceleration of one point (C_s axes in)."""
-    t1, t2, t3, x3 = s.t1, s.t2, s.t3, s.x3
-    km._cross(s.w, drho, t1)
-    km._cross(s.w, rho, t2)
-    km._cross(s.w, t2, t3)
-    km._cross(s.RE, rho, x3)
+    R, RE, t1, t2, t3, w, x3 = s.R, s.RE, s.t1, s.t2, s.t3, s.w, s.x3
+    km._cross(w, drho, t1)
+    km._cross(w, rho, t2)
+    km._cross(w, t2, t3)
+    km._cross(RE, rho, x3)
     for k in range(3):
         t2[k] = ddrho[k] + 2.0 * t1[k] + t3[k] + x3[k]
-    km._mv(s.R, t2, t3)
+    km._mv(R, t2, t3)
     for k in range(3):
         cb[k] = t3[k]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def dof_columns(s, E, L, rho, mass, body):
-    """D_k = J E_k + m rho x L_k of one point (a point mass: no J E_k; J in s.Js): the DOF
+    """D_k = J E_k + m rho x L_k of one point (a point mass: no J E_k; J in Js): the DOF
     accelerations in dQ (Wang 5.20), added to the columns 6.. of the rotational base rows."""
-    t1, t2 = s.t1, s.t2
-    Js = s.Js
-    for j in range(s.r.shape[0] - 6):
+    Js, K, r, t1, t2 = s.Js, s.K, s.r, s.t1, s.t2
+    for j in range(r.shape[0] - 6):
         for k in range(3):
             t1[k] = L[k, j]
         km._cross(rho, t1, t2)
         for k in range(3):
             if body:
                 a = Js[k, 0] * E[0, j] + Js[k, 1] * E[1, j] + Js[k, 2] * E[2, j]
-                s.K[3 + k, 6 + j] += a + mass * t2[k]
+                K[3 + k, 6 + j] += a + mass * t2[k]
             else:
-                s.K[3 + k, 6 + j] += mass * t2[k]
+                K[3 + k, 6 + j] += mass * t2[k]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def body_inertia(s, R_rel, inertia, mass, w_rel):
     """Mi (6, 6) = diag(m, R R_rel I R_rel^T R^T) of one rigid body (inertial), Ig its
     rotational part and wb its angular velocity (inertial) into ``s``."""
-    R, Rb = s.R, s.Rb
+    Ig, Mi, R, Rb, t1, w, wb = s.Ig, s.Mi, s.R, s.Rb, s.t1, s.w, s.wb
     for rr in range(3):
         for c in range(3):
             Rb[rr, c] = R[rr, 0] * R_rel[0, c] + R[rr, 1] * R_rel[1, c] + R[rr, 2] * R_rel[2, c]
-    _rot_inertia(Rb, inertia, s.Ig)
+    _rot_inertia(Rb, inertia, Ig)
     for k in range(3):
-        s.t1[k] = s.w[k] + w_rel[k]
-    km._mv(R, s.t1, s.wb)
+        t1[k] = w[k] + w_rel[k]
+    km._mv(R, t1, wb)
     for rr in range(6):
         for c in range(6):
-            s.Mi[rr, c] = 0.0
+            Mi[rr, c] = 0.0
     for rr in range(3):
-        s.Mi[rr, rr] = mass
+        Mi[rr, rr] = mass
         for c in range(3):
-            s.Mi[3 + rr, 3 + c] = s.Ig[rr, c]
+            Mi[3 + rr, 3 + c] = Ig[rr, c]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def added_mass(s, rho_g, A, Jb, cb):
     """A body's added mass A (6, 6) coupled into the base rows (its generalized forces, as the
-    prescribed core) and into s.Mi."""
-    km.added_mass_rows(s.R, rho_g, A, s.G, s.GA)
-    GA = s.GA
+    prescribed core) and into Mi."""
+    G, GA, K, Mi, R, r = s.G, s.GA, s.K, s.Mi, s.R, s.r
+    km.added_mass_rows(R, rho_g, A, G, GA)
+    n = r.shape[0]
     for rr in range(6):
-        for c in range(s.r.shape[0]):
+        for c in range(n):
             a = 0.0
             for k in range(6):
                 a += GA[rr, k] * Jb[k, c]
-            s.K[rr, c] += a
+            K[rr, c] += a
         a = 0.0
         for k in range(6):
             a += GA[rr, k] * cb[k]
-        s.r[rr] -= a
+        r[rr] -= a
     for rr in range(6):
         for c in range(6):
-            s.Mi[rr, c] += A[rr, c]
+            Mi[rr, c] += A[rr, c]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def kane_rows(s, Jb, cb, force, moment):
     """A rigid body's part of the DOF rows: sum Jd^T (Mi (Jb u + cb) + gyro - W) = tau (Wang
     5.28 on each DOF, written with partial velocities; Mi, Ig, wb from :func:`body_inertia`)."""
-    n = s.r.shape[0]
-    Mi, MJ, v6 = s.Mi, s.MJ, s.v6
+    Ig, K, MJ, Mi, r, t1, t2, v6, wb = s.Ig, s.K, s.MJ, s.Mi, s.r, s.t1, s.t2, s.v6, s.wb
+    n = r.shape[0]
     for rr in range(6):
         for c in range(n):
             a = 0.0
@@ -372,35 +388,36 @@ def kane_rows(s, Jb, cb, force, moment):
         for k in range(6):
             a += Mi[rr, k] * cb[k]
         v6[rr] = a
-    km._mv(s.Ig, s.wb, s.t1)
-    km._cross(s.wb, s.t1, s.t2)
+    km._mv(Ig, wb, t1)
+    km._cross(wb, t1, t2)
     for k in range(3):
         v6[k] = force[k] - v6[k]
-        v6[3 + k] = moment[k] - s.t2[k] - v6[3 + k]
+        v6[3 + k] = moment[k] - t2[k] - v6[3 + k]
     for j in range(n - 6):
         for c in range(n):
             a = 0.0
             for k in range(6):
                 a += Jb[k, 6 + j] * MJ[k, c]
-            s.K[6 + j, c] += a
+            K[6 + j, c] += a
         a = 0.0
         for k in range(6):
             a += Jb[k, 6 + j] * v6[k]
-        s.r[6 + j] += a
+        r[6 + j] += a
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def solve_rows(s, tau, qdd, qdd_dof):
     """Add the generalized forces ``tau`` to the DOF rows and solve K u = r: qdd = u[:6],
     qdd_dof = u[6:]."""
+    K, r, u = s.K, s.r, s.u
     nf = tau.shape[0]
     for j in range(nf):
-        s.r[6 + j] += tau[j]
-    km.solve_small(s.K, s.r, s.u)
+        r[6 + j] += tau[j]
+    km.solve_small(K, r, u)
     for k in range(6):
-        qdd[k] = s.u[k]
+        qdd[k] = u[k]
     for j in range(nf):
-        qdd_dof[j] = s.u[6 + j]
+        qdd_dof[j] = u[6 + j]
 
 
 @njit(cache=True, fastmath=False)
@@ -421,7 +438,19 @@ def forward_dynamics_dofs(q, qd, rel, d, tau, force, moment, A, coupled):
     dw_b = np.empty((B, N, 3))
     H = np.empty((B, 3))
     s = work(n)
-    t1, t2, t3, x3 = s.t1, s.t2, s.t3, s.x3
+    R, RE, Js, h, t1, t2, t3, u, v6, w, x3 = (
+        s.R,
+        s.RE,
+        s.Js,
+        s.h,
+        s.t1,
+        s.t2,
+        s.t3,
+        s.u,
+        s.v6,
+        s.w,
+        s.x3,
+    )
     rho_g = np.empty((N, 3))
     E = np.empty((N, 3, nf))
     L = np.empty((N, 3, nf))
@@ -430,7 +459,7 @@ def forward_dynamics_dofs(q, qd, rel, d, tau, force, moment, A, coupled):
     for b in range(B):
         base_frame(s, q[b], qd[b], rel.P[b], rel.Q[b])
         for k in range(3):
-            H[b, k] = s.h[k]
+            H[b, k] = h[k]
         # external wrench about G_s (inertial) and the rotational right-hand side (5.26)
         base_rows(s, rel.rho[b], force[b], moment[b], rho_g, rel.dP[b], rel.P[b], rel.dQ[b],
                   d.total_mass)  # fmt: skip
@@ -472,15 +501,15 @@ def forward_dynamics_dofs(q, qd, rel, d, tau, force, moment, A, coupled):
         for i in range(N):
             jacobian_row(s, rel.rho[b, i], E[i], L[i], True, Jb[i])
             translation_bias(s, rel.rho[b, i], rel.drho[b, i], rel.ddrho[b, i], cb[i])
-            km._cross(s.w, rel.w_rel[b, i], t1)
+            km._cross(w, rel.w_rel[b, i], t1)
             for k in range(3):
-                t2[k] = s.RE[k] + (rel.dw_rel[b, i, k] + t1[k])
-            km._mv(s.R, t2, t3)
+                t2[k] = RE[k] + (rel.dw_rel[b, i, k] + t1[k])
+            km._mv(R, t2, t3)
             for k in range(3):
                 cb[i, 3 + k] = t3[k]
         # D_k = sum_i (J_i E_ik + m_i rho_i x L_ik): the joint accelerations in dQ (5.20)
         for i in range(N):
-            _rot_inertia(rel.R_c2s[b, i], d.inertia_b[i], s.Js)
+            _rot_inertia(rel.R_c2s[b, i], d.inertia_b[i], Js)
             dof_columns(s, E[i], L[i], rel.rho[b, i], d.mass[i], True)
         # per body: rigid inertia (inertial), gyroscopic term, added mass, the joint rows
         for i in range(N):
@@ -489,12 +518,11 @@ def forward_dynamics_dofs(q, qd, rel, d, tau, force, moment, A, coupled):
                 added_mass(s, rho_g[i], A[b, i], Jb[i], cb[i])
             kane_rows(s, Jb[i], cb[i], force[b, i], moment[b, i])
         solve_rows(s, tau[b], qdd[b], qdd_dof[b])
-        v6 = s.v6
         for i in range(N):
             for k in range(6):
                 a = cb[i, k]
                 for c in range(n):
-                    a += Jb[i, k, c] * s.u[c]
+                    a += Jb[i, k, c] * u[c]
                 v6[k] = a
             for k in range(3):
                 a_G[b, i, k] = v6[k]

@@ -17,7 +17,13 @@ from numba import njit
 
 from floatwind._kernels.status import WIND_EDGE, WIND_OUTSIDE
 
-__all__ = ["FullField", "direction_change", "full_field_velocity", "operating_gust", "wind_velocity"]
+__all__ = [
+    "FullField",
+    "direction_change",
+    "full_field_velocity",
+    "operating_gust",
+    "wind_velocity",
+]
 
 
 @njit(cache=True, fastmath=False)
