@@ -31,7 +31,7 @@ from numba import njit
 
 from floatwind._kernels import joints as kj
 from floatwind._kernels import mcm as km
-from floatwind._kernels.joints import DofParams, _rot_inertia
+from floatwind._kernels.joints import DofParams
 
 __all__ = ["FlexParams", "FlexState", "flex_dynamics", "flex_state"]
 
@@ -420,7 +420,8 @@ def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
     """Base, joint and modal accelerations of every member: FlexTower.forward_dynamics
     (Wang 5.26 base rows with the DOFs in dQ, Kane's rows over bodies + nodes), assembled with
     the joint-DOF solve's pieces (``floatwind._kernels.joints``: base_frame, base_rows,
-    jacobian_row, ...) plus the nodes' rows. Returns qdd (B, 6), qdd_dof (B, nf)."""
+    point_rows, dof_rows, body_rows, solve_rows) plus the nodes' rows.
+    Returns qdd (B, 6), qdd_dof (B, nf)."""
     B = q.shape[0]
     N = force.shape[1]
     NE = f.mass_ext.shape[0]
@@ -428,13 +429,11 @@ def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
     nn = 6 + nf
     qdd = np.empty((B, 6))
     qdd_dof = np.empty((B, nf))
-    s = kj.work(nn)
-    R, RE, Js, K, r, t1, t2, t3, v6, w = s.R, s.RE, s.Js, s.K, s.r, s.t1, s.t2, s.t3, s.v6, s.w
-    rho_g = np.empty((NE, 3))
+    s = kj.work(nn, NE)
+    R, RE, K, r, t1, t2, t3, v6, w = s.R, s.RE, s.K, s.r, s.t1, s.t2, s.t3, s.v6, s.w
+    Jb, cb = s.Jb, s.cb
     fz = np.zeros((NE, 3))
     mz = np.zeros((NE, 3))
-    Jb = np.empty((NE, 6, nn))
-    cb = np.empty((NE, 6))
     for b in range(B):
         rho = st.rho[b]
         E = st.E[b]
@@ -451,29 +450,19 @@ def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
                     mz[i, k] = 0.0
             if i >= N:
                 fz[i, 2] = -f.gravity * f.mass_ext[i]
-        kj.base_rows(s, rho, fz, mz, rho_g, st.dP[b], st.P[b], st.dQ[b], f.total_mass)
+        kj.base_rows(s, rho, fz, mz, st.dP[b], st.P[b], st.dQ[b], f.total_mass)
         # Jb (inertial): [a_G; alpha] = Jb u + cb (a node: its translation only; the massless
         # top point: nothing, it adds nothing to the solve)
-        for i in range(NE):
-            body = i < N
-            if not body and f.mass_ext[i] == 0.0:
-                continue
-            kj.jacobian_row(s, rho[i], E[i], L[i], body, Jb[i])
-            kj.translation_bias(s, rho[i], st.drho[b, i], st.ddrho[b, i], cb[i])
-            if body:
-                km._cross(w, st.w[b, i], t1)
-                for k in range(3):
-                    t2[k] = RE[k] + st.dw[b, i, k] + t1[k]
-                km._mv(R, t2, t3)
-                for k in range(3):
-                    cb[i, 3 + k] = t3[k]
+        kj.point_rows(s, rho, st.drho[b], st.ddrho[b], E, L, f.mass_ext, N)
+        for i in range(N):
+            km._cross(w, st.w[b, i], t1)
+            for k in range(3):
+                t2[k] = RE[k] + st.dw[b, i, k] + t1[k]
+            km._mv(R, t2, t3)
+            for k in range(3):
+                cb[i, 3 + k] = t3[k]
         # D_k = sum_i (J_i E_ik + m_i rho_i x L_ik): the DOF accelerations in dQ (5.20)
-        for i in range(NE):
-            if i >= N and f.mass_ext[i] == 0.0:
-                continue
-            if i < N:
-                _rot_inertia(st.R[b, i], f.inertia_ext[i], Js)
-            kj.dof_columns(s, E[i], L[i], rho[i], f.mass_ext[i], i < N)
+        kj.dof_rows(s, E, L, rho, f.mass_ext, st.R[b], f.inertia_ext, N)
         # the nodes (point masses, Mi = m 1): sum_i m_i Jd_i^T (Jb_i u + cb_i) - Jd_i^T f_i
         for i in range(N, NE):
             mi = f.mass_ext[i]
@@ -492,10 +481,7 @@ def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
                     Jb[i, 0, 6 + j] * v6[0] + Jb[i, 1, 6 + j] * v6[1] + Jb[i, 2, 6 + j] * v6[2]
                 )
         # per body: inertia (inertial), gyroscopic term, added mass; Kane's rows
-        for i in range(N):
-            kj.body_inertia(s, st.R[b, i], f.inertia_ext[i], f.mass_ext[i], st.w[b, i])
-            if coupled:
-                kj.added_mass(s, rho_g[i], A[b, i], Jb[i], cb[i])
-            kj.kane_rows(s, Jb[i], cb[i], fz[i], mz[i])
+        kj.body_rows(s, st.R[b], f.inertia_ext, f.mass_ext, st.w[b], A[b], force[b], moment[b],
+                     coupled)  # fmt: skip
         kj.solve_rows(s, tau[b], qdd[b], qdd_dof[b])
     return qdd, qdd_dof

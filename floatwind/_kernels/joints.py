@@ -158,9 +158,9 @@ class Work(NamedTuple):
     (``floatwind._kernels.flex.flex_dynamics``): the base frame of the member, the system
     K u = r of its ``6 + nf`` unknowns, the small vectors and matrices of the body rows.
 
-    The pieces that take it are inlined into their callers (numba ``inline="always"``): called
-    as functions, each call would pass the record's 23 arrays member by member (twice as slow
-    a flexible-tower right-hand side); inlined, the same operations run as one loop."""
+    The pieces that take it are inlined into their callers (numba ``inline="always"``) and
+    loop over the points themselves, taking the record's fields once per member: called as
+    functions per point, they made the flexible-tower right-hand side twice as slow."""
 
     R: np.ndarray  # (3, 3) base frame (Euler 1-2-3)
     Tw: np.ndarray  # (3, 3) T(omega): w = Tw qd[3:6]
@@ -185,17 +185,22 @@ class Work(NamedTuple):
     GA: np.ndarray
     MJ: np.ndarray  # (6, n)
     v6: np.ndarray  # (6,)
+    Jb: np.ndarray  # (npts, 6, n) per point: [a_G; alpha] = Jb u + cb (inertial)
+    cb: np.ndarray  # (npts, 6)
+    rho_g: np.ndarray  # (npts, 3) the points rel. G_s in inertial axes
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def work(n):
-    """A :class:`Work` for ``n`` unknowns (6 base + the DOFs)."""
+def work(n, npts):
+    """A :class:`Work` for ``n`` unknowns (6 base + the DOFs) and ``npts`` points (bodies, then
+    point masses)."""
     return Work(
         np.empty((3, 3)), np.empty((3, 3)), np.empty(3), np.empty(3), np.empty(3),
         np.empty(3), np.empty(3), np.empty(3), np.empty(3), np.empty(3), np.empty(3),
         np.empty((n, n)), np.empty(n), np.empty(n), np.empty((3, 3)), np.empty((3, 3)),
         np.empty((3, 3)), np.empty((6, 6)), np.empty(3), np.empty((6, 6)), np.empty((6, 6)),
-        np.empty((6, n)), np.empty(6),
+        np.empty((6, n)), np.empty(6), np.empty((npts, 6, n)), np.empty((npts, 6)),
+        np.empty((npts, 3)),
     )  # fmt: skip
 
 
@@ -213,25 +218,12 @@ def base_frame(s, q, qd, P, Q):
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def base_rows(s, rho, force, moment, rho_g, dP, P, dQ, total_mass):
+def base_rows(s, rho, force, moment, dP, P, dQ, total_mass):
     """The wrench of ``force``, ``moment`` (one row per point ``rho``, C_s axes; rho_g: the
-    points in inertial axes) about G_s and the base rows of Wang (5.26) into K, r (the DOF
+    points in inertial axes, s.rho_g) about G_s and the base rows of Wang (5.26) into K, r (the DOF
     rows zeroed)."""
-    F, K, Mg, R, RE, Tw, h, r, t1, t2, t3, w, x3 = (
-        s.F,
-        s.K,
-        s.Mg,
-        s.R,
-        s.RE,
-        s.Tw,
-        s.h,
-        s.r,
-        s.t1,
-        s.t2,
-        s.t3,
-        s.w,
-        s.x3,
-    )
+    F, K, Mg, R, RE, Tw, h, r = s.F, s.K, s.Mg, s.R, s.RE, s.Tw, s.h, s.r
+    t1, t2, t3, w, x3, rho_g = s.t1, s.t2, s.t3, s.w, s.x3, s.rho_g
     for k in range(3):
         F[k] = 0.0
         Mg[k] = 0.0
@@ -261,148 +253,153 @@ def base_rows(s, rho, force, moment, rho_g, dP, P, dQ, total_mass):
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def jacobian_row(s, rho, E, L, body, Jb):
-    """Jb (6, n) of one point (inertial axes): [a_G; alpha] = Jb u + cb, base columns then the
-    DOFs' (partials E angular, L of rho; C_s axes). A point mass (``body`` False) gets its
-    translation rows only."""
-    R, Tw, t1, t2, t3, x3 = s.R, s.Tw, s.t1, s.t2, s.t3, s.x3
-    n = Jb.shape[1]
-    for rr in range(6):
-        for c in range(n):
-            Jb[rr, c] = 0.0
-    for c in range(3):
-        t1[0] = Tw[0, c]
-        t1[1] = Tw[1, c]
-        t1[2] = Tw[2, c]
-        km._cross(rho, t1, t2)
-        km._mv(R, t2, t3)
+def point_rows(s, rho, drho, ddrho, E, L, mass, nbody):
+    """Per point i (C_s axes in; the first ``nbody`` rigid bodies, then point masses, one of
+    zero mass skipped): s.Jb[i] (6, n), base columns then the DOFs' (partials E angular, L of
+    rho), a point mass with its translation rows only, and s.cb[i, :3] = R (rho'' + 2 w x rho'
+    + w x (w x rho) + RE x rho), the velocity-dependent acceleration (inertial)."""
+    R, RE, Tw, t1, t2, t3, w, x3 = s.R, s.RE, s.Tw, s.t1, s.t2, s.t3, s.w, s.x3
+    Jb, cb = s.Jb, s.cb
+    n = Jb.shape[2]
+    for i in range(rho.shape[0]):
+        body = i < nbody
+        if not body and mass[i] == 0.0:
+            continue
+        for rr in range(6):
+            for c in range(n):
+                Jb[i, rr, c] = 0.0
+        for c in range(3):
+            t1[0] = Tw[0, c]
+            t1[1] = Tw[1, c]
+            t1[2] = Tw[2, c]
+            km._cross(rho[i], t1, t2)
+            km._mv(R, t2, t3)
+            for rr in range(3):
+                Jb[i, rr, 3 + c] = -t3[rr]
+                if body:
+                    Jb[i, 3 + rr, 3 + c] = (
+                        R[rr, 0] * Tw[0, c] + R[rr, 1] * Tw[1, c] + R[rr, 2] * Tw[2, c]
+                    )
         for rr in range(3):
-            Jb[rr, 3 + c] = -t3[rr]
+            Jb[i, rr, rr] = 1.0
+        for j in range(n - 6):
+            for k in range(3):
+                t1[k] = L[i, k, j]
+            km._mv(R, t1, t3)
+            for k in range(3):
+                Jb[i, k, 6 + j] = t3[k]
             if body:
-                Jb[3 + rr, 3 + c] = R[rr, 0] * Tw[0, c] + R[rr, 1] * Tw[1, c] + R[rr, 2] * Tw[2, c]
-    for rr in range(3):
-        Jb[rr, rr] = 1.0
-    for j in range(n - 6):
+                for k in range(3):
+                    t2[k] = E[i, k, j]
+                km._mv(R, t2, x3)
+                for k in range(3):
+                    Jb[i, 3 + k, 6 + j] = x3[k]
+        km._cross(w, drho[i], t1)
+        km._cross(w, rho[i], t2)
+        km._cross(w, t2, t3)
+        km._cross(RE, rho[i], x3)
         for k in range(3):
-            t1[k] = L[k, j]
-        km._mv(R, t1, t3)
+            t2[k] = ddrho[i, k] + 2.0 * t1[k] + t3[k] + x3[k]
+        km._mv(R, t2, t3)
         for k in range(3):
-            Jb[k, 6 + j] = t3[k]
+            cb[i, k] = t3[k]
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def dof_rows(s, E, L, rho, mass, R_rel, inertia, nbody):
+    """D_k = sum_i (J_i E_ik + m_i rho_i x L_ik) (a point mass: no J E_k; J_i = R_rel I R_rel^T):
+    the DOF accelerations in dQ (Wang 5.20), added to the columns 6.. of the rotational base
+    rows (points as :func:`point_rows`)."""
+    Js, K, t1, t2 = s.Js, s.K, s.t1, s.t2
+    nf = K.shape[0] - 6
+    for i in range(rho.shape[0]):
+        body = i < nbody
+        if not body and mass[i] == 0.0:
+            continue
         if body:
+            _rot_inertia(R_rel[i], inertia[i], Js)
+        for j in range(nf):
             for k in range(3):
-                t2[k] = E[k, j]
-            km._mv(R, t2, x3)
+                t1[k] = L[i, k, j]
+            km._cross(rho[i], t1, t2)
             for k in range(3):
-                Jb[3 + k, 6 + j] = x3[k]
+                if body:
+                    a = Js[k, 0] * E[i, 0, j] + Js[k, 1] * E[i, 1, j] + Js[k, 2] * E[i, 2, j]
+                    K[3 + k, 6 + j] += a + mass[i] * t2[k]
+                else:
+                    K[3 + k, 6 + j] += mass[i] * t2[k]
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def translation_bias(s, rho, drho, ddrho, cb):
-    """cb[:3] (inertial) = R (rho'' + 2 w x rho' + w x (w x rho) + RE x rho): the velocity-
-    dependent acceleration of one point (C_s axes in)."""
-    R, RE, t1, t2, t3, w, x3 = s.R, s.RE, s.t1, s.t2, s.t3, s.w, s.x3
-    km._cross(w, drho, t1)
-    km._cross(w, rho, t2)
-    km._cross(w, t2, t3)
-    km._cross(RE, rho, x3)
-    for k in range(3):
-        t2[k] = ddrho[k] + 2.0 * t1[k] + t3[k] + x3[k]
-    km._mv(R, t2, t3)
-    for k in range(3):
-        cb[k] = t3[k]
-
-
-@njit(cache=True, fastmath=False, inline="always")
-def dof_columns(s, E, L, rho, mass, body):
-    """D_k = J E_k + m rho x L_k of one point (a point mass: no J E_k; J in Js): the DOF
-    accelerations in dQ (Wang 5.20), added to the columns 6.. of the rotational base rows."""
-    Js, K, r, t1, t2 = s.Js, s.K, s.r, s.t1, s.t2
-    for j in range(r.shape[0] - 6):
-        for k in range(3):
-            t1[k] = L[k, j]
-        km._cross(rho, t1, t2)
-        for k in range(3):
-            if body:
-                a = Js[k, 0] * E[0, j] + Js[k, 1] * E[1, j] + Js[k, 2] * E[2, j]
-                K[3 + k, 6 + j] += a + mass * t2[k]
-            else:
-                K[3 + k, 6 + j] += mass * t2[k]
-
-
-@njit(cache=True, fastmath=False, inline="always")
-def body_inertia(s, R_rel, inertia, mass, w_rel):
-    """Mi (6, 6) = diag(m, R R_rel I R_rel^T R^T) of one rigid body (inertial), Ig its
-    rotational part and wb its angular velocity (inertial) into ``s``."""
-    Ig, Mi, R, Rb, t1, w, wb = s.Ig, s.Mi, s.R, s.Rb, s.t1, s.w, s.wb
-    for rr in range(3):
-        for c in range(3):
-            Rb[rr, c] = R[rr, 0] * R_rel[0, c] + R[rr, 1] * R_rel[1, c] + R[rr, 2] * R_rel[2, c]
-    _rot_inertia(Rb, inertia, Ig)
-    for k in range(3):
-        t1[k] = w[k] + w_rel[k]
-    km._mv(R, t1, wb)
-    for rr in range(6):
-        for c in range(6):
-            Mi[rr, c] = 0.0
-    for rr in range(3):
-        Mi[rr, rr] = mass
-        for c in range(3):
-            Mi[3 + rr, 3 + c] = Ig[rr, c]
-
-
-@njit(cache=True, fastmath=False, inline="always")
-def added_mass(s, rho_g, A, Jb, cb):
-    """A body's added mass A (6, 6) coupled into the base rows (its generalized forces, as the
-    prescribed core) and into Mi."""
-    G, GA, K, Mi, R, r = s.G, s.GA, s.K, s.Mi, s.R, s.r
-    km.added_mass_rows(R, rho_g, A, G, GA)
+def body_rows(s, R_rel, inertia, mass, w_rel, A, force, moment, coupled):
+    """Per rigid body i (``force.shape[0]`` of them): Mi = diag(m, R R_rel I R_rel^T R^T)
+    (inertial), its added mass A[i] (read when ``coupled``) coupled into the base rows (its
+    generalized forces, as the prescribed core) and into Mi, then its part of the DOF rows:
+    sum Jd^T (Mi (Jb u + cb) + gyro - W) = tau (Wang 5.28 on each DOF, written with partial
+    velocities)."""
+    G, GA, Ig, K, MJ, Mi, R, Rb = s.G, s.GA, s.Ig, s.K, s.MJ, s.Mi, s.R, s.Rb
+    r, t1, t2, v6, w, wb = s.r, s.t1, s.t2, s.v6, s.w, s.wb
+    Jb, cb, rho_g = s.Jb, s.cb, s.rho_g
     n = r.shape[0]
-    for rr in range(6):
-        for c in range(n):
+    for i in range(force.shape[0]):
+        for rr in range(3):
+            for c in range(3):
+                Rb[rr, c] = (
+                    R[rr, 0] * R_rel[i, 0, c]
+                    + R[rr, 1] * R_rel[i, 1, c]
+                    + R[rr, 2] * R_rel[i, 2, c]
+                )
+        _rot_inertia(Rb, inertia[i], Ig)
+        for k in range(3):
+            t1[k] = w[k] + w_rel[i, k]
+        km._mv(R, t1, wb)
+        for rr in range(6):
+            for c in range(6):
+                Mi[rr, c] = 0.0
+        for rr in range(3):
+            Mi[rr, rr] = mass[i]
+            for c in range(3):
+                Mi[3 + rr, 3 + c] = Ig[rr, c]
+        if coupled:
+            km.added_mass_rows(R, rho_g[i], A[i], G, GA)
+            for rr in range(6):
+                for c in range(n):
+                    a = 0.0
+                    for k in range(6):
+                        a += GA[rr, k] * Jb[i, k, c]
+                    K[rr, c] += a
+                a = 0.0
+                for k in range(6):
+                    a += GA[rr, k] * cb[i, k]
+                r[rr] -= a
+            for rr in range(6):
+                for c in range(6):
+                    Mi[rr, c] += A[i, rr, c]
+        for rr in range(6):
+            for c in range(n):
+                a = 0.0
+                for k in range(6):
+                    a += Mi[rr, k] * Jb[i, k, c]
+                MJ[rr, c] = a
             a = 0.0
             for k in range(6):
-                a += GA[rr, k] * Jb[k, c]
-            K[rr, c] += a
-        a = 0.0
-        for k in range(6):
-            a += GA[rr, k] * cb[k]
-        r[rr] -= a
-    for rr in range(6):
-        for c in range(6):
-            Mi[rr, c] += A[rr, c]
-
-
-@njit(cache=True, fastmath=False, inline="always")
-def kane_rows(s, Jb, cb, force, moment):
-    """A rigid body's part of the DOF rows: sum Jd^T (Mi (Jb u + cb) + gyro - W) = tau (Wang
-    5.28 on each DOF, written with partial velocities; Mi, Ig, wb from :func:`body_inertia`)."""
-    Ig, K, MJ, Mi, r, t1, t2, v6, wb = s.Ig, s.K, s.MJ, s.Mi, s.r, s.t1, s.t2, s.v6, s.wb
-    n = r.shape[0]
-    for rr in range(6):
-        for c in range(n):
+                a += Mi[rr, k] * cb[i, k]
+            v6[rr] = a
+        km._mv(Ig, wb, t1)
+        km._cross(wb, t1, t2)
+        for k in range(3):
+            v6[k] = force[i, k] - v6[k]
+            v6[3 + k] = moment[i, k] - t2[k] - v6[3 + k]
+        for j in range(n - 6):
+            for c in range(n):
+                a = 0.0
+                for k in range(6):
+                    a += Jb[i, k, 6 + j] * MJ[k, c]
+                K[6 + j, c] += a
             a = 0.0
             for k in range(6):
-                a += Mi[rr, k] * Jb[k, c]
-            MJ[rr, c] = a
-        a = 0.0
-        for k in range(6):
-            a += Mi[rr, k] * cb[k]
-        v6[rr] = a
-    km._mv(Ig, wb, t1)
-    km._cross(wb, t1, t2)
-    for k in range(3):
-        v6[k] = force[k] - v6[k]
-        v6[3 + k] = moment[k] - t2[k] - v6[3 + k]
-    for j in range(n - 6):
-        for c in range(n):
-            a = 0.0
-            for k in range(6):
-                a += Jb[k, 6 + j] * MJ[k, c]
-            K[6 + j, c] += a
-        a = 0.0
-        for k in range(6):
-            a += Jb[k, 6 + j] * v6[k]
-        r[6 + j] += a
+                a += Jb[i, k, 6 + j] * v6[k]
+            r[6 + j] += a
 
 
 @njit(cache=True, fastmath=False, inline="always")
@@ -437,31 +434,17 @@ def forward_dynamics_dofs(q, qd, rel, d, tau, force, moment, A, coupled):
     a_G = np.empty((B, N, 3))
     dw_b = np.empty((B, N, 3))
     H = np.empty((B, 3))
-    s = work(n)
-    R, RE, Js, h, t1, t2, t3, u, v6, w, x3 = (
-        s.R,
-        s.RE,
-        s.Js,
-        s.h,
-        s.t1,
-        s.t2,
-        s.t3,
-        s.u,
-        s.v6,
-        s.w,
-        s.x3,
-    )
-    rho_g = np.empty((N, 3))
+    s = work(n, N)
+    R, RE, h, t1, t2, t3, u, v6, w, x3 = s.R, s.RE, s.h, s.t1, s.t2, s.t3, s.u, s.v6, s.w, s.x3
+    Jb, cb = s.Jb, s.cb
     E = np.empty((N, 3, nf))
     L = np.empty((N, 3, nf))
-    Jb = np.empty((N, 6, n))
-    cb = np.empty((N, 6))
     for b in range(B):
         base_frame(s, q[b], qd[b], rel.P[b], rel.Q[b])
         for k in range(3):
             H[b, k] = h[k]
         # external wrench about G_s (inertial) and the rotational right-hand side (5.26)
-        base_rows(s, rel.rho[b], force[b], moment[b], rho_g, rel.dP[b], rel.P[b], rel.dQ[b],
+        base_rows(s, rel.rho[b], force[b], moment[b], rel.dP[b], rel.P[b], rel.dQ[b],
                   d.total_mass)  # fmt: skip
         # partial velocities of the DOFs (C_s axes): E angular, L of rho_{G_i/G_s}
         for i in range(N):
@@ -498,9 +481,8 @@ def forward_dynamics_dofs(q, qd, rel, d, tau, force, moment, A, coupled):
                 for i in range(N):
                     L[i, k, j] -= a
         # Jb (inertial): [a_G; alpha] = Jb u + cb
+        point_rows(s, rel.rho[b], rel.drho[b], rel.ddrho[b], E, L, d.mass, N)
         for i in range(N):
-            jacobian_row(s, rel.rho[b, i], E[i], L[i], True, Jb[i])
-            translation_bias(s, rel.rho[b, i], rel.drho[b, i], rel.ddrho[b, i], cb[i])
             km._cross(w, rel.w_rel[b, i], t1)
             for k in range(3):
                 t2[k] = RE[k] + (rel.dw_rel[b, i, k] + t1[k])
@@ -508,15 +490,10 @@ def forward_dynamics_dofs(q, qd, rel, d, tau, force, moment, A, coupled):
             for k in range(3):
                 cb[i, 3 + k] = t3[k]
         # D_k = sum_i (J_i E_ik + m_i rho_i x L_ik): the joint accelerations in dQ (5.20)
-        for i in range(N):
-            _rot_inertia(rel.R_c2s[b, i], d.inertia_b[i], Js)
-            dof_columns(s, E[i], L[i], rel.rho[b, i], d.mass[i], True)
+        dof_rows(s, E, L, rel.rho[b], d.mass, rel.R_c2s[b], d.inertia_b, N)
         # per body: rigid inertia (inertial), gyroscopic term, added mass, the joint rows
-        for i in range(N):
-            body_inertia(s, rel.R_c2s[b, i], d.inertia_b[i], d.mass[i], rel.w_rel[b, i])
-            if coupled:
-                added_mass(s, rho_g[i], A[b, i], Jb[i], cb[i])
-            kane_rows(s, Jb[i], cb[i], force[b, i], moment[b, i])
+        body_rows(s, rel.R_c2s[b], d.inertia_b, d.mass, rel.w_rel[b], A[b], force[b], moment[b],
+                  coupled)  # fmt: skip
         solve_rows(s, tau[b], qdd[b], qdd_dof[b])
         for i in range(N):
             for k in range(6):
