@@ -12,7 +12,9 @@ violation). From them, module by module:
   included: ``run.py`` importing ``euler313.py`` which imports ``run.py`` back inside a function is
   a circle even though Python tolerates it;
 * ``floatwind`` importing ``validation`` (the scripts that check it) fails;
-* a module of ``floatwind`` over :data:`MAX_LINES` lines fails.
+* a module of ``floatwind`` over :data:`MAX_LINES` lines fails;
+* a function of ``floatwind`` with :data:`MAX_POSITIONAL` or more positional parameters fails,
+  unless it is one of the few left (:data:`LONG_SIGNATURES`; the list only shrinks).
 
 Each failure names the file and line. Each check shows that it catches a deliberate bad example.
 """
@@ -45,6 +47,33 @@ LAYER = {pkg: k for k, layer in enumerate(LAYERS) for pkg in layer}
 
 #: no module of floatwind is longer than this (lines)
 MAX_LINES = 1000
+
+#: a function with this many positional parameters (self/cls not counted) takes a record or
+#: keyword-only arguments instead (issue 34; numba kernels: a NamedTuple record, since njit
+#: calls cannot bind keyword-only parameters)
+MAX_POSITIONAL = 12
+
+#: the functions still over the bound (issue 34 began with 31; the positional 8-tuple caches, the
+#: catenary's 15-item argument list, mcm.forward_dynamics' 16 arrays are gone): file below floatwind/ -> names. A new one
+#: fails; so does an entry that no longer needs to be here (remove it: the count only goes down)
+LONG_SIGNATURES = {
+    "_kernels/lumped.py": {"line_forces", "member_rhs", "relax"},
+    "_kernels/mbdm.py": {"_add_rot", "rows", "loads", "_crossing", "run_baumgarte"},
+    "_kernels/rotor.py": {"rotor_solve"},
+    "_kernels/waves.py": {
+        "expansion_kinematics",
+        "_kin_node",
+        "expansion_kinematics_eta",
+        "_eta_lanes",
+        "expansion_kinematics_lanes",
+    },  # fmt: skip
+    "integrate/compiled_bossak.py": {
+        "bossak_linear_chunk",
+        "linked_state",
+        "linked_body_loop",
+        "bossak_linked_chunk",
+    },  # fmt: skip
+}
 
 
 @dataclass(frozen=True)
@@ -404,3 +433,59 @@ def test_no_sys_path_edits_and_no_availability_checks_of_own_modules():
             if "sys.path" in line or re.search(r"find_spec\(\s*[\"']floatwind", line):
                 hits.append(f"{f.relative_to(ROOT)}:{k}: {line.strip()}")
     assert hits == []
+
+
+def long_signatures(files) -> dict[str, set[str]]:
+    """File -> names of its functions with :data:`MAX_POSITIONAL` or more positional
+    parameters (positional-only and ordinary ones; self and cls not counted)."""
+    out: dict[str, set[str]] = {}
+    for rel, (path, text) in files.items():
+        tree = ast.parse(text if text is not None else path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                pos = [x for x in a.posonlyargs + a.args if x.arg not in ("self", "cls")]
+                if len(pos) >= MAX_POSITIONAL:
+                    out.setdefault(rel, set()).add(node.name)
+    return out
+
+
+@functools.cache
+def _package_signatures() -> dict[str, frozenset[str]]:
+    return {k: frozenset(v) for k, v in long_signatures(_package_files()).items()}
+
+
+def _signature_report(found) -> list[str]:
+    bad = []
+    for rel in sorted(set(found) | set(LONG_SIGNATURES)):
+        have, allowed = set(found.get(rel, ())), LONG_SIGNATURES.get(rel, set())
+        bad += [
+            f"{rel}: {name} takes {MAX_POSITIONAL} or more positional parameters (pass a "
+            "record, or make them keyword-only)"
+            for name in sorted(have - allowed)
+        ]  # fmt: skip
+        bad += [
+            f"{rel}: {name} is no longer a long signature: remove it from LONG_SIGNATURES"
+            for name in sorted(allowed - have)
+        ]  # fmt: skip
+    return bad
+
+
+def test_no_new_function_with_a_long_positional_signature():
+    assert _signature_report(_package_signatures()) == []
+    assert sum(len(v) for v in LONG_SIGNATURES.values()) <= 18  # issue 34: 31 -> 24 -> 18
+
+
+def test_the_signature_check_fails_on_a_long_one_and_on_a_stale_entry():
+    args = ", ".join(f"a{k}" for k in range(MAX_POSITIONAL))
+    wide = {"loads/_wide.py": (ROOT / "x.py", f"def wide({args}):\n    return a0\n")}
+    bad = _signature_report(_package_signatures() | long_signatures(wide))
+    assert any(b.startswith("loads/_wide.py: wide takes") for b in bad), bad
+    keyword = f"def ok(a0, *, {args.replace('a0, ', '')}):\n    return a0\n"
+    assert long_signatures({"loads/_ok.py": (ROOT / "x.py", keyword)}) == {}
+    found = dict(_package_signatures())
+    found.pop("_kernels/rotor.py")
+    assert _signature_report(found) == [
+        "_kernels/rotor.py: rotor_solve is no longer a long signature: remove it from "
+        "LONG_SIGNATURES"
+    ]

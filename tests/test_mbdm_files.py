@@ -329,3 +329,16 @@ def test_cli_mbdm_help_has_examples(capsys):
     assert exc.value.code == 0
     text = capsys.readouterr().out
     assert "examples:" in text and "floatwind mbdm cases/mbdm/body_on_spring/mbdm" in text
+
+
+def test_step_bound_is_the_one_of_every_run(tmp_path):
+    """``floatwind mbdm`` refuses a run of more steps than simulate.sanity.MAX_STEPS (the one
+    bound, shared with ``floatwind run``), in one line naming t_end, before it steps."""
+    from floatwind.simulate import mbdm, sanity
+
+    assert mbdm.MAX_STEPS is sanity.MAX_STEPS
+    f = tmp_path / "mbdm"
+    f.write_text(TABLE3)
+    with pytest.raises(CaseError, match=r"more than 1e\+09") as e:
+        run_mbdm(read_mbdm(f), t_end=1e12)
+    assert e.value.field == "t_end"

@@ -29,9 +29,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from floatwind._kernels import loads as kl
+from floatwind._kernels import joints as kj
 from floatwind._kernels import mcm as km
-from floatwind._kernels.joints import DofParams, RelTableB, _rot_inertia
+from floatwind._kernels.joints import DofParams
 
 __all__ = ["FlexParams", "FlexState", "flex_dynamics", "flex_state"]
 
@@ -119,28 +119,7 @@ def flex_state(f, g, y):
     nf = f.nf
     J1 = f.node0.shape[0]
     NE = N + J1
-    motion = np.empty((B, N, 6))
-    g = g if f.moving else 0
-    for b in range(B):
-        for c in range(N):
-            k = d.dof_of[c]
-            for col in range(6):
-                motion[b, c, col] = d.motion[g, c, col]
-            if k >= 0:
-                ratio = d.dof_ratio[c]
-                motion[b, c, 0] = ratio * y[b, 12 + k] + d.dof_offset[c]
-                motion[b, c, 1] = ratio * y[b, 12 + nf + k]
-                motion[b, c, 2] = 0.0
-    t0 = RelTableB(
-        np.empty((B, N, 3)), np.empty((B, N, 3)), np.empty((B, N, 3)),
-        np.empty((B, N, 3, 3)), np.empty((B, N, 3)), np.empty((B, N, 3)),
-        np.empty((B, 3, 3)), np.empty((B, 3, 3)), np.empty((B, 3)), np.empty((B, 3)),
-        d.total_mass, d.cm_b,
-    )  # fmt: skip
-    km.rel_table(
-        d.order, d.parent, d.axis, d.R0_c2p, d.rJp, d.uc, d.mass, d.inertia_b, d.total_mass,
-        motion, t0,
-    )  # fmt: skip
+    t0 = kj.rel_rows(d, kj.member_motion(d, g if f.moving else 0, y, nf))
     st = FlexState(
         np.empty((B, NE, 3)), np.empty((B, NE, 3)), np.empty((B, NE, 3)),
         np.empty((B, NE, 3, 3)), np.empty((B, NE, 3)), np.empty((B, NE, 3)),
@@ -420,27 +399,12 @@ def flex_state(f, g, y):
 
 @njit(cache=True, fastmath=False)
 def flex_forces(f, g, y):
-    """tau (B, nf): the joint drives (``joints.drive_torques``) then -K q - C q' of the modes."""
-    d = f.d
-    B = y.shape[0]
-    nj = d.n
+    """tau (B, nf): the joint drives (``joints.drive_rows``) then -K q - C q' of the modes."""
+    nj = f.d.n
     nf = f.nf
-    tau = np.empty((B, nf))
-    g = g if f.moving else 0
-    for b in range(B):
-        for k in range(nj):
-            c = d.dof_child[k]
-            th = y[b, 12 + k]
-            thd = y[b, 12 + nf + k]
-            v = (
-                -d.stiffness[k] * (th - d.motion[g, c, 0])
-                - d.damping[k] * (thd - d.motion[g, c, 1])
-                + d.torque0[k]
-            )
-            if d.table_n[k] > 0:
-                m = d.table_n[k]
-                v += kl._interp(thd, d.table_x[k, :m], d.table_y[k, :m])
-            tau[b, k] = v
+    tau = np.empty((y.shape[0], nf))
+    kj.drive_rows(f.d, g if f.moving else 0, y, nf, tau)
+    for b in range(y.shape[0]):
         for k in range(f.n):
             v = 0.0
             for m in range(f.n):
@@ -454,7 +418,9 @@ def flex_forces(f, g, y):
 @njit(cache=True, fastmath=False)
 def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
     """Base, joint and modal accelerations of every member: FlexTower.forward_dynamics
-    (Wang 5.26 base rows with the DOFs in dQ, Kane's rows over bodies + nodes).
+    (Wang 5.26 base rows with the DOFs in dQ, Kane's rows over bodies + nodes), assembled with
+    the joint-DOF solve's pieces (``floatwind._kernels.joints``: base_frame, base_rows,
+    point_rows, dof_rows, body_rows, solve_rows) plus the nodes' rows.
     Returns qdd (B, 6), qdd_dof (B, nf)."""
     B = q.shape[0]
     N = force.shape[1]
@@ -463,46 +429,16 @@ def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
     nn = 6 + nf
     qdd = np.empty((B, 6))
     qdd_dof = np.empty((B, nf))
-    R = np.empty((3, 3))
-    Tw = np.empty((3, 3))
-    RE = np.empty(3)
-    w = np.empty(3)
-    h = np.empty(3)
-    t1 = np.empty(3)
-    t2 = np.empty(3)
-    t3 = np.empty(3)
-    x3 = np.empty(3)
-    rho_g = np.empty((NE, 3))
+    s = kj.work(nn, NE)
+    R, RE, K, r, t1, t2, t3, v6, w = s.R, s.RE, s.K, s.r, s.t1, s.t2, s.t3, s.v6, s.w
+    Jb, cb = s.Jb, s.cb
     fz = np.zeros((NE, 3))
     mz = np.zeros((NE, 3))
-    F = np.empty(3)
-    Mg = np.empty(3)
-    Jb = np.empty((NE, 6, nn))
-    cb = np.empty((NE, 6))
-    K = np.empty((nn, nn))
-    r = np.empty(nn)
-    u = np.empty(nn)
-    Js = np.empty((3, 3))
-    Rb = np.empty((3, 3))
-    Ig = np.empty((3, 3))
-    Mi = np.empty((6, 6))
-    wb = np.empty(3)
-    G = np.empty((6, 6))
-    GA = np.empty((6, 6))
-    MJ = np.empty((6, nn))
-    v6 = np.empty(6)
     for b in range(B):
-        P0 = st.P[b]
         rho = st.rho[b]
         E = st.E[b]
         L = st.L[b]
-        km._euler123(q[b, 3], q[b, 4], q[b, 5], R)
-        km._t_omega(q[b, 4], q[b, 5], Tw)
-        km._re(q[b, 4], q[b, 5], qd[b, 3], qd[b, 4], qd[b, 5], RE)
-        km._mv(Tw, qd[b, 3:6], w)
-        km._mv(P0, w, t1)
-        for k in range(3):
-            h[k] = t1[k] + st.Q[b, k]
+        kj.base_frame(s, q[b], qd[b], st.P[b], st.Q[b])
         # the loads on the bodies, the weight of the nodes (inertial z)
         for i in range(NE):
             for k in range(3):
@@ -514,99 +450,19 @@ def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
                     mz[i, k] = 0.0
             if i >= N:
                 fz[i, 2] = -f.gravity * f.mass_ext[i]
-        for k in range(3):
-            F[k] = 0.0
-            Mg[k] = 0.0
-        for i in range(NE):
-            km._mv(R, rho[i], t1)
-            for k in range(3):
-                rho_g[i, k] = t1[k]
-            km._cross(t1, fz[i], t2)
-            for k in range(3):
-                F[k] += fz[i, k]
-                Mg[k] += mz[i, k] + t2[k]
-        km._mtv(R, Mg, t1)
-        km._mv(st.dP[b], w, t2)
-        km._mv(P0, RE, t3)
-        km._cross(w, h, x3)
-        for k in range(nn):
-            r[k] = 0.0
-            for c in range(nn):
-                K[k, c] = 0.0
-        for k in range(3):
-            r[k] = F[k]
-            r[3 + k] = t1[k] - t2[k] - st.dQ[b, k] - t3[k] - x3[k]
-            K[k, k] = f.total_mass
-            for c in range(3):
-                K[3 + k, 3 + c] = P0[k, 0] * Tw[0, c] + P0[k, 1] * Tw[1, c] + P0[k, 2] * Tw[2, c]
+        kj.base_rows(s, rho, fz, mz, st.dP[b], st.P[b], st.dQ[b], f.total_mass)
         # Jb (inertial): [a_G; alpha] = Jb u + cb (a node: its translation only; the massless
         # top point: nothing, it adds nothing to the solve)
-        for i in range(NE):
-            body = i < N
-            if not body and f.mass_ext[i] == 0.0:
-                continue
-            for rr in range(6):
-                for c in range(nn):
-                    Jb[i, rr, c] = 0.0
-            for c in range(3):
-                t1[0] = Tw[0, c]
-                t1[1] = Tw[1, c]
-                t1[2] = Tw[2, c]
-                km._cross(rho[i], t1, t2)
-                km._mv(R, t2, t3)
-                for rr in range(3):
-                    Jb[i, rr, 3 + c] = -t3[rr]
-                    if body:
-                        Jb[i, 3 + rr, 3 + c] = (
-                            R[rr, 0] * Tw[0, c] + R[rr, 1] * Tw[1, c] + R[rr, 2] * Tw[2, c]
-                        )
-            for rr in range(3):
-                Jb[i, rr, rr] = 1.0
-            for j in range(nf):
-                for k in range(3):
-                    t1[k] = L[i, k, j]
-                km._mv(R, t1, t3)
-                for k in range(3):
-                    Jb[i, k, 6 + j] = t3[k]
-                if body:
-                    for k in range(3):
-                        t2[k] = E[i, k, j]
-                    km._mv(R, t2, x3)
-                    for k in range(3):
-                        Jb[i, 3 + k, 6 + j] = x3[k]
-            # velocity-dependent accelerations (C_s axes)
-            km._cross(w, st.drho[b, i], t1)
-            km._cross(w, rho[i], t2)
-            km._cross(w, t2, t3)
-            km._cross(RE, rho[i], x3)
+        kj.point_rows(s, rho, st.drho[b], st.ddrho[b], E, L, f.mass_ext, N)
+        for i in range(N):
+            km._cross(w, st.w[b, i], t1)
             for k in range(3):
-                t2[k] = st.ddrho[b, i, k] + 2.0 * t1[k] + t3[k] + x3[k]
+                t2[k] = RE[k] + st.dw[b, i, k] + t1[k]
             km._mv(R, t2, t3)
             for k in range(3):
-                cb[i, k] = t3[k]
-            if body:
-                km._cross(w, st.w[b, i], t1)
-                for k in range(3):
-                    t2[k] = RE[k] + st.dw[b, i, k] + t1[k]
-                km._mv(R, t2, t3)
-                for k in range(3):
-                    cb[i, 3 + k] = t3[k]
+                cb[i, 3 + k] = t3[k]
         # D_k = sum_i (J_i E_ik + m_i rho_i x L_ik): the DOF accelerations in dQ (5.20)
-        for i in range(NE):
-            if i >= N and f.mass_ext[i] == 0.0:
-                continue
-            if i < N:
-                _rot_inertia(st.R[b, i], f.inertia_ext[i], Js)
-            for j in range(nf):
-                for k in range(3):
-                    t1[k] = L[i, k, j]
-                km._cross(rho[i], t1, t2)
-                for k in range(3):
-                    if i < N:
-                        a = Js[k, 0] * E[i, 0, j] + Js[k, 1] * E[i, 1, j] + Js[k, 2] * E[i, 2, j]
-                        K[3 + k, 6 + j] += a + f.mass_ext[i] * t2[k]
-                    else:  # a node: a point mass
-                        K[3 + k, 6 + j] += f.mass_ext[i] * t2[k]
+        kj.dof_rows(s, E, L, rho, f.mass_ext, st.R[b], f.inertia_ext, N)
         # the nodes (point masses, Mi = m 1): sum_i m_i Jd_i^T (Jb_i u + cb_i) - Jd_i^T f_i
         for i in range(N, NE):
             mi = f.mass_ext[i]
@@ -625,70 +481,7 @@ def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
                     Jb[i, 0, 6 + j] * v6[0] + Jb[i, 1, 6 + j] * v6[1] + Jb[i, 2, 6 + j] * v6[2]
                 )
         # per body: inertia (inertial), gyroscopic term, added mass; Kane's rows
-        for i in range(N):
-            for rr in range(3):
-                for c in range(3):
-                    Rb[rr, c] = (
-                        R[rr, 0] * st.R[b, i, 0, c]
-                        + R[rr, 1] * st.R[b, i, 1, c]
-                        + R[rr, 2] * st.R[b, i, 2, c]
-                    )
-            _rot_inertia(Rb, f.inertia_ext[i], Ig)
-            for k in range(3):
-                t1[k] = w[k] + st.w[b, i, k]
-            km._mv(R, t1, wb)
-            for rr in range(6):
-                for c in range(6):
-                    Mi[rr, c] = 0.0
-            for rr in range(3):
-                Mi[rr, rr] = f.mass_ext[i]
-                for c in range(3):
-                    Mi[3 + rr, 3 + c] = Ig[rr, c]
-            if coupled:
-                km.added_mass_rows(R, rho_g[i], A[b, i], G, GA)
-                for rr in range(6):
-                    for c in range(nn):
-                        a = 0.0
-                        for k in range(6):
-                            a += GA[rr, k] * Jb[i, k, c]
-                        K[rr, c] += a
-                    a = 0.0
-                    for k in range(6):
-                        a += GA[rr, k] * cb[i, k]
-                    r[rr] -= a
-                for rr in range(6):
-                    for c in range(6):
-                        Mi[rr, c] += A[b, i, rr, c]
-            for rr in range(6):
-                for c in range(nn):
-                    a = 0.0
-                    for k in range(6):
-                        a += Mi[rr, k] * Jb[i, k, c]
-                    MJ[rr, c] = a
-                a = 0.0
-                for k in range(6):
-                    a += Mi[rr, k] * cb[i, k]
-                v6[rr] = a
-            km._mv(Ig, wb, t1)
-            km._cross(wb, t1, t2)
-            for k in range(3):
-                v6[k] = fz[i, k] - v6[k]
-                v6[3 + k] = mz[i, k] - t2[k] - v6[3 + k]
-            for j in range(nf):
-                for c in range(nn):
-                    a = 0.0
-                    for k in range(6):
-                        a += Jb[i, k, 6 + j] * MJ[k, c]
-                    K[6 + j, c] += a
-                a = 0.0
-                for k in range(6):
-                    a += Jb[i, k, 6 + j] * v6[k]
-                r[6 + j] += a
-        for j in range(nf):
-            r[6 + j] += tau[b, j]
-        km.solve_small(K, r, u)
-        for k in range(6):
-            qdd[b, k] = u[k]
-        for j in range(nf):
-            qdd_dof[b, j] = u[6 + j]
+        kj.body_rows(s, st.R[b], f.inertia_ext, f.mass_ext, st.w[b], A[b], force[b], moment[b],
+                     coupled)  # fmt: skip
+        kj.solve_rows(s, tau[b], qdd[b], qdd_dof[b])
     return qdd, qdd_dof

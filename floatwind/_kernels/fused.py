@@ -92,11 +92,13 @@ def rhs_dynamics(rel, adds_mass, i, y, force, moment, A, out):
     """Forward dynamics (Wang 5.26): out[:, :6] = qd, out[:, 6:12] = qdd."""
     q = y[:, 0:6]
     qd = y[:, 6:12]
-    qdd, _aG, _dw, _H = km.forward_dynamics(
-        q, qd, rel.P[i : i + 1], rel.dP[i : i + 1], rel.Q[i : i + 1], rel.dQ[i : i + 1],
-        rel.rho[i : i + 1], rel.drho[i : i + 1], rel.ddrho[i : i + 1], rel.w_rel[i : i + 1],
-        rel.dw_rel[i : i + 1], rel.total_mass, force, moment, A, adds_mass,
+    m = km.Momentum(
+        rho=rel.rho[i : i + 1], drho=rel.drho[i : i + 1], ddrho=rel.ddrho[i : i + 1],
+        w_rel=rel.w_rel[i : i + 1], dw_rel=rel.dw_rel[i : i + 1], P=rel.P[i : i + 1],
+        dP=rel.dP[i : i + 1], Q=rel.Q[i : i + 1], dQ=rel.dQ[i : i + 1],
+        total_mass=rel.total_mass,
     )  # fmt: skip
+    qdd, _aG, _dw, _H = km.forward_dynamics(q, qd, m, force, moment, A, adds_mass)
     out[:, 0:6] = qd
     out[:, 6:12] = qdd
 

@@ -63,20 +63,15 @@ class DofParams(NamedTuple):
 def member_rel(d, g, y):
     """The relative kinematics table with one row per member (leading axis B) at grid index
     ``g``: the prescribed motions of ``d.motion[g]``, the joint DOFs from ``y``."""
-    B = y.shape[0]
+    return rel_rows(d, member_motion(d, g, y, d.n))
+
+
+@njit(cache=True, fastmath=False)
+def rel_rows(d, motion):
+    """The relative kinematics table (:class:`RelTableB`) of the tree ``d`` with the joint
+    motions (B, N, 6) of each member (``floatwind._kernels.mcm.rel_table``)."""
+    B = motion.shape[0]
     N = d.mass.shape[0]
-    nf = d.n
-    motion = np.empty((B, N, 6))
-    for b in range(B):
-        for c in range(N):
-            k = d.dof_of[c]
-            for col in range(6):
-                motion[b, c, col] = d.motion[g, c, col]
-            if k >= 0:
-                r = d.dof_ratio[c]
-                motion[b, c, 0] = r * y[b, 12 + k] + d.dof_offset[c]
-                motion[b, c, 1] = r * y[b, 12 + nf + k]
-                motion[b, c, 2] = 0.0
     out = RelTableB(
         np.empty((B, N, 3)), np.empty((B, N, 3)), np.empty((B, N, 3)),
         np.empty((B, N, 3, 3)), np.empty((B, N, 3)), np.empty((B, N, 3)),
@@ -108,14 +103,33 @@ class RelTableB(NamedTuple):
 
 
 @njit(cache=True, fastmath=False)
-def drive_torques(d, g, y):
-    """tau (B, nf) = -K (theta - theta_c) - C (theta' - theta_c') + tau0 + table(theta')
-    (``floatwind.multibody.drives.Drive.torque``); the command from ``d.motion[g]``."""
+def member_motion(d, g, y, nf):
+    """The joint motions (B, N, 6) of every member at grid index ``g``: the prescribed ones of
+    ``d.motion[g]``, the joint DOFs' angle and rate from ``y`` (``nf`` DOF columns of the state:
+    the joints first; zero joint acceleration)."""
     B = y.shape[0]
-    nf = d.n
-    tau = np.empty((B, nf))
+    N = d.mass.shape[0]
+    motion = np.empty((B, N, 6))
     for b in range(B):
-        for k in range(nf):
+        for c in range(N):
+            k = d.dof_of[c]
+            for col in range(6):
+                motion[b, c, col] = d.motion[g, c, col]
+            if k >= 0:
+                r = d.dof_ratio[c]
+                motion[b, c, 0] = r * y[b, 12 + k] + d.dof_offset[c]
+                motion[b, c, 1] = r * y[b, 12 + nf + k]
+                motion[b, c, 2] = 0.0
+    return motion
+
+
+@njit(cache=True, fastmath=False)
+def drive_rows(d, g, y, nf, tau):
+    """tau[:, :d.n] = -K (theta - theta_c) - C (theta' - theta_c') + tau0 + table(theta')
+    (``floatwind.multibody.drives.Drive.torque``); the command from ``d.motion[g]``, the rates
+    from the columns ``12 + nf ..`` of ``y``."""
+    for b in range(y.shape[0]):
+        for k in range(d.n):
             c = d.dof_child[k]
             th = y[b, 12 + k]
             thd = y[b, 12 + nf + k]
@@ -128,7 +142,279 @@ def drive_torques(d, g, y):
                 m = d.table_n[k]
                 v += kl._interp(thd, d.table_x[k, :m], d.table_y[k, :m])
             tau[b, k] = v
+
+
+@njit(cache=True, fastmath=False)
+def drive_torques(d, g, y):
+    """tau (B, nf) of the drives (:func:`drive_rows`)."""
+    tau = np.empty((y.shape[0], d.n))
+    drive_rows(d, g, y, d.n, tau)
     return tau
+
+
+class Work(NamedTuple):
+    """Scratch of one forward-dynamics assembly (:func:`work`), reused member after member by
+    the joint-DOF solve (:func:`forward_dynamics_dofs`) and the flexible tower's
+    (``floatwind._kernels.flex.flex_dynamics``): the base frame of the member, the system
+    K u = r of its ``6 + nf`` unknowns, the small vectors and matrices of the body rows.
+
+    The pieces that take it are inlined into their callers (numba ``inline="always"``) and
+    loop over the points themselves, taking the record's fields once per member: called as
+    functions per point, they made the flexible-tower right-hand side twice as slow."""
+
+    R: np.ndarray  # (3, 3) base frame (Euler 1-2-3)
+    Tw: np.ndarray  # (3, 3) T(omega): w = Tw qd[3:6]
+    RE: np.ndarray  # (3,) dTw/dt qd[3:6]
+    w: np.ndarray  # (3,) base angular velocity (C_s axes)
+    h: np.ndarray  # (3,) P w + Q
+    t1: np.ndarray
+    t2: np.ndarray
+    t3: np.ndarray
+    x3: np.ndarray
+    F: np.ndarray  # (3,) resultant force
+    Mg: np.ndarray  # (3,) resultant moment about G_s (inertial)
+    K: np.ndarray  # (n, n)
+    r: np.ndarray  # (n,)
+    u: np.ndarray  # (n,)
+    Js: np.ndarray  # (3, 3)
+    Rb: np.ndarray
+    Ig: np.ndarray
+    Mi: np.ndarray  # (6, 6)
+    wb: np.ndarray  # (3,)
+    G: np.ndarray  # (6, 6)
+    GA: np.ndarray
+    MJ: np.ndarray  # (6, n)
+    v6: np.ndarray  # (6,)
+    Jb: np.ndarray  # (npts, 6, n) per point: [a_G; alpha] = Jb u + cb (inertial)
+    cb: np.ndarray  # (npts, 6)
+    rho_g: np.ndarray  # (npts, 3) the points rel. G_s in inertial axes
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def work(n, npts):
+    """A :class:`Work` for ``n`` unknowns (6 base + the DOFs) and ``npts`` points (bodies, then
+    point masses)."""
+    return Work(
+        np.empty((3, 3)), np.empty((3, 3)), np.empty(3), np.empty(3), np.empty(3),
+        np.empty(3), np.empty(3), np.empty(3), np.empty(3), np.empty(3), np.empty(3),
+        np.empty((n, n)), np.empty(n), np.empty(n), np.empty((3, 3)), np.empty((3, 3)),
+        np.empty((3, 3)), np.empty((6, 6)), np.empty(3), np.empty((6, 6)), np.empty((6, 6)),
+        np.empty((6, n)), np.empty(6), np.empty((npts, 6, n)), np.empty((npts, 6)),
+        np.empty((npts, 3)),
+    )  # fmt: skip
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def base_frame(s, q, qd, P, Q):
+    """The member's base frame R, Tw, RE, w (Wang 5.10) and h = P w + Q into ``s``."""
+    R, RE, Tw, h, t1, w = s.R, s.RE, s.Tw, s.h, s.t1, s.w
+    km._euler123(q[3], q[4], q[5], R)
+    km._t_omega(q[4], q[5], Tw)
+    km._re(q[4], q[5], qd[3], qd[4], qd[5], RE)
+    km._mv(Tw, qd[3:6], w)
+    km._mv(P, w, t1)
+    for k in range(3):
+        h[k] = t1[k] + Q[k]
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def base_rows(s, rho, force, moment, dP, P, dQ, total_mass):
+    """The wrench of ``force``, ``moment`` (one row per point ``rho``, C_s axes; rho_g: the
+    points in inertial axes, s.rho_g) about G_s and the base rows of Wang (5.26) into K, r (the DOF
+    rows zeroed)."""
+    F, K, Mg, R, RE, Tw, h, r = s.F, s.K, s.Mg, s.R, s.RE, s.Tw, s.h, s.r
+    t1, t2, t3, w, x3, rho_g = s.t1, s.t2, s.t3, s.w, s.x3, s.rho_g
+    for k in range(3):
+        F[k] = 0.0
+        Mg[k] = 0.0
+    for i in range(force.shape[0]):
+        km._mv(R, rho[i], t1)
+        for k in range(3):
+            rho_g[i, k] = t1[k]
+        km._cross(t1, force[i], t2)
+        for k in range(3):
+            F[k] += force[i, k]
+            Mg[k] += moment[i, k] + t2[k]
+    km._mtv(R, Mg, t1)
+    km._mv(dP, w, t2)
+    km._mv(P, RE, t3)
+    km._cross(w, h, x3)
+    n = r.shape[0]
+    for k in range(n):
+        r[k] = 0.0
+        for c in range(n):
+            K[k, c] = 0.0
+    for k in range(3):
+        r[k] = F[k]
+        r[3 + k] = t1[k] - t2[k] - dQ[k] - t3[k] - x3[k]
+        K[k, k] = total_mass
+        for c in range(3):
+            K[3 + k, 3 + c] = P[k, 0] * Tw[0, c] + P[k, 1] * Tw[1, c] + P[k, 2] * Tw[2, c]
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def point_rows(s, rho, drho, ddrho, E, L, mass, nbody):
+    """Per point i (C_s axes in; the first ``nbody`` rigid bodies, then point masses, one of
+    zero mass skipped): s.Jb[i] (6, n), base columns then the DOFs' (partials E angular, L of
+    rho), a point mass with its translation rows only, and s.cb[i, :3] = R (rho'' + 2 w x rho'
+    + w x (w x rho) + RE x rho), the velocity-dependent acceleration (inertial)."""
+    R, RE, Tw, t1, t2, t3, w, x3 = s.R, s.RE, s.Tw, s.t1, s.t2, s.t3, s.w, s.x3
+    Jb, cb = s.Jb, s.cb
+    n = Jb.shape[2]
+    for i in range(rho.shape[0]):
+        body = i < nbody
+        if not body and mass[i] == 0.0:
+            continue
+        for rr in range(6):
+            for c in range(n):
+                Jb[i, rr, c] = 0.0
+        for c in range(3):
+            t1[0] = Tw[0, c]
+            t1[1] = Tw[1, c]
+            t1[2] = Tw[2, c]
+            km._cross(rho[i], t1, t2)
+            km._mv(R, t2, t3)
+            for rr in range(3):
+                Jb[i, rr, 3 + c] = -t3[rr]
+                if body:
+                    Jb[i, 3 + rr, 3 + c] = (
+                        R[rr, 0] * Tw[0, c] + R[rr, 1] * Tw[1, c] + R[rr, 2] * Tw[2, c]
+                    )
+        for rr in range(3):
+            Jb[i, rr, rr] = 1.0
+        for j in range(n - 6):
+            for k in range(3):
+                t1[k] = L[i, k, j]
+            km._mv(R, t1, t3)
+            for k in range(3):
+                Jb[i, k, 6 + j] = t3[k]
+            if body:
+                for k in range(3):
+                    t2[k] = E[i, k, j]
+                km._mv(R, t2, x3)
+                for k in range(3):
+                    Jb[i, 3 + k, 6 + j] = x3[k]
+        km._cross(w, drho[i], t1)
+        km._cross(w, rho[i], t2)
+        km._cross(w, t2, t3)
+        km._cross(RE, rho[i], x3)
+        for k in range(3):
+            t2[k] = ddrho[i, k] + 2.0 * t1[k] + t3[k] + x3[k]
+        km._mv(R, t2, t3)
+        for k in range(3):
+            cb[i, k] = t3[k]
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def dof_rows(s, E, L, rho, mass, R_rel, inertia, nbody):
+    """D_k = sum_i (J_i E_ik + m_i rho_i x L_ik) (a point mass: no J E_k; J_i = R_rel I R_rel^T):
+    the DOF accelerations in dQ (Wang 5.20), added to the columns 6.. of the rotational base
+    rows (points as :func:`point_rows`)."""
+    Js, K, t1, t2 = s.Js, s.K, s.t1, s.t2
+    nf = K.shape[0] - 6
+    for i in range(rho.shape[0]):
+        body = i < nbody
+        if not body and mass[i] == 0.0:
+            continue
+        if body:
+            _rot_inertia(R_rel[i], inertia[i], Js)
+        for j in range(nf):
+            for k in range(3):
+                t1[k] = L[i, k, j]
+            km._cross(rho[i], t1, t2)
+            for k in range(3):
+                if body:
+                    a = Js[k, 0] * E[i, 0, j] + Js[k, 1] * E[i, 1, j] + Js[k, 2] * E[i, 2, j]
+                    K[3 + k, 6 + j] += a + mass[i] * t2[k]
+                else:
+                    K[3 + k, 6 + j] += mass[i] * t2[k]
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def body_rows(s, R_rel, inertia, mass, w_rel, A, force, moment, coupled):
+    """Per rigid body i (``force.shape[0]`` of them): Mi = diag(m, R R_rel I R_rel^T R^T)
+    (inertial), its added mass A[i] (read when ``coupled``) coupled into the base rows (its
+    generalized forces, as the prescribed core) and into Mi, then its part of the DOF rows:
+    sum Jd^T (Mi (Jb u + cb) + gyro - W) = tau (Wang 5.28 on each DOF, written with partial
+    velocities)."""
+    G, GA, Ig, K, MJ, Mi, R, Rb = s.G, s.GA, s.Ig, s.K, s.MJ, s.Mi, s.R, s.Rb
+    r, t1, t2, v6, w, wb = s.r, s.t1, s.t2, s.v6, s.w, s.wb
+    Jb, cb, rho_g = s.Jb, s.cb, s.rho_g
+    n = r.shape[0]
+    for i in range(force.shape[0]):
+        for rr in range(3):
+            for c in range(3):
+                Rb[rr, c] = (
+                    R[rr, 0] * R_rel[i, 0, c]
+                    + R[rr, 1] * R_rel[i, 1, c]
+                    + R[rr, 2] * R_rel[i, 2, c]
+                )
+        _rot_inertia(Rb, inertia[i], Ig)
+        for k in range(3):
+            t1[k] = w[k] + w_rel[i, k]
+        km._mv(R, t1, wb)
+        for rr in range(6):
+            for c in range(6):
+                Mi[rr, c] = 0.0
+        for rr in range(3):
+            Mi[rr, rr] = mass[i]
+            for c in range(3):
+                Mi[3 + rr, 3 + c] = Ig[rr, c]
+        if coupled:
+            km.added_mass_rows(R, rho_g[i], A[i], G, GA)
+            for rr in range(6):
+                for c in range(n):
+                    a = 0.0
+                    for k in range(6):
+                        a += GA[rr, k] * Jb[i, k, c]
+                    K[rr, c] += a
+                a = 0.0
+                for k in range(6):
+                    a += GA[rr, k] * cb[i, k]
+                r[rr] -= a
+            for rr in range(6):
+                for c in range(6):
+                    Mi[rr, c] += A[i, rr, c]
+        for rr in range(6):
+            for c in range(n):
+                a = 0.0
+                for k in range(6):
+                    a += Mi[rr, k] * Jb[i, k, c]
+                MJ[rr, c] = a
+            a = 0.0
+            for k in range(6):
+                a += Mi[rr, k] * cb[i, k]
+            v6[rr] = a
+        km._mv(Ig, wb, t1)
+        km._cross(wb, t1, t2)
+        for k in range(3):
+            v6[k] = force[i, k] - v6[k]
+            v6[3 + k] = moment[i, k] - t2[k] - v6[3 + k]
+        for j in range(n - 6):
+            for c in range(n):
+                a = 0.0
+                for k in range(6):
+                    a += Jb[i, k, 6 + j] * MJ[k, c]
+                K[6 + j, c] += a
+            a = 0.0
+            for k in range(6):
+                a += Jb[i, k, 6 + j] * v6[k]
+            r[6 + j] += a
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def solve_rows(s, tau, qdd, qdd_dof):
+    """Add the generalized forces ``tau`` to the DOF rows and solve K u = r: qdd = u[:6],
+    qdd_dof = u[6:]."""
+    K, r, u = s.K, s.r, s.u
+    nf = tau.shape[0]
+    for j in range(nf):
+        r[6 + j] += tau[j]
+    km.solve_small(K, r, u)
+    for k in range(6):
+        qdd[k] = u[k]
+    for j in range(nf):
+        qdd_dof[j] = u[6 + j]
 
 
 @njit(cache=True, fastmath=False)
@@ -148,82 +434,18 @@ def forward_dynamics_dofs(q, qd, rel, d, tau, force, moment, A, coupled):
     a_G = np.empty((B, N, 3))
     dw_b = np.empty((B, N, 3))
     H = np.empty((B, 3))
-    R = np.empty((3, 3))
-    Tw = np.empty((3, 3))
-    RE = np.empty(3)
-    w = np.empty(3)
-    h = np.empty(3)
-    t1 = np.empty(3)
-    t2 = np.empty(3)
-    t3 = np.empty(3)
-    x3 = np.empty(3)
-    rho_g = np.empty((N, 3))
-    c_a = np.empty((N, 3))
-    c_al = np.empty((N, 3))
-    F = np.empty(3)
-    Mg = np.empty(3)
+    s = work(n, N)
+    R, RE, h, t1, t2, t3, u, v6, w, x3 = s.R, s.RE, s.h, s.t1, s.t2, s.t3, s.u, s.v6, s.w, s.x3
+    Jb, cb = s.Jb, s.cb
     E = np.empty((N, 3, nf))
     L = np.empty((N, 3, nf))
-    Jb = np.empty((N, 6, n))
-    cb = np.empty((N, 6))
-    K = np.empty((n, n))
-    r = np.empty(n)
-    u = np.empty(n)
-    Js = np.empty((3, 3))
-    Rb = np.empty((3, 3))
-    Ig = np.empty((3, 3))
-    Mi = np.empty((6, 6))
-    wb = np.empty(3)
-    G = np.empty((6, 6))
-    GA = np.empty((6, 6))
-    MJ = np.empty((6, n))
-    v6 = np.empty(6)
     for b in range(B):
-        P0 = rel.P[b]
-        km._euler123(q[b, 3], q[b, 4], q[b, 5], R)
-        km._t_omega(q[b, 4], q[b, 5], Tw)
-        km._re(q[b, 4], q[b, 5], qd[b, 3], qd[b, 4], qd[b, 5], RE)
-        km._mv(Tw, qd[b, 3:6], w)
-        km._mv(P0, w, t1)
+        base_frame(s, q[b], qd[b], rel.P[b], rel.Q[b])
         for k in range(3):
-            h[k] = t1[k] + rel.Q[b, k]
             H[b, k] = h[k]
         # external wrench about G_s (inertial) and the rotational right-hand side (5.26)
-        for k in range(3):
-            F[k] = 0.0
-            Mg[k] = 0.0
-        for i in range(N):
-            km._mv(R, rel.rho[b, i], t1)
-            for k in range(3):
-                rho_g[i, k] = t1[k]
-            km._cross(t1, force[b, i], t2)
-            for k in range(3):
-                F[k] += force[b, i, k]
-                Mg[k] += moment[b, i, k] + t2[k]
-        km._mtv(R, Mg, t1)
-        km._mv(rel.dP[b], w, t2)
-        km._mv(P0, RE, t3)
-        km._cross(w, h, x3)
-        for k in range(n):
-            r[k] = 0.0
-            for c in range(n):
-                K[k, c] = 0.0
-        for k in range(3):
-            r[k] = F[k]
-            r[3 + k] = t1[k] - t2[k] - rel.dQ[b, k] - t3[k] - x3[k]
-            K[k, k] = d.total_mass
-            for c in range(3):
-                K[3 + k, 3 + c] = P0[k, 0] * Tw[0, c] + P0[k, 1] * Tw[1, c] + P0[k, 2] * Tw[2, c]
-        # velocity-dependent body accelerations (C_s axes)
-        for i in range(N):
-            km._cross(w, rel.drho[b, i], t1)
-            km._cross(w, rel.rho[b, i], t2)
-            km._cross(w, t2, t3)
-            for k in range(3):
-                c_a[i, k] = rel.ddrho[b, i, k] + 2.0 * t1[k] + t3[k]
-            km._cross(w, rel.w_rel[b, i], t1)
-            for k in range(3):
-                c_al[i, k] = rel.dw_rel[b, i, k] + t1[k]
+        base_rows(s, rel.rho[b], force[b], moment[b], rel.dP[b], rel.P[b], rel.dQ[b],
+                  d.total_mass)  # fmt: skip
         # partial velocities of the DOFs (C_s axes): E angular, L of rho_{G_i/G_s}
         for i in range(N):
             for k in range(3):
@@ -252,132 +474,33 @@ def forward_dynamics_dofs(q, qd, rel, d, tau, force, moment, A, coupled):
                     L[i, k, j] += x3[k]
         for j in range(nf):
             for k in range(3):
-                s = 0.0
+                a = 0.0
                 for i in range(N):
-                    s += d.mass[i] * L[i, k, j]
-                s = s / d.total_mass
+                    a += d.mass[i] * L[i, k, j]
+                a = a / d.total_mass
                 for i in range(N):
-                    L[i, k, j] -= s
+                    L[i, k, j] -= a
         # Jb (inertial): [a_G; alpha] = Jb u + cb
+        point_rows(s, rel.rho[b], rel.drho[b], rel.ddrho[b], E, L, d.mass, N)
         for i in range(N):
-            for rr in range(6):
-                for c in range(n):
-                    Jb[i, rr, c] = 0.0
-            for c in range(3):
-                t1[0] = Tw[0, c]
-                t1[1] = Tw[1, c]
-                t1[2] = Tw[2, c]
-                km._cross(rel.rho[b, i], t1, t2)
-                km._mv(R, t2, t3)
-                for rr in range(3):
-                    Jb[i, rr, 3 + c] = -t3[rr]
-                    Jb[i, 3 + rr, 3 + c] = R[rr, 0] * Tw[0, c] + R[rr, 1] * Tw[1, c] + R[rr, 2] * Tw[2, c]
-            for rr in range(3):
-                Jb[i, rr, rr] = 1.0
-            for j in range(nf):
-                for k in range(3):
-                    t1[k] = L[i, k, j]
-                    t2[k] = E[i, k, j]
-                km._mv(R, t1, t3)
-                km._mv(R, t2, x3)
-                for k in range(3):
-                    Jb[i, k, 6 + j] = t3[k]
-                    Jb[i, 3 + k, 6 + j] = x3[k]
-            km._cross(RE, rel.rho[b, i], t1)
+            km._cross(w, rel.w_rel[b, i], t1)
             for k in range(3):
-                t2[k] = c_a[i, k] + t1[k]
-            km._mv(R, t2, t3)
-            for k in range(3):
-                cb[i, k] = t3[k]
-                t2[k] = RE[k] + c_al[i, k]
+                t2[k] = RE[k] + (rel.dw_rel[b, i, k] + t1[k])
             km._mv(R, t2, t3)
             for k in range(3):
                 cb[i, 3 + k] = t3[k]
         # D_k = sum_i (J_i E_ik + m_i rho_i x L_ik): the joint accelerations in dQ (5.20)
-        for i in range(N):
-            _rot_inertia(rel.R_c2s[b, i], d.inertia_b[i], Js)
-            for j in range(nf):
-                for k in range(3):
-                    t1[k] = L[i, k, j]
-                km._cross(rel.rho[b, i], t1, t2)
-                for k in range(3):
-                    s = Js[k, 0] * E[i, 0, j] + Js[k, 1] * E[i, 1, j] + Js[k, 2] * E[i, 2, j]
-                    K[3 + k, 6 + j] += s + d.mass[i] * t2[k]
-        # per body: rigid inertia (inertial), gyroscopic term, added mass
-        for i in range(N):
-            for rr in range(3):
-                for c in range(3):
-                    Rb[rr, c] = (
-                        R[rr, 0] * rel.R_c2s[b, i, 0, c]
-                        + R[rr, 1] * rel.R_c2s[b, i, 1, c]
-                        + R[rr, 2] * rel.R_c2s[b, i, 2, c]
-                    )
-            _rot_inertia(Rb, d.inertia_b[i], Ig)
-            for k in range(3):
-                t1[k] = w[k] + rel.w_rel[b, i, k]
-            km._mv(R, t1, wb)
-            for rr in range(6):
-                for c in range(6):
-                    Mi[rr, c] = 0.0
-            for rr in range(3):
-                Mi[rr, rr] = d.mass[i]
-                for c in range(3):
-                    Mi[3 + rr, 3 + c] = Ig[rr, c]
-            if coupled:
-                # base rows: generalized forces of the added-mass wrench (as the prescribed core)
-                km.added_mass_rows(R, rho_g[i], A[b, i], G, GA)
-                for rr in range(6):
-                    for c in range(n):
-                        s = 0.0
-                        for k in range(6):
-                            s += GA[rr, k] * Jb[i, k, c]
-                        K[rr, c] += s
-                    s = 0.0
-                    for k in range(6):
-                        s += GA[rr, k] * cb[i, k]
-                    r[rr] -= s
-                for rr in range(6):
-                    for c in range(6):
-                        Mi[rr, c] += A[b, i, rr, c]
-            # joint rows: sum_i Jd_i^T (Mi (Jb u + cb) + gyro - W) = tau   (5.28 on the axis)
-            for rr in range(6):
-                for c in range(n):
-                    s = 0.0
-                    for k in range(6):
-                        s += Mi[rr, k] * Jb[i, k, c]
-                    MJ[rr, c] = s
-                s = 0.0
-                for k in range(6):
-                    s += Mi[rr, k] * cb[i, k]
-                v6[rr] = s
-            km._mv(Ig, wb, t1)
-            km._cross(wb, t1, t2)
-            for k in range(3):
-                v6[k] = force[b, i, k] - v6[k]
-                v6[3 + k] = moment[b, i, k] - t2[k] - v6[3 + k]
-            for j in range(nf):
-                for c in range(n):
-                    s = 0.0
-                    for k in range(6):
-                        s += Jb[i, k, 6 + j] * MJ[k, c]
-                    K[6 + j, c] += s
-                s = 0.0
-                for k in range(6):
-                    s += Jb[i, k, 6 + j] * v6[k]
-                r[6 + j] += s
-        for j in range(nf):
-            r[6 + j] += tau[b, j]
-        km.solve_small(K, r, u)
-        for k in range(6):
-            qdd[b, k] = u[k]
-        for j in range(nf):
-            qdd_dof[b, j] = u[6 + j]
+        dof_rows(s, E, L, rel.rho[b], d.mass, rel.R_c2s[b], d.inertia_b, N)
+        # per body: rigid inertia (inertial), gyroscopic term, added mass, the joint rows
+        body_rows(s, rel.R_c2s[b], d.inertia_b, d.mass, rel.w_rel[b], A[b], force[b], moment[b],
+                  coupled)  # fmt: skip
+        solve_rows(s, tau[b], qdd[b], qdd_dof[b])
         for i in range(N):
             for k in range(6):
-                s = cb[i, k]
+                a = cb[i, k]
                 for c in range(n):
-                    s += Jb[i, k, c] * u[c]
-                v6[k] = s
+                    a += Jb[i, k, c] * u[c]
+                v6[k] = a
             for k in range(3):
                 a_G[b, i, k] = v6[k]
                 dw_b[b, i, k] = v6[3 + k]

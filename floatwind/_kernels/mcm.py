@@ -11,11 +11,12 @@ solved by Gaussian elimination with partial pivoting (the same algorithm as LAPA
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-__all__ = ["body_kinematics", "forward_dynamics", "solve_small"]
+__all__ = ["Momentum", "body_kinematics", "forward_dynamics", "solve_small"]
 
 
 @njit(cache=True, fastmath=False)
@@ -189,16 +190,33 @@ def body_kinematics(q, qd, rho, drho, R_c2s, w_rel):
     return r_G, R_b2g, v_G, w_g
 
 
+class Momentum(NamedTuple):
+    """What :func:`forward_dynamics` reads of the relative kinematics and the momentum
+    coefficients (Wang 5.14-5.23): leading axis 1 (shared by the members) or B (one row per
+    member)."""
+
+    rho: np.ndarray  # (1 | B, N, 3) rho_{G_i/G_s} (C_s axes)
+    drho: np.ndarray
+    ddrho: np.ndarray
+    w_rel: np.ndarray  # (1 | B, N, 3)
+    dw_rel: np.ndarray
+    P: np.ndarray  # (1 | B, 3, 3)
+    dP: np.ndarray
+    Q: np.ndarray  # (1 | B, 3)
+    dQ: np.ndarray
+    total_mass: float
+
+
 @njit(cache=True, fastmath=False)
-def forward_dynamics(
-    q, qd, P, dP, Q, dQ, rho, drho, ddrho, w_rel, dw_rel, total_mass, force, moment, A, coupled
-):
+def forward_dynamics(q, qd, rel, force, moment, A, coupled):
     """The six basic EOMs of Wang (5.26) per member; see ``floatwind.multibody.mcm``.
 
-    q, qd: (B, 6); P, dP: (1, 3, 3); Q, dQ: (1, 3); rho, drho, ddrho, w_rel, dw_rel: (1, N, 3);
-    force, moment: (B, N, 3); A: (B, N, 6, 6) added mass (read only when ``coupled``).
-    Returns qdd (B, 6), a_G (B, N, 3), dw_b (B, N, 3), H (B, 3).
+    q, qd: (B, 6); ``rel`` a :class:`Momentum`; force, moment: (B, N, 3); A: (B, N, 6, 6) added
+    mass (read only when ``coupled``). Returns qdd (B, 6), a_G (B, N, 3), dw_b (B, N, 3), H (B, 3).
     """
+    P, dP, Q, dQ = rel.P, rel.dP, rel.Q, rel.dQ
+    rho, drho, ddrho, w_rel, dw_rel = rel.rho, rel.drho, rel.ddrho, rel.w_rel, rel.dw_rel
+    total_mass = rel.total_mass
     B = q.shape[0]
     N = rho.shape[1]
     qdd = np.empty((B, 6))

@@ -17,6 +17,7 @@ Every member goes through the same operations whatever B.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -128,9 +129,26 @@ def _memory_row(m, t):
     return min(int(math.floor((t - m.t0) / m.dt + 1e-9)), m.last[0])
 
 
+class _Scratch(NamedTuple):
+    """Work arrays of the radiation kernels, reused member after member."""
+
+    pos: np.ndarray  # (3,) reference point
+    vel: np.ndarray  # (3,) its velocity
+    f6: np.ndarray  # (6,) the wrench at it
+    S: np.ndarray  # (6, 6) [[I, -[r]x], [0, I]]: the shift to the body CM (r set per member)
+    AS: np.ndarray  # (6, 6)
+
+
 @njit(cache=True, fastmath=False)
-def _radiation_member(p, kin, b, bm, n, pos, vel, f6, S, AS, force, moment, added):
-    """Member ``b`` of ``kin`` (column ``bm`` of the memory) with the memory force of step n."""
+def _scratch():
+    return _Scratch(np.empty(3), np.empty(3), np.empty(6), np.eye(6), np.empty((6, 6)))
+
+
+@njit(cache=True, fastmath=False)
+def _radiation_member(p, kin, b, bm, n, sc, force, moment, added):
+    """Member ``b`` of ``kin`` (column ``bm`` of the memory) with the memory force of step n
+    (``sc``: the :class:`_Scratch` of the call)."""
+    pos, vel, f6, S, AS = sc.pos, sc.vel, sc.f6, sc.S, sc.AS
     m = p.memory
     A = p.a_inf
     _ref_point(kin, b, p.body, p.ref_b, pos, vel)
@@ -144,14 +162,10 @@ def _radiation_member(p, kin, b, bm, n, pos, vel, f6, S, AS, force, moment, adde
 @njit(cache=True, fastmath=False)
 def radiation_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.potential.PotentialRadiation` (the load contract's signature)."""
-    pos = np.empty(3)
-    vel = np.empty(3)
-    f6 = np.empty(6)
-    S = np.eye(6)
-    AS = np.empty((6, 6))
+    sc = _scratch()
     n = _memory_row(p.memory, t)
     for b in range(force.shape[0]):
-        _radiation_member(p, kin, b, b, n, pos, vel, f6, S, AS, force, moment, added)
+        _radiation_member(p, kin, b, b, n, sc, force, moment, added)
     return 0
 
 
@@ -160,14 +174,10 @@ def radiation_times(p, times, batch, kin, force, moment, added):
     """:func:`radiation_kernel` for a stack of (time, member) rows (the outputs evaluated at
     many times at once, ``System.evaluate_many``): row i at ``times[i]``, memory column
     ``i % batch``; the same operations per row as the kernel at that time."""
-    pos = np.empty(3)
-    vel = np.empty(3)
-    f6 = np.empty(6)
-    S = np.eye(6)
-    AS = np.empty((6, 6))
+    sc = _scratch()
     for i in range(force.shape[0]):
         n = _memory_row(p.memory, times[i])
-        _radiation_member(p, kin, i, i % batch, n, pos, vel, f6, S, AS, force, moment, added)
+        _radiation_member(p, kin, i, i % batch, n, sc, force, moment, added)
     return 0
 
 

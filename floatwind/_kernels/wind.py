@@ -10,13 +10,20 @@ NumPy code (``status`` flags).
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from floatwind._kernels.status import WIND_EDGE, WIND_OUTSIDE
 
-__all__ = ["direction_change", "full_field_velocity", "operating_gust", "wind_velocity"]
+__all__ = [
+    "FullField",
+    "direction_change",
+    "full_field_velocity",
+    "operating_gust",
+    "wind_velocity",
+]
 
 
 @njit(cache=True, fastmath=False)
@@ -27,11 +34,30 @@ def _axis(c0, d, n, v):
     return i0, s - i0
 
 
+class FullField(NamedTuple):
+    """A TurbSim full field as :func:`full_field_velocity` reads it (the same names as the
+    full-field fields of ``floatwind.environment.compiled.WindParams``, which it also reads)."""
+
+    grid: np.ndarray  # (R, T, Ny, Nz, 3)
+    y: np.ndarray  # (Ny,) grid coordinates
+    z: np.ndarray  # (Nz,)
+    cos: float  # heading
+    sin: float
+    x_offset: float
+    uhub: float  # Taylor's frozen turbulence: tau = t + (x_offset - x) / uhub
+    dt: float
+    periodic: bool
+    has_tower: bool
+
+
 @njit(cache=True, fastmath=False)
-def full_field_velocity(t, points, grid, y, z, ch, sh, x_offset, uhub, dt, periodic, has_tower):
-    """Wind velocity (B, P, 3) and status (``floatwind._kernels.status``): 0 ok,
-    ``WIND_EDGE`` a point outside the grid (edge value), ``WIND_OUTSIDE`` a point below the grid
-    with a tower line or a time outside the file (use NumPy)."""
+def full_field_velocity(t, points, f):
+    """Wind velocity (B, P, 3) of the full field ``f`` (a :class:`FullField` or a ``WindParams``)
+    and status (``floatwind._kernels.status``): 0 ok, ``WIND_EDGE`` a point outside the grid
+    (edge value), ``WIND_OUTSIDE`` a point below the grid with a tower line or a time outside the
+    file (use NumPy)."""
+    grid, y, z, ch, sh = f.grid, f.y, f.z, f.cos, f.sin
+    x_offset, uhub, dt, periodic, has_tower = f.x_offset, f.uhub, f.dt, f.periodic, f.has_tower
     B, P = points.shape[0], points.shape[1]
     R, nt, ny, nz = grid.shape[0], grid.shape[1], grid.shape[2], grid.shape[3]
     vel = np.empty((B, P, 3))
@@ -162,10 +188,7 @@ def wind_velocity(p, t, points):
     transient (``p.dir_kind``, ``p.gust_kind``) on top of the base field (``TransientWind``)."""
     B, P = points.shape[0], points.shape[1]
     if p.kind == FULL_FIELD:
-        vel, st = full_field_velocity(
-            t, points, p.grid, p.y, p.z, p.cos, p.sin, p.x_offset, p.uhub, p.dt, p.periodic,
-            p.has_tower,
-        )  # fmt: skip
+        vel, st = full_field_velocity(t, points, p)
         status = st & WIND_OUTSIDE
     else:
         status = 0

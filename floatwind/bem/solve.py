@@ -273,8 +273,9 @@ def _solve_quiet(cpt, hull, omega, heads, depth, rho, g, progress, n_threads, pa
         res = cpt.assemble_dataset(solver.solve_all(probs, **opts), hydrostatics=False)
         limits[name] = res["added_mass"].sel(influenced_dof=list(DOFS),
                                              radiating_dof=list(DOFS)).isel(omega=0).values  # fmt: skip
-    return _dataset(hull, omega, heads, depth, rho, g, A, B, X, limits,
-                    hydrostatic_stiffness(hull, rho, g), cpt.__version__, per_freq)  # fmt: skip
+    return _dataset(hull, omega=omega, heads=heads, depth=depth, rho=rho, g=g, A=A, B=B, X=X,
+                    limits=limits, C=hydrostatic_stiffness(hull, rho, g),
+                    version=cpt.__version__, per_freq=per_freq)  # fmt: skip
 
 
 def _save_npz(path, **arrays) -> None:
@@ -299,7 +300,7 @@ def _lid_text(hull: Hull) -> str:
 _UNITS = "kg, kg m, kg m^2 (translation-translation, -rotation, rotation-rotation)"
 
 
-def _dataset(hull, omega, heads, depth, rho, g, A, B, X, limits, C, version, per_freq):
+def _dataset(hull, *, omega, heads, depth, rho, g, A, B, X, limits, C, version, per_freq):
     from floatwind import __version__
 
     dof = ("influenced_dof", "radiating_dof")

@@ -405,20 +405,19 @@ class FullFieldWind:
         if _kernels.enabled() and points.ndim == 3:
             from floatwind._kernels import wind as kw
 
-            vel, status = kw.full_field_velocity(
-                float(t),
-                _kernels.f64(points),
-                self.grid,
-                self.y,
-                self.z,
-                math.cos(self.heading),
-                math.sin(self.heading),
-                float(self.x_offset),
-                self.uhub,
-                self.dt,
-                self.periodic,
-                self.tower is not None,
+            field = kw.FullField(
+                grid=self.grid,
+                y=self.y,
+                z=self.z,
+                cos=math.cos(self.heading),
+                sin=math.sin(self.heading),
+                x_offset=float(self.x_offset),
+                uhub=self.uhub,
+                dt=self.dt,
+                periodic=self.periodic,
+                has_tower=self.tower is not None,
             )
+            vel, status = kw.full_field_velocity(float(t), _kernels.f64(points), field)
             if status & Status.WIND_EDGE and not self._warned:
                 logger.warning(
                     "full-field wind: points outside the grid take the nearest edge value"

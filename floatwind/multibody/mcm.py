@@ -506,19 +506,22 @@ def _forward_dynamics_jit(tree, rel, md, q, qd, wrench) -> Accelerations:
         A = _f64(np.broadcast_to(A, (B, N, 6, 6)))
     else:
         A = np.zeros((1, 1, 6, 6))
+    m = km.Momentum(
+        rho=_f64(md.rho),
+        drho=_f64(md.drho),
+        ddrho=_f64(md.ddrho),
+        w_rel=_f64(rel.w_rel),
+        dw_rel=_f64(rel.dw_rel),
+        P=_f64(md.P),
+        dP=_f64(md.dP),
+        Q=_f64(md.Q),
+        dQ=_f64(md.dQ),
+        total_mass=float(tree.total_mass),
+    )
     qdd, a_G, dw_b, H = km.forward_dynamics(
         _f64(q),
         _f64(qd),
-        _f64(md.P),
-        _f64(md.dP),
-        _f64(md.Q),
-        _f64(md.dQ),
-        _f64(md.rho),
-        _f64(md.drho),
-        _f64(md.ddrho),
-        _f64(rel.w_rel),
-        _f64(rel.dw_rel),
-        float(tree.total_mass),
+        m,
         _f64(np.broadcast_to(wrench.force, (B, N, 3))),
         _f64(np.broadcast_to(wrench.moment, (B, N, 3))),
         A,

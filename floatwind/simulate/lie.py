@@ -99,7 +99,7 @@ def run_lie_group(
             kin.w_b_g[:, 0],
             t_out,
             s.dt,
-            s.rho_inf,
+            rho_inf=s.rho_inf,
             progress=progress,
         )
     except SimulationError as err:
@@ -222,8 +222,8 @@ def simulate_lie_ga(
     w0,
     t_out,
     dt: float,
-    rho_inf: float = 0.9,
     *,
+    rho_inf: float = 0.9,
     tol: float = 1e-10,
     max_iter: int = 25,
     fd_step: float = 1e-6,

@@ -19,6 +19,7 @@ from floatwind.multibody.mbdm.coordinates import G_matrix, omega_body, pdot_from
 from floatwind.multibody.mbdm.dynamics import dynamic_analysis
 from floatwind.multibody.mbdm.kinematics import kinematic_analysis
 from floatwind.multibody.mbdm.lines import line_loads
+from floatwind.simulate.sanity import MAX_STEPS
 
 if TYPE_CHECKING:
     from floatwind.case.mbdm_files import MbdmModel
@@ -46,10 +47,6 @@ CHANNELS: dict[str, tuple[str, str]] = check_channel_info({
 
 def _attrs(name: str) -> dict[str, str]:
     return channel_attrs(name, CHANNELS)
-
-
-#: the most RK4 steps one ``floatwind mbdm`` run takes (a t_end of 1e12 s would never finish)
-MAX_STEPS = 100_000_000
 
 
 def _steps(model: MbdmModel, t_end: float, dt: float) -> int:

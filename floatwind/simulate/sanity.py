@@ -43,7 +43,9 @@ BREAKING_RATIO = 0.78
 #: smallest reasonable time step (s)
 DT_MIN = 1e-5
 #: the most fixed steps one run takes: beyond it a run is refused before it starts (a dt of
-#: 1e-12 s would step for ever; issue 42, bounded work on hostile input)
+#: 1e-12 s would step for ever; issue 42, bounded work on hostile input). The one bound of
+#: every runner: ``floatwind run`` (:func:`check_step_count`) and ``floatwind mbdm``
+#: (floatwind.simulate.mbdm) both read it
 MAX_STEPS = 1_000_000_000
 
 

@@ -682,8 +682,9 @@ def _split_topology(bodies, joints, mp, shift, ic, servo, yaw_moves, flex_tower=
     bodies.append(_body("platform", m, cm, inertia, np.zeros(3), "ElastoDyn platform"))
     if flex_tower:
         P["nacelle"] = P["nacelle"] + P["tower"][1:]  # the yaw bearing rides on the top
-        _split_rna(bodies, joints, mp, P, shift, ic, servo, yaw_moves, with_gen, "platform",
-                   P["top"], euler123_from_matrix)  # fmt: skip
+        _split_rna(bodies, joints, mp, P, shift, ic, servo, yaw_moves, with_gen,
+                   yaw_parent="platform", yaw_at=P["top"],
+                   euler123_from_matrix=euler123_from_matrix)  # fmt: skip
         return
     m, cm, inertia = _lump(P["tower"])
     bodies.append(
@@ -700,11 +701,12 @@ def _split_topology(bodies, joints, mp, shift, ic, servo, yaw_moves, flex_tower=
             "rotation": {"kind": "locked", "value": 0.0},
         }
     )
-    _split_rna(bodies, joints, mp, P, shift, ic, servo, yaw_moves, with_gen, "tower",
-               P["top"] - P["base"], euler123_from_matrix)  # fmt: skip
+    _split_rna(bodies, joints, mp, P, shift, ic, servo, yaw_moves, with_gen,
+               yaw_parent="tower", yaw_at=P["top"] - P["base"],
+               euler123_from_matrix=euler123_from_matrix)  # fmt: skip
 
 
-def _split_rna(bodies, joints, mp, P, shift, ic, servo, yaw_moves, with_gen, yaw_parent, yaw_at,
+def _split_rna(bodies, joints, mp, P, shift, ic, servo, yaw_moves, with_gen, *, yaw_parent, yaw_at,
                euler123_from_matrix) -> None:  # fmt: skip
     """The split topology's nacelle / rotor / blade1 [/ generator] on the yaw joint at ``yaw_at``
     of ``yaw_parent``."""
