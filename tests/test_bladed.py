@@ -341,6 +341,50 @@ def test_the_library_receives_the_rotor_and_nacelle_measurements(law, tmp_path):
         fz.use_fused(old)
     rec3 = np.loadtxt(log)
     assert np.allclose(rec3, rec, rtol=1e-5, atol=1e-3)
+    # the blades' weight and inertia (blade_mass, as the importer sets it from ElastoDyn for a
+    # deck with a library): the same run (the test law reads no root moment), records 30-32 and
+    # 69-71 now the aerodynamic moments plus ElastoDyn's rigid blades' weight and inertial loads:
+    # in-plane -S1 g.y_c ~ S1 g cos(7 deg) sin(psi_k), out-of-plane S1 g.x_c ~ S1 g (cos(pc)
+    # sin(7 deg) + sin(pc) cos(7 deg) cos(psi_k)) with the 5 deg shaft tilt and the 2 deg platform
+    # pitch, plus the centrifugal -(S2 + S1 R_h) W^2 sin(pc) cos(pc) (psi_k: blade k's azimuth,
+    # record 60; W the rotor speed, record 21), the rotor's spin-up -(S2 + S1 R_h) dW/dt cos(pc)
+    # in-plane (the test law's pitch step from 8 to 0.6 deg: ~0.08 rad/s^2) and the hub's
+    # fore-aft acceleration -S1 cos(pc) a (record 53: ~1 m/s^2 after that step) and the
+    # nacelle's nodding and yaw accelerations -S2 (a83 cos(psi_k) + a84 sin(psi_k)) and the
+    # gyroscopic 2 S2 W (q sin(psi_k) - r cos(psi_k)) (q, r the platform's pitch and yaw rates)
+    # out of plane
+    from floatwind.case.openfast.elastodyn import elastodyn_mass_properties
+
+    log.unlink()
+    blades = elastodyn_mass_properties(res["deck"])["blades"]
+    for ld in res["case"]["loads"]:
+        if ld["type"] == "bem_rotor":
+            ld["blade_mass"] = {k: [float(b[k]) for b in blades]
+                                for k in ("mass", "first_moment", "second_moment")}  # fmt: skip
+    model4 = model_from_deck(fst, result=res)
+    model4.env.wind = model.env.wind
+    simulate(model4, progress=False)
+    rec4 = np.loadtxt(log)
+    moved = [6, 7, 8, 13, 14, 15]  # the columns of records 30-32, 69-71
+    rest = [i for i in range(rec.shape[1]) if i not in moved]
+    assert np.array_equal(rec4[:, rest], rec[:, rest])
+    s1, s2 = blades[0]["first_moment"], blades[0]["second_moment"]
+    pc, tau, rh = math.radians(-2.5), math.radians(7.0), 1.5
+    sg = s1 * 9.80665
+    spin_up = np.gradient(r[21], 0.025)
+    spin_up[0] = 0.0  # (no accelerations at the first call)
+    for k in range(3):
+        psi = r[60] + 2.0 * math.pi * k / 3.0
+        mx = rec4[:, 13 + k] - rec[:, 13 + k]
+        my = rec4[:, 6 + k] - rec[:, 6 + k]
+        cf = -(s2 + s1 * rh) * r[21] ** 2 * math.sin(pc) * math.cos(pc)
+        inplane = sg * math.cos(tau) * np.sin(psi) - (s2 + s1 * rh) * spin_up * math.cos(pc)
+        assert np.abs(mx - inplane).max() < 0.03 * sg, k
+        oop = sg * (math.cos(pc) * math.sin(tau) + math.sin(pc) * math.cos(tau) * np.cos(psi))
+        nod = -s2 * (r[83] * np.cos(psi) + r[84] * np.sin(psi))  # the nacelle's nodding, yaw
+        gyro = 2.0 * s2 * r[21] * (ch("PtfmRVyi") * np.sin(psi) - ch("PtfmRVzi") * np.cos(psi))
+        assert np.abs(my - oop - cf + s1 * math.cos(pc) * r[53] - nod - gyro).max() < 0.02 * sg, k
+        assert np.ptp(mx) > 0.5 * sg  # the blade's weight turns with it: 72 deg in 1 s
 
 
 def test_a_split_deck_with_a_library_is_refused_in_one_line(law, tmp_path):

@@ -661,3 +661,30 @@ def test_a_pitch_demand_no_rotor_reads_is_refused(tmp_path):
     cfg = rotor_cfg(pitch_from="servodyn", blade_bodies=["rotor", "b2", "b3"])
     with pytest.raises(CaseError, match="every blade fixed in the rotor body"):
         BemRotor.from_config(cfg, body_index={"rotor": 0, "b2": 1, "b3": 2}, field="loads[0]")
+
+
+@pytest.mark.skipif(not REF09.is_dir(), reason="no shared reference decks")
+def test_a_bem_deck_with_a_generator_law_holds_the_blade_pitch(tmp_path):
+    """A BEM deck with GenDOF and simple variable-speed torque (VSContrl = 1, no pitch control):
+    the import holds ElastoDyn's BlPitch in the servodyn load and the rotor reads it, so a run
+    writes BldPitch1-3 as OpenFAST does (import only: checked by hand to give the same bits as
+    the rotor's own pitch, docs/control.md)."""
+    from floatwind.case.openfast import import_openfast
+
+    dst = tmp_path / "ref09_vs"
+    shutil.copytree(REF09, dst, ignore=shutil.ignore_patterns("*.out", "*.outb", "*.sum"))
+    for p in dst.rglob("*"):
+        p.chmod(p.stat().st_mode | stat.S_IWUSR)
+    _edit(dst / "ElastoDyn.dat", {"GenDOF": "True", "RotSpeed": "10.0", "BlPitch(1)": "2.0",
+                                  "BlPitch(2)": "2.0", "BlPitch(3)": "2.0"})  # fmt: skip
+    _edit(dst / "ServoDyn.dat", {"VSContrl": "1", "TimGenOn": "0.0", "VS_RtGnSp": "1161.963",
+                                 "VS_RtTq": "43093.55", "VS_Rgn2K": "0.0255764",
+                                 "VS_SlPc": "10.0"})  # fmt: skip
+    loads = {ld["type"]: ld for ld in import_openfast(dst / "ref09_aero_fixed_speed.fst")
+             ["case"]["loads"]}  # fmt: skip
+    srv = loads["servodyn"]
+    assert srv["generator"]["model"] == "variable_speed" and "controller" not in srv
+    assert np.allclose(srv["pitch"]["initial"], np.radians(2.0)) and "maneuvers" not in srv["pitch"]
+    assert loads["bem_rotor"]["pitch_from"] == "servodyn"
+    assert loads["bem_rotor"]["pitch_deg"] == pytest.approx(2.0)
+    assert "blade_mass" not in loads["bem_rotor"]  # (a library's measurement only)

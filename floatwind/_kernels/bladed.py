@@ -239,9 +239,11 @@ def bladed_controller(m, k, b, t, w, om, meas, eff, x):
     sw[97] = 0.0
     sw[108] = p[P_GB_RATIO] * tq_prev  # shaft torque
     sw[116] = 0.0
-    # CallBladedLegacyDLL: avcOUTNAME = RootName, avcMSG = '', aviFAIL = 0
+    # CallBladedLegacyDLL: avcOUTNAME = RootName // C_NULL_CHAR (Fortran's TRANSFER: the name
+    # and its NUL, the rest of the 12.6 kB buffer as the library left it; copying the whole
+    # buffer cost ~40 us a call, benchmarks/bench_bladed_parts.py), avcMSG = '', aviFAIL = 0
     on = d.outname[b]
-    for i in range(on.shape[0]):
+    for i in range(min(_cstr_len(d.root) + 1, on.shape[0])):
         on[i] = d.root[i] if i < d.root.shape[0] else 0
     d.msg[b, 0] = 0
     d.fail[b] = 0

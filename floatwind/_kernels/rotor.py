@@ -49,6 +49,7 @@ from floatwind._kernels import wind as kwi
 __all__ = [
     "HUB_CHANNELS",
     "bem_rotor_kernel",
+    "blade_root_structure",
     "pitch_change",
     "rotor_after_step",
     "rotor_points",
@@ -369,6 +370,92 @@ def pitch_change(p, t, B):
 
 
 @njit(cache=True, fastmath=False)
+def blade_root_structure(g, kin, mass, gravity, m, k_step, hub):
+    """The blades' weight and inertial loads added to the root moments ``hub[:, RMXC + k]``,
+    ``hub[:, RMYC + k]`` (blades 1-3) at the accepted step ``k_step``: ElastoDyn's rigid blade,
+    its mass a line of points on the coned pitch axis e from the root P (``ElastoDyn``
+    ``Coeff``: the point masses of ``elastodyn_mass_properties``), ``mass[k]`` = (m, S1, S2), S1
+    and S2 its first and second moments about the root along e. A mass element at P + s e of
+    the rotor body (angular velocity w, acceleration alpha; P accelerating at a_P) has the
+    acceleration a_P + alpha x s e + w x (w x s e), so the moment of the blade on the hub about P
+    (d'Alembert: the weight less the inertial force of each element, Wang 5.28 on the blade) is
+
+        M = S1 e x (g - a_P) - S2 [alpha - (alpha . e) e + (w . e) e x w],
+
+    with a_P = a_G + alpha x (P - G) + w x (w x (P - G)) from the rotor body's CM acceleration.
+    The accelerations are the backward difference of the rotor body's velocities over the last
+    step (kept in the servodyn memory ``m.sense``, columns S_WR/S_VR; 0 at the first step), as
+    the other accelerations of the record. ``gravity``: g (m/s^2) along -z."""
+    h = g.body
+    nb = min(g.frames_b.shape[0], 3)
+    B = kin.w_b.shape[0]
+    dt = m.dt
+    ez = np.empty(3)
+    xh = np.empty(3)
+    xc = np.empty(3)
+    yc = np.empty(3)
+    d = np.empty(3)
+    rr = np.empty(3)
+    alp = np.empty(3)
+    aP = np.empty(3)
+    tmp = np.empty(3)
+    tmp2 = np.empty(3)
+    M = np.empty(3)
+    for b in range(B):
+        R = kin.R_b2g[b, h]
+        w = kin.w_b[b, h]
+        se = m.sense[b]
+        prev = k_step > 0 and se[ksv.S_PREV] == 1.0
+        aG = np.zeros(3)
+        for c in range(3):
+            alp[c] = (w[c] - se[ksv.S_WR + c]) / dt if prev else 0.0
+            aG[c] = (kin.v_G[b, h, c] - se[ksv.S_VR + c]) / dt if prev else 0.0
+        _rot(R, g.shaft_b, xh)
+        for k in range(nb):
+            m1, s1, s2 = mass[k, 0], mass[k, 1], mass[k, 2]
+            if m1 == 0.0 and s1 == 0.0 and s2 == 0.0:
+                continue
+            _rot(R, g.frames_b[k, 2], ez)
+            # the root P relative to the rotor body's CM
+            for c in range(3):
+                d[c] = g.apex_b[c] + g.z_hub[k] * g.frames_b[k, 2, c] - kin.cm_b[h, c]
+            _rot(R, d, rr)
+            # a_P = a_G + alpha x r + w x (w x r)
+            tmp[0] = w[1] * rr[2] - w[2] * rr[1]
+            tmp[1] = w[2] * rr[0] - w[0] * rr[2]
+            tmp[2] = w[0] * rr[1] - w[1] * rr[0]
+            aP[0] = aG[0] + alp[1] * rr[2] - alp[2] * rr[1] + w[1] * tmp[2] - w[2] * tmp[1]
+            aP[1] = aG[1] + alp[2] * rr[0] - alp[0] * rr[2] + w[2] * tmp[0] - w[0] * tmp[2]
+            aP[2] = aG[2] + alp[0] * rr[1] - alp[1] * rr[0] + w[0] * tmp[1] - w[1] * tmp[0]
+            # g - a_P
+            tmp[0] = -aP[0]
+            tmp[1] = -aP[1]
+            tmp[2] = -gravity - aP[2]
+            we = _dot(w, ez)
+            ae = _dot(alp, ez)
+            tmp2[0] = ez[1] * w[2] - ez[2] * w[1]  # e x w
+            tmp2[1] = ez[2] * w[0] - ez[0] * w[2]
+            tmp2[2] = ez[0] * w[1] - ez[1] * w[0]
+            M[0] = s1 * (ez[1] * tmp[2] - ez[2] * tmp[1])
+            M[1] = s1 * (ez[2] * tmp[0] - ez[0] * tmp[2])
+            M[2] = s1 * (ez[0] * tmp[1] - ez[1] * tmp[0])
+            for c in range(3):
+                M[c] -= s2 * (alp[c] - ae * ez[c] + we * tmp2[c])
+            # ElastoDyn's coned root axes: x_c the shaft normal to e, y_c = e x x_c
+            de = _dot(xh, ez)
+            for c in range(3):
+                xc[c] = xh[c] - de * ez[c]
+            nx = math.sqrt(_dot(xc, xc))
+            for c in range(3):
+                xc[c] = xc[c] / nx if nx > 0.0 else 0.0
+            yc[0] = ez[1] * xc[2] - ez[2] * xc[1]
+            yc[1] = ez[2] * xc[0] - ez[0] * xc[2]
+            yc[2] = ez[0] * xc[1] - ez[1] * xc[0]
+            hub[b, RMXC + k] += _dot(M, xc)
+            hub[b, RMYC + k] += _dot(M, yc)
+
+
+@njit(cache=True, fastmath=False)
 def rotor_after_step(p, t, kin, y):
     """At the accepted steps where the servodyn load whose memory this rotor reads calls a
     controller library (``memory.sense_every``), the rotor's measurements at that state into
@@ -401,6 +488,7 @@ def rotor_after_step(p, t, kin, y):
     s.a[:] = keep[3]
     s.ap[:] = keep[4]
     s.known[:] = keep[5]
+    blade_root_structure(p.geometry, kin, p.blade_mass, p.gravity, m, k, hub)
     nb = min(p.geometry.nodes_b.shape[0], 3)
     ksv.store_rotor_sense(m, hub[:, MTG : MTG + 3], hub[:, B1G : B1G + 3],
                           hub[:, RMXC : RMXC + nb], hub[:, RMYC : RMYC + nb], wh[:, 0, :])  # fmt: skip

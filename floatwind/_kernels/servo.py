@@ -86,13 +86,16 @@ LAW_CONTROLLER = 4  # the baseline controller's torque demand, held between its 
 #: the controller's states (``ServoMemory.ctrl`` columns)
 C_SPEEDF, C_INTERR, C_LASTTQ, C_LASTT, C_INIT, C_GENTQ, N_CTRL = 0, 1, 2, 3, 4, 5, 6
 
-#: columns of ``ServoMemory.sense``: the rotor's aerodynamic blade-root moments about the
-#: coned root axes (RootMxc, RootMyc, blades 1-3), its aerodynamic moment about the apex
+#: columns of ``ServoMemory.sense``: the rotor's blade-root moments about the coned root axes
+#: (RootMxc, RootMyc, blades 1-3: aerodynamic, plus the blades' weight and inertia when the rotor
+#: knows their mass), its aerodynamic moment about the apex
 #: (inertial), blade 1's coned pitch axis (inertial), the undisturbed wind at the apex, a flag
 #: (1: written by a rotor at this step); the tower-top point's velocity and the nacelle's angular
-#: velocity (inertial) at the previous step, a flag (1: there is a previous step)
-(S_RMXC, S_RMYC, S_MT, S_B1, S_WIND, S_ROTOR, S_VTT, S_WN, S_PREV,
- N_SENSE) = (0, 3, 6, 9, 12, 15, 16, 19, 22, 23)  # fmt: skip
+#: velocity (inertial) at the previous step, a flag (1: there is a previous step); the rotor
+#: body's angular velocity and CM velocity (inertial) at the previous step (the blades' inertial
+#: loads, ``floatwind._kernels.rotor.blade_root_structure``)
+(S_RMXC, S_RMYC, S_MT, S_B1, S_WIND, S_ROTOR, S_VTT, S_WN, S_PREV, S_WR, S_VR,
+ N_SENSE) = (0, 3, 6, 9, 12, 15, 16, 19, 22, 23, 26, 29)  # fmt: skip
 
 #: columns of :func:`servo_outputs`
 GEN_TQ, GEN_PWR, GEN_SPEED, HSS_BR_TQ, ROT_SPEED, LSS_TQ = 0, 1, 2, 3, 4, 5
@@ -509,9 +512,13 @@ def library_measurements(p, kin, b, k, x, hub_wind):
         for i in range(3):
             acc[i] = (v[i] - se[S_VTT + i]) / m.dt
             alp[i] = (wn[i] - se[S_WN + i]) / m.dt
+    wr = kin.w_b[b, p.rotor]
+    vr = kin.v_G[b, p.rotor]
     for i in range(3):
         se[S_VTT + i] = v[i]
         se[S_WN + i] = wn[i]
+        se[S_WR + i] = wr[i]
+        se[S_VR + i] = vr[i]
     se[S_PREV] = 1.0
     Rp = kin.R_b2g[b, p.tt_body]
     x[kbl.X_TAXP] = acc[0] * Rp[0, 0] + acc[1] * Rp[1, 0] + acc[2] * Rp[2, 0]

@@ -102,7 +102,11 @@ _TOP_KEYS = (
     "output_blades",
     "channel_prefix",
     "pitch_from",
+    "blade_mass",
 )
+
+#: keys of ``blade_mass`` (issue 36: the blades' weight and inertia in a controller's root moments)
+_MASS_KEYS = ("mass", "first_moment", "second_moment")
 
 _BLADE_KEYS = ("span", "crv_ac", "swp_ac", "crv_ang_deg", "twist_deg", "chord", "af_id")
 
@@ -163,6 +167,12 @@ class BemRotor(Load, kind="bem_rotor"):
         induction (``options.use_induction`` off, Wake_Mod = 0).
     tau1_const : float, optional
         DBEMT's time constant tau1 (s) for ``dbemt_mod`` 1 and 3.
+    blade_mass : dict, optional
+        ``{mass, first_moment, second_moment}`` of each blade (kg, kg m, kg m^2; moments about
+        its root along the coned pitch axis, ElastoDyn's rigid blade; a number for all blades or
+        one per blade): the blades' weight and inertial loads in the root moments a controller
+        library receives (:func:`floatwind._kernels.rotor.blade_root_structure`); without it
+        those moments are aerodynamic only.
     """
 
     name = "rotor"
@@ -189,6 +199,7 @@ class BemRotor(Load, kind="bem_rotor"):
         pitch_from: str | None = None,
         dbemt_mod: int = 0,
         tau1_const: float | None = None,
+        blade_mass=None,
         field: str = "",
     ):
         self.body = check_body(body, _f(field, "body"))
@@ -262,6 +273,7 @@ class BemRotor(Load, kind="bem_rotor"):
                     field=_f(field, "pitch_from"),
                 )  # fmt: skip
         self._geometry = self._build_geometry()
+        self.blade_mass = _blade_mass(blade_mass, self.n_blades, _f(field, "blade_mass"))
         if dbemt_mod not in (0, 1, 2, 3):
             raise CaseError(f"DBEMT_Mod = {dbemt_mod!r} is not supported; use 0 (quasi-steady), "
                             "1 or 3 (constant tau1) or 2 (tau1 from the rotor)",
@@ -432,6 +444,9 @@ class BemRotor(Load, kind="bem_rotor"):
         dp = python_form(kr.pitch_change)(self._pitch_params(memory), float(t), kin.batch)
         apex = python_form(kr.rotor_points)(self._geometry, body_kinematics(kin), dp)[2]
         wind = np.broadcast_to(env.wind.velocity(t, apex[:, None, :]), (kin.batch, 1, 3))
+        python_form(kr.blade_root_structure)(self._geometry, body_kinematics(kin),
+                                             self.blade_mass, float(env.gravity), memory, k,
+                                             hub)  # fmt: skip
         nb = min(self.n_blades, 3)
         python_form(ksv.store_rotor_sense)(
             memory,
@@ -525,6 +540,8 @@ class BemRotor(Load, kind="bem_rotor"):
         memory: tuple  # the commanding servodyn load's ServoMemory (placeholder: none)
         dbemt: tuple  # floatwind._kernels.dbemt.DbemtParams (mode 0: quasi-steady)
         state0: int  # first column of the dynamic inflow's states (set by the run)
+        blade_mass: np.ndarray  # (nb, 3) each blade's mass, first and second moments (root)
+        gravity: float  # m/s^2
 
     def compiled(self, env, batch):
         from floatwind._kernels import rotor as kr
@@ -536,7 +553,8 @@ class BemRotor(Load, kind="bem_rotor"):
         p = self.Params(geometry=self._geometry, options=self._options(env),
                         airfoils=self.airfoils, wind=wind_params(env.wind, batch),
                         state=state, pitch_ref=pp.pitch_ref, memory=pp.memory,
-                        dbemt=self._dbemt(), state0=-1)  # fmt: skip
+                        dbemt=self._dbemt(), state0=-1, blade_mass=self.blade_mass,
+                        gravity=float(env.gravity))  # fmt: skip
         if self.memory_of is None:
             return CompiledLoad(kr.bem_rotor_kernel, p)
         return CompiledLoad(
@@ -658,8 +676,44 @@ class BemRotor(Load, kind="bem_rotor"):
             pitch_from=sec.raw("pitch_from", None),
             dbemt_mod=dbemt_mod,
             tau1_const=tau1,
+            blade_mass=_mass_config(sec),
             field=field,
         )
+
+
+def _mass_config(sec: Section):
+    """``blade_mass: {mass, first_moment, second_moment}`` (kg, kg m, kg m^2; each a number for
+    every blade or a list, one per blade), or None."""
+    if not sec.has("blade_mass"):
+        return None
+    ms = Section(sec.raw("blade_mass"), sec.path("blade_mass"), _MASS_KEYS)
+    return {k: ms.raw(k) for k in _MASS_KEYS if ms.has(k)}
+
+
+def _blade_mass(cfg, nb: int, field: str) -> np.ndarray:
+    """(nb, 3): each blade's mass m, first moment S1 and second moment S2 about its root along
+    the coned pitch axis (ElastoDyn's rigid blade: point masses on that axis); zeros without."""
+    out = np.zeros((nb, 3))
+    if cfg is None:
+        return out
+    for i, key in enumerate(_MASS_KEYS):
+        if key not in cfg:
+            raise CaseError(f"missing '{key}' (give mass, first_moment, second_moment)",
+                            field=f"{field}.{key}")  # fmt: skip
+        v = np.asarray(cfg[key], dtype=float)
+        if v.ndim == 0:
+            v = np.full(nb, float(v))
+        if v.shape != (nb,) or not np.all(np.isfinite(v)) or np.any(v < 0.0):
+            raise CaseError(f"expected a number >= 0 or {nb} of them, one per blade, got "
+                            f"{cfg[key]!r}", field=f"{field}.{key}")  # fmt: skip
+        out[:, i] = v
+    # Cauchy-Schwarz on the mass line: S1^2 <= m S2 (a first moment no mass can have)
+    bad = out[:, 1] ** 2 > out[:, 0] * out[:, 2] * (1.0 + 1e-9)
+    if np.any(bad):
+        k = int(np.argmax(bad))
+        raise CaseError(f"blade {k + 1}: first_moment^2 > mass x second_moment, which no mass on "
+                        "the blade axis gives", field=f"{field}.first_moment")  # fmt: skip
+    return out
 
 
 def _blade_bodies(sec: Section, body_index: dict[str, int]) -> list[int] | None:

@@ -329,6 +329,14 @@ def case_from_deck(
                                  nacelle_separate=nacelle_separate))  # fmt: skip
         if srv is not None and "pitch" in srv:
             loads[-1]["pitch_from"] = "servodyn"
+            if srv.get("controller", {}).get("kind") == "dll" and not split:
+                # issue 36: the blades' weight and inertia in the library's root moments
+                # (ElastoDyn's rigid blades: point masses on the coned pitch axis)
+                loads[-1]["blade_mass"] = {
+                    k: [float(b[f]) for b in mp["blades"]]
+                    for k, f in (("mass", "mass"), ("first_moment", "first_moment"),
+                                 ("second_moment", "second_moment"))
+                }  # fmt: skip
     sea = case_waves(ss, notes)
     environment = {
         "gravity": float(env["gravity"]),

@@ -100,6 +100,10 @@ def servodyn_case_load(deck: dict, gearbox_ratio: float, *, generator: bool,
         load["pitch"] = {"initial": [float(p) for p in pitch0],
                          "maneuvers": [m or {"start_time": 1.0e30, "rate": 1.0, "final": 0.0}
                                        for m in maneuvers]}  # fmt: skip
+    elif generator and pitch0 is not None and "pitch" not in load:
+        # a BEM deck with a generator law and no pitch control: ElastoDyn's BlPitch held, so that
+        # the run writes BldPitch1-3/BlPitchC1-3 as OpenFAST does (the rotor reads the same pitch)
+        load["pitch"] = {"initial": [float(p) for p in pitch0]}
     if not generator:
         return load
 
