@@ -882,6 +882,11 @@ class SubsteppedLumpedMooring(LumpedMassMooring):
             s = self.static_states(kin, env)
         else:
             s = self._states_at(np.full(kin.batch, float(t)), kin.batch, memory)
+            if not np.all(np.isfinite(s)):
+                raise SimulationError(f"{self.name}: non-finite line state of the sub-stepped "
+                                      "lines (MoorDyn's RK2 at its stable step for the linear "
+                                      "modes; violent drag can exceed it): integration: states "
+                                      "or --mooring dynamic-states", time=float(t))  # fmt: skip
         return self._with_nodes(self._wrench_of(kin, env, s)[0], s), None
 
     def wrench_times(self, times, batch: int, kin, env, memory) -> Wrench:
