@@ -2,6 +2,7 @@
 
     python benchmarks/bench_moordyn.py [REF10_DIR] [--tmax S] [--start catenary|static]
                                        [--batch 1,8] [--ic-step stable|dt_m]
+                                       [--integration states,substep,states,substep]
 
 Runs the deck ``ref10_moordyn_decay`` (OC3-Hywind, three MoorDyn lines of 20 segments, 300 s)
 as ``floatwind run`` does, after one warm-up run of 1 s (numba compiles once per installation),
@@ -24,8 +25,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 OPENFAST_CPU_S = 24.47  # ref10 README: user CPU of openfast for 300 s
 
 
-def _model(fst, tmax, start, batch, step="stable"):
-    from floatwind.case.openfast import model_from_deck
+def _model(fst, tmax, start, batch, step="stable", integration="states"):
+    from floatwind.case.openfast import import_openfast, model_from_deck
     from floatwind.loads.moordyn import LumpedMassMooring
 
     orig = LumpedMassMooring.__init__
@@ -38,7 +39,10 @@ def _model(fst, tmax, start, batch, step="stable"):
     LumpedMassMooring.__init__ = init
     try:
         over = {"simulation.t_max": tmax}
-        m = model_from_deck(fst, overrides=over)
+        # --mooring dynamic (the lines sub-stepped inside DT) or dynamic-states (RK4 at DT/2)
+        res = import_openfast(fst, mooring="dynamic" if integration == "substep" else
+                              "dynamic-states")  # fmt: skip
+        m = model_from_deck(fst, overrides=over, result=res)
     finally:
         LumpedMassMooring.__init__ = orig
     if batch > 1:
@@ -67,14 +71,23 @@ def main() -> None:
         default="stable",
         help="the relaxation's step (initial.step)",
     )
+    ap.add_argument(
+        "--integration",
+        default="states",
+        help="the lines' integration, comma-separated to alternate in one process (A/B): "
+        "states (with the bodies, RK4 at DT/2) or substep (RK2 sub-steps inside DT)",
+    )
     args = ap.parse_args()
     from floatwind.simulate import simulate
     from floatwind.simulate.system import System
 
     fst = pathlib.Path(args.ref) / "ref10_moordyn_decay.fst"
-    simulate(_model(fst, 1.0, "static", 1), progress=False)  # compile once
-    for B in (int(b) for b in args.batch.split(",")):
-        m = _model(fst, args.tmax, args.start, B, args.ic_step)
+    modes = args.integration.split(",")
+    for mode in dict.fromkeys(modes):
+        simulate(_model(fst, 1.0, "static", 1, integration=mode), progress=False)  # compile once
+    runs = [(int(b), mode) for b in args.batch.split(",") for mode in modes]
+    for B, mode in runs:
+        m = _model(fst, args.tmax, args.start, B, args.ic_step, mode)
         c0 = time.process_time()
         System(m).initial_state()  # the relaxation (cached by the load for the run)
         c1 = time.process_time()
@@ -83,7 +96,7 @@ def main() -> None:
         c2 = time.process_time()
         wall = time.perf_counter() - w0
         total = c2 - c0
-        print(f"B = {B}, {args.tmax:g} s, start {args.start}: initial conditions {c1 - c0:.2f} s "
+        print(f"{mode}: B = {B}, {args.tmax:g} s, start {args.start}: initial conditions {c1 - c0:.2f} s "
               f"CPU, stepping + outputs {c2 - c1:.2f} s CPU ({wall:.2f} s wall), whole run "
               f"{total:.2f} s CPU = {total / B:.2f} s per member; OpenFAST + MoorDyn "
               f"{OPENFAST_CPU_S * args.tmax / 300.0:.2f} s CPU: x"

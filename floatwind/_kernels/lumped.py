@@ -100,6 +100,14 @@ def line_forces(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq):
     ``qs`` (>= N+1, 3), ``lstr``, ``tmag`` (>= N+1) are work arrays; ``nodeq`` (>= N+1, 5)
     receives the interior nodes' mass matrices ``al I + be q q^T`` as (al, be, q). Allocates
     nothing (the bending work vectors are rows 0-2 of ``p.work_v``): it runs 4 times per step per line."""
+    line_nodes(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq, 0, p.nseg[j])
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def line_nodes(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq, lo, hi):
+    """:func:`line_forces` for the nodes ``lo..hi`` of line ``j`` only (the same operations in
+    the same order for those nodes, so the same bits): the segments and bending terms that reach
+    them; the coupled ends of sub-stepped lines (``substep_kernel``) need nodes 0 or N alone."""
     n = p.nseg[j]
     ls = p.seg_len[j]
     d = p.diam[j]
@@ -119,7 +127,7 @@ def line_forces(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq):
     kdn = 0.5 * rho * cdn * d  # normal drag per length and |vp| vp
     kdt = 0.5 * rho * cdt * math.pi * d  # tangential drag per length and |vq| vq
     # qs[i]: segment i (1..N); tmag[i]: T + Td along qs[i]
-    for i in range(1, n + 1):
+    for i in range(max(1, lo - 1), min(n, hi + 2) + 1):
         d0 = r[i, 0] - r[i - 1, 0]
         d1 = r[i, 1] - r[i - 1, 1]
         d2 = r[i, 2] - r[i - 1, 2]
@@ -136,7 +144,7 @@ def line_forces(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq):
         tmag[i] = mt + mtd
         seg[i - 1, 0] = ll
         seg[i - 1, 1] = tmag[i]
-    for i in range(n + 1):
+    for i in range(max(0, lo - 2), min(n, hi + 2) + 1):
         fnet[i, 0] = 0.0
         fnet[i, 1] = 0.0
         fnet[i, 2] = 0.0
@@ -145,7 +153,7 @@ def line_forces(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq):
         pv = p.work_v[0]
         fa = p.work_v[1]
         fb = p.work_v[2]
-        for i in range(1, n):
+        for i in range(max(1, lo - 1), min(n - 1, hi + 1) + 1):
             dot = qs[i, 0] * qs[i + 1, 0] + qs[i, 1] * qs[i + 1, 1] + qs[i, 2] * qs[i + 1, 2]
             dot = min(dot, 1.0)
             kurv = 4.0 / (lstr[i] + lstr[i + 1]) * math.sqrt(0.5 * (1.0 - dot))  # GetCurvature
@@ -159,7 +167,7 @@ def line_forces(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq):
                 fnet[i + 1, c] += fb[c]
                 fnet[i, c] -= fa[c] + fb[c]
     depth = p.depth
-    for i in range(n + 1):
+    for i in range(lo, hi + 1):
         if i == 0:
             a0, a1 = 0, 1
             li = 0.5 * ls
@@ -225,7 +233,7 @@ def line_forces(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq):
             fnet[i, 2] += ((-depth - r[i, 2]) * p.kbot - v[i, 2] * p.cbot) * d * li
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def point_state(p, b, y, s0, kin_r, kin_R, kin_v, kin_w, cm, rp, vp):
     """Positions ``rp`` and velocities ``vp`` (P, 3) of all points of member ``b``: fixed ones
     where they are, coupled ones carried by the body, free ones from the states."""
@@ -340,39 +348,49 @@ def lumped_kernel(p, t, kin, y, dy, force, moment, added_mass):
         member_rhs(p, b, y, s0, rp, vp, dy, 1.0, p.scratch_r[b], p.scratch_v[b],
                    p.scratch_f[b], p.scratch_m[b], p.scratch_seg[b], p.scratch_pf[b],
                    p.scratch_pm[b])  # fmt: skip
-        rG = kin.r_G[b, body]
-        w = kin.w_b[b, body]
-        for k in range(rp.shape[0]):
-            if p.pt_kind[k] != COUPLED:
-                continue
-            f = p.scratch_pf[b, k]
-            M = p.scratch_pm[b, k]
-            a0 = rp[k, 0] - rG[0]
-            a1 = rp[k, 1] - rG[1]
-            a2 = rp[k, 2] - rG[2]
-            # centripetal acceleration w x (w x a) of the point: its inertia -M (w x (w x a))
-            c0 = w[1] * a2 - w[2] * a1
-            c1 = w[2] * a0 - w[0] * a2
-            c2 = w[0] * a1 - w[1] * a0
-            cc0 = w[1] * c2 - w[2] * c1
-            cc1 = w[2] * c0 - w[0] * c2
-            cc2 = w[0] * c1 - w[1] * c0
-            g0 = f[0] - (M[0, 0] * cc0 + M[0, 1] * cc1 + M[0, 2] * cc2)
-            g1 = f[1] - (M[1, 0] * cc0 + M[1, 1] * cc1 + M[1, 2] * cc2)
-            g2 = f[2] - (M[2, 0] * cc0 + M[2, 1] * cc1 + M[2, 2] * cc2)
-            force[b, body, 0] += g0
-            force[b, body, 1] += g1
-            force[b, body, 2] += g2
-            moment[b, body, 0] += a1 * g2 - a2 * g1
-            moment[b, body, 1] += a2 * g0 - a0 * g2
-            moment[b, body, 2] += a0 * g1 - a1 * g0
-            if added_mass.shape[2] == 6:
-                _add_point_mass(M, a0, a1, a2, added_mass[b, body], p.work_pm)
+        _coupled_wrench(p, b, kin, force, moment, added_mass)
         if dy.shape[1] > 0:
             for c in range(p.n_states):
                 if not math.isfinite(dy[b, s0 + c]):
                     status = NOT_FINITE
     return status
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def _coupled_wrench(p, b, kin, force, moment, added_mass):
+    """The coupled points' net forces of member ``b`` (``p.scratch_pf``, masses
+    ``p.scratch_pm``, positions ``p.scratch_rp``) on the body: force, moment about its CM and
+    the points' mass matrices as added mass (``F - M a``, MoorDyn-F Point_GetCoupledForce)."""
+    body = p.body
+    rp = p.scratch_rp[b]
+    rG = kin.r_G[b, body]
+    w = kin.w_b[b, body]
+    for k in range(rp.shape[0]):
+        if p.pt_kind[k] != COUPLED:
+            continue
+        f = p.scratch_pf[b, k]
+        M = p.scratch_pm[b, k]
+        a0 = rp[k, 0] - rG[0]
+        a1 = rp[k, 1] - rG[1]
+        a2 = rp[k, 2] - rG[2]
+        # centripetal acceleration w x (w x a) of the point: its inertia -M (w x (w x a))
+        c0 = w[1] * a2 - w[2] * a1
+        c1 = w[2] * a0 - w[0] * a2
+        c2 = w[0] * a1 - w[1] * a0
+        cc0 = w[1] * c2 - w[2] * c1
+        cc1 = w[2] * c0 - w[0] * c2
+        cc2 = w[0] * c1 - w[1] * c0
+        g0 = f[0] - (M[0, 0] * cc0 + M[0, 1] * cc1 + M[0, 2] * cc2)
+        g1 = f[1] - (M[1, 0] * cc0 + M[1, 1] * cc1 + M[1, 2] * cc2)
+        g2 = f[2] - (M[2, 0] * cc0 + M[2, 1] * cc1 + M[2, 2] * cc2)
+        force[b, body, 0] += g0
+        force[b, body, 1] += g1
+        force[b, body, 2] += g2
+        moment[b, body, 0] += a1 * g2 - a2 * g1
+        moment[b, body, 1] += a2 * g0 - a0 * g2
+        moment[b, body, 2] += a0 * g1 - a1 * g0
+        if added_mass.shape[2] == 6:
+            _add_point_mass(M, a0, a1, a2, added_mass[b, body], p.work_pm)
 
 
 @njit(cache=True, fastmath=False)
@@ -498,3 +516,189 @@ def _free_points(p, b, y, s0, rp, vp, rp_out, vp_out):
             for c in range(3):
                 rp_out[k, c] = rp[k, c]
                 vp_out[k, c] = vp[k, c]
+
+
+# --------------------------------------------------------------------------------------------
+# Sub-stepped lines (``integration: substep``): MoorDyn's loose coupling. The lines are not
+# states of the run: after each accepted body step (at t_k) they are advanced over the next step
+# [t_k, t_k + dt] by MoorDyn's RK2 (MD_RK2, the midpoint rule) in ``n_sub`` (even) sub-steps,
+# the coupled points moved along their path predicted from t_k (second order: position,
+# velocity and the backward difference of the velocity, as OpenFAST's glue code extrapolates
+# MoorDyn's inputs); the line states at t_k, t_k + dt/2 and t_k + dt (the RK4 stage times) are
+# kept in the step memory, and the body's kernel takes the lines at its stage time with the
+# fairleads where the body's stage puts them.
+
+
+@njit(cache=True, fastmath=False)
+def _predicted_points(p, tau, rp0, vp0, ap, rp, vp):
+    """Fixed points where they are, coupled points at ``rp0 + vp0 tau + ap tau^2/2`` (velocity
+    ``vp0 + ap tau``); free points are taken from the states afterwards (_free_points)."""
+    for k in range(rp0.shape[0]):
+        coupled = p.pt_kind[k] == COUPLED
+        for c in range(3):
+            if coupled:
+                rp[k, c] = rp0[k, c] + tau * (vp0[k, c] + 0.5 * tau * ap[k, c])
+                vp[k, c] = vp0[k, c] + tau * ap[k, c]
+            else:
+                rp[k, c] = rp0[k, c]
+                vp[k, c] = vp0[k, c]
+
+
+@njit(cache=True, fastmath=False)
+def substep_after_step(p, t, kin, y):
+    """Record the accepted step ``t`` = t0 + k dt in ``p.memory`` (the line states at t_k: the
+    end of the previous step's sub-steps, or the initial states the load wrote at k = 0) and
+    advance the lines over the next step (module comment above). Idempotent per step index."""
+    m = p.memory
+    k = int(round((t - m.t0) / m.dt))
+    B = y.shape[0]
+    body = p.body
+    ns = p.n_states
+    n_sub = m.n_sub[0]
+    h = m.dt / n_sub
+    half = n_sub // 2
+    x = m.work[0]
+    xm = m.work[1]
+    rate = m.work[2]
+    advance = k > 0 and m.last[0] == k - 1
+    for b in range(B):
+        if advance:
+            for c in range(ns):
+                m.hist[k, b, c] = m.stage[2, b, c]
+        rp0 = p.scratch_rp[b]
+        vp0 = p.scratch_vp[b]
+        point_state(p, b, m.hist[k], 0, kin.r_G[b, body], kin.R_b2g[b, body],
+                    kin.v_G[b, body], kin.w_b[b, body], kin.cm_b[body], rp0, vp0)  # fmt: skip
+        ap = m.pw[b, 0]
+        rps = m.pw[b, 1]
+        vps = m.pw[b, 2]
+        rpf = m.pw[b, 3]
+        vpf = m.pw[b, 4]
+        for q in range(rp0.shape[0]):
+            for c in range(3):
+                m.vcp[k, b, q, c] = vp0[q, c]
+                ap[q, c] = (vp0[q, c] - m.vcp[k - 1, b, q, c]) / m.dt if k > 0 else 0.0
+        for c in range(ns):
+            x[b, c] = m.hist[k, b, c]
+            m.stage[0, b, c] = x[b, c]
+        for i in range(n_sub):
+            tau = i * h
+            _predicted_points(p, tau, rp0, vp0, ap, rps, vps)
+            _free_points(p, b, x, 0, rps, vps, rpf, vpf)
+            member_rhs(p, b, x, 0, rpf, vpf, rate, 1.0, p.scratch_r[b], p.scratch_v[b],
+                       p.scratch_f[b], p.scratch_m[b], p.scratch_seg[b], p.scratch_pf[b],
+                       p.scratch_pm[b])  # fmt: skip
+            for c in range(ns):
+                xm[b, c] = x[b, c] + 0.5 * h * rate[b, c]
+            _predicted_points(p, tau + 0.5 * h, rp0, vp0, ap, rps, vps)
+            _free_points(p, b, xm, 0, rps, vps, rpf, vpf)
+            member_rhs(p, b, xm, 0, rpf, vpf, rate, 1.0, p.scratch_r[b], p.scratch_v[b],
+                       p.scratch_f[b], p.scratch_m[b], p.scratch_seg[b], p.scratch_pf[b],
+                       p.scratch_pm[b])  # fmt: skip
+            for c in range(ns):
+                x[b, c] = x[b, c] + h * rate[b, c]
+            if i + 1 == half:
+                for c in range(ns):
+                    m.stage[1, b, c] = x[b, c]
+        for c in range(ns):
+            m.stage[2, b, c] = x[b, c]
+    m.last[0] = k
+
+
+@njit(cache=True, fastmath=False)
+def substep_kernel(p, t, kin, y, dy, force, moment, added_mass):
+    """The contract kernel of sub-stepped lines: the line states at ``t`` from the memory (a
+    step time up to the last recorded, or the current step's middle or end), the coupled
+    points where the body puts them, their net force on the body as :func:`lumped_kernel`.
+    A time the memory does not hold, or a non-finite line state, returns NOT_FINITE (the
+    NumPy path then says which)."""
+    m = p.memory
+    B = y.shape[0]
+    last = m.last[0]
+    x2 = (t - m.t0) / (0.5 * m.dt)
+    i2 = int(round(x2))
+    if abs(x2 - i2) > 1e-6:
+        return NOT_FINITE
+    if i2 == 2 * last + 1:
+        src = m.stage[1]
+    elif i2 == 2 * last + 2:
+        src = m.stage[2]
+    elif i2 % 2 == 0 and i2 >= 0 and i2 // 2 <= last:
+        src = m.hist[i2 // 2]
+    else:
+        return NOT_FINITE
+    status = 0
+    body = p.body
+    for b in range(B):
+        rp = p.scratch_rp[b]
+        vp = p.scratch_vp[b]
+        point_state(p, b, src, 0, kin.r_G[b, body], kin.R_b2g[b, body], kin.v_G[b, body],
+                    kin.w_b[b, body], kin.cm_b[body], rp, vp)  # fmt: skip
+        coupled_points(p, b, src, rp, vp, p.scratch_r[b], p.scratch_v[b], p.scratch_f[b],
+                       p.scratch_m[b], p.scratch_seg[b], p.scratch_pf[b],
+                       p.scratch_pm[b])  # fmt: skip
+        _coupled_wrench(p, b, kin, force, moment, added_mass)
+        for c in range(p.n_states):
+            if not math.isfinite(src[b, c]):
+                status = NOT_FINITE
+    return status
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def coupled_points(p, b, y, rp, vp, r, v, fnet, mass, seg, pf, pm):
+    """The net forces ``pf`` and masses ``pm`` of the coupled points of member ``b`` as
+    :func:`member_rhs` gives them (the same bits), evaluating only the line ends attached to
+    them (:func:`line_nodes`); line states ``y[b]`` from column 0, no rates."""
+    for k in range(pf.shape[0]):
+        if p.pt_kind[k] != COUPLED:
+            continue
+        m = p.pt_mass[k]
+        vol = p.pt_vol[k]
+        for c in range(3):
+            pf[k, c] = 0.0
+            for e in range(3):
+                pm[k, c, e] = 0.0
+            pm[k, c, c] = m + p.rho * vol * p.pt_ca[k]
+        pf[k, 2] -= (m - p.rho * vol) * p.gravity
+        sp = math.sqrt(vp[k, 0] ** 2 + vp[k, 1] ** 2 + vp[k, 2] ** 2)
+        for c in range(3):
+            pf[k, c] -= 0.5 * p.rho * p.pt_cda[k] * sp * vp[k, c]
+    for j in range(p.nseg.shape[0]):
+        ka = p.end_a[j]
+        kb = p.end_b[j]
+        ca = p.pt_kind[ka] == COUPLED
+        cb = p.pt_kind[kb] == COUPLED
+        if not (ca or cb):
+            continue
+        n = p.nseg[j]
+        o = p.node0[j]
+        so = p.line_state[j]
+        for c in range(3):
+            r[o, c] = rp[ka, c]
+            v[o, c] = vp[ka, c]
+            r[o + n, c] = rp[kb, c]
+            v[o + n, c] = vp[kb, c]
+        for i in range(1, n):
+            col = so + 6 * (i - 1)
+            for c in range(3):
+                r[o + i, c] = y[b, col + c]
+                v[o + i, c] = y[b, col + 3 + c]
+        rl = r[o : o + n + 1]
+        vl = v[o : o + n + 1]
+        fl = fnet[o : o + n + 1]
+        ml = mass[o : o + n + 1]
+        sl = seg[p.seg0[j] : p.seg0[j] + n]
+        if ca:
+            line_nodes(p, j, rl, vl, fl, ml, sl, 1.0, p.work_q, p.work_l[0], p.work_l[1],
+                       p.work_nodeq, 0, 0)  # fmt: skip
+            for c in range(3):
+                pf[ka, c] += fnet[o, c]
+                for e in range(3):
+                    pm[ka, c, e] += mass[o, c, e]
+        if cb:
+            line_nodes(p, j, rl, vl, fl, ml, sl, 1.0, p.work_q, p.work_l[0], p.work_l[1],
+                       p.work_nodeq, n, n)  # fmt: skip
+            for c in range(3):
+                pf[kb, c] += fnet[o + n, c]
+                for e in range(3):
+                    pm[kb, c, e] += mass[o + n, c, e]

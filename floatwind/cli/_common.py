@@ -151,8 +151,9 @@ def mooring_option(parser) -> None:
     """``--mooring``: the line model of an OpenFAST deck's mooring file (issue 38)."""
     parser.add_argument(
         "--mooring",
-        choices=("auto", "dynamic", "quasi-static"),
+        choices=("auto", "dynamic", "dynamic-states", "quasi-static"),
         default="auto",
         help="(.fst) mooring line model: auto (default: MoorDyn files run MoorDyn's lumped-mass "
-        "lines, MAP++ files the quasi-static catenary), dynamic or quasi-static",
+        "lines, MAP++ files the quasi-static catenary), dynamic (lumped-mass lines sub-stepped "
+        "inside DT), dynamic-states (their nodes as states of the run) or quasi-static",
     )

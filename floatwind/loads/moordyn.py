@@ -240,6 +240,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                 self.pt_state[k] = col
                 col += 6
         self.n_states = col
+        self.n_line = col  # the line states per member (the memory's width when sub-stepped)
         self.n_nodes = int(np.sum(self.nseg + 1))
 
     def line_property(self, key: str) -> np.ndarray:
@@ -267,11 +268,14 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
     @classmethod
     def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None):
         sec = Section(cfg, field, ("type", "body", "line_types", "points", "lines", "seabed",
-                                   "dt_m", "initial", "channel_prefix", "name"))  # fmt: skip
+                                   "dt_m", "initial", "channel_prefix", "name",
+                                   "integration"))  # fmt: skip
         sb = sec.section("seabed", ("kbot", "cbot"))
         ic = sec.section("initial", ("tmax", "threshold", "cd_scale", "dt", "start", "step"))
         types = sec.raw("line_types")
-        return cls(
+        integration = sec.choice("integration", ("states", "substep"), "states")
+        klass = SubsteppedLumpedMooring if integration == "substep" else cls
+        return klass(
             body=sec.body(body_index), line_types=types,
             points=[item for _, item in sec.items("points")],
             lines=[item for _, item in sec.items("lines")],
@@ -336,8 +340,9 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         work_S: np.ndarray  # (3, 3) a free point's inverse mass matrix
         work_v: np.ndarray  # (5, 3) bending vectors, a point's position and velocity
         work_pm: np.ndarray  # (3, 3, 3) a coupled point's added-mass products
+        memory: object = None  # the step memory of sub-stepped lines (LineMemory), else None
 
-    def _params(self, env, batch: int, state0: int = 0) -> Params:
+    def _params(self, env, batch: int, state0: int = 0, memory=None) -> Params:
         B = int(batch)
         P = len(self.points)
         nn = self.n_nodes
@@ -346,7 +351,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         g = float(getattr(env, "gravity", 9.80665))
         depth = float(getattr(env, "water_depth", 320.0))
         return self.Params(
-            body=self.body, state0=int(state0), n_states=int(self.n_states),
+            body=self.body, state0=int(state0), n_states=int(self.n_line),
             nseg=i64(self.nseg), node0=i64(self.node0), seg0=i64(self.seg0),
             line_state=i64(self.line_state),
             end_a=i64([ln["a"] for ln in self.lines]), end_b=i64([ln["b"] for ln in self.lines]),
@@ -371,7 +376,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             scratch_pf=np.zeros((B, P, 3)), scratch_pm=np.zeros((B, P, 3, 3)),
             work_q=np.zeros((nmax + 1, 3)), work_l=np.zeros((2, nmax + 1)),
             work_nodeq=np.zeros((nmax + 1, 5)), work_S=np.zeros((3, 3)),
-            work_v=np.zeros((5, 3)), work_pm=np.zeros((3, 3, 3)),
+            work_v=np.zeros((5, 3)), work_pm=np.zeros((3, 3, 3)), memory=memory,
         )  # fmt: skip
 
     def compiled(self, env, batch):
@@ -462,7 +467,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         self.check_dt_m(env)
         B = kin.batch
         p = self._params(env, B)
-        y = np.zeros((B, self.n_states))
+        y = np.zeros((B, self.n_line))
         relax = python_form(kl.relax)
         pstate = python_form(kl.point_state)
         times = []
@@ -519,8 +524,8 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         bk = body_kinematics(kin)
         B = kin.batch
         p = self._params(env, 1)
-        y = np.zeros((B, self.n_states))
-        pos = np.zeros(self.n_states, dtype=bool)  # the position columns
+        y = np.zeros((B, self.n_line))
+        pos = np.zeros(self.n_line, dtype=bool)  # the position columns
         for j in range(len(self.lines)):
             o = int(self.line_state[j])
             for i in range(1, int(self.nseg[j])):
@@ -533,7 +538,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         for b in range(B):
             rp = np.zeros((len(self.points), 3))
             vp = np.zeros((len(self.points), 3))
-            one = np.zeros((1, self.n_states))
+            one = np.zeros((1, self.n_line))
             pstate(p, 0, one, 0, bk.r_G[b, self.body], bk.R_b2g[b, self.body], np.zeros(3),
                    np.zeros(3), bk.cm_b[self.body], rp, vp)  # fmt: skip
             for k, pt in enumerate(self.points):
@@ -691,6 +696,10 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         return out
 
     def wrench_state(self, t, kin, env, s, memory):
+        return self._wrench_of(kin, env, s)
+
+    def _wrench_of(self, kin, env, s):
+        """The wrench, channels and state rates of the line states ``s`` (B, n_line)."""
         p, force, moment, added, dy = self._evaluate(kin, env, s)
         out = Wrench(force, moment, added_mass=added)
         pre = self.channel_prefix
@@ -776,3 +785,135 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                     f"{'position' if n[-2] == 'P' else 'velocity'} of mooring node "
                     f"{n[len(self.channel_prefix):-2]}, inertial {n[-1].lower()}")
                 for n in self.state_names()}  # fmt: skip
+
+
+class LineMemory(NamedTuple):
+    """Step memory of :class:`SubsteppedLumpedMooring` (one run; ``_kernels.lumped``)."""
+
+    hist: np.ndarray  # (n_steps + 1, B, n) the line states at the step times
+    vcp: np.ndarray  # (n_steps + 1, B, P, 3) the points' velocities at the step times
+    stage: np.ndarray  # (3, B, n) the line states at t_k, t_k + dt/2, t_k + dt (k = last)
+    work: np.ndarray  # (3, B, n) a sub-step's state, midpoint state and rates
+    pw: np.ndarray  # (B, 5, P, 3) predicted acceleration, points' positions and velocities
+    none: np.ndarray  # (B, 0) "no rates" for member_rhs
+    t0: float
+    dt: float
+    n_sub: np.ndarray  # (1,) RK2 sub-steps per step (even: RK4's stage times are sub-step times)
+    last: np.ndarray  # (1,) index of the last recorded step
+
+
+class SubsteppedLumpedMooring(LumpedMassMooring):
+    """:class:`LumpedMassMooring` with the lines sub-stepped inside each step of the run
+    (``integration: substep``) instead of integrated with the bodies as states: MoorDyn's loose
+    coupling (``_kernels.lumped``, "Sub-stepped lines"). The lines are MoorDyn's RK2 at the
+    largest even division of the run's step that keeps it stable for their fastest mode; the
+    bodies step at the run's step (RK4), the lines' force on them taken at each stage time with
+    the fairleads where the stage puts them. The line states of every step are kept in the step
+    memory (channels ``L1N5PX``.. as the states' names), so outputs at step times only. Needs a
+    fixed step (rk4); docs/moordyn.md, "States"."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.n_states = 0
+
+    def memory(self, batch: int, t0: float, dt: float, n_steps: int):
+        if dt <= 0.0:
+            raise CaseError(
+                "sub-stepped mooring lines need a fixed time step (integrator rk4)",
+                field=f"{self._field}.integration" if self._field else "integration",
+            )
+        n, P, B = self.n_line, len(self.points), int(batch)
+        return LineMemory(hist=np.zeros((n_steps + 1, B, n)), vcp=np.zeros((n_steps + 1, B, P, 3)),
+                          stage=np.zeros((3, B, n)), work=np.zeros((3, B, n)),
+                          pw=np.zeros((B, 5, P, 3)), none=np.zeros((B, 0)), t0=float(t0),
+                          dt=float(dt), n_sub=np.zeros(1, dtype=np.int64),
+                          last=np.full(1, -1, dtype=np.int64))  # fmt: skip
+
+    def n_sub(self, env, dt: float) -> int:
+        """RK2 sub-steps per step of ``dt``: the smallest even number that keeps MoorDyn's RK2
+        stable for the lines' fastest mode (|lambda| h <= 2)."""
+        limit = stable_step(self.fastest_rate(env), RK2_BOUND)
+        return 2 * max(1, int(math.ceil(dt / (2.0 * limit) - 1e-9)))
+
+    def compiled(self, env, batch):
+        from floatwind._kernels import lumped as kl
+
+        return CompiledLoad(kl.substep_kernel, self._params(env, batch), adds_mass=True,
+                            after_step=kl.substep_after_step)  # fmt: skip
+
+    def after_step(self, t, kin, env, memory, s):
+        from floatwind._kernels import lumped as kl
+
+        k = int(round((t - memory.t0) / memory.dt))
+        if k == 0 and memory.last[0] < 0:  # the lines' initial conditions (MoorDyn's MD_Init)
+            memory.hist[0] = self.initial_states_at(t, kin, env)
+            memory.n_sub[0] = self.n_sub(env, memory.dt)
+        python_form(kl.substep_after_step)(
+            self._params(env, kin.batch, memory=memory),
+            float(t),
+            body_kinematics(kin),
+            np.empty((kin.batch, 0)),
+        )
+
+    def _states_at(self, times, batch: int, memory) -> np.ndarray:
+        """The line states (len(times), n) of rows ``times`` (member ``i % batch``) from the
+        memory as ``substep_kernel`` takes them: a step time up to the last recorded, or the
+        current step's middle or end (the RK4 stages of the Python path)."""
+        times = np.asarray(times, float)
+        x2 = (times - memory.t0) / (0.5 * memory.dt)
+        i2 = np.rint(x2).astype(np.int64)
+        last = int(memory.last[0])
+        mid, end = i2 == 2 * last + 1, i2 == 2 * last + 2
+        step = (i2 % 2 == 0) & (i2 >= 0) & (i2 <= 2 * last)
+        bad = (np.abs(x2 - i2) > 1e-6) | ~(step | mid | end)
+        if np.any(bad):
+            t_bad = float(times[np.argmax(bad)])
+            raise SimulationError(f"{self.name}: sub-stepped lines are kept at the run's step "
+                                  f"times only (t = {t_bad:g} s is not one: outputs on the step "
+                                  "grid, or integration: states)", time=t_bad)  # fmt: skip
+        member = np.arange(times.size) % batch
+        out = memory.hist[np.where(step, i2 // 2, 0), member]
+        out[mid] = memory.stage[1, member[mid]]
+        out[end] = memory.stage[2, member[end]]
+        return out
+
+    def wrench_state(self, t, kin, env, s, memory):
+        if memory is None:  # statics and start-up checks: the lines at rest at kin
+            s = self.static_states(kin, env)
+        else:
+            s = self._states_at(np.full(kin.batch, float(t)), kin.batch, memory)
+            if not np.all(np.isfinite(s)):
+                raise SimulationError(f"{self.name}: non-finite line state of the sub-stepped "
+                                      "lines (MoorDyn's RK2 at its stable step for the linear "
+                                      "modes; violent drag can exceed it): integration: states "
+                                      "or --mooring dynamic-states", time=float(t))  # fmt: skip
+        return self._with_nodes(self._wrench_of(kin, env, s)[0], s), None
+
+    def wrench_times(self, times, batch: int, kin, env, memory) -> Wrench:
+        """:meth:`wrench_state` of a stack of (time, member) rows in one call (the same
+        numbers per row; ``System.evaluate_many``)."""
+        if memory is None:
+            s = self.static_states(kin, env)
+        else:
+            s = self._states_at(times, batch, memory)
+        return self._with_nodes(self._wrench_of(kin, env, s)[0], s)
+
+    def _with_nodes(self, out, s):
+        for n, name in enumerate(self._line_names()):
+            out.channels[name] = s[:, n].copy()
+        return out
+
+    def _line_names(self) -> list[str]:
+        return LumpedMassMooring.state_names(self)
+
+    def state_names(self) -> list[str]:
+        return []
+
+    def channel_info(self) -> dict[str, tuple[str, str]]:
+        info = super().channel_info()
+        names = self._line_names()
+        for n in names:
+            info[n] = ("m" if n[-2] == "P" else "m/s",
+                       f"{'position' if n[-2] == 'P' else 'velocity'} of mooring node "
+                       f"{n[len(self.channel_prefix):-2]}, inertial {n[-1].lower()}")  # fmt: skip
+        return info

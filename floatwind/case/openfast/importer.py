@@ -298,7 +298,8 @@ def case_from_deck(
     moor = deck.get("Mooring")
     run_dt = None
     if moor is not None:
-        mload, run_dt = mooring_load(moor, env, ref, notes, mooring, float(fst["values"]["DT"]))
+        mload, run_dt = mooring_load(moor, env, ref, notes, mooring, float(fst["values"]["DT"]),
+                                     dt_out=fst["values"].get("DT_Out"))  # fmt: skip
         loads.append(mload)
     if deck.get("AeroDisk") is not None and rotor_separate:
         # (a rotor at rest is refused by the AeroDisk file kind; with --approximate it is a note)

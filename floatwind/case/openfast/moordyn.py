@@ -146,20 +146,24 @@ def shift_coupled(cfg: dict, ref: np.ndarray) -> dict:
     return cfg
 
 
-MOORING_MODELS = ("auto", "dynamic", "quasi-static")
+#: ``dynamic``: the lumped-mass lines sub-stepped inside the deck's DT (the default, faster:
+#: docs/moordyn.md, "States"); ``dynamic-states``: their nodes as states of the run at DT/k
+MOORING_MODELS = ("auto", "dynamic", "dynamic-states", "quasi-static")
 
 
 def mooring_load(moor: dict, env: dict, ref: np.ndarray, notes: list[str], model: str,
-                 dt: float) -> tuple[dict, float | None]:  # fmt: skip
+                 dt: float, dt_out=None) -> tuple[dict, float | None]:  # fmt: skip
     """The deck's mooring load and the run step it needs (None: the deck's DT). ``model``:
-    "auto" (MoorDyn -> lumped-mass lines, MAP++ -> quasi-static catenary), "dynamic" or
-    "quasi-static"; a one-line note says which model runs and how to choose the other."""
+    "auto" (MoorDyn -> lumped-mass lines, MAP++ -> quasi-static catenary), "dynamic" (the
+    lumped-mass lines sub-stepped inside DT), "dynamic-states" (their nodes as states of the run,
+    at DT/k) or "quasi-static"; a one-line note says which model runs and how to choose the
+    other."""
     if model not in MOORING_MODELS:
         raise CaseError(f"unknown mooring model {model!r}; one of {', '.join(MOORING_MODELS)}",
                         field="--mooring")  # fmt: skip
     name = pathlib.Path(moor["file"]).name
     if moor["kind"] == "map" or model == "quasi-static":
-        if moor["kind"] == "map" and model == "dynamic":
+        if moor["kind"] == "map" and model.startswith("dynamic"):
             raise CaseError("MAP++ (CompMooring = 1) is a quasi-static model; the lumped-mass "
                             "lines read MoorDyn files (CompMooring = 3)", field="--mooring",
                             file=moor["file"])  # fmt: skip
@@ -177,11 +181,29 @@ def mooring_load(moor: dict, env: dict, ref: np.ndarray, notes: list[str], model
     cfg, more = read_moordyn_lumped(moor["file"], depth=depth, rho=rho,
                                     gravity=float(env["gravity"]))  # fmt: skip
     shift_coupled(cfg, ref)
-    step, k = lumped_run_step(cfg, rho, dt)
     notes.extend(more)
+    try:
+        k_out = float(dt_out) / dt
+    except (TypeError, ValueError):  # "default": DT
+        k_out = 1.0
+    if model != "dynamic-states" and abs(k_out - round(k_out)) > 1e-6 * k_out:
+        notes.append(f"{name}: DT_Out is not a multiple of DT: the lines run as states of the run "
+                     "(sub-stepped lines are kept at the step times only)")  # fmt: skip
+        model = "dynamic-states"
+    if model != "dynamic-states":
+        cfg["integration"] = "substep"
+        notes.append(
+            f"{name}: mooring model: MoorDyn lumped-mass lines (mooring_lumped), sub-stepped "
+            "with MoorDyn's RK2 inside each step of DT (--mooring dynamic-states integrates "
+            "their nodes with the bodies; --mooring quasi-static runs the quasi-static catenary)"
+        )
+        return cfg, None
+    step, k = lumped_run_step(cfg, rho, dt)
+    cfg["integration"] = "states"
     notes.append(
-        f"{name}: mooring model: MoorDyn lumped-mass lines (mooring_lumped; --mooring "
-        "quasi-static runs the quasi-static catenary instead)"
+        f"{name}: mooring model: MoorDyn lumped-mass lines (mooring_lumped), their nodes "
+        "states of the run (--mooring dynamic sub-steps them inside DT; --mooring quasi-static "
+        "runs the quasi-static catenary)"
         + (f"; run step DT/{k} = {step:.6g} s for the lines' fastest mode" if k > 1 else "")
     )
     return cfg, (step if k > 1 else None)
