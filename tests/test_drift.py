@@ -122,6 +122,35 @@ def _write_rows(path, rows):
 
 
 @needs_refs
+def test_fast_reader_is_the_line_by_line_reader(tmp_path, monkeypatch):
+    """The whole-file NumPy reader gives the same bits as the line-by-line reader (both round
+    each number correctly) on the first three periods of spar.8; a file it cannot take whole
+    (a Fortran D exponent, a short row) goes to the line-by-line reader."""
+    import floatwind.loads.drift as drift
+
+    lines = SPAR.with_suffix(".8").read_text().splitlines()
+    pers = sorted({ln.split()[0] for ln in lines})[:3]
+    part = tmp_path / "part.8"
+    part.write_text("\n".join(ln for ln in lines if ln.split()[0] in pers) + "\n")
+    assert drift._fast_read(part) is not None
+    fast = read_mean_drift(part)
+    monkeypatch.setattr(drift, "_fast_read", lambda path: None)
+    slow = read_mean_drift(part)
+    monkeypatch.undo()
+    for name in ("omega", "beta1", "beta2", "re", "modes"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+    fortran = tmp_path / "fortran.8"
+    fortran.write_text(part.read_text().replace("e+00", "D+00", 1))
+    assert drift._fast_read(fortran) is None
+    assert np.array_equal(read_mean_drift(fortran).re, slow.re)
+    short = tmp_path / "short.8"
+    short.write_text(part.read_text() + "1.0 0.0 0.0 1 1.0 0.0 1.0\n")
+    assert drift._fast_read(short) is None
+    with pytest.raises(CaseError, match="expected at least 8 columns"):
+        read_mean_drift(short)
+
+
+@needs_refs
 def test_bad_drift_files_are_one_line(tmp_path):
     """A mode 7 row (a file of several bodies), a repeated row, an incomplete heading grid,
     a heading outside the file, a sea outside its frequencies, Newman without the cut-offs."""
