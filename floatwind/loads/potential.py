@@ -225,9 +225,7 @@ class PotentialRadiation(Load, kind="potential_radiation"):
             if self.memory_effect:
                 K = radiation_kernel_table(self.data.omega, self.data.damping, self.t_max, dt)
                 big = np.max(np.abs(K), axis=0)
-                pairs = np.argwhere(big > 1e-12 * max(float(big.max()), 1e-300))
-                # ordered by the velocity row j: kp.convolve reads a row once for two pairs
-                pairs = pairs[np.argsort(pairs[:, 1], kind="stable")]
+                pairs = np.argwhere((big > 1e-12 * max(float(big.max()), 1e-300)).T)[:, ::-1]  # fmt: skip
                 Kp = np.ascontiguousarray(np.stack([K[:, i, j] for i, j in pairs])
                                           if len(pairs) else np.zeros((0, K.shape[0])))  # fmt: skip
             else:
