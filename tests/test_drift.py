@@ -310,3 +310,26 @@ def test_outputs_at_many_times_are_the_bits_of_each_time(deck):
         for name, v in a.channels.items():
             assert np.array_equal(np.asarray(v), np.asarray(b.channels[name])), name
     assert np.any(np.concatenate([w.force.ravel() for w in many.per_load]) != 0.0)
+
+
+def test_convolution_pairs_sharing_a_velocity_row():
+    """kp.convolve (two pairs with the same velocity row in one pass, a third alone) against the
+    trapezoidal sum written out with NumPy, before and after the window is full (m = k, NK - 1)."""
+    from floatwind._kernels.potential import convolve
+
+    rng = np.random.default_rng(3)
+    Kp = rng.standard_normal((5, 40))
+    pairs = np.array([[0, 0], [4, 0], [2, 0], [1, 1], [3, 4]], dtype=np.int64)
+    v = rng.standard_normal((2, 6, 101))
+    out = np.empty(6)
+    for k in (0, 1, 7, 39, 100):
+        for b in (0, 1):
+            convolve(Kp, pairs, v, k, b, out)
+            m = min(k, Kp.shape[1] - 1)
+            want = np.zeros(6)
+            for (i, j), kr in zip(pairs, Kp):
+                w = np.ones(m + 1)
+                w[0] = w[m] = 0.5  # trapezoid; m = 0: K(0) v_k / 2 twice
+                s = sum(w[d] * kr[d] * v[b, j, k - d] for d in range(m + 1))
+                want[i] -= s if m > 0 else kr[0] * v[b, j, k]
+            np.testing.assert_allclose(out, want, rtol=1e-13, atol=1e-13)
