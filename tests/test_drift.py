@@ -333,3 +333,33 @@ def test_convolution_pairs_sharing_a_velocity_row():
                 s = sum(w[d] * kr[d] * v[b, j, k - d] for d in range(m + 1))
                 want[i] -= s if m > 0 else kr[0] * v[b, j, k]
             np.testing.assert_allclose(out, want, rtol=1e-13, atol=1e-13)
+
+
+@needs_refs
+def test_wamit_files_read_once_per_contents(tmp_path):
+    """read_wamit returns a copy of its earlier result for the same bytes and scaling (a deck
+    reads one body's files three times), with or without the .3 part, and reads a changed file
+    afresh."""
+    import shutil
+
+    from floatwind.loads import wamit
+
+    for ext in (".1", ".3", ".hst"):
+        shutil.copy(SPAR.with_suffix(ext), tmp_path / f"b{ext}")
+    root = tmp_path / "b"
+    a = wamit.read_wamit(root, rho=RHO, gravity=G)
+    b = wamit.read_wamit(root, rho=RHO, gravity=G, excitation=False)
+    c = wamit.read_wamit(root, rho=RHO, gravity=G)
+    assert b.excitation is None and np.array_equal(c.excitation, a.excitation)
+    assert np.array_equal(b.damping, a.damping) and b.damping is not a.damping
+    a.damping[:] = 0.0  # a caller's change does not reach the next reader
+    assert np.any(wamit.read_wamit(root, rho=RHO, gravity=G).damping)
+    hst = (tmp_path / "b.hst").read_text().splitlines()
+    r = next(n for n, ln in enumerate(hst) if abs(float(ln.split()[2])) > 1.0)  # e.g. heave
+    i, j, v = hst[r].split()[:3]
+    hst[r] = f"{i} {j} {2.0 * float(v):.6e}"
+    (tmp_path / "b.hst").write_text("\n".join(hst) + "\n")
+    d = wamit.read_wamit(root, rho=RHO, gravity=G)
+    ii, jj = int(float(i)) - 1, int(float(j)) - 1
+    assert c.hydrostatic[ii, jj] != 0.0
+    assert d.hydrostatic[ii, jj] == pytest.approx(2.0 * c.hydrostatic[ii, jj], rel=1e-6)
