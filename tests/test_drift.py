@@ -122,6 +122,35 @@ def _write_rows(path, rows):
 
 
 @needs_refs
+def test_fast_reader_is_the_line_by_line_reader(tmp_path, monkeypatch):
+    """The whole-file NumPy reader gives the same bits as the line-by-line reader (both round
+    each number correctly) on the first three periods of spar.8; a file it cannot take whole
+    (a Fortran D exponent, a short row) goes to the line-by-line reader."""
+    import floatwind.loads.drift as drift
+
+    lines = SPAR.with_suffix(".8").read_text().splitlines()
+    pers = sorted({ln.split()[0] for ln in lines})[:3]
+    part = tmp_path / "part.8"
+    part.write_text("\n".join(ln for ln in lines if ln.split()[0] in pers) + "\n")
+    assert drift._fast_read(part) is not None
+    fast = read_mean_drift(part)
+    monkeypatch.setattr(drift, "_fast_read", lambda path: None)
+    slow = read_mean_drift(part)
+    monkeypatch.undo()
+    for name in ("omega", "beta1", "beta2", "re", "modes"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+    fortran = tmp_path / "fortran.8"
+    fortran.write_text(part.read_text().replace("e+00", "D+00", 1))
+    assert drift._fast_read(fortran) is None
+    assert np.array_equal(read_mean_drift(fortran).re, slow.re)
+    short = tmp_path / "short.8"
+    short.write_text(part.read_text() + "1.0 0.0 0.0 1 1.0 0.0 1.0\n")
+    assert drift._fast_read(short) is None
+    with pytest.raises(CaseError, match="expected at least 8 columns"):
+        read_mean_drift(short)
+
+
+@needs_refs
 def test_bad_drift_files_are_one_line(tmp_path):
     """A mode 7 row (a file of several bodies), a repeated row, an incomplete heading grid,
     a heading outside the file, a sea outside its frequencies, Newman without the cut-offs."""
@@ -281,3 +310,56 @@ def test_outputs_at_many_times_are_the_bits_of_each_time(deck):
         for name, v in a.channels.items():
             assert np.array_equal(np.asarray(v), np.asarray(b.channels[name])), name
     assert np.any(np.concatenate([w.force.ravel() for w in many.per_load]) != 0.0)
+
+
+def test_convolution_pairs_sharing_a_velocity_row():
+    """kp.convolve (two pairs with the same velocity row in one pass, a third alone) against the
+    trapezoidal sum written out with NumPy, before and after the window is full (m = k, NK - 1)."""
+    from floatwind._kernels.potential import convolve
+
+    rng = np.random.default_rng(3)
+    Kp = rng.standard_normal((5, 40))
+    pairs = np.array([[0, 0], [4, 0], [2, 0], [1, 1], [3, 4]], dtype=np.int64)
+    v = rng.standard_normal((2, 6, 101))
+    out = np.empty(6)
+    for k in (0, 1, 7, 39, 100):
+        for b in (0, 1):
+            convolve(Kp, pairs, v, k, b, out)
+            m = min(k, Kp.shape[1] - 1)
+            want = np.zeros(6)
+            for (i, j), kr in zip(pairs, Kp):
+                w = np.ones(m + 1)
+                w[0] = w[m] = 0.5  # trapezoid; m = 0: K(0) v_k / 2 twice
+                s = sum(w[d] * kr[d] * v[b, j, k - d] for d in range(m + 1))
+                want[i] -= s if m > 0 else kr[0] * v[b, j, k]
+            np.testing.assert_allclose(out, want, rtol=1e-13, atol=1e-13)
+
+
+@needs_refs
+def test_wamit_files_read_once_per_contents(tmp_path):
+    """read_wamit returns a copy of its earlier result for the same bytes and scaling (a deck
+    reads one body's files three times), with or without the .3 part, and reads a changed file
+    afresh."""
+    import shutil
+
+    from floatwind.loads import wamit
+
+    for ext in (".1", ".3", ".hst"):
+        shutil.copy(SPAR.with_suffix(ext), tmp_path / f"b{ext}")
+    root = tmp_path / "b"
+    a = wamit.read_wamit(root, rho=RHO, gravity=G)
+    b = wamit.read_wamit(root, rho=RHO, gravity=G, excitation=False)
+    c = wamit.read_wamit(root, rho=RHO, gravity=G)
+    assert b.excitation is None and np.array_equal(c.excitation, a.excitation)
+    assert np.array_equal(b.damping, a.damping) and b.damping is not a.damping
+    a.damping[:] = 0.0  # a caller's change does not reach the next reader
+    assert np.any(wamit.read_wamit(root, rho=RHO, gravity=G).damping)
+    hst = (tmp_path / "b.hst").read_text().splitlines()
+    r = next(n for n, ln in enumerate(hst) if abs(float(ln.split()[2])) > 1.0)  # e.g. heave
+    i, j, v = hst[r].split()[:3]
+    hst[r] = f"{i} {j} {2.0 * float(v):.6e}"
+    (tmp_path / "b.hst").write_text("\n".join(hst) + "\n")
+    d = wamit.read_wamit(root, rho=RHO, gravity=G)
+    ii, jj = int(float(i)) - 1, int(float(j)) - 1
+    assert c.hydrostatic[ii, jj] != 0.0
+    assert d.hydrostatic[ii, jj] == pytest.approx(2.0 * c.hydrostatic[ii, jj], rel=1e-6)

@@ -115,15 +115,27 @@ def read_mean_drift(path) -> DriftData:
 def _fast_read(path: pathlib.Path) -> DriftData | None:
     """The whole file with NumPy when it is well formed (a 169-heading-pair file has 59,319 rows);
     None when anything is off, so that :func:`read_mean_drift`'s line-by-line reading reports it."""
-    import pandas as pd
+    import warnings
 
-    try:  # pandas' C reader: 0.1 s for 59,319 rows (np.loadtxt 0.6 s, line by line 2 s)
-        v = pd.read_csv(path, sep=r"\s+", header=None, engine="c", encoding="latin-1",
-                        dtype=float).to_numpy()  # fmt: skip
-    except (OSError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
+    try:
+        text = path.read_text(encoding="latin-1")
+    except OSError:
         return None
-    if v.shape[0] == 0 or v.shape[1] < 8 or not np.all(np.isfinite(v)):
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    ncol = len(lines[0].split()) if lines else 0
+    if ncol < 8 or any(len(ln.split()) != ncol for ln in lines):
+        return None  # a short, long or empty row: the line-by-line reader names it
+    # NumPy's C text parser (strtod: correctly rounded, the same floats as the line-by-line
+    # reader's float()): 0.25 s for 59,319 rows, without importing pandas (0.6 s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            v = np.fromstring(text, sep=" ")
+        except (ValueError, DeprecationWarning):
+            return None
+    if v.size != ncol * len(lines) or not np.all(np.isfinite(v)):
         return None
+    v = v.reshape(len(lines), ncol)
     per, b1, b2, i = v[:, 0], v[:, 1], v[:, 2], v[:, 3]
     if np.any(per <= 0.0) or np.any(i != np.rint(i)) or np.any((i < 1) | (i > 6)):
         return None

@@ -225,7 +225,7 @@ class PotentialRadiation(Load, kind="potential_radiation"):
             if self.memory_effect:
                 K = radiation_kernel_table(self.data.omega, self.data.damping, self.t_max, dt)
                 big = np.max(np.abs(K), axis=0)
-                pairs = np.argwhere(big > 1e-12 * max(float(big.max()), 1e-300))
+                pairs = np.argwhere((big > 1e-12 * max(float(big.max()), 1e-300)).T)[:, ::-1]  # fmt: skip
                 Kp = np.ascontiguousarray(np.stack([K[:, i, j] for i, j in pairs])
                                           if len(pairs) else np.zeros((0, K.shape[0])))  # fmt: skip
             else:
