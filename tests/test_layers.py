@@ -473,7 +473,7 @@ def _signature_report(found) -> list[str]:
 
 def test_no_new_function_with_a_long_positional_signature():
     assert _signature_report(_package_signatures()) == []
-    assert sum(len(v) for v in LONG_SIGNATURES.values()) <= 20  # issue 34: 31 -> 24 -> 18; +2 from issue 38 sub-stepped lines (to turn into records)
+    assert sum(len(v) for v in LONG_SIGNATURES.values()) <= 20  # 31 -> 24 -> 18, +2 (issue 38)
 
 
 def test_the_signature_check_fails_on_a_long_one_and_on_a_stale_entry():
