@@ -442,12 +442,7 @@ def blade_root_structure(g, kin, mass, gravity, m, k_step, hub):
             for c in range(3):
                 M[c] -= s2 * (alp[c] - ae * ez[c] + we * tmp2[c])
             # ElastoDyn's coned root axes: x_c the shaft normal to e, y_c = e x x_c
-            de = _dot(xh, ez)
-            for c in range(3):
-                xc[c] = xh[c] - de * ez[c]
-            nx = math.sqrt(_dot(xc, xc))
-            for c in range(3):
-                xc[c] = xc[c] / nx if nx > 0.0 else 0.0
+            ksv._perp_unit(xh, ez, xc)
             yc[0] = ez[1] * xc[2] - ez[2] * xc[1]
             yc[1] = ez[2] * xc[0] - ez[0] * xc[2]
             yc[2] = ez[0] * xc[1] - ez[1] * xc[0]
