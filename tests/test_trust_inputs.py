@@ -328,8 +328,10 @@ def test_the_case_name_cannot_steer_the_default_output(tmp_path, monkeypatch, ca
     work.mkdir(parents=True)
     (work / "c.yaml").write_text(yaml.safe_dump(data))
     monkeypatch.chdir(work)
-    assert main(["run", "c.yaml", "--no-progress"]) == 0, capsys.readouterr().err
-    assert sorted(p.name for p in work.iterdir()) == ["_.._x.nc", "c.yaml"]
+    assert main(["run", "c.yaml", "--no-progress"]) == 2  # refused in one line naming 'name'
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "c.yaml: field 'name'" in err[0], err
+    assert sorted(p.name for p in work.iterdir()) == ["c.yaml"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a"]
 
 

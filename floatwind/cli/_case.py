@@ -57,7 +57,11 @@ def environment_overrides(spec: str) -> dict:
     file = pathlib.Path(path)
     if not file.is_file():
         raise CaseError(f"environment file not found: {path}", field="--env")
-    data = load_yaml(read_text(file), field="--env", file=str(file))
+    try:
+        text = read_text(file)
+    except CaseError as err:  # not UTF-8: named as the option too
+        raise CaseError(err.reason, field="--env", file=str(file)) from None
+    data = load_yaml(text, field="--env", file=str(file))
     if not isinstance(data, dict):
         raise CaseError("expected a mapping with 'environment' or 'conditions'", field="--env",
                         file=str(file))  # fmt: skip

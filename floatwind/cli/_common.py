@@ -96,15 +96,17 @@ def check_study_folder(out: pathlib.Path, study_file: str) -> None:
     """The study folder must not be a file, must be writable, and none of the names the study
     writes may be one of its inputs."""
     from floatwind.io.safe import check_output as check
-    from floatwind.io.safe import input_files
+    from floatwind.io.safe import input_files, same_file
 
     inputs = input_files(study_file)
     target = out.resolve()
+    written = [target / name for name in STUDY_OUTPUTS if (target / name).exists()]
     for inp in inputs:
         if (
             inp == target
             or inp.parent == target / "batches"
             or any(inp == target / name for name in STUDY_OUTPUTS)
+            or any(same_file(inp, w) for w in written)  # a hard link to an input
         ):
             raise CaseError(
                 f"{out} would overwrite an input of the study ({inp.name}); choose another folder",
@@ -115,9 +117,15 @@ def check_study_folder(out: pathlib.Path, study_file: str) -> None:
 
 def exit_status(handler, args) -> int:
     """``handler(args)``'s exit status, an error turned into one line on stderr and its status:
-    bad input (CaseError, OSError) 2, Ctrl-C 130, a bug 3 (its traceback only with -v)."""
+    bad input (CaseError, OSError) 2, Ctrl-C 130, a bug 3 (its traceback only with -v).
+
+    The command runs recording the files it reads (floatwind.io.safe.recording_reads): its
+    output check refuses every one of them as an output, whichever loader read it."""
+    from floatwind.io.safe import recording_reads
+
     try:
-        return handler(args)
+        with recording_reads():
+            return handler(args)
     except CaseError as err:
         lines = getattr(err, "lines", None)
         if lines:  # an OpenFAST deck with unsupported settings: one line per setting

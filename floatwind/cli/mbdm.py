@@ -39,14 +39,15 @@ def main(args) -> int:
     import numpy as np
 
     from floatwind.case.mbdm_files import read_mbdm
-    from floatwind.io.safe import file_stem
+    from floatwind.io.safe import default_output
     from floatwind.simulate.mbdm import run_mbdm
 
     for opt in ("tmax", "dt"):
         if getattr(args, opt) is not None and not getattr(args, opt) > 0:
             raise CaseError(f"must be positive, got {getattr(args, opt):g}", field=f"--{opt}")
     model = read_mbdm(args.file)
-    out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{file_stem(model.name)}.nc")
+    out = (pathlib.Path(args.output) if args.output
+           else default_output(model.name, "nc", file=args.file))  # fmt: skip
     out = check_output(args, out, model.files)
     for note in model.notes:
         print(f"  note: {note}")

@@ -45,7 +45,10 @@ def main(args) -> int:
         raise CaseError(sm.no_mooring_message().replace("the model", "the case", 1), field="loads")
     body = loads[0].body
     fig_path = pathlib.Path(args.figure or f"{pathlib.Path(args.case).stem}_mooring.png").resolve()
-    fig_path = check_output(args, fig_path, input_files(args.case))
+    inputs = input_files(args.case)
+    fig_path = check_output(args, fig_path, inputs)
+    shape_path = check_output(args, fig_path.with_name(f"{fig_path.stem}_lines{fig_path.suffix}"),
+                              inputs) if _has_lines(model) else None  # fmt: skip
     if args.at_rest:
         origin, R = sm.rest_pose(model, body)
         where = "at the initial pose"
@@ -116,8 +119,7 @@ def main(args) -> int:
     atomic_write(fig_path, draw)
     print(f"offset-tension curve (surge 0-{args.surge_max:g} m): {fig_path}")
     shapes = _line_shapes(ch)
-    if shapes:  # lumped-mass lines (mooring_lumped): their nodes at rest
-        shape_path = fig_path.with_name(f"{fig_path.stem}_lines{fig_path.suffix}")
+    if shapes and shape_path is not None:  # lumped-mass lines (mooring_lumped): nodes at rest
         atomic_write(shape_path, lambda tmp: _draw_shapes(tmp, shapes, model.name, where,
                                                           shape_path.suffix))  # fmt: skip
         print(f"line shapes at rest ({len(shapes)} lines): {shape_path}")
@@ -162,3 +164,10 @@ def _draw_shapes(tmp, shapes: dict, name: str, where: str, suffix: str) -> None:
     fig.tight_layout()
     fig.savefig(tmp, format=suffix.lstrip(".") or "png", dpi=100)
     plt.close(fig)
+
+
+def _has_lines(model) -> bool:
+    """Whether the model has lumped-mass lines (their shapes are drawn as a second figure)."""
+    from floatwind.loads.moordyn import LumpedMassMooring
+
+    return any(isinstance(ld, LumpedMassMooring) for ld in model.loads)

@@ -62,7 +62,7 @@ def add_arguments(r: argparse.ArgumentParser) -> None:
 def main(args) -> int:
     import time
 
-    from floatwind.io.safe import file_stem, input_files
+    from floatwind.io.safe import default_output, input_files
     from floatwind.simulate import simulate
 
     if args.from_study or args.run_id:
@@ -80,7 +80,8 @@ def main(args) -> int:
             if "mooring model:" in note:
                 print(note)
     fmt = output_format(args)
-    out = pathlib.Path(args.output) if args.output else pathlib.Path(f"{file_stem(model.name)}.{fmt}")
+    out = (pathlib.Path(args.output) if args.output
+           else default_output(model.name, fmt, file=args.case))  # fmt: skip
     check_output(args, out, input_files(args.case))
     preflight(model, args)
     t0 = time.perf_counter()
@@ -172,4 +173,3 @@ def run_from_study(args) -> int:
     print(f"{args.run_id}: simulated {float(ds.time[-1]):g} s")
     print(f"wrote {out}{binary_note(out, fmt)}")
     return 0
-

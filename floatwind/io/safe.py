@@ -6,8 +6,14 @@
   controller libraries and their input files), or a study file with its case files; a name
   that is a root (HydroDyn's PotFile, a case's ``wamit:``) stands for its WAMIT and
   state-space files (``root.1``, ``.3``, ``.hst``, ``.8``, ``.ss``, ``.ssexctn``, ...).
-* :func:`check_output` refuses, before anything runs, an output path that is one of those inputs,
-  an existing result without ``overwrite``, a folder that does not exist without ``mkdir`` or one
+* :func:`recording_reads` records every file the process opens for reading while a command
+  runs (its case or deck, an ``--env`` file, WAMIT data, wind, airfoil, mooring and controller
+  files, a controller library it loads: whatever the loaded model read), and :func:`files_read`
+  lists them: with :func:`input_files` (the files named, also those read later by compiled code
+  such as a controller library's own input file) it is the one list of a command's inputs.
+* :func:`check_output` refuses, before anything runs, an output path that is one of those inputs
+  (the same file by any name: a symbolic or a hard link), an existing result without
+  ``overwrite``, a folder that does not exist without ``mkdir`` or one
   that cannot be written; each error is one line naming the option.
 * :func:`atomic_write` writes through a temporary file in the destination folder and renames it
   over the target (``os.replace``), so a killed or failing write leaves the old result intact.
@@ -17,15 +23,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pathlib
 import re
 import shutil
 import stat
+import sys
 import tempfile
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from floatwind.errors import CaseError
@@ -84,6 +92,10 @@ def _strings(value: Any) -> Iterable[str]:
 ROOT_SUFFIXES = (".1", ".2", ".3", ".hst", ".4", ".7", ".8", ".9", ".10d", ".10s", ".11d",
                  ".11s", ".12d", ".12s", ".ss", ".ssexctn")  # fmt: skip
 
+#: the files a wind *root* stands for: InflowWind's FilenameRoot of a Bladed-style field is read
+#: as ``root.wnd`` with its TurbSim summary ``root.sum`` (InflowWind IfW_BladedFFWind.f90)
+WIND_ROOT_SUFFIXES = (".bts", ".wnd", ".sum")
+
 
 class _Folders:
     """The names in each folder, listed once per :func:`input_files` call: whether a name
@@ -135,7 +147,8 @@ def _root_files(name: str, base_dirs: Iterable[pathlib.Path],
         if c is None:
             continue
         present = folders.names(c[0])
-        found = [pathlib.Path(c[0], c[1] + x) for x in ROOT_SUFFIXES if c[1] + x in present]
+        found = [pathlib.Path(c[0], c[1] + x) for x in (*ROOT_SUFFIXES, *WIND_ROOT_SUFFIXES)
+                 if c[1] + x in present]  # fmt: skip
         found = [q.resolve() for q in found if q.is_file()]
         if found:
             return found
@@ -167,8 +180,8 @@ def referenced_files(data: Any, base_dirs: Iterable[pathlib.Path],
 
 #: files never read for the names they hold: WAMIT/state-space data (``root`` files), binary
 #: wind and result files, YAML (walked as values by :func:`input_files`)
-_NOT_WALKED = (*ROOT_SUFFIXES, ".bts", ".wnd", ".outb", ".out", ".nc", ".yaml", ".yml", ".so",
-               ".dll", ".dylib", ".npz")  # fmt: skip
+_NOT_WALKED = (*ROOT_SUFFIXES, *WIND_ROOT_SUFFIXES, ".outb", ".out", ".nc", ".yaml", ".yml",
+               ".so", ".dll", ".dylib", ".npz")  # fmt: skip
 
 
 def _line_names(line: str) -> list[str]:
@@ -265,6 +278,94 @@ def file_hash(path: str | pathlib.Path) -> str:
     return h.hexdigest()
 
 
+# ------------------------------------------------------------- the files a command has read
+
+#: the files opened for reading while :func:`recording_reads` is on (absolute names, in order;
+#: None: not recording)
+_READS: list[str] | None = None
+_HOOKED = False
+#: what the interpreter itself opens (modules, their bytecode, numba's cache index and data):
+#: never a user's input, not recorded
+_MACHINERY = (".py", ".pyc", ".pyi", ".pth", ".nbi", ".nbc")
+
+
+def _audit(event: str, args: tuple) -> None:
+    """The audit hook (PEP 578): a file opened for reading (``open``: builtins.open, io.open,
+    os.open, numpy's and pandas' readers) or a library loaded (``ctypes.dlopen``) while
+    recording. Returns at once for every other event."""
+    if _READS is None or (event != "open" and event != "ctypes.dlopen"):
+        return
+    try:
+        path = args[0]
+        if isinstance(path, int) or path is None:
+            return  # an open file descriptor (os.fdopen): already recorded when opened
+        if event == "open":
+            mode, flags = args[1], args[2]
+            if mode is not None:  # builtins.open / io.open: a mode string
+                if "w" in mode or "x" in mode or ("a" in mode and "+" not in mode):
+                    return  # written, not read
+            elif isinstance(flags, int) and flags & (os.O_WRONLY | os.O_CREAT | os.O_TRUNC):
+                return  # os.open for writing
+        name = os.fsdecode(path)
+        if event == "ctypes.dlopen" and os.sep not in name:
+            return  # a system library found on the search path (libc.so.6), not a file named
+        if not name.endswith(_MACHINERY):
+            _READS.append(os.path.abspath(name))
+    except Exception:  # an audit hook must never break the call it watches
+        return
+
+
+@contextlib.contextmanager
+def recording_reads() -> Iterator[None]:
+    """Record every file the process opens for reading (and every library it loads) inside the
+    block: :func:`files_read` lists them. A command runs inside it (``floatwind.cli``), so its
+    output check sees whatever its loaded model read, without a list of file kinds to keep. A
+    block inside another adds to the outer one's record."""
+    global _READS, _HOOKED
+    if not _HOOKED:
+        sys.addaudithook(_audit)
+        _HOOKED = True
+    outer = _READS
+    if outer is None:
+        _READS = []
+    try:
+        yield
+    finally:
+        _READS = outer
+
+
+def files_read() -> list[pathlib.Path]:
+    """The regular files read so far inside :func:`recording_reads` (resolved, each once, in
+    the order first read); empty outside it."""
+    out: list[pathlib.Path] = []
+    seen: set[str] = set()
+    for name in list(_READS or ()):
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            if not stat.S_ISREG(os.stat(name).st_mode):
+                continue  # a device, a FIFO, /proc: nothing a result could replace
+            p = pathlib.Path(name).resolve()
+        except (OSError, ValueError):
+            continue  # removed since (a temporary file)
+        if p not in out:
+            out.append(p)
+    return out
+
+
+def same_file(a: str | pathlib.Path, b: str | pathlib.Path) -> bool:
+    """Whether ``a`` and ``b`` name one file: the same resolved path (symbolic links followed),
+    or, both existing, the same device and inode (a hard link)."""
+    a, b = pathlib.Path(a), pathlib.Path(b)
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return os.path.samestat(os.stat(a), os.stat(b))
+    except (OSError, ValueError):
+        return False
+
+
 def check_output(
     out: str | pathlib.Path,
     *,
@@ -276,14 +377,27 @@ def check_output(
 ) -> pathlib.Path:
     """Refuse an output path before anything runs (one-line :class:`CaseError` naming ``option``).
 
-    ``out`` must not be (or, for ``folder=True``, contain) one of ``inputs``; an existing file
+    ``out`` must not be (or, for ``folder=True``, contain) one of ``inputs`` nor, for a file,
+    one of the files read so far (:func:`files_read`), by any name (:func:`same_file`: a
+    symbolic or hard link to an input is that input), even with ``overwrite``; an existing file
     needs ``overwrite``; its folder must exist (or ``mkdir``) and be writable. Returns ``out``.
     """
     out = pathlib.Path(out)
     target = out.resolve()
-    for inp in inputs:
+    try:
+        st = os.stat(target)
+        target_id = (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
+    except (OSError, ValueError):
+        target_id = None
+    for inp in [*inputs, *(() if folder else files_read())]:
         p = pathlib.Path(inp).resolve()
         same = p == target
+        if not same and target_id is not None:
+            try:
+                st = os.stat(p)
+                same = (st.st_dev, st.st_ino) == target_id
+            except (OSError, ValueError):
+                pass
         if same or (folder and target in p.parents):
             what = "is" if same else "holds"
             raise CaseError(
@@ -311,7 +425,9 @@ def check_output(
         try:
             parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise CaseError(f"cannot create folder {parent}: {exc.strerror}", field=option) from None
+            raise CaseError(
+                f"cannot create folder {parent}: {exc.strerror}", field=option
+            ) from None
     probe = parent / f".floatwind-probe-{uuid.uuid4().hex[:8]}"
     try:
         with open(probe, "xb"):
@@ -346,6 +462,22 @@ def file_stem(name: str) -> str:
     ``../../etc/x`` cannot steer the output out of the working folder."""
     stem = re.sub(r"[^A-Za-z0-9._+-]", "_", str(name)).lstrip(".")
     return stem or "floatwind"
+
+
+def default_output(name: str, suffix: str, *, file: str | None = None) -> pathlib.Path:
+    """The default output ``NAME.suffix`` in the current folder of a case (or file) named
+    ``name``. A name that would steer it elsewhere (a path separator, a leading dot: ``..``,
+    ``../../etc/x``, a hidden name) is refused in one line naming the case's ``name``; other
+    characters that are not safe in a file name become ``_`` (:func:`file_stem`)."""
+    text = str(name)
+    if "/" in text or "\\" in text or "\0" in text or text.startswith("."):
+        raise CaseError(
+            f"{text!r} would put the default output outside the current folder (a path "
+            "separator or a leading dot); rename the case or give -o/--output",
+            file=file,
+            field="name",
+        )
+    return pathlib.Path(f"{file_stem(text)}.{suffix}")
 
 
 def temporary_name(path: str | pathlib.Path) -> pathlib.Path:
@@ -423,11 +555,19 @@ def atomic_write(path: str | pathlib.Path, writer: Callable[[pathlib.Path], Any]
             tmp.unlink()
         else:
             os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             tmp.unlink()
         except OSError:
             pass
+        if isinstance(exc, OSError) and tmp.name in str(exc):
+            # a full disk or a failed write: named as the file the user asked for, not the
+            # temporary one that no longer exists
+            if exc.filename is not None or not exc.strerror:
+                text = f"cannot write {path}: {exc.strerror or exc}"
+            else:
+                text = exc.strerror.replace(str(tmp), str(path)).replace(tmp.name, path.name)
+            raise (OSError(exc.errno, text) if exc.errno else OSError(text)) from exc
         raise
     return path
 
