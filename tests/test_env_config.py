@@ -131,7 +131,7 @@ def test_malformed_bts_becomes_case_error(tmp_path):
     with pytest.raises(CaseError, match="truncated") as info:
         build_environment({"wind": {"kind": "turbsim", "file": "bad.bts"}}, duration=1.0,
                           base_dir=tmp_path, file="case.yaml")  # fmt: skip
-    assert info.value.field == "environment.wind.files" and info.value.file == "case.yaml"
+    assert info.value.field == "environment.wind.file" and info.value.file == "case.yaml"
 
 
 def test_elevation_input_from_openfast_out():

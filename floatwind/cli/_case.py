@@ -94,8 +94,30 @@ def environment_overrides(spec: str) -> dict:
         env = data.get("environment")
     if not isinstance(env, dict):
         raise CaseError("no 'environment' mapping to apply", field="--env", file=str(file))
-    out = {f"environment.{k}": v for k, v in env.items()}
+    out = {f"environment.{k}": _beside(v, file.parent) for k, v in env.items()}
     _ENV_SOURCE[:] = [(str(file), prefix, list(out))]
+    return out
+
+
+def _beside(value, folder: pathlib.Path):
+    """``value`` with each relative ``file``/``files`` name that exists in ``folder`` (the
+    --env file's own folder) made absolute: a wind field or sea record written beside the
+    environment file is found there (and protected as an input), not looked for beside the
+    case; a name that is not there keeps its meaning relative to the case."""
+    if isinstance(value, list):
+        return [_beside(v, folder) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for k, v in value.items():
+        if k in ("file", "files"):
+            names = v if isinstance(v, list) else [v]
+            moved = [str((folder / n).resolve()) if isinstance(n, str) and n and
+                     not pathlib.Path(n).expanduser().is_absolute() and (folder / n).is_file()
+                     else n for n in names]  # fmt: skip
+            out[k] = moved if isinstance(v, list) else moved[0]
+        else:
+            out[k] = _beside(v, folder)
     return out
 
 

@@ -272,7 +272,8 @@ def _load_bts(path: Path, where: str, file):
     try:
         return turbsim_io.read_bts(path)
     except turbsim_io.BtsFormatError as exc:
-        raise CaseError(exc.reason, field=where, file=str(path) if file is None else file) from exc
+        reason = exc.reason if file is None else f"{path}: {exc.reason}"  # the .bts named too
+        raise CaseError(reason, field=where, file=str(path) if file is None else file) from exc
 
 
 def _build_wind(cfg, *, n, seeds, duration, dt_hint, base_dir, file, where="environment.wind"):
@@ -328,7 +329,9 @@ def _build_wind(cfg, *, n, seeds, duration, dt_hint, base_dir, file, where="envi
             paths = [resolve_path(p, f, base_dir, file=file) for f, p in c.items("files")]
         if len(paths) not in (1, n):
             raise c.error(f"{len(paths)} files for {n} realizations (give 1 or {n})", "files")
-        fields = [_load_bts(p, c.path("files"), file) for p in paths]
+        where = [c.path("file")] if c.has("file") else [f"{c.path('files')}[{i}]"
+                                                         for i in range(len(paths))]  # fmt: skip
+        fields = [_load_bts(p, w, file) for p, w in zip(paths, where, strict=True)]
         try:
             wind = FullFieldWind(fields, heading=heading, x_offset=c.number("x_offset"))
         except ValueError as exc:
