@@ -92,10 +92,12 @@ def work(tmp_path_factory) -> pathlib.Path:
     study = yaml.safe_load((ROOT / "cases" / "studies" / "fig25_spar_family.yaml").read_text())
     for x in study["designs"]:
         x["case"] = str((ROOT / "cases" / "studies" / x["case"]).resolve())
+    _yaml(d / "study_named.yaml", {**study, "name": "../../study"})
     study["channels"] = []
     _yaml(d / "study_empty.yaml", study)
     dlc = yaml.safe_load((ROOT / "cases" / "dlc" / "oc3_hywind_iec.yaml").read_text())
     dlc["case"] = str((ROOT / "cases" / "dlc" / dlc["case"]).resolve())
+    _yaml(d / "dlc_named.yaml", {**dlc, "name": "/tmp/dlc"})
     dlc["channels"] = []
     _yaml(d / "dlc_empty.yaml", dlc)
     # the folders a report reads
@@ -164,6 +166,8 @@ ROWS = [
     ("a .bts with a negative mean speed", ["check", "{d}/c.yaml", "--env", "{d}/env_neg.yaml"], 2, "env_neg.yaml: field 'environment.wind.file'", "neg.bts: header uhub (mean wind speed) = -12 m/s", False),
     ("a non-UTF-8 --env file", ["check", "{d}/c.yaml", "--env", "{d}/env_latin1.yaml"], 2, "env_latin1.yaml: option '--env'", "not UTF-8 text: byte 0xe9 at line 2", False),
     ("case name ../../etc/x", ["run", "{d}/named.yaml", "--no-progress"], 2, "named.yaml: field 'name'", "'../../etc/x' would put the default output outside", False),
+    ("study name ../../study", ["study", "{d}/study_named.yaml"], 2, "study_named.yaml: field 'name'", "'../../study' would put the default output outside", False),
+    ("DLC name /tmp/dlc", ["dlc", "{d}/dlc_named.yaml"], 2, "dlc_named.yaml: field 'name'", "'/tmp/dlc' would put the default output outside", False),
     ("mbdm Name ../x", ["mbdm", "{d}/mbdm/mbdm_named"], 2, "mbdm_named: field 'name'", "'../x' would put the default output outside", False),
 ]  # fmt: skip
 
@@ -247,7 +251,8 @@ def test_the_record_of_files_read(tmp_path):
 def test_default_output_names():
     assert safe.default_output("OC3 Hywind", "nc") == pathlib.Path("OC3_Hywind.nc")
     assert safe.default_output("spar_1.2", "outb") == pathlib.Path("spar_1.2.outb")
-    for bad in ("../../etc/x", "..", ".hidden", "a/b", "a\\b"):
+    assert safe.default_output("fig25 family", None) == pathlib.Path("fig25 family")  # a folder
+    for bad in ("../../etc/x", "..", ".hidden", "a/b", "a\\b", ""):
         with pytest.raises(CaseError) as err:
             safe.default_output(bad, "nc", file="c.yaml")
         assert err.value.field == "name" and err.value.file == "c.yaml"

@@ -43,7 +43,7 @@ def main(args) -> int:
 
     from floatwind.dlc.run import print_summary, run_dlc
     from floatwind.dlc.spec import load_dlc
-    from floatwind.io.safe import check_text_inputs, input_files
+    from floatwind.io.safe import check_text_inputs, default_output, input_files
 
     check_text_inputs(input_files(args.dlc))
     over = {}
@@ -64,7 +64,8 @@ def main(args) -> int:
             print(table.to_csv(index=False, float_format="%.6g"), end="")
         return 0
     check_batch_options(args)
-    out = pathlib.Path(args.output or dset.name)
+    out = (pathlib.Path(args.output) if args.output
+           else default_output(dset.name, None, file=args.dlc))  # fmt: skip
     check_study_folder(out, args.dlc)
     if args.report:
         report = pathlib.Path(args.report)

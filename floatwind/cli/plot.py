@@ -26,12 +26,13 @@ def add_arguments(pl: argparse.ArgumentParser) -> None:
 
 
 def main(args) -> int:
-    from floatwind.io.safe import check_output, input_files
+    from floatwind.io.safe import check_output, default_output, input_files
     from floatwind.studies import load_study
     from floatwind.studies.plots import standard_figures
 
     study = load_study(args.study)
-    out = pathlib.Path(args.output or study.name)
+    out = (pathlib.Path(args.output) if args.output
+           else default_output(study.name, None, file=args.study))  # fmt: skip
     if not (out / "study.json").is_file():
         raise CaseError(f"no study results in {out} (run 'floatwind study' first)", file=args.study)
     figs = pathlib.Path(args.figures) if args.figures else out / "figures"

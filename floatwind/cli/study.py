@@ -68,7 +68,7 @@ def _preflight(study, args) -> None:
 
 
 def main(args) -> int:
-    from floatwind.io.safe import check_text_inputs, input_files
+    from floatwind.io.safe import check_text_inputs, default_output, input_files
     from floatwind.studies import load_study
 
     check_text_inputs(input_files(args.study))
@@ -78,7 +78,8 @@ def main(args) -> int:
             print(r.id)
         return 0
     check_batch_options(args)
-    out = pathlib.Path(args.output or study.name)
+    out = (pathlib.Path(args.output) if args.output
+           else default_output(study.name, None, file=args.study))  # fmt: skip
     check_study_folder(out, args.study)
     from floatwind.studies.execute import check_channels
     from floatwind.studies.lock import StudyLock

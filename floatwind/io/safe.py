@@ -464,20 +464,21 @@ def file_stem(name: str) -> str:
     return stem or "floatwind"
 
 
-def default_output(name: str, suffix: str, *, file: str | None = None) -> pathlib.Path:
+def default_output(name: str, suffix: str | None, *, file: str | None = None) -> pathlib.Path:
     """The default output ``NAME.suffix`` in the current folder of a case (or file) named
-    ``name``. A name that would steer it elsewhere (a path separator, a leading dot: ``..``,
-    ``../../etc/x``, a hidden name) is refused in one line naming the case's ``name``; other
-    characters that are not safe in a file name become ``_`` (:func:`file_stem`)."""
+    ``name`` (``suffix`` None: the folder ``NAME`` of a study or DLC set, the name as given). A
+    name that would steer it elsewhere (a path separator, a leading dot: ``..``,
+    ``../../etc/x``, a hidden name) is refused in one line naming the file's ``name``; in a file
+    name, other characters that are not safe become ``_`` (:func:`file_stem`)."""
     text = str(name)
-    if "/" in text or "\\" in text or "\0" in text or text.startswith("."):
+    if not text or "/" in text or "\\" in text or "\0" in text or text.startswith("."):
         raise CaseError(
             f"{text!r} would put the default output outside the current folder (a path "
-            "separator or a leading dot); rename the case or give -o/--output",
+            "separator or a leading dot); rename it or give -o/--output",
             file=file,
             field="name",
         )
-    return pathlib.Path(f"{file_stem(text)}.{suffix}")
+    return pathlib.Path(text) if suffix is None else pathlib.Path(f"{file_stem(text)}.{suffix}")
 
 
 def temporary_name(path: str | pathlib.Path) -> pathlib.Path:
