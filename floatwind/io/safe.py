@@ -280,9 +280,9 @@ def file_hash(path: str | pathlib.Path) -> str:
 
 # ------------------------------------------------------------- the files a command has read
 
-#: the files opened for reading while :func:`recording_reads` is on (absolute names, in order;
-#: None: not recording)
-_READS: list[str] | None = None
+#: the files opened for reading while :func:`recording_reads` is on (absolute names as keys, in
+#: the order first opened: a file read over and over is kept once; None: not recording)
+_READS: dict[str, None] | None = None
 _HOOKED = False
 #: what the interpreter itself opens (modules, their bytecode, numba's cache index and data):
 #: never a user's input, not recorded
@@ -310,7 +310,7 @@ def _audit(event: str, args: tuple) -> None:
         if event == "ctypes.dlopen" and os.sep not in name:
             return  # a system library found on the search path (libc.so.6), not a file named
         if not name.endswith(_MACHINERY):
-            _READS.append(os.path.abspath(name))
+            _READS[os.path.abspath(name)] = None
     except Exception:  # an audit hook must never break the call it watches
         return
 
@@ -327,7 +327,7 @@ def recording_reads() -> Iterator[None]:
         _HOOKED = True
     outer = _READS
     if outer is None:
-        _READS = []
+        _READS = {}
     try:
         yield
     finally:
@@ -337,21 +337,15 @@ def recording_reads() -> Iterator[None]:
 def files_read() -> list[pathlib.Path]:
     """The regular files read so far inside :func:`recording_reads` (resolved, each once, in
     the order first read); empty outside it."""
-    out: list[pathlib.Path] = []
-    seen: set[str] = set()
+    out: dict[pathlib.Path, None] = {}
     for name in list(_READS or ()):
-        if name in seen:
-            continue
-        seen.add(name)
         try:
             if not stat.S_ISREG(os.stat(name).st_mode):
                 continue  # a device, a FIFO, /proc: nothing a result could replace
-            p = pathlib.Path(name).resolve()
+            out[pathlib.Path(name).resolve()] = None
         except (OSError, ValueError):
             continue  # removed since (a temporary file)
-        if p not in out:
-            out.append(p)
-    return out
+    return list(out)
 
 
 def same_file(a: str | pathlib.Path, b: str | pathlib.Path) -> bool:
