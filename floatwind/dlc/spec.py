@@ -721,6 +721,10 @@ def dlc_from_dict(data: Any, *, base_dir: pathlib.Path, source: str = "", name: 
             "a DLC run lasts 'analysis' + 'transient' seconds; set those instead of t_max",
             "simulation.t_max",
         )
+    from floatwind.studies.spec import check_own_simulation
+
+    for length in sorted({lc.analysis_s + float(transient) for lc in load_cases}):
+        check_own_simulation(sim, [case_path], length, source)  # before any folder is made
     master = top.integer("master_seed", 0, minimum=0)
     topology = top.raw("topology", {})
     if not isinstance(topology, dict):

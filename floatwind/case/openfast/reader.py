@@ -92,6 +92,16 @@ class _Token:
         return self.kind in ("quoted", "number", "bool", "default")
 
 
+def _finite(toks: list[_Token], path, field: str) -> None:
+    """Refuse NaN or infinity among a line's numbers: no OpenFAST setting or table entry is a
+    physical quantity that may be non-finite (issue 42: ``TowerHt = NaN`` must not reach the
+    model)."""
+    for t in toks:
+        if t.kind == "number" and not math.isfinite(t.value):
+            raise CaseError(f"expected a finite number, got {t.text!r}", field=field,
+                            file=str(path))  # fmt: skip
+
+
 def _tokens(line: str) -> list[_Token]:
     return [_Token(m.group(0)) for m in _TOKEN_RE.finditer(line)]
 
@@ -244,11 +254,13 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
             # one entry per column starting with a number, with words among them ("fixed",
             # "vessel", a line type's name, "-"); such a row is never a "value KEY" setting
             if _is_row(toks) or _is_word_row(toks, table["columns"]):
+                _finite(toks, path, f"line {i}")
                 table["rows"].append([t.value for t in toks])
                 continue
             table = None
         # numeric continuation of a keyed matrix (AddF0, AddCLin, ...)
         if _is_row(toks) and last_key is not None:
+            _finite(toks, path, f"line {i} ({last_key})")
             matrices.setdefault(last_key, [])
             matrices[last_key].append([t.value for t in toks])
             continue
@@ -316,6 +328,7 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
             outlist = outlists[key] = []  # AeroDyn's OutList_Nodal
             last_key = None
             continue
+        _finite(toks[:j], path, key)
         value: Any = None if not vals else (vals[0] if len(vals) == 1 else vals)
         if key in values:
             logger.warning("%s:%d: key %s repeated; the first value is kept", path, i, key)
@@ -380,7 +393,8 @@ def _float(f: dict, key: str, default: Any = ...) -> float:
 
 def _int(f: dict, key: str, default: Any = ...) -> int:
     v = _raw(f, key, default)
-    if isinstance(v, bool) or not isinstance(v, int | float) or float(v) != int(v):
+    if (isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v)
+            or float(v) != int(v)):  # fmt: skip
         raise CaseError(f"expected an integer, got {v!r}", field=key, file=f["file"])
     return int(v)
 
