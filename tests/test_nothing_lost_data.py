@@ -31,8 +31,9 @@ from floatwind.cli import main
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 REFS = ROOT.parent / "shared" / "reference" / "openfast"
-REF07, REF09, REF10, REF12 = (REFS / n for n in ("ref07_potential_decay", "ref09_aero_fixed_speed",
-                                                 "ref10_moordyn_decay", "ref12_mean_drift_regular"))  # fmt: skip
+REF06, REF07, REF09, REF10, REF12 = (
+    REFS / n for n in ("ref06_catenary_decay", "ref07_potential_decay", "ref09_aero_fixed_speed",
+                       "ref10_moordyn_decay", "ref12_mean_drift_regular"))  # fmt: skip
 MOORING = ROOT / "tests" / "data" / "mooring"
 
 
@@ -138,6 +139,11 @@ def work(tmp_path_factory) -> pathlib.Path:
             "(#) (word) (m) (m) (m) (deg) (deg) (deg) (kg) (m) (kg-m^2) (m^3) (m^2) (-)\n"
             "1   coupled 0 0 0 0 0 0 0 0 0 0 0 0\n"
             "---------------------- POINTS"))  # fmt: skip
+    if REF06.is_dir():
+        for name, flag in (("map_omit", "omit_contact"), ("map_typo", "tensoin_anch")):
+            _deck(d, REF06, name, lambda p, flag=flag: (p / "MAP.dat").write_text(
+                (p / "MAP.dat").read_text().replace("tension_fair tension_anch",
+                                                    f"tension_fair {flag}")))  # fmt: skip
     _study(d, "study_typo.yaml", lambda r: r["simulation"].update(integratr="rk4"))
     _study(d, "study_dt.yaml", lambda r: r["simulation"].update(dt=-0.1))
     _dlc(d, "dlc_dt.yaml", lambda r: r.setdefault("simulation", {}).update(dt=-1.0))
@@ -163,6 +169,7 @@ def _check(name: str, fst: str = "ref07_potential_decay.fst") -> list[str]:
 F9 = "ref09_aero_fixed_speed.fst"
 F10 = "ref10_moordyn_decay.fst"
 F12 = "ref12_mean_drift_regular.fst"
+F6 = "ref06_catenary_decay.fst"
 # (description, argv, text naming the file/field, reason, reference deck needed)
 ROWS = [
     # item 2: WAMIT files cut or incomplete
@@ -176,7 +183,7 @@ ROWS = [
     ("ss-fit of a cut .1", ["ss-fit", f"{D}/cut1/{W}", "-o", f"{D}/fit.ss"], "spar.1: field 'line 4284'", "looks truncated", REF07),
     # item 2: words, DEFAULT and NaN where a deck needs a number
     ("fst Gravity = default", _check("gdefault"), "ref07_potential_decay.fst: field 'Gravity'", "expected a number, got DEFAULT (line 31)", REF07),
-    ('fst WtrDens = "water"', _check("wquoted"), "field 'WtrDens'", "expected a number, got 'water' (line 33)", REF07),
+    ('fst WtrDens = "water"', _check("wquoted"), "field 'WtrDens'", "expected a number, got 'water'", REF07),
     ("fst SttsTime = often (unused key)", _check("stts"), "ref07_potential_decay.fst: field 'SttsTime'", "expected a number, got 'often'", REF07),
     ("fst CompElast = NaN", _check("elastnan"), "field 'CompElast'", "expected a finite number, got 'NaN'", REF07),
     ("HydroDyn PotMod = nan", _check("potnan"), "HydroDyn.dat: field 'PotMod'", "expected a finite number", REF07),
@@ -190,6 +197,8 @@ ROWS = [
     ("MoorDyn option misspelled", _check("md_typo", F10), "MoorDyn.dat: field 'OPTIONS line 25 (kbott)'", "unknown MoorDyn option 'kbott' (did you mean 'kbot'?)", REF10),
     ("MoorDyn external loads", _check("md_loads", F10), "MoorDyn.dat: field 'EXTERNAL LOADS'", "MoorDyn external loads are not built", REF10),
     ("MoorDyn body properties", _check("md_body", F10), "MoorDyn.dat: field 'BODY PROPERTIES'", "are not built", REF10),
+    ("MAP++ omit_contact", _check("map_omit", F6), "MAP.dat: field 'LINE PROPERTIES line 13 (Flags)'", "omit_contact (the line ignores the seabed) is not built", REF06),
+    ("MAP++ line flag misspelled", _check("map_typo", F6), "MAP.dat: field 'LINE PROPERTIES line 13 (Flags)'", "unknown MAP++ line flag 'tensoin_anch' (did you mean 'tension_anch'?)", REF06),
     # item 3: a study's or DLC's own settings, checked when read, named in its file
     ("study simulation typo", ["study", f"{D}/study_typo.yaml", "-o", f"{D}/s1", "--list"], "study_typo.yaml: field 'simulation.integratr'", "unknown key 'integratr' (did you mean 'integrator'?)", None),
     ("study simulation.dt < 0", ["study", f"{D}/study_dt.yaml", "-o", f"{D}/s2", "--list"], "study_dt.yaml: field 'simulation.dt'", "must be > 0", None),
