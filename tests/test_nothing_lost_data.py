@@ -118,6 +118,8 @@ def work(tmp_path_factory) -> pathlib.Path:
         _deck(d, REF07, "rdtn", lambda p: _set(p / "HydroDyn.dat", "RdtnDT", "fine"))
         _deck(d, REF07, "shape", lambda p: _set(p / "ElastoDyn_Tower.dat", "TwFAM1Sh(2)", "x2"))
         _deck(d, REF07, "towerinf", lambda p: _set(p / "ElastoDyn.dat", "TowerHt", "-inf"))
+        _deck(d, REF07, "cell", lambda p: (p / "ElastoDyn_Tower.dat").write_text(
+            (p / "ElastoDyn_Tower.dat").read_text().replace("4.0347600E+03", "heavy", 1)))  # fmt: skip
     if REF09.is_dir():
         _deck(d, REF09, "maxiter", lambda p: _set(p / "AeroDyn.dat", "MaxIter", "many"))
         _deck(d, REF09, "vxi", lambda p: _set(p / "InflowWind.dat", "WindVxiList", "here"))
@@ -190,6 +192,7 @@ ROWS = [
     ("HydroDyn RdtnDT = fine", _check("rdtn"), "HydroDyn.dat: field 'RdtnDT'", "expected a number, got 'fine'", REF07),
     ("tower mode shape word", _check("shape"), "ElastoDyn_Tower.dat: field 'TwFAM1Sh(2)'", "expected a number, got 'x2'", REF07),
     ("ElastoDyn TowerHt = -inf", _check("towerinf"), "ElastoDyn.dat: field 'TowerHt'", "expected a finite number, got '-inf'", REF07),
+    ("tower table cell word", _check("cell"), "ElastoDyn_Tower.dat: field 'DISTRIBUTED TOWER PROPERTIES row 3 (TMassDen)'", "expected a number, got 'heavy'", REF07),
     ("AeroDyn MaxIter = many", _check("maxiter", F9), "AeroDyn.dat: field 'MaxIter'", "expected a number, got 'many'", REF09),
     ("InflowWind WindVxiList word", _check("vxi", F9), "InflowWind.dat: field 'WindVxiList'", "expected a number, got 'here'", REF09),
     # item 3: MoorDyn options and sections not built

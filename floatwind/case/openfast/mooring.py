@@ -457,6 +457,52 @@ _SETTINGS = {
             lambda v, ctx: same(v, ctx.v("fst", "Gravity")),
             "9.7",
         ),
+        # MoorDyn-F/-C's other options (issue 42; moordyn_file.read_moordyn_file checks them:
+        # the other spellings like their names, features not built refused unless 0)
+        "rho": N("MoorDyn-F's spelling of rhoW: must equal the .fst WtrDens"),
+        "WaterDepth": N("MoorDyn-F's spelling of WtrDpth: must equal the .fst WtrDpth"),
+        "kb": I(_MOORDYN_DYN),
+        "cb": I(_MOORDYN_DYN),
+        **{
+            k: N("MoorDyn's output, log or numerics setting (noted where it is set)")
+            for k in (
+                "writeLog",
+                "WriteUnits",
+                "dtOut",
+                "OutSwitch",
+                "disableOutput",
+                "disableOutTime",
+                "tScheme",
+                "CFL",
+                "ICgenDynamic",
+                "inertialF",
+                "inertialF_rampT",
+            )
+        },
+        **{
+            k: N("water kinematics on the lines: refused unless 0 (not built)")
+            for k in (
+                "WaterKin",
+                "WaveKin",
+                "Currents",
+                "dtWave",
+                "waveKin_rampT",
+                "UnifyCurrentGrid",
+                "SeafloorFile",
+            )
+        },
+        **{
+            k: N("seabed friction: refused unless 0 (not built); its constants are read")
+            for k in (
+                "FrictionCoefficient",
+                "mu_kT",
+                "mu_kA",
+                "mc",
+                "cv",
+                "FricDamp",
+                "StatDynFricScale",
+            )
+        },
     },
 }
 
@@ -540,6 +586,7 @@ _COLUMNS = {
         "AttachB": M("line end B"),
         "Flags/Outputs": N("MoorDyn output flags of the line"),
         "Outputs": N("MoorDyn output flags of the line"),
+        "LineOutputs": N("MoorDyn output flags of the line"),
     },  # fmt: skip
 }
 

@@ -8,7 +8,9 @@ as a string, and a setting it falls back on (the ``.fst`` environment: ``WtrDens
 OpenFAST-format file of a deck once, before anything is imported, and refuses in one line
 naming the file, the key and the line:
 
-* a word (quoted or not) where a number belongs: every key except the text keys below;
+* a word (quoted or not) where a number belongs: every key except the text keys below, and
+  every cell of the files' tables (distributed properties, members, coefficient tables: all
+  numbers, flags or DEFAULT in OpenFAST);
 * ``DEFAULT`` in the ``.fst`` and ElastoDyn files except where OpenFAST reads it
   (``ParseVarWDefault`` / an explicit ``DEFAULT`` test: the ``.fst``'s ``DT_Out``, ElastoDyn's
   ``DT``): there the fall-back of a DEFAULT environment setting would be another file's value
@@ -74,3 +76,11 @@ def check_values(deck: dict) -> None:
                 elif isinstance(v, str) and not is_text_key(key):
                     # the one shape of this message everywhere (tests/test_messages.py)
                     raise CaseError(f"expected a number, got {v!r}", field=key, file=f["file"])
+        for title, tab in f["tables"].items():  # every OpenFAST-format table holds numbers
+            cols = tab["columns"]
+            for k, row in enumerate(tab["rows"], start=1):
+                for j, v in enumerate(row):
+                    if isinstance(v, str) and v != DEFAULT:
+                        col = cols[j] if j < len(cols) else f"column {j + 1}"
+                        raise CaseError(f"expected a number, got {v!r}",
+                                        field=f"{title} row {k} ({col})", file=f["file"])  # fmt: skip
