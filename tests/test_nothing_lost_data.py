@@ -320,3 +320,25 @@ def test_a_full_moordyn_v2_file_runs_check_quietly(tmp_path, capsys, caplog):
     assert not [r for r in caplog.records if "repeated" in r.getMessage()]
     assert "option tScheme (line 43) is not used" in capsys.readouterr().out
     assert file_snapshot(tmp_path) == before
+
+
+def test_moordyn_comment_lines_between_rows_are_comments(tmp_path, caplog):
+    """MoorDyn's comment characters (``!``, ``#``, ``%``) on a line of their own between a
+    table's rows: the rows after them stay rows of the table (they used to read as ``value KEY``
+    settings, "key Vessel repeated", and the MoorDyn reader refused the comment as a point)."""
+    from floatwind.case.openfast.moordyn_file import read_moordyn_file
+    from floatwind.case.openfast.reader import read_openfast_input
+
+    text = (MOORING / "oc3_moordyn_v2_full.dat").read_text()
+    for old, comment in (("1    Fixed", "% the anchors"), ("4    Vessel", "! the fairleads"),
+                         ("2    main ", "# line 2")):  # fmt: skip
+        assert old in text
+        text = text.replace(old, f"{comment}\n{old}", 1)
+    path = tmp_path / "md.dat"
+    path.write_text(text)
+    with caplog.at_level(logging.WARNING):
+        got = read_openfast_input(path)
+    assert not [r.getMessage() for r in caplog.records if "repeated" in r.getMessage()]
+    assert [len(t["rows"]) for t in got["tables"].values()] == [1, 6, 3]
+    md = read_moordyn_file(path, depth=320.0)
+    assert (len(md.points), len(md.lines)) == (6, 3)

@@ -195,6 +195,7 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
     title = ""
     section = ""
     table: dict[str, Any] | None = None
+    paused: dict[str, Any] | None = None  # a table a comment line interrupted
     outlist: list[str] | None = None
     last_key: str | None = None  # keyed line that numeric continuation lines may extend
     af_left = 0  # AeroDyn's AFNames: names still to come, one per line
@@ -233,8 +234,12 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
         if i == 2 and not (i < n and _is_units_line(_uncommented(lines[i]))):
             title = line  # (a MAP++ file starts with a table: its line 2 is the column names)
             continue
-        if line.startswith("!"):
-            table = None  # a comment ends a table (AeroDyn's blade file: rows past NumBlNds)
+        if line.startswith(("!", "%", "#")):
+            # a comment ends a table (AeroDyn's blade file: rows past NumBlNds); MoorDyn's
+            # comment lines (!, #, %) may sit between its rows: a row with words that fits the
+            # table after it continues the table (below), never a "value KEY" setting
+            paused = table if table is not None else paused
+            table = None
             continue
         if af_left > 0:  # AeroDyn's AFNames: one quoted airfoil file name per line
             names = _tokens(re.split(r"\s!", line)[0])
@@ -249,6 +254,10 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
         toks = _tokens(re.split(r"\s!", line)[0])
         if not toks:
             continue
+        if table is None and paused is not None:
+            if not _is_row(toks) and _is_word_row(toks, paused["columns"]):
+                table = paused
+            paused = None
         if table is not None:
             # a row of the table: numbers, or (MoorDyn's POINTS/LINES, MAP++'s NODE PROPERTIES)
             # one entry per column starting with a number, with words among them ("fixed",
