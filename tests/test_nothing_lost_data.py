@@ -149,6 +149,7 @@ def work(tmp_path_factory) -> pathlib.Path:
     _study(d, "study_typo.yaml", lambda r: r["simulation"].update(integratr="rk4"))
     _study(d, "study_dt.yaml", lambda r: r["simulation"].update(dt=-0.1))
     _dlc(d, "dlc_dt.yaml", lambda r: r.setdefault("simulation", {}).update(dt=-1.0))
+    _dlc(d, "dlc_topo.yaml", lambda r: r.update(topology={"rotor_spd": 1}))
     _dlc(d, "dlc_tmax.yaml", lambda r: r.setdefault("simulation", {}).update(t_max=5.0))
     (d / "study_twice.yaml").write_text(_twice((d / "study_typo.yaml").read_text().replace(
         "integratr", "integrator"), "realizations", "3"))  # fmt: skip
@@ -206,6 +207,7 @@ ROWS = [
     ("study simulation typo", ["study", f"{D}/study_typo.yaml", "-o", f"{D}/s1", "--list"], "study_typo.yaml: field 'simulation.integratr'", "unknown key 'integratr' (did you mean 'integrator'?)", None),
     ("study simulation.dt < 0", ["study", f"{D}/study_dt.yaml", "-o", f"{D}/s2", "--list"], "study_dt.yaml: field 'simulation.dt'", "must be > 0", None),
     ("DLC simulation.dt < 0", ["dlc", f"{D}/dlc_dt.yaml", "-o", f"{D}/d1"], "dlc_dt.yaml: field 'simulation.dt'", "must be > 0", None),
+    ("DLC topology typo", ["dlc", f"{D}/dlc_topo.yaml", "-o", f"{D}/d4"], "dlc_topo.yaml: field 'topology.rotor_spd'", "unknown key 'rotor_spd' (did you mean 'rotor'?)", None),
     ("DLC simulation.t_max", ["dlc", f"{D}/dlc_tmax.yaml", "-o", f"{D}/d2", "--list"], "dlc_tmax.yaml: field 'simulation.t_max'", "'analysis' + 'transient'", None),
     # item 3: a YAML key given twice, in every YAML file floatwind reads
     ("study key twice", ["study", f"{D}/study_twice.yaml", "-o", f"{D}/s3", "--list"], "study_twice.yaml", "key 'realizations' is given twice", None),
