@@ -110,6 +110,8 @@ def work(tmp_path_factory) -> pathlib.Path:
         _deck(d, REF07, "zero15", lambda p: _drop_rows(p / f"{W}.1", "-1.000000e+00", "1", "5"))
         _deck(d, REF07, "cuthst", lambda p: _cut(p / f"{W}.hst", 4))
         _deck(d, REF07, "cut3", lambda p: _cut(p / f"{W}.3", 6))
+        _deck(d, REF07, "hst26", lambda p: (p / f"{W}.hst").write_text(
+            "".join((p / f"{W}.hst").read_text().splitlines(keepends=True)[:26])))  # fmt: skip
         _deck(d, REF07, "gdefault", lambda p: _set(p / fst7, "Gravity", "default"))
         _deck(d, REF07, "wquoted", lambda p: _set(p / fst7, "WtrDens", '"water"'))
         _deck(d, REF07, "stts", lambda p: _set(p / fst7, "SttsTime", "often"))
@@ -181,6 +183,7 @@ ROWS = [
     ("WAMIT .1 infinite-frequency entry missing", _check("inf33"), "spar.1: field 'line 71'", "period 0 (infinite frequency) lacks 1 of the entries", REF07),
     ("WAMIT .1 zero-frequency entry missing", _check("zero15"), "spar.1: field 'line 35'", "period -1 (zero frequency) lacks 1 of the entries", REF07),
     ("WAMIT .hst cut", _check("cuthst"), "spar.hst: field 'line 36'", "looks truncated", REF07),
+    ("WAMIT .hst ends at a line end partway", _check("hst26"), "spar.hst: field 'line 26'", "gives the first 26 of the 36 entries in order and stops before (5, 3)", REF07),
     ("WAMIT .3 cut", _check("cut3"), "spar.3: field 'line", "looks truncated", REF07),
     ("WAMIT .8 cut", _check("cut8", F12), "spar.8: field 'line 59319'", "looks truncated", REF12),
     ("ss-fit of a cut .1", ["ss-fit", f"{D}/cut1/{W}", "-o", f"{D}/fit.ss"], "spar.1: field 'line 4284'", "looks truncated", REF07),

@@ -259,10 +259,21 @@ def _read_wamit(root: pathlib.Path, *, rho: float, gravity: float, ulen: float,
     ph = root.with_name(root.name + ".hst")
     C = np.zeros((6, 6))
     hst: dict[tuple[int, int], float] = {}
+    last = 0
     for n, (i, j, c, *_) in _rows(ph, 3, "hydrostatic (.hst)"):
         i, j = _index(i, n, ph, "I"), _index(j, n, ph, "J")
         _once(hst, (i, j), c, n, line_of, ph, f"entry ({i}, {j})")
         C[i - 1, j - 1] = rho * gravity * L ** (2 + (i > 3) + (j > 3)) * c
+        last = n
+    every = [(i, j) for i in range(1, 7) for j in range(1, 7)]
+    if 0 < len(hst) < 36 and list(hst) == every[: len(hst)]:
+        # WAMIT writes the 36 entries row by row: a file that stops partway through them (cut
+        # at a line end) would read its missing stiffness as zero
+        i, j = every[len(hst)]
+        raise CaseError(
+            f"the file gives the first {len(hst)} of the 36 entries in order and stops before "
+            f"({i}, {j}): it looks truncated", field=f"line {last}", file=str(ph),
+        )  # fmt: skip
     exc_omega = exc_heading = X = None
     if excitation:
         p3 = root.with_name(root.name + ".3")
