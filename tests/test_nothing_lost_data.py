@@ -118,6 +118,8 @@ def work(tmp_path_factory) -> pathlib.Path:
         _deck(d, REF07, "elastnan", lambda p: _set(p / fst7, "CompElast", "NaN"))
         _deck(d, REF07, "potnan", lambda p: _set(p / "HydroDyn.dat", "PotMod", "nan"))
         _deck(d, REF07, "rdtn", lambda p: _set(p / "HydroDyn.dat", "RdtnDT", "fine"))
+        _deck(d, REF07, "dupkey", lambda p: (p / fst7).write_text((p / fst7).read_text().replace(
+            "9.80665   Gravity", "9.80665   Gravity\n9.81   Gravity", 1)))  # fmt: skip
         _deck(d, REF07, "shape", lambda p: _set(p / "ElastoDyn_Tower.dat", "TwFAM1Sh(2)", "x2"))
         _deck(d, REF07, "towerinf", lambda p: _set(p / "ElastoDyn.dat", "TowerHt", "-inf"))
         _deck(d, REF07, "cell", lambda p: (p / "ElastoDyn_Tower.dat").write_text(
@@ -194,6 +196,7 @@ ROWS = [
     ("fst CompElast = NaN", _check("elastnan"), "field 'CompElast'", "expected a finite number, got 'NaN'", REF07),
     ("HydroDyn PotMod = nan", _check("potnan"), "HydroDyn.dat: field 'PotMod'", "expected a finite number", REF07),
     ("HydroDyn RdtnDT = fine", _check("rdtn"), "HydroDyn.dat: field 'RdtnDT'", "expected a number, got 'fine'", REF07),
+    ("fst key given twice", _check("dupkey"), "ref07_potential_decay.fst: field 'Gravity'", "key Gravity is given twice with different values (lines 31 and 32)", REF07),
     ("tower mode shape word", _check("shape"), "ElastoDyn_Tower.dat: field 'TwFAM1Sh(2)'", "expected a number, got 'x2'", REF07),
     ("ElastoDyn TowerHt = -inf", _check("towerinf"), "ElastoDyn.dat: field 'TowerHt'", "expected a finite number, got '-inf'", REF07),
     ("tower table cell word", _check("cell"), "ElastoDyn_Tower.dat: field 'DISTRIBUTED TOWER PROPERTIES row 3 (TMassDen)'", "expected a number, got 'heavy'", REF07),

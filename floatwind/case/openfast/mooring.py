@@ -370,7 +370,7 @@ def _moordyn_options(deck: dict, ctx: Ctx) -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
     moor = deck.get("Mooring")
     if moor is not None and moor.get("kind") == "moordyn":
-        values = read_openfast_input(moor["file"])["values"]
+        values = read_openfast_input(moor["file"], strict=False)["values"]  # its own reader judges
         name = pathlib.Path(moor["file"]).name
         for key, s in _SETTINGS["MoorDyn"].items():
             if s.ok is not None and key in values and not s.ok(values[key], ctx):

@@ -155,7 +155,7 @@ def _outlist_entries(line: str) -> list[str]:
     return names
 
 
-def read_openfast_input(path: str | Path) -> dict[str, Any]:
+def read_openfast_input(path: str | Path, *, strict: bool = True) -> dict[str, Any]:
     """Parse one OpenFAST input file (any module, v3-v5 text format).
 
     Recognised lines: section lines (``---- TITLE ----`` / ``==== TITLE ====``), the free title on
@@ -169,6 +169,9 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
     ----------
     path : str or pathlib.Path
         The input file.
+    strict : bool
+        Refuse a key given twice with different values (naming both lines); otherwise, and for
+        a key repeated with the same value, the first value is kept with a warning.
 
     Returns
     -------
@@ -178,7 +181,8 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
     Raises
     ------
     CaseError
-        The file cannot be read.
+        The file cannot be read; NaN or infinity among its numbers; a key given twice with
+        different values (``strict``).
     """
     path = Path(path)
     try:
@@ -340,6 +344,11 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
         _finite(toks[:j], path, key)
         value: Any = None if not vals else (vals[0] if len(vals) == 1 else vals)
         if key in values:
+            if strict and values[key] != value:
+                # OpenFAST reads its files line by line, key by key: a key given again with
+                # another value is a damaged or hand-merged file (which value was meant?)
+                raise CaseError(f"key {key} is given twice with different values (lines "
+                                f"{where[key]} and {i})", field=key, file=str(path))  # fmt: skip
             logger.warning("%s:%d: key %s repeated; the first value is kept", path, i, key)
         elif key == "AFNames":  # AeroDyn: NumAFfiles quoted names, the first on this line
             values[key] = list(vals[:1])
