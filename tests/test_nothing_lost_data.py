@@ -132,6 +132,9 @@ def work(tmp_path_factory) -> pathlib.Path:
     if REF10.is_dir():
         _moordyn(d, "md_friction", lambda t: t.replace(
             "3.0e6    kbot", "3.0e6    kbot\n0.5      FrictionCoefficient"))  # fmt: skip
+        _moordyn(
+            d, "md_twice", lambda t: t.replace("3.0e6    kbot", "3.0e6    kbot\n1.0e6    kBot")
+        )
         _moordyn(d, "md_typo", lambda t: t.replace("3.0e6    kbot", "3.0e6    kbott"))
         _moordyn(d, "md_loads", lambda t: t.replace(
             "---------------------- SOLVER OPTIONS", "---------------------- EXTERNAL LOADS ----\n"
@@ -204,6 +207,7 @@ ROWS = [
     ("InflowWind WindVxiList word", _check("vxi", F9), "InflowWind.dat: field 'WindVxiList'", "expected a number, got 'here'", REF09),
     # item 3: MoorDyn options and sections not built
     ("MoorDyn FrictionCoefficient", _check("md_friction", F10), "MoorDyn.dat: field 'OPTIONS line 26 (FrictionCoefficient)'", "seabed friction is not built", REF10),
+    ("MoorDyn option given twice", _check("md_twice", F10), "MoorDyn.dat: field 'OPTIONS line 26 (kBot)'", "kBot is given twice with different values (lines 25 and 26)", REF10),
     ("MoorDyn option misspelled", _check("md_typo", F10), "MoorDyn.dat: field 'OPTIONS line 25 (kbott)'", "unknown MoorDyn option 'kbott' (did you mean 'kbot'?)", REF10),
     ("MoorDyn external loads", _check("md_loads", F10), "MoorDyn.dat: field 'EXTERNAL LOADS'", "MoorDyn external loads are not built", REF10),
     ("MoorDyn body properties", _check("md_body", F10), "MoorDyn.dat: field 'BODY PROPERTIES'", "are not built", REF10),

@@ -276,6 +276,7 @@ def _note(name: str, key: str, n: int, low: str) -> str:
 
 def _options(secs, file, name, depth, rho, gravity):
     opts: dict[str, tuple[float, int, str]] = {}
+    given: dict[str, tuple[float, int]] = {}  # every numeric option: (value, line)
     notes: list[str] = []
     for title, rows in secs.items():
         if "OPTIONS" not in title:
@@ -301,6 +302,10 @@ def _options(secs, file, name, depth, rho, gravity):
                     raise CaseError(f"unknown MoorDyn option {key!r}{suggest(key, known)}",
                                     field=fld, file=file)  # fmt: skip
             val = _num(toks[0], file, fld, depth=depth)
+            if low in given and given[low][0] != val:  # MoorDyn keeps the last: which was meant?
+                raise CaseError(f"{key} is given twice with different values (lines "
+                                f"{given[low][1]} and {n})", field=fld, file=file)  # fmt: skip
+            given[low] = (val, n)
             if low in OPTION_KEYS or low in FEATURE_KEYS:
                 opts[low] = (val, n, key)
             elif low in ("wtrdpth", "depth"):
