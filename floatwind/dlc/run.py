@@ -128,10 +128,14 @@ def run_dlc(
     for lc in dset.load_cases:
         study = dset.study(lc)
         sub = out_dir / lc.name
-        res = run_study(
-            study, sub, resume=resume or (sub / "study.json").is_file() and resume, workers=workers,
-            dask=dask, batch_size=batch_size, progress=progress, accept_changes=accept_changes,
-        )  # fmt: skip
+        try:
+            res = run_study(
+                study, sub, resume=resume or (sub / "study.json").is_file() and resume,
+                workers=workers, dask=dask, batch_size=batch_size, progress=progress,
+                accept_changes=accept_changes,
+            )  # fmt: skip
+        except CaseError as exc:
+            raise _dlc_field(exc, dset) from None
         n_now += res.n_run_now
     result = postprocess(dset, out_dir)
     result.wall_s = time.perf_counter() - t0
@@ -140,6 +144,16 @@ def run_dlc(
         record.update(wall_s=round(result.wall_s, 1), n_run_now=n_now)
         _atomic_text(out_dir / RECORD, json.dumps(record, indent=2))
     return result
+
+
+def _dlc_field(exc: CaseError, dset: DLCSet) -> CaseError:
+    """``exc`` of a load case's study, its field as the DLC file spells it: the DLC's
+    ``topology`` is the study's ``variants[0].topology`` (issue 42: an error names the DLC
+    file and the key the user wrote)."""
+    field = exc.field or ""
+    if dset.source and exc.file == dset.source and field.startswith("variants[0].topology"):
+        return CaseError(exc.reason, field=field.removeprefix("variants[0]."), file=exc.file)
+    return exc
 
 
 def _units(out_dir: pathlib.Path, dset: DLCSet) -> dict[str, str]:

@@ -721,10 +721,15 @@ def dlc_from_dict(data: Any, *, base_dir: pathlib.Path, source: str = "", name: 
             "a DLC run lasts 'analysis' + 'transient' seconds; set those instead of t_max",
             "simulation.t_max",
         )
+    from floatwind.studies.spec import check_own_simulation
+
+    for length in sorted({lc.analysis_s + float(transient) for lc in load_cases}):
+        check_own_simulation(sim, [case_path], length, source)  # before any folder is made
     master = top.integer("master_seed", 0, minimum=0)
     topology = top.raw("topology", {})
     if not isinstance(topology, dict):
         raise top.error("expected a mapping (merged into the case's topology)", "topology")
+    _check_own_topology(topology, case_path, source)
     return DLCSet(
         name=str(data.get("name", name)),
         description=str(data.get("description", "")),
@@ -743,6 +748,35 @@ def dlc_from_dict(data: Any, *, base_dir: pathlib.Path, source: str = "", name: 
         source=source,
         raw=copy.deepcopy(data),
     )
+
+
+def _check_own_topology(topology: dict, case_path: pathlib.Path, source: str) -> None:
+    """The DLC's ``topology`` over the case's, as its runs merge them, checked when the file
+    is read (issue 42): an error in a key the DLC gives names the DLC file, before a folder is
+    made (one in the case's own keys is left to the run, which names the case)."""
+    if not topology:
+        return
+    import copy
+
+    from floatwind.case.topology import expand_topology
+    from floatwind.studies.spec import _merge
+
+    try:
+        case_topo = _read_yaml(case_path).get("topology")
+    except CaseError:
+        return  # the case's own errors are reported, naming it, when it is loaded
+    merged = copy.deepcopy(case_topo) if isinstance(case_topo, dict) else {}
+    for key, val in topology.items():
+        if key in ("yaw", "spin", "pitch"):  # a joint motion is replaced, not merged
+            merged[key] = copy.deepcopy(val)
+        else:
+            _merge(merged, {key: val})
+    try:
+        expand_topology({"topology": merged})
+    except CaseError as exc:
+        head = (exc.field or "").removeprefix("topology.").split(".")[0].split("[")[0]
+        if head in topology:
+            raise CaseError(exc.reason, field=exc.field, file=source or None) from None
 
 
 def load_dlc(path: str | pathlib.Path, overrides: dict | None = None) -> DLCSet:

@@ -121,6 +121,9 @@ def _fast_read(path: pathlib.Path) -> DriftData | None:
         text = path.read_text(encoding="latin-1")
     except OSError:
         return None
+    from floatwind.loads.wamit import check_not_cut
+
+    check_not_cut(path, text)  # a cut last number would pass the NumPy reading
     lines = [ln for ln in text.splitlines() if ln.strip()]
     ncol = len(lines[0].split()) if lines else 0
     if ncol < 8 or any(len(ln.split()) != ncol for ln in lines):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import pathlib
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,11 +62,45 @@ def _exponent(i: int, j: int, trans: int) -> int:
     return trans + (i > 3) + (j > 3)
 
 
+_NUMBER_FORM = re.compile(r"[+-]?\d*(?:\.(\d*))?(?:[eEdD]([+-]?\d*))?")
+
+
+def _form(tok: str) -> tuple[int, int]:
+    """How a number is written: digits after the point, characters of the exponent."""
+    m = _NUMBER_FORM.fullmatch(tok)
+    if m is None:
+        return (-1, -1)
+    return (len(m.group(1) or ""), -1 if m.group(2) is None else len(m.group(2)))
+
+
+def check_not_cut(path: pathlib.Path, text: str) -> None:
+    """Refuse a file cut while it was written or copied (a full disk, a stopped transfer): it
+    ends without a line end, and its last line has fewer columns than the line above or its
+    last number is written with fewer digits (``2.5319`` below ``2.531995e-30``): the cut
+    number would read as a plausible wrong value. A whole file ends with a line end (WAMIT's
+    and floatwind's writers do); one without it whose last line looks like the one above is
+    read."""
+    if not text or text.endswith(("\n", "\r")):
+        return
+    rows = [(n, ln.split()) for n, ln in enumerate(text.splitlines(), start=1) if ln.strip()]
+    if len(rows) < 2:
+        return
+    (n, last), (_, above) = rows[-1], rows[-2]
+    if len(last) != len(above) or _form(last[-1]) != _form(above[-1]):
+        raise CaseError(
+            f"the file ends inside line {n} ({len(last)} columns, last {last[-1]!r}; the line "
+            f"above: {len(above)} columns, last {above[-1]!r}): it looks truncated",
+            field=f"line {n}", file=str(path),
+        )  # fmt: skip
+
+
 def _rows(path: pathlib.Path, ncols: int, what: str):
     if not path.is_file():
         raise CaseError(f"WAMIT {what} file not found", file=str(path))
     out = []
-    for n, line in enumerate(path.read_text(encoding="latin-1").splitlines(), start=1):
+    text = path.read_text(encoding="latin-1")
+    check_not_cut(path, text)
+    for n, line in enumerate(text.splitlines(), start=1):
         toks = line.split()
         if not toks:
             continue
@@ -124,7 +159,9 @@ def _complete(groups: dict, line_of: dict, path: pathlib.Path, what: str, items:
         missing = every - set(rows)
         if missing:
             last = max(line_of[id(rows), k] for k in rows)
-            label = f"{key[0]:g} s, {key[1]:g} deg" if isinstance(key, tuple) else f"{key:g} s"
+            label = (f"{key[0]:g} s, {key[1]:g} deg" if isinstance(key, tuple)
+                     else {0.0: "0 (infinite frequency)", -1.0: "-1 (zero frequency)"}.get(
+                         key, f"{key:g} s"))  # fmt: skip
             raise CaseError(
                 f"{what} {label} lacks {len(missing)} of the {items} the others give (e.g. "
                 f"{sorted(missing)[0]}); the file looks truncated or damaged",
@@ -193,7 +230,9 @@ def _read_wamit(root: pathlib.Path, *, rho: float, gravity: float, ulen: float,
         value = (ab[0], ab[1] if per > 0.0 else None)
         _once(per_rows.setdefault(per, {}), (i, j), value, n, line_of, p1,
               f"period {per:g} s, entry ({i}, {j})")  # fmt: skip
-    _complete({p: r for p, r in per_rows.items() if p > 0.0}, line_of, p1, "period", "entries")
+    # the zero- and infinite-frequency rows give the same entries as the periods (WAMIT leaves
+    # out only what the body's symmetry makes zero, at every frequency alike)
+    _complete(per_rows, line_of, p1, "period", "entries")
     if 0.0 not in per_rows:
         raise CaseError(
             "no infinite-frequency added mass (PER = 0 rows): HydroDyn and floatwind need it",
@@ -220,10 +259,21 @@ def _read_wamit(root: pathlib.Path, *, rho: float, gravity: float, ulen: float,
     ph = root.with_name(root.name + ".hst")
     C = np.zeros((6, 6))
     hst: dict[tuple[int, int], float] = {}
+    last = 0
     for n, (i, j, c, *_) in _rows(ph, 3, "hydrostatic (.hst)"):
         i, j = _index(i, n, ph, "I"), _index(j, n, ph, "J")
         _once(hst, (i, j), c, n, line_of, ph, f"entry ({i}, {j})")
         C[i - 1, j - 1] = rho * gravity * L ** (2 + (i > 3) + (j > 3)) * c
+        last = n
+    every = [(i, j) for i in range(1, 7) for j in range(1, 7)]
+    if 0 < len(hst) < 36 and list(hst) == every[: len(hst)]:
+        # WAMIT writes the 36 entries row by row: a file that stops partway through them (cut
+        # at a line end) would read its missing stiffness as zero
+        i, j = every[len(hst)]
+        raise CaseError(
+            f"the file gives the first {len(hst)} of the 36 entries in order and stops before "
+            f"({i}, {j}): it looks truncated", field=f"line {last}", file=str(ph),
+        )  # fmt: skip
     exc_omega = exc_heading = X = None
     if excitation:
         p3 = root.with_name(root.name + ".3")

@@ -338,6 +338,33 @@ def _read_yaml(path: pathlib.Path) -> dict:
     return data
 
 
+def check_own_simulation(sim: dict, cases: list[pathlib.Path], t_max: float | None,
+                         source: str) -> None:  # fmt: skip
+    """A study's or DLC's own ``simulation`` settings checked when its file is read, before a
+    folder is made or a run starts (issue 42): each case's ``simulation`` with ``sim`` over it
+    and the run length ``t_max`` (None: the case's), as a run has them. An error in a key that
+    ``sim`` gives names ``source`` (the study/DLC file); one in a key of the case is left to
+    the run, which names the case file."""
+    if not sim:
+        return
+    from floatwind.case.loader import _settings
+
+    for path in cases:
+        try:
+            case_sim = _read_yaml(path).get("simulation")
+        except CaseError:
+            continue  # the case's own errors are reported, naming it, when it is loaded
+        merged = {**(case_sim if isinstance(case_sim, dict) else {}), **sim}
+        if t_max is not None:
+            merged["t_max"] = t_max
+        try:
+            _settings(merged)
+        except CaseError as exc:
+            head = (exc.field or "").removeprefix("simulation.").split(".")[0].split("[")[0]
+            if head in sim:
+                raise CaseError(exc.reason, field=exc.field, file=source or None) from None
+
+
 def _named_list(top: Section, key: str, allowed: set, required: bool = True) -> list[Section]:
     """The list ``key`` of named mappings (designs, conditions, variants), names checked."""
     out = top.sections(key, allowed, required=required)
@@ -429,6 +456,8 @@ def study_from_dict(
                     f"{length:g} s): no time would be left for the statistics",
                     "transient",
                 )
+    check_own_simulation(sim, [base_dir / d.data["case"] for d in designs],
+                         None if duration is None else float(duration), source)  # fmt: skip
     return Study(
         name=str(data.get("name", name)),
         description=str(data.get("description", "")),

@@ -41,7 +41,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import yaml
 
 HERE = pathlib.Path(__file__).resolve().parent
 CRITERIA_FILE = HERE / "criteria.yaml"
@@ -254,8 +253,15 @@ def read_reference(files: dict) -> tuple[Any, dict[str, Any]]:
 
 
 def load_criteria(path: pathlib.Path = CRITERIA_FILE) -> dict[str, Any]:
-    with open(path) as fh:
-        return yaml.safe_load(fh)
+    """The criteria file, read by floatwind's one YAML reader: a key given twice (which limit
+    was meant?) is refused naming both lines (issue 42)."""
+    from floatwind.errors import CaseError
+    from floatwind.io.safe import load_yaml, read_text
+
+    try:
+        return load_yaml(read_text(pathlib.Path(path)), file=str(path))
+    except CaseError as exc:
+        raise CompareError(str(exc)) from None
 
 
 def criteria_for(case: str, kind: str, criteria: dict[str, Any]) -> dict[str, float]:

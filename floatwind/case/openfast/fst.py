@@ -135,6 +135,9 @@ def read_fst(path: str | Path) -> dict[str, Any]:
                 f"referenced mooring file not found: {target}", field=key, file=fst["file"]
             )
         deck["Mooring"] = {"kind": "map" if comp_moor == 1 else "moordyn", "file": str(target)}
+    from floatwind.case.openfast.values import check_values
+
+    check_values(deck)  # a word or DEFAULT where a number belongs (issue 42)
     logger.info("read OpenFAST deck %s (%d files)", path, 1 + len(cache))
     return deck
 

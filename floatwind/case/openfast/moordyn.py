@@ -59,7 +59,7 @@ def read_moordyn_lumped(path, *, depth: float, rho: float, gravity: float):
             raise CaseError(f"{key} = {val:g}: wave and current kinematics on the lines "
                             "are not built (lines in still water: 0)", field=fld,
                             file=file)  # fmt: skip
-        if low in ("mu_kt", "mu_ka", "mu_st", "mu_sa") and val != 0.0:
+        if low in ("mu_kt", "mu_ka", "mu_st", "mu_sa", "frictioncoefficient") and val != 0.0:
             raise CaseError(f"{key} = {val:g}: seabed friction is not built (0)",
                             field=fld, file=file)  # fmt: skip
     opts = {k: v[0] for k, v in md.options.items() if k in OPTION_KEYS}

@@ -43,14 +43,15 @@ __all__ = ["MoorDynFile", "OPTION_KEYS", "read_moordyn_file"]
 OPTION_KEYS = {"dtm": "dtM", "kbot": "kbot", "cbot": "cbot", "dtic": "dtIC", "tmaxic": "TmaxIC",
                "cdscaleic": "CdScaleIC", "threshic": "threshIC"}  # fmt: skip
 #: options that switch on what is not built (kept with their line for the model to judge)
-FEATURE_KEYS = ("wavekin", "waterkin", "currents", "current", "mu_kt", "mu_ka", "mu_st", "mu_sa")
+FEATURE_KEYS = ("wavekin", "waterkin", "currents", "current", "mu_kt", "mu_ka", "mu_st", "mu_sa",
+                "frictioncoefficient")  # fmt: skip
 _V2_TYPE = {"diam": "diameter", "massden": "mass_per_length", "mass/m": "mass_per_length",
             "ea": "ea", "ba/-zeta": "ba", "ei": "ei", "cd": "cdn", "ca": "can", "cdax": "cdt",
             "caax": "cat", "can": "can", "cat": "cat", "cdn": "cdn", "cdt": "cdt"}  # fmt: skip
 _V1_ORDER = ("diameter", "mass_per_length", "ea", "ba", "can", "cat", "cdn", "cdt")
 _V2_ORDER = ("diameter", "mass_per_length", "ea", "ba", "ei", "cdn", "can", "cdt", "cat")
-_SKIP = ("echo", "writelog", "numtypes", "ntypes", "nconnects", "nlines", "writeunits",
-         "frictioncoefficient", "mc", "cv", "tscheme")  # fmt: skip
+_SKIP = ("echo", "writelog", "numtypes", "ntypes", "nconnects", "nlines", "writeunits", "mc",
+         "cv")  # fmt: skip
 #: options whose value is a word (a scheme's name, a flag): never read as a number
 _WORD_OPTIONS = ("tscheme", "echo", "writelog", "writeunits", "disableoutput")
 #: options floatwind reads as numbers (a word there is refused naming the line)
@@ -61,7 +62,22 @@ _NUMBER_OPTIONS = (*OPTION_KEYS, "wtrdpth", "depth", "rhow", "wtrdnsty", "g", "g
 #: output, log and friction settings, coupling ramps, seabed files): noted, never refused
 OTHER_OPTIONS = ("dtout", "seafloorfile", "fricdamp", "statdynfricscale", "disableoutput",
                  "disableouttime", "inertialf", "inertialf_rampt", "inertialf_bodyflag",
-                 "unifycurrentgrid", "outswitch")  # fmt: skip
+                 "unifycurrentgrid", "outswitch", "tscheme", "cfl", "dtwave", "wavekin_rampt",
+                 "icgendynamic")  # fmt: skip
+#: why an option of OTHER_OPTIONS that changes the numerics is not used (the note says it)
+_WHY = {"tscheme": "floatwind steps the lines with its own scheme (docs/moordyn.md)",
+        "cfl": "floatwind chooses the lines' stable step itself (docs/moordyn.md)",
+        "icgendynamic": "floatwind relaxes the lines dynamically, as MoorDyn-F"}  # fmt: skip
+
+
+#: MoorDyn-F's headers of sections floatwind does not build (MoorDyn.f90, MD_ReadInput)
+_NOT_BUILT = ("BODIES", "BODY LIST", "BODY PROPERTIES", "RODS", "ROD LIST", "ROD PROPERTIES",
+              "ROD TYPES", "ROD DICTIONARY", "EXTERNAL LOADS", "FAILURE", "CONTROL")  # fmt: skip
+#: MoorDyn-F's headers of the points section (v1 ``CONNECTION PROPERTIES``, v2 ``POINTS``)
+_POINT_TITLES = ("POINTS", "CONNECTION PROPERTIES", "NODE PROPERTIES", "POINT PROPERTIES",
+                 "POINT LIST")  # fmt: skip
+#: MoorDyn-F's other spellings of options (MoorDyn.f90: RHO, WATERDEPTH, KB, CB)
+_ALIAS = {"rho": "rhow", "waterdepth": "wtrdpth", "kb": "kbot", "cb": "cbot"}
 
 
 class MoorDynFile(NamedTuple):
@@ -93,8 +109,11 @@ def read_moordyn_file(path, *, depth: float, rho: float | None = None,
     file = str(path)
     secs = _sections(_read_text(path))
     for title in secs:
-        if any(k in title for k in ("BODIES", "BODY LIST", "RODS", "ROD LIST", "ROD TYPES")):
-            if _table(secs[title], 2)[1]:
+        # MoorDyn-F's section headers (MoorDyn.f90, MD_ReadInput): bodies, rods, external
+        # loads, line failures and control channels are not built; a section holding rows of
+        # them is refused rather than dropped
+        if any(k in title for k in _NOT_BUILT):
+            if _table(secs[title], 1)[1]:
                 raise CaseError(f"MoorDyn {title.lower()} are not built (lines and points only)",
                                 field=title, file=file)  # fmt: skip
     types = _line_types(secs, file)
@@ -142,12 +161,18 @@ def _line_types(secs, file) -> dict[str, dict]:
 
 
 def _points(secs, file, depth) -> tuple[list[dict], str]:
-    prows = _find(secs, ("POINTS", "CONNECTION PROPERTIES", "NODE PROPERTIES"), file)
-    pv2 = any("POINTS" in t for t in secs)
+    prows = _find(secs, _POINT_TITLES, file)
+    header, rows = _table(prows, 2)
+    # v2 columns (ID Attachment X Y Z M V CdA CA) under any of MoorDyn-F's point headers, v1
+    # (Node Type X Y Z M V FX FY FZ CdA CA) where the column names hold a force
+    if header is not None and len(header) >= 5:
+        pv2 = not any(h.upper() in ("FX", "FY", "FZ") for h in header)
+    else:
+        pv2 = any(k in t for t in secs for k in ("POINTS", "POINT PROPERTIES", "POINT LIST"))
     psec = "POINTS" if pv2 else "CONNECTION PROPERTIES"
     points: list[dict] = []
     seen: set[str] = set()
-    for n, toks in _table(prows, 2)[1]:
+    for n, toks in rows:
         fld = f"{psec} line {n}"
         if len(toks) < 5:
             raise CaseError("a point needs ID, Attachment, X, Y, Z", field=fld, file=file)
@@ -193,6 +218,9 @@ def _points(secs, file, depth) -> tuple[list[dict], str]:
 def _lines(secs, file, types, kinds, psec) -> list[dict]:
     lrows = _find(secs, ("LINES", "LINE PROPERTIES", "LINE LIST"), file)
     lv2 = any(t.startswith("LINES") or t.startswith("LINE LIST") for t in secs)
+    head = lrows[0][1] if lrows else []
+    if len(head) >= 6 and not _is_number(head[0]):  # the column names say which layout
+        lv2 = any(h.lower().startswith("attach") for h in head)
     lines: list[dict] = []
     for n, toks in _table(lrows, 4 if lv2 else 2)[1]:  # the UnstrLen column
         fld = f"LINES line {n}"
@@ -240,8 +268,15 @@ def _lines(secs, file, types, kinds, psec) -> list[dict]:
     return lines
 
 
+def _note(name: str, key: str, n: int, low: str) -> str:
+    why = _WHY.get(low, "")
+    return (f"{name}: option {key} (line {n}) is not used by floatwind's mooring lines"
+            + (f": {why}" if why else ""))  # fmt: skip
+
+
 def _options(secs, file, name, depth, rho, gravity):
     opts: dict[str, tuple[float, int, str]] = {}
+    given: dict[str, tuple[float, int]] = {}  # every numeric option: (value, line)
     notes: list[str] = []
     for title, rows in secs.items():
         if "OPTIONS" not in title:
@@ -250,21 +285,27 @@ def _options(secs, file, name, depth, rho, gravity):
             if len(toks) < 2:
                 continue
             key = toks[1]
-            low = key.lower()
+            low = _ALIAS.get(key.lower(), key.lower())
             fld = f"OPTIONS line {n} ({key})"
             if not _is_number(toks[0]):  # a word value: only where MoorDyn takes one (issue 42)
                 if low in ("wavekin", "waterkin", "currents", "current"):
                     raise CaseError(f"{key} = {toks[0]!r}: wave and current kinematics on the "
                                     "lines are not built (lines in still water: 0)", field=fld,
                                     file=file)  # fmt: skip
+                if low in OTHER_OPTIONS:
+                    notes.append(_note(name, key, n, low))
                 if low in _WORD_OPTIONS or low in OTHER_OPTIONS:
                     continue
                 if low not in _NUMBER_OPTIONS and not low.startswith("mu_"):
                     known = [*OPTION_KEYS.values(), "WtrDpth", "rhoW", "WtrDnsty", "g",
-                             "WaveKin", "Currents", *OTHER_OPTIONS]  # fmt: skip
+                             "WaveKin", "Currents", "FrictionCoefficient", *OTHER_OPTIONS]  # fmt: skip
                     raise CaseError(f"unknown MoorDyn option {key!r}{suggest(key, known)}",
                                     field=fld, file=file)  # fmt: skip
             val = _num(toks[0], file, fld, depth=depth)
+            if low in given and given[low][0] != val:  # MoorDyn keeps the last: which was meant?
+                raise CaseError(f"{key} is given twice with different values (lines "
+                                f"{given[low][1]} and {n})", field=fld, file=file)  # fmt: skip
+            given[low] = (val, n)
             if low in OPTION_KEYS or low in FEATURE_KEYS:
                 opts[low] = (val, n, key)
             elif low in ("wtrdpth", "depth"):
@@ -282,11 +323,10 @@ def _options(secs, file, name, depth, rho, gravity):
             elif low in _SKIP:
                 continue
             elif low in OTHER_OPTIONS:
-                notes.append(f"{name}: option {key} (line {n}) is not used by floatwind's "
-                             "mooring lines")  # fmt: skip
+                notes.append(_note(name, key, n, low))
             else:  # a misspelled option must not pass as "not used" (issue 42)
                 known = [*OPTION_KEYS.values(), "WtrDpth", "rhoW", "WtrDnsty", "g", "WaveKin",
-                         "Currents", *OTHER_OPTIONS]  # fmt: skip
+                         "Currents", "FrictionCoefficient", *OTHER_OPTIONS]  # fmt: skip
                 raise CaseError(f"unknown MoorDyn option {key!r}{suggest(key, known)}",
                                 field=fld, file=file)  # fmt: skip
     for key, (val, n, _) in opts.items():

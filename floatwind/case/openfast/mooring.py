@@ -137,6 +137,39 @@ def _line_type(toks, n, file, section, cols: dict[str, int], cb_col: int | None)
     return name, lt
 
 
+#: MAP++ line flags that only choose outputs (MAP++ User's Guide, "Line properties";
+#: mapinit.c set_line_option_flags): read, nothing to do for floatwind
+_MAP_OUTPUT_FLAGS = ("plot", "gx_pos", "gy_pos", "gz_pos", "gx_a_pos", "gy_a_pos", "gz_a_pos",
+                     "gx_force", "gy_force", "gz_force", "h_fair", "h_anch", "v_fair", "v_anch",
+                     "tension_fair", "tension_anch", "x_excursion", "z_excursion", "azimuth",
+                     "altitude", "altitude_anch", "line_tension", "lay_length", "diagnostic")  # fmt: skip
+#: MAP++ line flags that change the line's physics: not built, refused rather than dropped
+_MAP_MODEL_FLAGS = {
+    "omit_contact": "MAP++'s omit_contact (the line ignores the seabed) is not built: floatwind's "
+    "catenary always rests on the seabed it reaches",
+    "linear_spring": "MAP++'s linear_spring line model is not built (elastic catenary only)",
+    "damage_time": "MAP++'s damage_time (a line that breaks during the run) is not built",
+}
+
+
+def _map_flags(flags: list[str], file: str, field: str) -> None:
+    """Refuse a MAP++ line flag that changes the physics or that MAP++ does not define;
+    ``seg_size N`` (segments of MAP++'s plots) and the output flags are read."""
+    k = 0
+    while k < len(flags):
+        low = flags[k].lower()
+        if low in _MAP_MODEL_FLAGS:
+            raise CaseError(_MAP_MODEL_FLAGS[low], field=field, file=file)
+        if low == "seg_size":
+            k += 2  # its number of plot segments
+            continue
+        if low not in _MAP_OUTPUT_FLAGS:
+            known = [*_MAP_OUTPUT_FLAGS, "seg_size", *_MAP_MODEL_FLAGS]
+            raise CaseError(f"unknown MAP++ line flag {flags[k]!r}{suggest(low, known)}",
+                            field=field, file=file)  # fmt: skip
+        k += 1
+
+
 def read_map(path: str | pathlib.Path, *, depth: float) -> MooringInput:
     """Lines and connect nodes of a MAP++ input file as ``mooring_catenary`` mappings, and notes.
 
@@ -216,6 +249,7 @@ def read_map(path: str | pathlib.Path, *, depth: float) -> MooringInput:
                 raise CaseError(f"node {tok!r} is not defined", field=f"{fld} ({what})", file=file)
             ends.append(nodes[tok])
         anchor, fair = _line_ends(ends[0], ends[1], file, fld, "node")
+        _map_flags(toks[5:], file, f"{fld} (Flags)")
         lines.append(_line_config(types[toks[1]], length, anchor, fair, file, f"{fld} (UnstrLen)"))
     if not lines:
         raise CaseError("no lines defined", field="LINE PROPERTIES", file=file)
@@ -336,7 +370,7 @@ def _moordyn_options(deck: dict, ctx: Ctx) -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
     moor = deck.get("Mooring")
     if moor is not None and moor.get("kind") == "moordyn":
-        values = read_openfast_input(moor["file"])["values"]
+        values = read_openfast_input(moor["file"], strict=False)["values"]  # its own reader judges
         name = pathlib.Path(moor["file"]).name
         for key, s in _SETTINGS["MoorDyn"].items():
             if s.ok is not None and key in values and not s.ok(values[key], ctx):
@@ -423,6 +457,52 @@ _SETTINGS = {
             lambda v, ctx: same(v, ctx.v("fst", "Gravity")),
             "9.7",
         ),
+        # MoorDyn-F/-C's other options (issue 42; moordyn_file.read_moordyn_file checks them:
+        # the other spellings like their names, features not built refused unless 0)
+        "rho": N("MoorDyn-F's spelling of rhoW: must equal the .fst WtrDens"),
+        "WaterDepth": N("MoorDyn-F's spelling of WtrDpth: must equal the .fst WtrDpth"),
+        "kb": I(_MOORDYN_DYN),
+        "cb": I(_MOORDYN_DYN),
+        **{
+            k: N("MoorDyn's output, log or numerics setting (noted where it is set)")
+            for k in (
+                "writeLog",
+                "WriteUnits",
+                "dtOut",
+                "OutSwitch",
+                "disableOutput",
+                "disableOutTime",
+                "tScheme",
+                "CFL",
+                "ICgenDynamic",
+                "inertialF",
+                "inertialF_rampT",
+            )
+        },
+        **{
+            k: N("water kinematics on the lines: refused unless 0 (not built)")
+            for k in (
+                "WaterKin",
+                "WaveKin",
+                "Currents",
+                "dtWave",
+                "waveKin_rampT",
+                "UnifyCurrentGrid",
+                "SeafloorFile",
+            )
+        },
+        **{
+            k: N("seabed friction: refused unless 0 (not built); its constants are read")
+            for k in (
+                "FrictionCoefficient",
+                "mu_kT",
+                "mu_kA",
+                "mc",
+                "cv",
+                "FricDamp",
+                "StatDynFricScale",
+            )
+        },
     },
 }
 
@@ -506,6 +586,7 @@ _COLUMNS = {
         "AttachB": M("line end B"),
         "Flags/Outputs": N("MoorDyn output flags of the line"),
         "Outputs": N("MoorDyn output flags of the line"),
+        "LineOutputs": N("MoorDyn output flags of the line"),
     },  # fmt: skip
 }
 

@@ -42,8 +42,8 @@ def _sections(lines: list[str]) -> dict[str, list[tuple[int, list[str]]]]:
             current = title
             out[current] = []
             continue
-        if current is None or not s or s.startswith("#"):
-            continue
+        if current is None or not s or s.startswith(("#", "!", "%")):
+            continue  # MoorDyn's comment characters (its docs, "Input file": !, #, %)
         out[current].append((n, s.split()))
     return out
 

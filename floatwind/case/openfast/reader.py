@@ -92,6 +92,16 @@ class _Token:
         return self.kind in ("quoted", "number", "bool", "default")
 
 
+def _finite(toks: list[_Token], path, field: str) -> None:
+    """Refuse NaN or infinity among a line's numbers: no OpenFAST setting or table entry is a
+    physical quantity that may be non-finite (issue 42: ``TowerHt = NaN`` must not reach the
+    model)."""
+    for t in toks:
+        if t.kind == "number" and not math.isfinite(t.value):
+            raise CaseError(f"expected a finite number, got {t.text!r}", field=field,
+                            file=str(path))  # fmt: skip
+
+
 def _tokens(line: str) -> list[_Token]:
     return [_Token(m.group(0)) for m in _TOKEN_RE.finditer(line)]
 
@@ -145,7 +155,7 @@ def _outlist_entries(line: str) -> list[str]:
     return names
 
 
-def read_openfast_input(path: str | Path) -> dict[str, Any]:
+def read_openfast_input(path: str | Path, *, strict: bool = True) -> dict[str, Any]:
     """Parse one OpenFAST input file (any module, v3-v5 text format).
 
     Recognised lines: section lines (``---- TITLE ----`` / ``==== TITLE ====``), the free title on
@@ -159,6 +169,9 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
     ----------
     path : str or pathlib.Path
         The input file.
+    strict : bool
+        Refuse a key given twice with different values (naming both lines); otherwise, and for
+        a key repeated with the same value, the first value is kept with a warning.
 
     Returns
     -------
@@ -168,7 +181,8 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
     Raises
     ------
     CaseError
-        The file cannot be read.
+        The file cannot be read; NaN or infinity among its numbers; a key given twice with
+        different values (``strict``).
     """
     path = Path(path)
     try:
@@ -185,6 +199,7 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
     title = ""
     section = ""
     table: dict[str, Any] | None = None
+    paused: dict[str, Any] | None = None  # a table a comment line interrupted
     outlist: list[str] | None = None
     last_key: str | None = None  # keyed line that numeric continuation lines may extend
     af_left = 0  # AeroDyn's AFNames: names still to come, one per line
@@ -223,8 +238,12 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
         if i == 2 and not (i < n and _is_units_line(_uncommented(lines[i]))):
             title = line  # (a MAP++ file starts with a table: its line 2 is the column names)
             continue
-        if line.startswith("!"):
-            table = None  # a comment ends a table (AeroDyn's blade file: rows past NumBlNds)
+        if line.startswith(("!", "%", "#")):
+            # a comment ends a table (AeroDyn's blade file: rows past NumBlNds); MoorDyn's
+            # comment lines (!, #, %) may sit between its rows: a row with words that fits the
+            # table after it continues the table (below), never a "value KEY" setting
+            paused = table if table is not None else paused
+            table = None
             continue
         if af_left > 0:  # AeroDyn's AFNames: one quoted airfoil file name per line
             names = _tokens(re.split(r"\s!", line)[0])
@@ -239,16 +258,22 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
         toks = _tokens(re.split(r"\s!", line)[0])
         if not toks:
             continue
+        if table is None and paused is not None:
+            if not _is_row(toks) and _is_word_row(toks, paused["columns"]):
+                table = paused
+            paused = None
         if table is not None:
             # a row of the table: numbers, or (MoorDyn's POINTS/LINES, MAP++'s NODE PROPERTIES)
             # one entry per column starting with a number, with words among them ("fixed",
             # "vessel", a line type's name, "-"); such a row is never a "value KEY" setting
             if _is_row(toks) or _is_word_row(toks, table["columns"]):
+                _finite(toks, path, f"line {i}")
                 table["rows"].append([t.value for t in toks])
                 continue
             table = None
         # numeric continuation of a keyed matrix (AddF0, AddCLin, ...)
         if _is_row(toks) and last_key is not None:
+            _finite(toks, path, f"line {i} ({last_key})")
             matrices.setdefault(last_key, [])
             matrices[last_key].append([t.value for t in toks])
             continue
@@ -316,8 +341,14 @@ def read_openfast_input(path: str | Path) -> dict[str, Any]:
             outlist = outlists[key] = []  # AeroDyn's OutList_Nodal
             last_key = None
             continue
+        _finite(toks[:j], path, key)
         value: Any = None if not vals else (vals[0] if len(vals) == 1 else vals)
         if key in values:
+            if strict and values[key] != value:
+                # OpenFAST reads its files line by line, key by key: a key given again with
+                # another value is a damaged or hand-merged file (which value was meant?)
+                raise CaseError(f"key {key} is given twice with different values (lines "
+                                f"{where[key]} and {i})", field=key, file=str(path))  # fmt: skip
             logger.warning("%s:%d: key %s repeated; the first value is kept", path, i, key)
         elif key == "AFNames":  # AeroDyn: NumAFfiles quoted names, the first on this line
             values[key] = list(vals[:1])
@@ -380,7 +411,8 @@ def _float(f: dict, key: str, default: Any = ...) -> float:
 
 def _int(f: dict, key: str, default: Any = ...) -> int:
     v = _raw(f, key, default)
-    if isinstance(v, bool) or not isinstance(v, int | float) or float(v) != int(v):
+    if (isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v)
+            or float(v) != int(v)):  # fmt: skip
         raise CaseError(f"expected an integer, got {v!r}", field=key, file=f["file"])
     return int(v)
 
