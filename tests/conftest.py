@@ -193,7 +193,8 @@ _hypothesis_settings.load_profile("floatwind")
 # signals or kills it. Tests of Ctrl-C, kill and resume used to race a study that could finish
 # before the signal on a fast machine, or not start on a loaded one.
 _PAUSED_STUDY = r"""
-import pathlib, sys, time
+import pathlib, signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C works even if started ignoring it
 import floatwind.studies.execute as execute
 marker, n = pathlib.Path(sys.argv[1]), int(sys.argv[2])
 real, done = execute.run_batch, []

@@ -293,3 +293,58 @@ def test_a_killed_study_stops_its_workers_and_resumes(tmp_path, sig, n_done, cod
 
     assert len(finished_runs(out)) == 4  # every run finished now
     assert file_snapshot(study.parent) == inputs
+
+
+# ------------------------------------------------------------------ item 7: numba's cache
+
+_TINY_KERNEL = """
+from numba import njit
+
+
+@njit(cache=True)
+def rk4_chunk(x):
+    return x + 1.0
+"""
+
+
+@pytest.mark.parametrize(
+    "numba_cache_dir", [False, True], ids=["beside the module", "NUMBA_CACHE_DIR"]
+)
+def test_is_compiled_asks_numba_where_its_cache_is_and_whether_it_is_fresh(
+    tmp_path, monkeypatch, numba_cache_dir
+):
+    """``is_compiled`` (the compile notice, ``floatwind warmup``) asks numba where the cache of
+    a generated module is (beside it, or under NUMBA_CACHE_DIR) and whether numba would use it:
+    an index numba would not use (made for another numba, or another text of the module: numba
+    0.6x stamps the source by its content) is "compiling". A one-line kernel stands for a
+    generated stepper (cheap)."""
+    import importlib.util
+
+    from floatwind.simulate import generate
+
+    if numba_cache_dir:
+        cache = tmp_path / "numba_cache"
+        monkeypatch.setattr("numba.core.config.CACHE_DIR", str(cache))
+    src = tmp_path / "kernels" / "tiny_stepper_for_is_compiled.py"
+    src.parent.mkdir()
+    src.write_text(_TINY_KERNEL)
+
+    def load():
+        spec = importlib.util.spec_from_file_location(src.stem, src)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+
+    mod = load()
+    monkeypatch.setattr(generate, "stepper", lambda loads, dofs=False: mod)
+    assert not generate.is_compiled([])  # nothing compiled yet
+    assert mod.rk4_chunk(1.0) == 2.0  # numba compiles and writes its cache
+    index = pathlib.Path(mod.rk4_chunk._cache._cache_file._index_path)
+    assert index.is_file()
+    assert (str(index).startswith(str(tmp_path / "numba_cache"))) == numba_cache_dir
+    assert not list(src.parent.rglob("*.nbi")) or not numba_cache_dir
+    mod = load()  # a later process: the module as it is on disk
+    assert generate.is_compiled([])
+    src.write_text(_TINY_KERNEL + "# another version\n")  # its index no longer fits
+    mod = load()
+    assert not generate.is_compiled([])  # numba would compile again: say so

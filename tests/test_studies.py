@@ -163,7 +163,7 @@ def test_ctrl_c_keeps_finished_batches(tmp_path):
     proc = paused_study(cmd[3:], 2, marker, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     wait_for_marker(proc, marker)  # 2 batches written, the 3rd "running": Ctrl-C now
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
+    _, err = proc.communicate(timeout=600)  # a bound against a hang, not a pace
     assert proc.returncode == 130, err
     assert "--resume" in err
     assert len(list((out / "batches").glob("*.json"))) == 2
