@@ -661,7 +661,7 @@ def _run_study_locked(
 
     # the lock is ours: what a killed writer left half-written is removed (its process is gone;
     # older versions wrote fixed NAME.tmp / NAME.tmp.nc names)
-    for folder in (out_dir, out_dir / "batches"):
+    for folder in (out_dir, out_dir / "batches", out_dir / "openfast"):
         sweep_temporaries(folder)
         if folder.is_dir():
             for old_tmp in folder.glob("*.tmp*"):
