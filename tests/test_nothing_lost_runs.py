@@ -350,3 +350,26 @@ def test_is_compiled_asks_numba_where_its_cache_is_and_whether_it_is_fresh(
     src.write_text(_TINY_KERNEL + "# another version\n")  # its index no longer fits
     mod = load()
     assert not generate.is_compiled([])  # numba would compile again: say so
+
+
+def test_a_killed_stream_write_leaves_no_temporary_for_the_next_one(tmp_path, monkeypatch):
+    """`-o /dev/stdout` (a device or FIFO) is written through a temporary in the system's
+    temporary folder named like every other (the writer's pid in it): what a killed write left
+    there is removed by the next one, a living writer's is left alone."""
+    import tempfile
+
+    from floatwind.io.safe import atomic_write, temporary_name
+
+    spool = tmp_path / "system_tmp"
+    spool.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spool))
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()  # fmt: skip
+    orphan = spool / f".floatwind-stream.tmp-{dead}-abc123.nc"
+    orphan.write_bytes(b"half written")
+    living = temporary_name(spool / "floatwind-stream.nc")  # this process: a write under way
+    living.write_bytes(b"being written")
+    seen = []
+    atomic_write(os.devnull, lambda tmp: (seen.append(tmp.parent), tmp.write_bytes(b"result")))
+    assert seen == [spool]
+    assert sorted(p.name for p in spool.iterdir()) == [living.name]
