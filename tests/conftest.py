@@ -221,9 +221,10 @@ def paused_study(argv: list[str], n_batches: int, marker: pathlib.Path, **popen_
     return subprocess.Popen(cmd, **popen_kw)
 
 
-def wait_for_marker(proc, marker: pathlib.Path, timeout: float = 600.0) -> None:
-    """Wait until ``marker`` exists (the first batch may include JIT compilation); fail with the
-    process's stderr if it ended first."""
+def wait_for_marker(proc, marker: pathlib.Path, timeout: float = 1800.0) -> None:
+    """Wait until ``marker`` exists (the first batch may include JIT compilation: a cold compile
+    of the study model took 585 s on a 2-core machine at load 10); fail with the process's
+    stderr if it ended first. The timeout is a bound against a hang, not a pace."""
     import time
 
     end = time.monotonic() + timeout
