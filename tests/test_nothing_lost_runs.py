@@ -371,3 +371,20 @@ def test_a_killed_stream_write_leaves_no_temporary_for_the_next_one(tmp_path, mo
     atomic_write(os.devnull, lambda tmp: (seen.append(tmp.parent), tmp.write_bytes(b"result")))
     assert seen == [spool]
     assert sorted(p.name for p in spool.iterdir()) == [living.name]
+
+
+def test_no_hypothesis_test_keeps_a_wall_clock_deadline():
+    """The suite's hypothesis profile (tests/conftest.py) has no per-example deadline, and no
+    test sets one of its own: a loaded 2-core machine made the 200-ms default fail at random
+    (tests/test_rotation.py::test_tangent_against_finite_difference)."""
+    import re
+
+    from hypothesis import settings
+
+    assert settings.default.deadline is None
+    own = [
+        f"{p.name}:{m.group(0)}"
+        for p in sorted((ROOT / "tests").glob("test_*.py"))
+        for m in re.finditer(r"deadline\s*=\s*(?!None)[^,)\s]+", p.read_text())
+    ]
+    assert own == [], own
