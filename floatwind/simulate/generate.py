@@ -158,8 +158,8 @@ def is_compiled(loads: list, dofs: bool | str = False) -> bool:
 
     numba is asked where it keeps the cache of the module's ``rk4_chunk`` (beside the module,
     or under ``NUMBA_CACHE_DIR`` on clusters, containers and read-only installations), so the
-    answer does not depend on where the cache lives, and whether it would use the index there. Loading the module compiles nothing: numba
-    compiles on the first call."""
+    answer does not depend on where the cache lives, and whether it would use the index there.
+    Loading the module compiles nothing: numba compiles on the first call."""
     mod = stepper(loads, dofs)
     try:
         cache = mod.rk4_chunk._cache._cache_file
