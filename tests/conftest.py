@@ -193,7 +193,8 @@ _hypothesis_settings.load_profile("floatwind")
 # signals or kills it. Tests of Ctrl-C, kill and resume used to race a study that could finish
 # before the signal on a fast machine, or not start on a loaded one.
 _PAUSED_STUDY = r"""
-import pathlib, sys, time
+import pathlib, signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C works even if started ignoring it
 import floatwind.studies.execute as execute
 marker, n = pathlib.Path(sys.argv[1]), int(sys.argv[2])
 real, done = execute.run_batch, []
@@ -220,9 +221,10 @@ def paused_study(argv: list[str], n_batches: int, marker: pathlib.Path, **popen_
     return subprocess.Popen(cmd, **popen_kw)
 
 
-def wait_for_marker(proc, marker: pathlib.Path, timeout: float = 600.0) -> None:
-    """Wait until ``marker`` exists (the first batch may include JIT compilation); fail with the
-    process's stderr if it ended first."""
+def wait_for_marker(proc, marker: pathlib.Path, timeout: float = 1800.0) -> None:
+    """Wait until ``marker`` exists (the first batch may include JIT compilation: a cold compile
+    of the study model took 585 s on a 2-core machine at load 10); fail with the process's
+    stderr if it ended first. The timeout is a bound against a hang, not a pace."""
     import time
 
     end = time.monotonic() + timeout

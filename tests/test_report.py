@@ -72,7 +72,7 @@ def rendered_image_count(page: str, tmp_path) -> int:
         "if(i.complete&&i.naturalWidth>0)ok++;}document.title='IMAGES_OK='+ok;};</script></body>"))  # fmt: skip
     out = subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu",
                           "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
-                         capture_output=True, text=True, timeout=60)  # fmt: skip
+                         capture_output=True, text=True, timeout=600)  # fmt: skip
     assert out.returncode == 0, out.stderr[-2000:]
     m = re.search(r"IMAGES_OK=(\d+)", out.stdout)
     assert m, out.stdout[-500:]
@@ -105,7 +105,7 @@ def test_report_renders_in_headless_chromium(tmp_path):
         ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert "IMAGES_OK=3 ROWS=2" in out.stdout

@@ -308,6 +308,8 @@ class MbdmModel:
     files: tuple[pathlib.Path, ...] = ()  # every input read
     notes: tuple[str, ...] = ()
     text: str = ""
+    #: (attribute, line) of each header value ('t_end', 'dt', ...): errors found later name it
+    header_lines: tuple[tuple[str, int], ...] = ()
 
     @property
     def body_names(self) -> tuple[str, ...]:
@@ -604,7 +606,8 @@ def read_mbdm(path, *, mooring=None, forces=None) -> MbdmModel:
     model = MbdmModel(path, val["name"], bool(val["dynamic"]), val["t_start"], val["t_end"],
                       val["dt"], val["nr_tol"], val["nr_steps"], val["save_every"],
                       tuple(bodies), tuple(joints), tuple(b.line for b in jblocks), tuple(lines),
-                      tuple(loads), tuple(gravity), tuple(files), tuple(notes), text)  # fmt: skip
+                      tuple(loads), tuple(gravity), tuple(files), tuple(notes), text,
+                      tuple((attr, head[lab].line) for lab, attr in _HEAD.items()))  # fmt: skip
     _check_constraints(model, head)
     return model
 

@@ -40,12 +40,18 @@ def main(args) -> int:
 
     from floatwind.case.mbdm_files import read_mbdm
     from floatwind.io.safe import default_output
-    from floatwind.simulate.mbdm import run_mbdm
+    from floatwind.simulate.mbdm import run_mbdm, step_count
 
     for opt in ("tmax", "dt"):
         if getattr(args, opt) is not None and not getattr(args, opt) > 0:
             raise CaseError(f"must be positive, got {getattr(args, opt):g}", field=f"--{opt}")
     model = read_mbdm(args.file)
+    try:  # before anything runs: t_end: 1e12 would step for ever
+        step_count(model, args.tmax, args.dt)
+    except CaseError as err:
+        if args.tmax is None and args.dt is None:
+            raise
+        raise CaseError(err.reason, field="--tmax" if args.tmax is not None else "--dt") from None
     out = (pathlib.Path(args.output) if args.output
            else default_output(model.name, "nc", file=args.file))  # fmt: skip
     out = check_output(args, out, model.files)

@@ -535,10 +535,10 @@ def atomic_write(path: str | pathlib.Path, writer: Callable[[pathlib.Path], Any]
     copied into ``path`` as a stream."""
     path = pathlib.Path(path)
     stream = is_stream(path)
-    if stream:
-        fd, name = tempfile.mkstemp(prefix=".floatwind-", suffix=path.suffix)
-        os.close(fd)
-        tmp = pathlib.Path(name)
+    if stream:  # a temporary of this process's naming: a killed write's is swept next time
+        spool = pathlib.Path(tempfile.gettempdir()) / f"floatwind-stream{path.suffix}"
+        sweep_temporaries(spool.parent, spool.stem)
+        tmp = temporary_name(spool)
     else:
         sweep_temporaries(path.parent, path.stem)  # what a killed earlier write left behind
         tmp = temporary_name(path)

@@ -158,14 +158,19 @@ def is_compiled(loads: list, dofs: bool | str = False) -> bool:
 
     numba is asked where it keeps the cache of the module's ``rk4_chunk`` (beside the module,
     or under ``NUMBA_CACHE_DIR`` on clusters, containers and read-only installations), so the
-    answer does not depend on where the cache lives. Loading the module compiles nothing: numba
-    compiles on the first call."""
+    answer does not depend on where the cache lives, and whether it would use the index there.
+    Loading the module compiles nothing: numba compiles on the first call."""
     mod = stepper(loads, dofs)
     try:
-        index = mod.rk4_chunk._cache._cache_file._index_path
-    except AttributeError:  # a numba without this cache layout: say "compiling" rather than lie
+        cache = mod.rk4_chunk._cache._cache_file
+        index = cache._index_path
+        if not os.path.exists(index):
+            return False
+        # numba's own reading of its index: empty when numba would not use it (made by another
+        # numba version, e.g. a NUMBA_CACHE_DIR kept across an upgrade, or for another text)
+        return bool(cache._load_index())
+    except Exception:  # noqa: BLE001 - another numba cache layout: say "compiling", never lie
         return False
-    return os.path.exists(index)
 
 
 def stepper(loads: list, dofs: bool | str = False):

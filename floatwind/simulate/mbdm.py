@@ -24,7 +24,7 @@ from floatwind.simulate.sanity import MAX_STEPS
 if TYPE_CHECKING:
     from floatwind.case.mbdm_files import MbdmModel
 
-__all__ = ["CHANNELS", "assemble_mass_weighted", "run_mbdm", "states_from_dataset"]
+__all__ = ["CHANNELS", "assemble_mass_weighted", "run_mbdm", "states_from_dataset", "step_count"]
 
 #: the result variables of :func:`run_mbdm`: units, description (checked where declared)
 CHANNELS: dict[str, tuple[str, str]] = check_channel_info({
@@ -49,15 +49,27 @@ def _attrs(name: str) -> dict[str, str]:
     return channel_attrs(name, CHANNELS)
 
 
-def _steps(model: MbdmModel, t_end: float, dt: float) -> int:
+def step_count(model: MbdmModel, t_end: float | None = None, dt: float | None = None) -> int:
+    """The number of steps of ``model``'s run (``t_end``, ``dt``: overrides of the file's), refused
+    before anything runs when it is not a positive whole number or more than
+    :data:`~floatwind.simulate.sanity.MAX_STEPS` (``t_end: 1e12`` would step for ever). The
+    error names the file and the line of ``t_end`` when the file's values are used, else the
+    field ``t_end`` (``dt``) of the override."""
+    from_file = t_end is None and dt is None
+    t_end = model.t_end if t_end is None else float(t_end)
+    dt = model.dt if dt is None else float(dt)
+    where = {"field": "t_end"}
+    if from_file:
+        line = dict(model.header_lines).get("t_end")
+        where = {"field": f"line {line} (t_end)" if line else "t_end", "file": str(model.path)}
     n = (t_end - model.t_start) / dt
     if not np.isfinite(n) or n > MAX_STEPS:
         raise CaseError(f"t_end - t_start = {t_end - model.t_start:g} s is {n:.3g} steps of "
                         f"{dt:g} s, more than {MAX_STEPS:.0e}: shorten the run or enlarge dt",
-                        field="t_end")  # fmt: skip
+                        **where)  # fmt: skip
     if n < 1 - 1e-9 or abs(n - round(n)) > 1e-6 * max(1.0, n):
         raise CaseError(f"t_end - t_start = {t_end - model.t_start:g} s must be a positive whole "
-                        f"number of steps of {dt:g} s", field="t_end")  # fmt: skip
+                        f"number of steps of {dt:g} s", **where)  # fmt: skip
     return int(round(n))
 
 
@@ -84,9 +96,9 @@ def run_mbdm(model: MbdmModel, *, method: str = "partitioning", form: str = "p",
     A run that fails or is interrupted (Ctrl-C) raises the :class:`SimulationError` with the
     Dataset of the steps recorded before it as ``err.dataset`` (its ``status`` attribute says
     where and why it stopped), as :func:`floatwind.simulate.simulate` does."""
+    n_steps = step_count(model, t_end, dt)
     t_end = model.t_end if t_end is None else float(t_end)
     dt = model.dt if dt is None else float(dt)
-    n_steps = _steps(model, t_end, dt)
     every = model.save_every if model.save_every > 0 else n_steps  # 0: first and last only
     system = model.system
     q0 = model.q0()
@@ -94,17 +106,32 @@ def run_mbdm(model: MbdmModel, *, method: str = "partitioning", form: str = "p",
     assembly = ""
     if not model.dynamic:
         times = model.t_start + dt * np.arange(n_steps + 1)
-        res = kinematic_analysis(system, q0, times, tol=model.nr_tol, max_iter=model.nr_steps)
-        keep = np.unique(np.r_[np.arange(0, n_steps + 1, every), n_steps])
-        t, q, qd, qdd = res.time[keep], res.q[keep], res.qdot[keep], res.qddot[keep]
-        drift_p, drift_v = [], []
-        for k in range(t.size):
-            rows = system.evaluate(q[k], qd[k], float(t[k]))
-            drift_p.append(np.max(np.abs(rows.phi)))
-            drift_v.append(np.max(np.abs(rows.rate - rows.nu)))
-        drift_p, drift_v = np.array(drift_p), np.array(drift_v)
-        dsys = None
         how = "kinematic analysis (sec. 3: Newton-Raphson, eqs. 33-35)"
+
+        def kept(res):
+            """The saved times of ``res`` (every ``every``-th and its last) and their drift."""
+            last = res.time.size - 1
+            keep = np.unique(np.r_[np.arange(0, last + 1, every), last])
+            t, q, qd, qdd = res.time[keep], res.q[keep], res.qdot[keep], res.qddot[keep]
+            drift_p, drift_v = [], []
+            for k in range(t.size):
+                rows = system.evaluate(q[k], qd[k], float(t[k]))
+                drift_p.append(np.max(np.abs(rows.phi)))
+                drift_v.append(np.max(np.abs(rows.rate - rows.nu)))
+            return t, q, qd, qdd, np.array(drift_p), np.array(drift_v)
+
+        try:
+            res = kinematic_analysis(system, q0, times, tol=model.nr_tol,
+                                     max_iter=model.nr_steps)  # fmt: skip
+        except SimulationError as err:  # keep the partial record, like `floatwind run`
+            part = getattr(err, "result", None)
+            if part is not None and part.time.size:
+                err.dataset = _dataset(model, *kept(part), how=how, method=method, dt=dt,
+                                       t_end=t_end, assembly="", wall=_time.perf_counter() - t0,
+                                       status=f"stopped at t = {err.time:g} s: {err}")  # fmt: skip
+            raise
+        t, q, qd, qdd, drift_p, drift_v = kept(res)
+        dsys = None
     else:
         if method not in ("partitioning", "baumgarte"):
             raise CaseError(f"method must be 'partitioning' or 'baumgarte', not {method!r}",

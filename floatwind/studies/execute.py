@@ -661,7 +661,7 @@ def _run_study_locked(
 
     # the lock is ours: what a killed writer left half-written is removed (its process is gone;
     # older versions wrote fixed NAME.tmp / NAME.tmp.nc names)
-    for folder in (out_dir, out_dir / "batches"):
+    for folder in (out_dir, out_dir / "batches", out_dir / "openfast"):
         sweep_temporaries(folder)
         if folder.is_dir():
             for old_tmp in folder.glob("*.tmp*"):
@@ -813,7 +813,15 @@ def _run_processes(study, batches, out_dir, workers, finished) -> None:
         for f in as_completed(futs):
             finished(f.result())
     except BaseException:
+        # Ctrl-C (or a failure) in this process: the workers stop now, not after their batches
+        # (the pool would wait for them at exit; a batch is written atomically, so a worker
+        # stopped mid-batch leaves nothing half-written, and --resume runs it again)
+        procs = list((getattr(ex, "_processes", None) or {}).values())
         ex.shutdown(wait=False, cancel_futures=True)
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.join(timeout=10)
         raise
     ex.shutdown(wait=True)
 

@@ -151,15 +151,28 @@ def kinematic_analysis(system: System, q0, times, *, tol: float = 1e-10,
     Qdd = np.zeros_like(Q)
     its = np.zeros(times.size, dtype=int)
     q = np.asarray(q0, dtype=float).reshape(nb, 7)
-    for k, t in enumerate(times):
-        if k >= 1:  # quadratic extrapolation: a better start for Newton
-            q = (
-                Q[k - 1]
-                + Qd[k - 1] * (t - times[k - 1])
-                + 0.5 * Qdd[k - 1] * (t - times[k - 1]) ** 2
-            )
-        q, its[k] = solve_position(system, q, float(t), tol=tol, max_iter=max_iter)
-        Q[k] = q
-        Qd[k] = solve_velocity(system, q, float(t))
-        Qdd[k] = solve_acceleration(system, q, Qd[k], float(t))
+    k = 0
+    try:
+        for k, t in enumerate(times):
+            if k >= 1:  # quadratic extrapolation: a better start for Newton
+                q = (
+                    Q[k - 1]
+                    + Qd[k - 1] * (t - times[k - 1])
+                    + 0.5 * Qdd[k - 1] * (t - times[k - 1]) ** 2
+                )
+            q, its[k] = solve_position(system, q, float(t), tol=tol, max_iter=max_iter)
+            Q[k] = q
+            Qd[k] = solve_velocity(system, q, float(t))
+            Qdd[k] = solve_acceleration(system, q, Qd[k], float(t))
+    except (SimulationError, KeyboardInterrupt) as exc:
+        # the times solved before the failure or Ctrl-C, as the dynamic analysis keeps them
+        done = KinematicResult(times[:k], Q[:k], Qd[:k], Qdd[:k], its[:k])
+        if isinstance(exc, KeyboardInterrupt):
+            from floatwind.integrate.base import Interrupted
+
+            err = Interrupted("interrupted by the user", time=float(times[k]))
+            err.result = done
+            raise err from None
+        exc.result = done
+        raise
     return KinematicResult(times, Q, Qd, Qdd, its)
