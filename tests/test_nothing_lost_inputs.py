@@ -176,7 +176,9 @@ def _one_line(argv, code, named, reason, folder, capsys):
     before = file_snapshot(folder)
     listing = sorted(p.name for p in folder.iterdir())
     rc = main(argv)
-    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    # the first run's compile notice depends on numba's cache (cold in CI), not on the input
+    err = [ln for ln in capsys.readouterr().err.splitlines()
+           if ln.strip() and not ln.startswith("floatwind: compiling kernels")]  # fmt: skip
     assert rc == code, (argv, err)
     assert len(err) == 1, err  # one line, no traceback, no warning before it
     assert err[0].startswith("floatwind: error: ") and named in err[0] and reason in err[0], err
