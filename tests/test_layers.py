@@ -14,7 +14,7 @@ violation). From them, module by module:
 * ``floatwind`` importing ``validation`` (the scripts that check it) fails;
 * a module of ``floatwind`` over :data:`MAX_LINES` lines fails;
 * a function of ``floatwind`` with :data:`MAX_POSITIONAL` or more positional parameters fails,
-  unless it is one of the few left (:data:`LONG_SIGNATURES`; the list only shrinks).
+  unless listed in :data:`LONG_SIGNATURES` (empty since issue 34: records are the rule).
 
 Each failure names the file and line. Each check shows that it catches a deliberate bad example.
 """
@@ -53,12 +53,10 @@ MAX_LINES = 1000
 #: calls cannot bind keyword-only parameters)
 MAX_POSITIONAL = 12
 
-#: the functions still over the bound (issue 34 began with 31; the positional 8-tuple caches, the
-#: catenary's 15-item argument list, mcm.forward_dynamics' 16 arrays are gone): file below floatwind/ -> names. A new one
-#: fails; so does an entry that no longer needs to be here (remove it: the count only goes down)
-LONG_SIGNATURES = {
-    "_kernels/mbdm.py": {"_add_rot", "rows", "loads", "_crossing", "run_baumgarte"},
-}
+#: the functions still over the bound, file below floatwind/ -> names: none (issue 34 began with
+#: 31; the last 20, the lumped lines', wave, rotor, Bossak and MBDM kernels, take records now). A
+#: new long one fails, and so would an entry that no longer needs to be here
+LONG_SIGNATURES: dict[str, set[str]] = {}
 
 
 @dataclass(frozen=True)
@@ -459,7 +457,7 @@ def _signature_report(found, left=None) -> list[str]:
 
 def test_no_new_function_with_a_long_positional_signature():
     assert _signature_report(_package_signatures()) == []
-    assert sum(len(v) for v in LONG_SIGNATURES.values()) <= 5  # 31 -> 18, +2 (38) -> 5
+    assert not LONG_SIGNATURES  # 31 when issue 34 was filed; records are the rule now
 
 
 def test_the_signature_check_fails_on_a_long_one_and_on_a_stale_entry():

@@ -57,7 +57,7 @@ def test_compiled_rows_match_table1(typ, ground):
         A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt = ws[:11]
         x = np.concatenate([q.ravel(), qd.ravel()])
         km._states(x[:21], x[21:], nb, A, G, wg, wb, pn)
-        km.rows(rint, rf, x[:21], x[21:], t, A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt)
+        km.rows(rint, rf, x[:21], x[21:], t, ws)
         scale = max(1.0, np.max(np.abs(ref.J)))
         assert np.max(np.abs(phi - ref.phi[:mj])) < 1e-12 * scale
         assert np.max(np.abs(rate - ref.rate[:mj])) < 1e-12 * max(1.0, np.max(np.abs(ref.rate)))
