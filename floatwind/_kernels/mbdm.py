@@ -431,9 +431,11 @@ def accelerations(t, x, out, nb, alpha, beta, shift, st, mp, ws):
     """out = [qdot, qddot] of x = [q, qdot] (7 nb each) from eq. (67) and eq. (40); with
     ``shift`` the Baumgarte terms -2 alpha (Phi_q qdot - nu) - beta^2 Phi are added to gamma.
     Returns a status (0 fine, 2 singular, 3 zero-length line)."""
-    rint, rf, rb, pairs, fixed, first = st
-    mass, Jin, Jinv, grav, lbody, lpar, cbody, cpar, cf, cfp = mp
-    A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt, f, x0, W, S, lam = ws  # Workspace
+    rint, rf, rb, pairs, fixed, first = st.rint, st.rf, st.rb, st.pairs, st.fixed, st.first
+    mass, Jin, Jinv = mp.mass, mp.Jin, mp.Jinv
+    A, G, wg, wb, pn = ws.A, ws.G, ws.wg, ws.wb, ws.pn
+    phi, nu, gam, rate, Jb = ws.phi, ws.nu, ws.gam, ws.rate, ws.Jb
+    f, x0, W, S, lam = ws.f, ws.x0, ws.W, ws.S, ws.lam
     n = 7 * nb
     q = x[:n]
     qd = x[n:]

@@ -347,8 +347,8 @@ def run(dsystems, x0, t_start, dt, n_steps, save_every, alpha, beta):
                 np.array_equal(a, b) for a, b in zip(structure(d.system, fixed), st)):  # fmt: skip
             raise CaseError("the members of a compiled batch must have the same joints",
                             field="batch")  # fmt: skip
-    pairs = st[3]
-    m = st[0].shape[0]
+    rint, _rf, _rb, pairs = st
+    m = rint.shape[0]
     first = np.array([pairs[pairs[:, 0] == a, 2].min() for a in range(m)], dtype=np.int64)
     is_fixed = np.array([k in fixed for k in range(nb)], dtype=np.int64)
     x0 = np.array(x0, dtype=float)
