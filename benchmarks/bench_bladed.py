@@ -22,42 +22,18 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-from numba import njit
-
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
+from bench_bladed_parts import DISCON_IN, time_dll  # noqa: E402
 from control_stability import model  # noqa: E402
 
-from floatwind._kernels import bladed as kb  # noqa: E402
 from floatwind.loads.bladed import BladedLibrary, rosco_library  # noqa: E402
-from floatwind.loads.servo import ServoDyn, _memory  # noqa: E402
-
-DISCON_IN = pathlib.Path(__file__).resolve().parents[1] / "cases/control/NREL5MW_ROSCO_DISCON.IN"
-
-
-@njit(cache=False)
-def _calls(m, n, dt, w, meas):
-    x = np.zeros(kb.N_X)  # the other measurements (wind, moments, accelerations)
-    x[kb.X_HWIND] = 18.0
-    for k in range(n):
-        kb.bladed_controller(m, k, 0, k * dt, w, w / 97.0, meas, 0.944, x)
 
 
 def per_call(n: int = 4000) -> float:
-    """Seconds per call of ROSCO through the compiled interface (B = 1)."""
-    lib = BladedLibrary("rosco", DISCON_IN, dt=0.0125)
-    load = ServoDyn(rotor=1, nacelle=0, axis=[1.0, 0.0, 0.0], gearbox_ratio=97.0,
-                    pitch=[0.2, 0.2, 0.2], library=lib)  # fmt: skip
-    meas = np.full(3, 0.2)
-    m = _memory(load, 20, 1, 0.0, 0.0125, lib.state(1, 0.0125, 97.0))
-    _calls(m, 20, 0.0125, 122.9, meas)  # compile; ROSCO initialises
-    m = _memory(load, n + 2, 1, 0.0, 0.0125, lib.state(1, 0.0125, 97.0))
-    _calls(m, 1, 0.0125, 122.9, meas)  # this fresh copy's first call (ROSCO's initialisation,
-    # 70-240 ms) outside the timing: it is ROSCO's start-up, not a call's cost
-    t0 = time.perf_counter()
-    _calls(m, n, 0.0125, 122.9, meas)
-    return (time.perf_counter() - t0) / n
+    """Seconds per call of ROSCO through the compiled interface (B = 1; the timing loop of
+    bench_bladed_parts.py: ROSCO's initialisation, 70-240 ms, outside the timing)."""
+    return time_dll(BladedLibrary("rosco", DISCON_IN, dt=0.0125), n)
 
 
 def batch_run(preset: str, folder: pathlib.Path, tmax: float, batch: int) -> float:

@@ -61,7 +61,10 @@ def _load(lib=None):
                     pitch=[0.2, 0.2, 0.2], library=lib)  # fmt: skip
 
 
-def _time_dll(lib, n):
+def time_dll(lib, n):
+    """Seconds per call of the library ``lib`` through the compiled interface (B = 1), in a
+    compiled loop of ``n`` calls; the first call (the library's initialisation) and the loop's
+    compilation outside the timing (also bench_bladed.py's per-call figure)."""
     load = _load(lib)
     m = _memory(load, n + 1, 1, 0.0, 0.0125, lib.state(1, 0.0125, 97.0))
     meas = np.full(3, 0.2)
@@ -134,14 +137,14 @@ def main(argv=None) -> int:
         law = BladedLibrary(so, tmp / "law.in", dt=0.0125)
         rosco = BladedLibrary("rosco", DISCON_IN, dt=0.0125)
         # compile the loops once
-        _time_dll(law, 10)
+        time_dll(law, 10)
         _time_baseline(10)
-        _time_dll(rosco, 10)
+        time_dll(rosco, 10)
         times: dict[str, list[float]] = {"baseline": [], "marshal": [], "rosco": []}
         for _ in range(args.repeat):
             times["baseline"].append(_time_baseline(args.calls))
-            times["marshal"].append(_time_dll(law, args.calls))
-            times["rosco"].append(_time_dll(rosco, args.calls))
+            times["marshal"].append(time_dll(law, args.calls))
+            times["rosco"].append(time_dll(rosco, args.calls))
         for k, v in times.items():
             out[f"{k}_call_us"] = round(statistics.median(v) * 1e6, 3)
         runs = {False: [], True: []}

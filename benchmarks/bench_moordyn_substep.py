@@ -26,7 +26,7 @@ import time
 import numpy as np
 from numba import njit
 
-from floatwind._kernels.lumped import member_rhs
+from floatwind._kernels.lumped import member_nodes, member_rhs
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DT = 0.0125  # ref10's glue step
@@ -53,8 +53,7 @@ def _points(p, t, base, rp, vp):
 @njit(cache=True)
 def _rate(p, t, y, dy, base, rp, vp):
     _points(p, t, base, rp, vp)
-    member_rhs(p, 0, y, 0, rp, vp, dy, 1.0, p.scratch_r[0], p.scratch_v[0], p.scratch_f[0],
-               p.scratch_m[0], p.scratch_seg[0], p.scratch_pf[0], p.scratch_pm[0])  # fmt: skip
+    member_rhs(p, 0, y, 0, rp, vp, dy, 1.0, member_nodes(p, 0))
 
 
 @njit(cache=True)

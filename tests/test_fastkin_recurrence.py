@@ -137,18 +137,10 @@ def test_recurrence_degenerate_runs(h):
     pts[..., 1] = rng.uniform(-15, 15, (2, p))
     pts[..., 2] = rng.uniform(-60, -1, (2, p))
     cos, sin = np.cos(0.3), np.sin(0.3)
-    args = (
-        np.zeros(p),
-        np.zeros(p, dtype=np.int64),
-        k_eta,
-        q_eta,
-        starts,
-        orders,
-        k_q,
-        sref_q,
-        w_q,
-    )
-    vel, acc = kw.expansion_kinematics(z, pts, cos, sin, 0, h, 1e6, *args)
+    sea = kw.expansion(cos=cos, sin=sin, mode=0, h=h, hw=1e6, s_eta_p=np.zeros(p),
+                       grp=np.zeros(p, dtype=np.int64), k_eta=k_eta, q_eta=q_eta, starts=starts,
+                       orders=orders, k_q=k_q, sref_q=sref_q, w_q=w_q)  # fmt: skip
+    vel, acc = kw.expansion_kinematics(z, pts, sea)
     rv, ra = _direct(z, pts, cos, sin, h, k_eta, q_eta, starts, orders, k_q, sref_q, w_q)
     assert np.all(vel[:, 0] == 0.0) and np.all(acc[:, 0] == 0.0)  # order 0: nothing
     assert _rel(vel, rv) < 1e-12 and _rel(acc, ra) < 1e-12

@@ -216,33 +216,13 @@ def test_simd_lanes_give_the_bits_of_the_scalar_wave_kernels():
     )
     assert np.array_equal(e1, e2)
     eta_in = np.where(rng.random(e1.shape) < 0.5, e1, np.nan)
-    common = (sea.cos, sea.sin, c["mode"], h, hw, c["s_eta_p"], c["grp"])
-    v1, a1 = kw.expansion_kinematics_eta(
-        z,
-        pts,
-        eta_in,
-        *common,
-        c["k_eta"],
-        sea._q_eta,
-        c["starts"],
-        c["orders"],
-        c["k_q"],
-        c["sref_q"],
-        c["w_q"],
-    )
-    v2, a2 = kw.expansion_kinematics_lanes(
-        zr,
-        zi,
-        pts,
-        eta_in,
-        *common,
-        eruns,
-        len(c["k_eta"]),
-        sea._q_eta,
-        pruns,
-        c["sref_q"],
-        c["w_q"],
-    )
+    nodes = kw.Expansion(cos=sea.cos, sin=sea.sin, mode=c["mode"], h=h, hw=hw,
+                         s_eta_p=c["s_eta_p"], grp=c["grp"], k_eta=c["k_eta"], q_eta=sea._q_eta,
+                         starts=c["starts"], orders=c["orders"], k_q=c["k_q"],
+                         sref_q=c["sref_q"], w_q=c["w_q"], eta_runs=eruns,
+                         point_runs=pruns)  # fmt: skip
+    v1, a1 = kw.expansion_kinematics_eta(z, pts, eta_in, nodes)
+    v2, a2 = kw.expansion_kinematics_lanes(zr, zi, pts, eta_in, nodes)
     assert np.array_equal(v1, v2) and np.array_equal(a1, a2)
     assert np.abs(v1).max() > 0.1  # the points are in moving water
 

@@ -54,10 +54,11 @@ def test_compiled_rows_match_table1(typ, ground):
         rint, rf, rb, _ = structure(sys_)
         assert rint.shape[0] == mj
         ws = km._workspace(nb, mj, 0)[0]
-        A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt = ws[:11]
+        A, G, wg, wb, pn, phi = ws.A, ws.G, ws.wg, ws.wb, ws.pn, ws.phi
+        nu, gam, rate, Jb = ws.nu, ws.gam, ws.rate, ws.Jb
         x = np.concatenate([q.ravel(), qd.ravel()])
         km._states(x[:21], x[21:], nb, A, G, wg, wb, pn)
-        km.rows(rint, rf, x[:21], x[21:], t, A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt)
+        km.rows(rint, rf, x[:21], x[21:], t, ws)
         scale = max(1.0, np.max(np.abs(ref.J)))
         assert np.max(np.abs(phi - ref.phi[:mj])) < 1e-12 * scale
         assert np.max(np.abs(rate - ref.rate[:mj])) < 1e-12 * max(1.0, np.max(np.abs(ref.rate)))

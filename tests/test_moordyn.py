@@ -201,9 +201,8 @@ def test_relaxation_from_rest_stops_at_moordyns_first_possible_check():
     rp, vp = np.array([[853.87, 0, -320], [8.2, 0, -69.5]]), np.zeros((2, 3))
 
     def relax(y, n_max):
-        return kl.relax(p, 0, y, 0, rp, vp, 1e-3, 100, n_max, 1e-5, 4.0, p.scratch_r[0],
-                        p.scratch_v[0], p.scratch_f[0], p.scratch_m[0], p.scratch_seg[0],
-                        p.scratch_pf[0], p.scratch_pm[0], np.zeros((1, 10)))  # fmt: skip
+        ic = kl.Relaxation(dt=1e-3, n_check=100, n_max=n_max, thresh=1e-5, cd_scale=4.0)
+        return kl.relax(p, 0, y, 0, rp, vp, ic, kl.member_nodes.py_func(p, 0), np.zeros((1, 10)))
 
     rest = ld.static_states(kin, ENV)
     y = rest.copy()
@@ -504,14 +503,10 @@ def test_coupled_ends_alone_equal_the_whole_line_evaluation_bit_for_bit():
         rp, vp = p.scratch_rp[0], p.scratch_vp[0]
         kl.point_state(p, 0, s, 0, bk.r_G[0, 0], bk.R_b2g[0, 0], bk.v_G[0, 0], bk.w_b[0, 0],
                        bk.cm_b[0], rp, vp)  # fmt: skip
-        kl.member_rhs(p, 0, s, 0, rp, vp, np.zeros_like(s), 1.0, p.scratch_r[0],
-                      p.scratch_v[0], p.scratch_f[0], p.scratch_m[0], p.scratch_seg[0],
-                      p.scratch_pf[0], p.scratch_pm[0])  # fmt: skip
+        kl.member_rhs(p, 0, s, 0, rp, vp, np.zeros_like(s), 1.0, kl.member_nodes.py_func(p, 0))
         pf, pm = p.scratch_pf[0].copy(), p.scratch_pm[0].copy()
         q = ld._params(ENV, 1)
-        kl.coupled_points(q, 0, s, rp, vp, q.scratch_r[0], q.scratch_v[0], q.scratch_f[0],
-                          q.scratch_m[0], q.scratch_seg[0], q.scratch_pf[0],
-                          q.scratch_pm[0])  # fmt: skip
+        kl.coupled_points(q, 0, s, rp, vp, kl.member_nodes.py_func(q, 0))
         k = 1  # the coupled point (end B, or end A of the reversed line)
         assert np.array_equal(q.scratch_pf[0, k], pf[k]) and np.array_equal(
             q.scratch_pm[0, k], pm[k]

@@ -43,6 +43,7 @@ with the same operations for every member (a member alone and in a batch give th
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -54,6 +55,72 @@ from floatwind._kernels.status import NOT_FINITE
 FIXED = 0
 COUPLED = 1
 FREE = 2
+
+
+class Nodes(NamedTuple):
+    """The node and point arrays of one batch member the kernels fill (``p.scratch_*[b]`` for
+    a member of the run, :func:`member_nodes`): all nodes line after line (``p.node0``), all
+    segments line after line (``p.seg0``), then the points."""
+
+    r: np.ndarray  # (nodes, 3) positions
+    v: np.ndarray  # (nodes, 3) velocities
+    fnet: np.ndarray  # (nodes, 3) net forces
+    mass: np.ndarray  # (nodes, 3, 3) mass matrices (the end nodes'; interior: p.work_nodeq)
+    seg: np.ndarray  # (segments, 2) stretched length, |T + Td|
+    pf: np.ndarray  # (P, 3) point net forces
+    pm: np.ndarray  # (P, 3, 3) point mass matrices
+
+
+class Line(NamedTuple):
+    """The rows of one line ``j`` of a :class:`Nodes` (views, nodes ``0..N``, segments
+    ``1..N``): what :func:`line_nodes` reads and writes."""
+
+    r: np.ndarray  # (N+1, 3)
+    v: np.ndarray
+    fnet: np.ndarray
+    mass: np.ndarray  # (N+1, 3, 3)
+    seg: np.ndarray  # (N, 2)
+
+
+class Relaxation(NamedTuple):
+    """The settings of MoorDyn's dynamic relaxation (MD_Init; :func:`relax`)."""
+
+    dt: float  # RK2 step (s)
+    n_check: int  # steps between two checks of the end-B tensions (dtIC/10)
+    n_max: int  # checks at most (TmaxIC)
+    thresh: float  # threshIC (relative)
+    cd_scale: float  # CdScaleIC: the drag coefficients' factor
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def member_nodes(p, b):
+    """The :class:`Nodes` of member ``b`` of the load's record (its ``scratch_*`` rows)."""
+    return Nodes(p.scratch_r[b], p.scratch_v[b], p.scratch_f[b], p.scratch_m[b],
+                 p.scratch_seg[b], p.scratch_pf[b], p.scratch_pm[b])  # fmt: skip
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def gather_line(p, j, b, y, so, rp, vp, nd):
+    """The :class:`Line` of line ``j`` in ``nd``: its end nodes at their points (``rp``, ``vp``),
+    its interior nodes from the states ``y[b]`` (the line's columns from ``so``)."""
+    n = p.nseg[j]
+    o = p.node0[j]
+    ka = p.end_a[j]
+    kb = p.end_b[j]
+    r = nd.r
+    v = nd.v
+    for c in range(3):
+        r[o, c] = rp[ka, c]
+        v[o, c] = vp[ka, c]
+        r[o + n, c] = rp[kb, c]
+        v[o + n, c] = vp[kb, c]
+    for i in range(1, n):
+        col = so + 6 * (i - 1)
+        for c in range(3):
+            r[o + i, c] = y[b, col + c]
+            v[o + i, c] = y[b, col + 3 + c]
+    return Line(r[o : o + n + 1], v[o : o + n + 1], nd.fnet[o : o + n + 1],
+                nd.mass[o : o + n + 1], nd.seg[p.seg0[j] : p.seg0[j] + n])  # fmt: skip
 
 
 @njit(cache=True, fastmath=False)
@@ -92,22 +159,28 @@ def _bend_force(qseg, pv, size, out):
 
 
 @njit(cache=True, fastmath=False)
-def line_forces(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq):
-    """Net force ``fnet`` (N+1, 3) and mass matrices ``mass`` (N+1, 3, 3) of the nodes of line
-    ``j`` at positions ``r`` and velocities ``v`` (N+1, 3) (Line_GetStateDeriv); ``seg`` (N, 2)
-    receives each segment's stretched length and the magnitude of ``T + Td`` along it;
-    ``cd_scale`` multiplies the drag coefficients (CdScaleIC during the initial relaxation);
-    ``qs`` (>= N+1, 3), ``lstr``, ``tmag`` (>= N+1) are work arrays; ``nodeq`` (>= N+1, 5)
-    receives the interior nodes' mass matrices ``al I + be q q^T`` as (al, be, q). Allocates
-    nothing (the bending work vectors are rows 0-2 of ``p.work_v``): it runs 4 times per step per line."""
-    line_nodes(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq, 0, p.nseg[j])
+def line_forces(p, j, ln, cd_scale):
+    """Net force ``ln.fnet`` (N+1, 3) and mass matrices ``ln.mass`` (N+1, 3, 3) of the nodes of
+    line ``j`` at positions ``ln.r`` and velocities ``ln.v`` (N+1, 3) (Line_GetStateDeriv; ``ln``
+    a :class:`Line`); ``ln.seg`` (N, 2) receives each segment's stretched length and the
+    magnitude of ``T + Td`` along it; ``cd_scale`` multiplies the drag coefficients (CdScaleIC
+    during the initial relaxation); ``p.work_q`` (>= N+1, 3), ``p.work_l`` (2, >= N+1) are work
+    arrays; ``p.work_nodeq`` (>= N+1, 5) receives the interior nodes' mass matrices
+    ``al I + be q q^T`` as (al, be, q). Allocates nothing (the bending work vectors are rows 0-2
+    of ``p.work_v``): it runs 4 times per step per line."""
+    line_nodes(p, j, ln, cd_scale, 0, p.nseg[j])
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def line_nodes(p, j, r, v, fnet, mass, seg, cd_scale, qs, lstr, tmag, nodeq, lo, hi):
+def line_nodes(p, j, ln, cd_scale, lo, hi):
     """:func:`line_forces` for the nodes ``lo..hi`` of line ``j`` only (the same operations in
     the same order for those nodes, so the same bits): the segments and bending terms that reach
     them; the coupled ends of sub-stepped lines (``substep_kernel``) need nodes 0 or N alone."""
+    r, v, fnet, mass, seg = ln.r, ln.v, ln.fnet, ln.mass, ln.seg
+    qs = p.work_q
+    lstr = p.work_l[0]
+    tmag = p.work_l[1]
+    nodeq = p.work_nodeq
     n = p.nseg[j]
     ls = p.seg_len[j]
     d = p.diam[j]
@@ -258,16 +331,14 @@ def point_state(p, b, y, s0, kin_r, kin_R, kin_v, kin_w, cm, rp, vp):
 
 
 @njit(cache=True, fastmath=False)
-def member_rhs(p, b, y, s0, rp, vp, dy, cd_scale, r, v, fnet, mass, seg, pf, pm):
-    """All lines and points of member ``b``: node positions/velocities ``r``, ``v``, forces
-    ``fnet``, masses ``mass`` (all nodes, line after line), segment data ``seg``, point net
-    forces ``pf`` (P, 3) and masses ``pm`` (P, 3, 3); writes the state rates into ``dy[b]``
-    (columns from ``s0``) when ``dy`` has columns."""
+def member_rhs(p, b, y, s0, rp, vp, dy, cd_scale, nd):
+    """All lines and points of member ``b`` into the :class:`Nodes` ``nd``: node
+    positions/velocities, forces, masses (all nodes, line after line), segment data, point net
+    forces ``nd.pf`` (P, 3) and masses ``nd.pm`` (P, 3, 3); writes the state rates into
+    ``dy[b]`` (columns from ``s0``) when ``dy`` has columns."""
     S = p.work_S
-    qs = p.work_q
-    lstr = p.work_l[0]
-    tmag = p.work_l[1]
     nodeq = p.work_nodeq
+    v, fnet, mass, pf, pm = nd.v, nd.fnet, nd.mass, nd.pf, nd.pm
     write = dy.shape[1] > 0
     for k in range(pf.shape[0]):
         m = p.pt_mass[k]
@@ -287,19 +358,7 @@ def member_rhs(p, b, y, s0, rp, vp, dy, cd_scale, r, v, fnet, mass, seg, pf, pm)
         so = s0 + p.line_state[j]
         ka = p.end_a[j]
         kb = p.end_b[j]
-        for c in range(3):
-            r[o, c] = rp[ka, c]
-            v[o, c] = vp[ka, c]
-            r[o + n, c] = rp[kb, c]
-            v[o + n, c] = vp[kb, c]
-        for i in range(1, n):
-            col = so + 6 * (i - 1)
-            for c in range(3):
-                r[o + i, c] = y[b, col + c]
-                v[o + i, c] = y[b, col + 3 + c]
-        line_forces(p, j, r[o : o + n + 1], v[o : o + n + 1], fnet[o : o + n + 1],
-                    mass[o : o + n + 1], seg[p.seg0[j] : p.seg0[j] + n], cd_scale, qs, lstr,
-                    tmag, nodeq)  # fmt: skip
+        line_forces(p, j, gather_line(p, j, b, y, so, rp, vp, nd), cd_scale)
         for c in range(3):
             pf[ka, c] += fnet[o, c]
             pf[kb, c] += fnet[o + n, c]
@@ -345,9 +404,7 @@ def lumped_kernel(p, t, kin, y, dy, force, moment, added_mass):
         vp = p.scratch_vp[b]
         point_state(p, b, y, s0, kin.r_G[b, body], kin.R_b2g[b, body], kin.v_G[b, body],
                     kin.w_b[b, body], kin.cm_b[body], rp, vp)  # fmt: skip
-        member_rhs(p, b, y, s0, rp, vp, dy, 1.0, p.scratch_r[b], p.scratch_v[b],
-                   p.scratch_f[b], p.scratch_m[b], p.scratch_seg[b], p.scratch_pf[b],
-                   p.scratch_pm[b])  # fmt: skip
+        member_rhs(p, b, y, s0, rp, vp, dy, 1.0, member_nodes(p, b))
         _coupled_wrench(p, b, kin, force, moment, added_mass)
         if dy.shape[1] > 0:
             for c in range(p.n_states):
@@ -431,35 +488,19 @@ def _add_point_mass(M, a0, a1, a2, A, W):
 
 
 @njit(cache=True, fastmath=False)
-def relax(
-    p,
-    b,
-    y,
-    s0,
-    rp,
-    vp,
-    dt,
-    n_check,
-    n_max,
-    thresh,
-    cd_scale,
-    r,
-    v,
-    fnet,
-    mass,
-    seg,
-    pf,
-    pm,
-    fair_hist,
-):
-    """MoorDyn's dynamic relaxation of member ``b`` (MD_Init): the points held where ``rp``,
-    ``vp`` put them (fixed and coupled; free points move), drag scaled by ``cd_scale``
-    (CdScaleIC), MoorDyn's RK2 (MD_RK2: the midpoint rule) at step ``dt``; every ``n_check``
-    steps (dtIC/10) each line's end-B tension |Fnet_N| (of the last derivative evaluation, the
-    midpoint of the last step, as MoorDyn-F's FairTensIC) is stored, and the relaxation stops
-    when the latest value differs from each of the previous nine by less than ``thresh``
-    (threshIC, relative), or after ``n_max`` checks (TmaxIC): MoorDyn-F v2 MD_Init. ``y[b, s0:]`` holds the start and receives
-    the result. Returns the time relaxed (s); negative when it did not converge."""
+def relax(p, b, y, s0, rp, vp, ic, nd, fair_hist):
+    """MoorDyn's dynamic relaxation of member ``b`` (MD_Init) with the settings ``ic`` (a
+    :class:`Relaxation`) in the :class:`Nodes` ``nd``: the points held where ``rp``, ``vp`` put
+    them (fixed and coupled; free points move), drag scaled by ``ic.cd_scale`` (CdScaleIC),
+    MoorDyn's RK2 (MD_RK2: the midpoint rule) at step ``ic.dt``; every ``ic.n_check`` steps
+    (dtIC/10) each line's end-B tension |Fnet_N| (of the last derivative evaluation, the
+    midpoint of the last step, as MoorDyn-F's FairTensIC) is stored in ``fair_hist``, and the
+    relaxation stops when the latest value differs from each of the previous nine by less than
+    ``ic.thresh`` (threshIC, relative), or after ``ic.n_max`` checks (TmaxIC): MoorDyn-F v2
+    MD_Init. ``y[b, s0:]`` holds the start and receives the result. Returns the time relaxed
+    (s); negative when it did not converge."""
+    dt, n_check, n_max, thresh, cd_scale = ic.dt, ic.n_check, ic.n_max, ic.thresh, ic.cd_scale
+    fnet = nd.fnet
     ns = p.n_states
     x0 = np.empty(ns)
     k1 = np.zeros((y.shape[0], y.shape[1]))
@@ -475,13 +516,11 @@ def relax(
             for c in range(ns):
                 x0[c] = y[b, s0 + c]
             _free_points(p, b, y, s0, rp, vp, rp_free, vp_free)
-            member_rhs(p, b, y, s0, rp_free, vp_free, k1, cd_scale, r, v, fnet, mass, seg, pf,
-                       pm)  # fmt: skip
+            member_rhs(p, b, y, s0, rp_free, vp_free, k1, cd_scale, nd)
             for c in range(ns):
                 y[b, s0 + c] = x0[c] + 0.5 * dt * k1[b, s0 + c]
             _free_points(p, b, y, s0, rp, vp, rp_free, vp_free)
-            member_rhs(p, b, y, s0, rp_free, vp_free, k1, cd_scale, r, v, fnet, mass, seg, pf,
-                       pm)  # fmt: skip
+            member_rhs(p, b, y, s0, rp_free, vp_free, k1, cd_scale, nd)
             for c in range(ns):
                 y[b, s0 + c] = x0[c] + dt * k1[b, s0 + c]
             t += dt
@@ -585,16 +624,12 @@ def substep_after_step(p, t, kin, y):
             tau = i * h
             _predicted_points(p, tau, rp0, vp0, ap, rps, vps)
             _free_points(p, b, x, 0, rps, vps, rpf, vpf)
-            member_rhs(p, b, x, 0, rpf, vpf, rate, 1.0, p.scratch_r[b], p.scratch_v[b],
-                       p.scratch_f[b], p.scratch_m[b], p.scratch_seg[b], p.scratch_pf[b],
-                       p.scratch_pm[b])  # fmt: skip
+            member_rhs(p, b, x, 0, rpf, vpf, rate, 1.0, member_nodes(p, b))
             for c in range(ns):
                 xm[b, c] = x[b, c] + 0.5 * h * rate[b, c]
             _predicted_points(p, tau + 0.5 * h, rp0, vp0, ap, rps, vps)
             _free_points(p, b, xm, 0, rps, vps, rpf, vpf)
-            member_rhs(p, b, xm, 0, rpf, vpf, rate, 1.0, p.scratch_r[b], p.scratch_v[b],
-                       p.scratch_f[b], p.scratch_m[b], p.scratch_seg[b], p.scratch_pf[b],
-                       p.scratch_pm[b])  # fmt: skip
+            member_rhs(p, b, xm, 0, rpf, vpf, rate, 1.0, member_nodes(p, b))
             for c in range(ns):
                 x[b, c] = x[b, c] + h * rate[b, c]
             if i + 1 == half:
@@ -634,9 +669,7 @@ def substep_kernel(p, t, kin, y, dy, force, moment, added_mass):
         vp = p.scratch_vp[b]
         point_state(p, b, src, 0, kin.r_G[b, body], kin.R_b2g[b, body], kin.v_G[b, body],
                     kin.w_b[b, body], kin.cm_b[body], rp, vp)  # fmt: skip
-        coupled_points(p, b, src, rp, vp, p.scratch_r[b], p.scratch_v[b], p.scratch_f[b],
-                       p.scratch_m[b], p.scratch_seg[b], p.scratch_pf[b],
-                       p.scratch_pm[b])  # fmt: skip
+        coupled_points(p, b, src, rp, vp, member_nodes(p, b))
         _coupled_wrench(p, b, kin, force, moment, added_mass)
         for c in range(p.n_states):
             if not math.isfinite(src[b, c]):
@@ -645,10 +678,11 @@ def substep_kernel(p, t, kin, y, dy, force, moment, added_mass):
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def coupled_points(p, b, y, rp, vp, r, v, fnet, mass, seg, pf, pm):
-    """The net forces ``pf`` and masses ``pm`` of the coupled points of member ``b`` as
+def coupled_points(p, b, y, rp, vp, nd):
+    """The net forces ``nd.pf`` and masses ``nd.pm`` of the coupled points of member ``b`` as
     :func:`member_rhs` gives them (the same bits), evaluating only the line ends attached to
     them (:func:`line_nodes`); line states ``y[b]`` from column 0, no rates."""
+    fnet, mass, pf, pm = nd.fnet, nd.mass, nd.pf, nd.pm
     for k in range(pf.shape[0]):
         if p.pt_kind[k] != COUPLED:
             continue
@@ -672,32 +706,15 @@ def coupled_points(p, b, y, rp, vp, r, v, fnet, mass, seg, pf, pm):
             continue
         n = p.nseg[j]
         o = p.node0[j]
-        so = p.line_state[j]
-        for c in range(3):
-            r[o, c] = rp[ka, c]
-            v[o, c] = vp[ka, c]
-            r[o + n, c] = rp[kb, c]
-            v[o + n, c] = vp[kb, c]
-        for i in range(1, n):
-            col = so + 6 * (i - 1)
-            for c in range(3):
-                r[o + i, c] = y[b, col + c]
-                v[o + i, c] = y[b, col + 3 + c]
-        rl = r[o : o + n + 1]
-        vl = v[o : o + n + 1]
-        fl = fnet[o : o + n + 1]
-        ml = mass[o : o + n + 1]
-        sl = seg[p.seg0[j] : p.seg0[j] + n]
+        ln = gather_line(p, j, b, y, p.line_state[j], rp, vp, nd)
         if ca:
-            line_nodes(p, j, rl, vl, fl, ml, sl, 1.0, p.work_q, p.work_l[0], p.work_l[1],
-                       p.work_nodeq, 0, 0)  # fmt: skip
+            line_nodes(p, j, ln, 1.0, 0, 0)
             for c in range(3):
                 pf[ka, c] += fnet[o, c]
                 for e in range(3):
                     pm[ka, c, e] += mass[o, c, e]
         if cb:
-            line_nodes(p, j, rl, vl, fl, ml, sl, 1.0, p.work_q, p.work_l[0], p.work_l[1],
-                       p.work_nodeq, n, n)  # fmt: skip
+            line_nodes(p, j, ln, 1.0, n, n)
             for c in range(3):
                 pf[kb, c] += fnet[o + n, c]
                 for e in range(3):

@@ -173,9 +173,12 @@ def _bv(k, a0, a1, a2, A, wg):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def _add_rot(J, r, slot, k, A, pn, x0, x1, x2, s0, s1, s2, scale):
-    """J[r, slot, 3:6] += scale |p_k|^2 A_k^T (x cross s): d(s . x)/d pi' for x = A x' fixed in
-    body k (eq. 39; the |p|^2 is G G^T of Phi_pi' = 1/2 Phi_p G^T, eq. 67, at unnormalised p)."""
+def _add_rot(J, r, slot, k, A, pn, x, s, scale):
+    """J[r, slot, 3:6] += scale |p_k|^2 A_k^T (x cross s) (``x``, ``s`` 3-tuples): d(s . x)/d pi'
+    for x = A x' fixed in body k (eq. 39; the |p|^2 is G G^T of Phi_pi' = 1/2 Phi_p G^T, eq. 67,
+    at unnormalised p)."""
+    x0, x1, x2 = x
+    s0, s1, s2 = s
     c0, c1, c2 = _cross(x0, x1, x2, s0, s1, s2)
     f = scale * pn[k]
     J[r, slot, 3] += f * (A[k, 0, 0] * c0 + A[k, 1, 0] * c1 + A[k, 2, 0] * c2)
@@ -190,9 +193,9 @@ def _d1(bi, p, o1, bj, o2, A, wg, pn, J, r):
     u0, u1, u2, ud0, ud1, ud2, ua0, ua1, ua2 = _bv(bi, p[o1], p[o1 + 1], p[o1 + 2], A, wg)
     v0, v1, v2, vd0, vd1, vd2, va0, va1, va2 = _bv(bj, p[o2], p[o2 + 1], p[o2 + 2], A, wg)
     if bi >= 0:
-        _add_rot(J, r, 0, bi, A, pn, u0, u1, u2, v0, v1, v2, 1.0)
+        _add_rot(J, r, 0, bi, A, pn, (u0, u1, u2), (v0, v1, v2), 1.0)
     if bj >= 0:
-        _add_rot(J, r, 1, bj, A, pn, v0, v1, v2, u0, u1, u2, 1.0)
+        _add_rot(J, r, 1, bj, A, pn, (v0, v1, v2), (u0, u1, u2), 1.0)
     val = u0 * v0 + u1 * v1 + u2 * v2
     rate = ud0 * v0 + ud1 * v1 + ud2 * v2 + u0 * vd0 + u1 * vd1 + u2 * vd2
     gam = -(ua0 * v0 + ua1 * v1 + ua2 * v2 + 2.0 * (ud0 * vd0 + ud1 * vd1 + ud2 * vd2)
@@ -201,9 +204,12 @@ def _d1(bi, p, o1, bj, o2, A, wg, pn, J, r):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def rows(rint, rf, q, qd, t, A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt):
+def rows(rint, rf, q, qd, t, ws):
     """Phi, nu, gamma (for eq. 67), Phi_q qdot and the (r, pi') Jacobian blocks Jb (m, 2, 6) of
-    the joint rows; slot 0 is body rint[r, 1], slot 1 body rint[r, 2] (-1: the ground)."""
+    the joint rows into the :class:`Workspace` ``ws`` (its A, G, omega and p^T p of the state
+    read); slot 0 is body rint[r, 1], slot 1 body rint[r, 2] (-1: the ground)."""
+    A, G, wg, wb, pn = ws.A, ws.G, ws.wg, ws.wb, ws.pn
+    phi, nu, gam, rate, Jb, Jt = ws.phi, ws.nu, ws.gam, ws.rate, ws.Jb, ws.Jt
     m = rint.shape[0]
     # d_ij of the previous row (reused by rows flagged ex & 2: the same two points)
     i0 = i1 = i2 = j0 = j1 = j2 = 0.0
@@ -247,10 +253,10 @@ def rows(rint, rf, q, qd, t, A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt):
                 g = -2.0 * (da0 * d0 + da1 * d1 + da2 * d2 + dd0 * dd0 + dd1 * dd1 + dd2 * dd2)
                 if bj >= 0:
                     Jb[r, 1, 0], Jb[r, 1, 1], Jb[r, 1, 2] = 2.0 * d0, 2.0 * d1, 2.0 * d2
-                    _add_rot(Jb, r, 1, bj, A, pn, j0, j1, j2, d0, d1, d2, 2.0)
+                    _add_rot(Jb, r, 1, bj, A, pn, (j0, j1, j2), (d0, d1, d2), 2.0)
                 if bi >= 0:
                     Jb[r, 0, 0], Jb[r, 0, 1], Jb[r, 0, 2] = -2.0 * d0, -2.0 * d1, -2.0 * d2
-                    _add_rot(Jb, r, 0, bi, A, pn, i0, i1, i2, d0, d1, d2, -2.0)
+                    _add_rot(Jb, r, 0, bi, A, pn, (i0, i1, i2), (d0, d1, d2), -2.0)
             else:
                 a0, a1, a2, ad0, ad1, ad2, aa0, aa1, aa2 = _bv(bi if (ex & 1) == 0 else -1,
                                                                p[RF_VEC1], p[RF_VEC1 + 1],
@@ -261,12 +267,12 @@ def rows(rint, rf, q, qd, t, A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt):
                       + a0 * da0 + a1 * da1 + a2 * da2)  # fmt: skip
                 if bj >= 0:
                     Jb[r, 1, 0], Jb[r, 1, 1], Jb[r, 1, 2] = a0, a1, a2
-                    _add_rot(Jb, r, 1, bj, A, pn, j0, j1, j2, a0, a1, a2, 1.0)
+                    _add_rot(Jb, r, 1, bj, A, pn, (j0, j1, j2), (a0, a1, a2), 1.0)
                 if bi >= 0:
                     Jb[r, 0, 0], Jb[r, 0, 1], Jb[r, 0, 2] = -a0, -a1, -a2
-                    _add_rot(Jb, r, 0, bi, A, pn, i0, i1, i2, a0, a1, a2, -1.0)
+                    _add_rot(Jb, r, 0, bi, A, pn, (i0, i1, i2), (a0, a1, a2), -1.0)
                     if (ex & 1) == 0:
-                        _add_rot(Jb, r, 0, bi, A, pn, a0, a1, a2, d0, d1, d2, 1.0)
+                        _add_rot(Jb, r, 0, bi, A, pn, (a0, a1, a2), (d0, d1, d2), 1.0)
             phi[r], rate[r], gam[r] = val - p[RF_CONST], rt, g
         elif typ == EP:  # eq. (15b): e_k - e0_k; Phi_pi' = 1/2 (G^T)_k, gamma + 1/4 |w'|^2 p_k
             c = 7 * bi + 3 + ex
@@ -340,10 +346,12 @@ def _coord_switches(x, nb, cf, cfp, out):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
-def loads(q, qd, nb, mass, grav, lbody, lpar, cbody, cpar, cf, cfp, A, wb, f):
+def loads(q, qd, nb, mp, A, wb, f):
     """f (nb, 6) = [F^A (global), n'^A (body frame)] of gravity, the lines (eqs. 80-88), constant
-    body loads (global force at the CM, global moment) and the coordinate force elements.
-    Returns a status."""
+    body loads (global force at the CM, global moment) and the coordinate force elements of the
+    member ``mp`` (a :class:`Member`). Returns a status."""
+    mass, grav, lbody, lpar = mp.mass, mp.grav, mp.lbody, mp.lpar
+    cbody, cpar, cf, cfp = mp.cbody, mp.cpar, mp.cf, mp.cfp
     for k in range(nb):
         for i in range(3):
             f[k, i] = mass[k] * grav[i]
@@ -423,16 +431,18 @@ def accelerations(t, x, out, nb, alpha, beta, shift, st, mp, ws):
     """out = [qdot, qddot] of x = [q, qdot] (7 nb each) from eq. (67) and eq. (40); with
     ``shift`` the Baumgarte terms -2 alpha (Phi_q qdot - nu) - beta^2 Phi are added to gamma.
     Returns a status (0 fine, 2 singular, 3 zero-length line)."""
-    rint, rf, rb, pairs, fixed, first = st
-    mass, Jin, Jinv, grav, lbody, lpar, cbody, cpar, cf, cfp = mp
-    A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt, f, x0, W, S, lam = ws  # Workspace
+    rint, rf, rb, pairs, fixed, first = st.rint, st.rf, st.rb, st.pairs, st.fixed, st.first
+    mass, Jin, Jinv = mp.mass, mp.Jin, mp.Jinv
+    A, G, wg, wb, pn = ws.A, ws.G, ws.wg, ws.wb, ws.pn
+    phi, nu, gam, rate, Jb = ws.phi, ws.nu, ws.gam, ws.rate, ws.Jb
+    f, x0, W, S, lam = ws.f, ws.x0, ws.W, ws.S, ws.lam
     n = 7 * nb
     q = x[:n]
     qd = x[n:]
     _states(q, qd, nb, A, G, wg, wb, pn)
     m = rint.shape[0]
-    rows(rint, rf, q, qd, t, A, G, wg, wb, pn, phi, nu, gam, rate, Jb, Jt)
-    status = loads(q, qd, nb, mass, grav, lbody, lpar, cbody, cpar, cf, cfp, A, wb, f)
+    rows(rint, rf, q, qd, t, ws)
+    status = loads(q, qd, nb, mp, A, wb, f)
     if status != 0:
         return status
     # x0 = M^-1 [F; n' - w' x J' w'] (eq. 67)
@@ -536,10 +546,11 @@ def _sign(v):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _crossing(ta, x, h, xb, nb, alpha, beta, st, mp, ws, rk, sw):
+def _crossing(ta, x, h, xb, alpha, beta, st, mp, ws, rk, sw):
     """Earliest time in (ta, ta + h) where a switch changes sign, or -1 (regula falsi, Illinois
     variant, on the length of the RK4 step from ta), as FixedStepIntegrator._crossing. Status in [1]."""
     cf, cfp = mp.cf, mp.cfp
+    nb = mp.mass.shape[0]
     sa, sb, sm, xm = sw[SW_START], sw[SW_END], sw[SW_TRIAL], rk[RK_TRIAL]
     _coord_switches(x, nb, cf, cfp, sa)
     _coord_switches(xb, nb, cf, cfp, sb)
@@ -589,7 +600,7 @@ def _advance(ta, x, t_end, nb, alpha, beta, st, mp, ws, rk, sw):
             return s
         tc = -1.0
         if split:
-            tc, s = _crossing(ta, x, t_end - ta, xb, nb, alpha, beta, st, mp, ws, rk, sw)
+            tc, s = _crossing(ta, x, t_end - ta, xb, alpha, beta, st, mp, ws, rk, sw)
             if s != 0:
                 return s
         if tc < 0.0:
@@ -616,24 +627,59 @@ def _workspace(nb, m, n_sw):
     return ws, rk, sw
 
 
+class Members(NamedTuple):
+    """The :class:`Member` numbers of a batch: batch axis first where members differ."""
+
+    mass: np.ndarray  # (B, nb)
+    Jin: np.ndarray  # (B, nb, 3, 3)
+    Jinv: np.ndarray  # (B, nb, 3, 3)
+    grav: np.ndarray  # (B, 3)
+    lbody: np.ndarray  # (nl,) shared
+    lpar: np.ndarray  # (B, nl, LP_WIDTH)
+    cbody: np.ndarray  # (nc,) shared
+    cpar: np.ndarray  # (B, nc, CP_WIDTH)
+    cf: np.ndarray  # (ne, 2) shared
+    cfp: np.ndarray  # (B, ne, P)
+
+
+class Steps(NamedTuple):
+    """The time grid of :func:`run_baumgarte`."""
+
+    t_start: float
+    dt: float
+    n_steps: int
+    save_every: int  # record every save_every steps (and the last)
+
+
+class Output(NamedTuple):
+    """What :func:`run_baumgarte` records per member (batch axis first)."""
+
+    x: np.ndarray  # (B, nt, 14 nb) [q, qdot]
+    a: np.ndarray  # (B, nt, 7 nb) qddot (unstabilised gamma)
+    dp: np.ndarray  # (B, nt) drift of the positions
+    dv: np.ndarray  # (B, nt) drift of the velocities
+    status: np.ndarray  # (B,) int: 0 fine, 1 non-finite, 2 singular, 3 zero-length line
+    t_fail: np.ndarray  # (B,) the time of a failure
+
+
 @njit(cache=True, error_model="numpy")
-def run_baumgarte(rint, rf, rb, pairs, fixed, first, mass, Jin, Jinv, grav, lbody, lpar, cbody, cpar, cf, cfp,
-                  x0, t_start, dt, n_steps, save_every, alpha, beta,
-                  out_x, out_a, out_dp, out_dv, status, t_fail):  # fmt: skip
-    """Baumgarte-stabilised RK4 on [q, qdot] for every member b (batch axis first): ``fixed``
-    (nb,) 1 for a body held at rest by a G joint (its rows are written on the ground), ``first``
-    (m,) the envelope of the Schur complement (first column of each row), ``mass``
-    (B, nb), ``Jin``/``Jinv`` (B, nb, 3, 3), ``grav`` (B, 3), ``lpar`` (B, nl, 9), ``cpar``
-    (B, nc, 6), ``cf`` (ne, 2) body and axis of each coordinate force element, ``cfp`` (B, ne, P)
-    their parameters, ``x0`` (B, 14 nb). Records [q, qdot], qddot (unstabilised gamma) and the drift
-    at the start and every ``save_every`` steps (and the last) into out_* (B, nt, ...)."""
+def run_baumgarte(st, mb, x0, steps, alpha, beta, out):
+    """Baumgarte-stabilised RK4 on [q, qdot] for every member b (batch axis first): ``st`` the
+    :class:`Structure` (``fixed`` (nb,) 1 for a body held at rest by a G joint, its rows written
+    on the ground; ``first`` (m,) the envelope of the Schur complement), ``mb`` the
+    :class:`Members`, ``x0`` (B, 14 nb), ``steps`` the :class:`Steps`. Records [q, qdot], qddot
+    (unstabilised gamma) and the drift at the start and every ``save_every`` steps (and the
+    last) into ``out`` (an :class:`Output`, (B, nt, ...))."""
+    t_start, dt, n_steps, save_every = steps.t_start, steps.dt, steps.n_steps, steps.save_every
+    out_x, out_a, out_dp, out_dv = out.x, out.a, out.dp, out.dv
+    status, t_fail = out.status, out.t_fail
     B = x0.shape[0]
-    nb = mass.shape[1]
-    m = rint.shape[0]
+    nb = mb.mass.shape[1]
+    m = st.rint.shape[0]
     n = 7 * nb
-    st = Structure(rint, rf, rb, pairs, fixed, first)
     for b in range(B):
-        mp = Member(mass[b], Jin[b], Jinv[b], grav[b], lbody, lpar[b], cbody, cpar[b], cf, cfp[b])
+        mp = Member(mb.mass[b], mb.Jin[b], mb.Jinv[b], mb.grav[b], mb.lbody, mb.lpar[b], mb.cbody,
+                    mb.cpar[b], mb.cf, mb.cfp[b])  # fmt: skip
         ws, rk, sw = _workspace(nb, m, _N_SWITCHES)
         x = x0[b].copy()
         acc = np.empty(2 * n)

@@ -287,15 +287,8 @@ def _sea_kinematics(sea, sc, x_k, eta_k, lanes):
     """Wave velocity and acceleration (B, P, 3) at ``x_k`` from a SeaTable and its scratch
     series (lane kernels from B = LANES_MIN, the same bits as the scalar ones)."""
     if lanes:
-        return kwv.expansion_kinematics_lanes(
-            sc.zr, sc.zi, x_k, eta_k, sea.cos, sea.sin, sea.mode, sea.h, sea.hw, sea.s_eta_p,
-            sea.grp, sea.eta_runs, sea.k_eta.shape[0], sea.q_eta, sea.point_runs, sea.sref_q,
-            sea.w_q,
-        )  # fmt: skip
-    return kwv.expansion_kinematics_eta(
-        sc.z, x_k, eta_k, sea.cos, sea.sin, sea.mode, sea.h, sea.hw, sea.s_eta_p, sea.grp,
-        sea.k_eta, sea.q_eta, sea.starts, sea.orders, sea.k_q, sea.sref_q, sea.w_q,
-    )  # fmt: skip
+        return kwv.expansion_kinematics_lanes(sc.zr, sc.zi, x_k, eta_k, sea)
+    return kwv.expansion_kinematics_eta(sc.z, x_k, eta_k, sea)
 
 
 @njit(cache=True, fastmath=False)

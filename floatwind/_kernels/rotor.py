@@ -37,6 +37,7 @@ inside a batch).
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -48,6 +49,7 @@ from floatwind._kernels import wind as kwi
 
 __all__ = [
     "HUB_CHANNELS",
+    "BladeNodes",
     "bem_rotor_kernel",
     "blade_root_structure",
     "pitch_change",
@@ -139,9 +141,21 @@ def _dot(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
+class BladeNodes(NamedTuple):
+    """The blade nodes of one evaluation of :func:`rotor_solve` (every member): where they
+    are (:func:`rotor_points`), the wind there and the pitch change."""
+
+    pos: np.ndarray  # (B, P, 3) node positions, blade after blade (inertial)
+    vel: np.ndarray  # (B, P, 3) their velocities
+    apex: np.ndarray  # (B, 3) the rotor apex
+    wind: np.ndarray  # (B, P, 3) the undisturbed wind at the nodes
+    dpitch: np.ndarray  # (B, nb) pitch change from the geometry's (rad; :func:`pitch_change`)
+
+
 @njit(cache=True, fastmath=False)
-def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state, dpitch, dyn, y, dy, s0):
-    """The element solve and loads of every member (module docstring, steps 3-5).
+def rotor_solve(g, opt, af, kin, at, n_bodies, state, dyn, y, dy, s0):
+    """The element solve and loads of every member (module docstring, steps 3-5) at the
+    blade nodes ``at`` (a :class:`BladeNodes`).
 
     ``dyn``: the dynamic inflow (:class:`floatwind._kernels.dbemt.DbemtParams`; mode 0: none),
     whose states are the columns ``s0 ..`` of ``y`` (B, n) and whose rates go to the same
@@ -153,6 +167,7 @@ def rotor_solve(g, opt, af, kin, pos, vel, apex, wind, n_bodies, state, dpitch, 
     about the shaft), the element outputs (B, nb, nn, ``N_ELEM``: the solver's columns, then Vx,
     Vy) and the status bits of the element solves."""
     r_G, R_b2g, w_b = kin.r_G, kin.R_b2g, kin.w_b
+    pos, vel, apex, wind, dpitch = at.pos, at.vel, at.apex, at.wind, at.dpitch
     body = g.body
     nb, nn = g.nodes_b.shape[0], g.nodes_b.shape[1]
     B = pos.shape[0]
@@ -475,8 +490,9 @@ def rotor_after_step(p, t, kin, y):
     s = p.state
     keep = (s.phi.copy(), s.valid.copy(), s.slope.copy(), s.a.copy(), s.ap.copy(), s.known.copy())
     dy = np.zeros_like(y)
-    _f, _m, hub, _e, _st = rotor_solve(p.geometry, p.options, p.airfoils, kin, pos, vel, apex, wv,
-                                       kin.r_G.shape[1], s, dp, p.dbemt, y, dy, p.state0)  # fmt: skip
+    _f, _m, hub, _e, _st = rotor_solve(p.geometry, p.options, p.airfoils, kin,
+                                       BladeNodes(pos, vel, apex, wv, dp), kin.r_G.shape[1], s,
+                                       p.dbemt, y, dy, p.state0)  # fmt: skip
     s.phi[:] = keep[0]
     s.valid[:] = keep[1]
     s.slope[:] = keep[2]
@@ -501,9 +517,9 @@ def bem_rotor_kernel(p, t, kin, y, dy, force, moment, added):
     wv, st = kwi.wind_velocity(p.wind, t, pos)
     if st != 0:
         return st
-    f, m, _hub, _elem, _st = rotor_solve(p.geometry, p.options, p.airfoils, kin, pos, vel, apex,
-                                         wv, force.shape[1], p.state, dp, p.dbemt, y, dy,
-                                         p.state0)  # fmt: skip
+    f, m, _hub, _elem, _st = rotor_solve(p.geometry, p.options, p.airfoils, kin,
+                                         BladeNodes(pos, vel, apex, wv, dp), force.shape[1],
+                                         p.state, p.dbemt, y, dy, p.state0)  # fmt: skip
     for b in range(force.shape[0]):
         for n in range(force.shape[1]):
             for k in range(3):

@@ -21,18 +21,93 @@ the NumPy sea (Wheeler, vertical, none).
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 __all__ = [
     "LANES_MIN",
+    "Expansion",
+    "expansion",
     "expansion_eta",
     "expansion_kinematics",
     "expansion_kinematics_eta",
     "expansion_series",
     "expansion_series_lanes",
 ]
+
+
+class Expansion(NamedTuple):
+    """The node data of an expansion sea that the kinematics kernels read by name
+    (:func:`expansion_kinematics`, :func:`expansion_kinematics_lanes`); the compiled sea table
+    (``environment.compiled.SeaTable``) carries the same fields, and the kernels take either."""
+
+    cos: float  # heading
+    sin: float
+    mode: int  # stretching: 0 none, 1 vertical, 2 Wheeler
+    h: float  # depth (<= 0: deep water, no image term)
+    hw: float  # the depth Wheeler's stretching uses
+    s_eta_p: np.ndarray  # elevation reference offset per point
+    grp: np.ndarray  # elevation group per point
+    k_eta: np.ndarray  # elevation node wavenumbers
+    q_eta: int  # first kinematics column of the series
+    starts: np.ndarray  # first node per point
+    orders: np.ndarray  # nodes per point
+    k_q: np.ndarray  # node wavenumbers
+    sref_q: np.ndarray  # node reference offsets
+    w_q: np.ndarray  # node weights (frequencies)
+    eta_runs: tuple  # node_runs of the elevation nodes (lane kernels)
+    point_runs: tuple  # point_runs of the kinematics nodes (lane kernels)
+
+
+def expansion(*, cos, sin, mode, h, hw, s_eta_p, grp, k_eta, q_eta, starts, orders, k_q, sref_q,
+              w_q) -> Expansion:  # fmt: skip
+    """An :class:`Expansion` by keyword, with the runs of the lane kernels computed."""
+    return Expansion(cos=cos, sin=sin, mode=mode, h=h, hw=hw, s_eta_p=s_eta_p, grp=grp,
+                     k_eta=k_eta, q_eta=q_eta, starts=starts, orders=orders, k_q=k_q,
+                     sref_q=sref_q, w_q=w_q, eta_runs=node_runs(k_eta, 0, len(k_eta)),
+                     point_runs=point_runs(k_q, starts, orders))  # fmt: skip
+
+
+class _Node(NamedTuple):
+    """The running values of one member along a run of nodes (:func:`_kin_node`): the phase
+    e^{i k_j s} and its ratio, the depth factors e^{k_j z}, e^{-k_j (z + 2h)} and theirs, and the
+    four sums (u_h, a_h, u_z, a_z before the heading factors)."""
+
+    p_c: float
+    p_s: float
+    r_c: float
+    r_s: float
+    e_k: float
+    e_kr: float
+    e_m: float
+    e_mr: float
+    ur: float
+    uw: float
+    vi: float
+    vw: float
+
+
+class _Ratios(NamedTuple):
+    """The constant second ratios of a run (:func:`_kin_node`)."""
+
+    q_c: float
+    q_s: float
+    e_kq: float
+    e_mq: float
+
+
+class _Lanes(NamedTuple):
+    """Work lanes (B,) of :func:`_eta_lanes`: the run factors and a scratch lane."""
+
+    pc: np.ndarray
+    ps: np.ndarray
+    rc: np.ndarray
+    rs: np.ndarray
+    qc: np.ndarray
+    qs: np.ndarray
+    tmp: np.ndarray
 
 
 @njit(cache=True, fastmath=False, inline="always")
@@ -294,58 +369,26 @@ def expansion_eta(z, xy, cos, sin, s_eta_p, grp, k_eta):
 
 
 @njit(cache=True, fastmath=False)
-def expansion_kinematics(
-    z,
-    points,
-    cos,
-    sin,
-    mode,
-    h,
-    h_wheeler,
-    s_eta_p,
-    grp,
-    k_eta,
-    q_eta,
-    starts,
-    orders,
-    k_q,
-    sref_q,
-    w_q,
-):
-    """Velocity and acceleration (B, P, 3) at ``points`` (B, P, 3).
-
-    ``mode``: 0 no stretching, 1 vertical, 2 Wheeler; ``h`` the depth (<= 0: deep water, no image
-    term), ``h_wheeler`` the depth used by Wheeler's stretching.
-    """
-    return expansion_kinematics_eta(
-        z,
-        points,
-        _NO_ETA,
-        cos,
-        sin,
-        mode,
-        h,
-        h_wheeler,
-        s_eta_p,
-        grp,
-        k_eta,
-        q_eta,
-        starts,
-        orders,
-        k_q,
-        sref_q,
-        w_q,
-    )
+def expansion_kinematics(z, points, sea):
+    """Velocity and acceleration (B, P, 3) at ``points`` (B, P, 3) from the series ``z`` (R, C)
+    and the node data ``sea`` (an :class:`Expansion`: stretching ``mode`` 0 none, 1 vertical, 2
+    Wheeler; ``h`` the depth (<= 0: deep water, no image term), ``hw`` the depth used by
+    Wheeler's stretching)."""
+    return expansion_kinematics_eta(z, points, _NO_ETA, sea)
 
 
 _NO_ETA = np.zeros((0, 0))
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def _kin_node(zre, zim, wq, p_c, p_s, r_c, r_s, q_c, q_s, e_k, e_kr, e_kq, e_m, e_mr, e_mq, ur, uw, vi, vw):  # noqa: E501
-    """One interpolation node of the kinematics kernels (scalar and lanes) for one member: the series
+def _kin_node(zre, zim, wq, nd, rt):
+    """One interpolation node of the kinematics kernels (scalar and lanes) for one member (its
+    running values ``nd`` a :class:`_Node`, the run's ratios ``rt`` a :class:`_Ratios`): the series
     term Z e^{i k s} into the four sums (u_h, a_h, u_z, a_z before the heading factors), then the
-    recurrences of the phase and the two depth factors to the next node of the run."""
+    recurrences of the phase and the two depth factors to the next node of the run. Returns the
+    next :class:`_Node`."""
+    p_c, p_s, r_c, r_s, e_k, e_kr, e_m, e_mr, ur, uw, vi, vw = nd
+    q_c, q_s, e_kq, e_mq = rt
     a = zre * p_c - zim * p_s
     c = zre * p_s + zim * p_c
     # deep water: emz = 0 and ekz > 0, so ekz +- 0 is ekz to the bit
@@ -360,7 +403,7 @@ def _kin_node(zre, zim, wq, p_c, p_s, r_c, r_s, q_c, q_s, e_k, e_kr, e_kq, e_m, 
     e_kr *= e_kq
     e_m *= e_mr
     e_mr *= e_mq
-    return p_c, p_s, r_c, r_s, e_k, e_kr, e_m, e_mr, ur, uw, vi, vw
+    return _Node(p_c, p_s, r_c, r_s, e_k, e_kr, e_m, e_mr, ur, uw, vi, vw)
 
 
 #: batch size from which the lane kernels are used (same bits as the scalar ones)
@@ -368,29 +411,14 @@ LANES_MIN = 8
 
 
 @njit(cache=True, fastmath=False)
-def expansion_kinematics_eta(
-    z,
-    points,
-    eta_in,
-    cos,
-    sin,
-    mode,
-    h,
-    h_wheeler,
-    s_eta_p,
-    grp,
-    k_eta,
-    q_eta,
-    starts,
-    orders,
-    k_q,
-    sref_q,
-    w_q,
-):
+def expansion_kinematics_eta(z, points, eta_in, sea):
     """:func:`expansion_kinematics` with the surface elevation at the points given where it is
     already known: ``eta_in`` (B, P), NaN (or an empty array) where it must be computed. The
     fused loop passes the Morison wetting elevation of fully wet strips, whose load point is the
     strip centre the elevation was computed at."""
+    cos, sin, mode, h, h_wheeler = sea.cos, sea.sin, sea.mode, sea.h, sea.hw
+    s_eta_p, grp, k_eta, q_eta = sea.s_eta_p, sea.grp, sea.k_eta, sea.q_eta
+    starts, orders, k_q, sref_q, w_q = sea.starts, sea.orders, sea.k_q, sea.sref_q, sea.w_q
     n_b, n_p = points.shape[0], points.shape[1]
     given = eta_in.shape[0] > 0
     n_eta = k_eta.shape[0]
@@ -450,8 +478,9 @@ def expansion_kinematics_eta(
                         break  # a new run starts here
                     zz = z[r, q_eta + q]
                     pc, ps, rc, rs, ekz, ekz_r, emz, emz_r, u_re, uw_im, v_im, vw_re = _kin_node(
-                        zz.real, zz.imag, w_q[q], pc, ps, rc, rs, qc, qs,
-                        ekz, ekz_r, ekz_q, emz, emz_r, emz_q, u_re, uw_im, v_im, vw_re,
+                        zz.real, zz.imag, w_q[q],
+                        _Node(pc, ps, rc, rs, ekz, ekz_r, emz, emz_r, u_re, uw_im, v_im, vw_re),
+                        _Ratios(qc, qs, ekz_q, emz_q),
                     )  # fmt: skip
                     kp += dd
                     dd += d2
@@ -584,8 +613,10 @@ def _run_factors_lanes(k0, d1, d2, s, tmp, pc, ps, rc, rs, qc, qs):
 
 
 @njit(cache=True, fastmath=False)
-def _eta_lanes(zr, zi, base, s, runs, acc, pc, ps, rc, rs, qc, qs, tmp):
-    """Elevation at offsets ``s`` (B,) of one point from the series at columns base + node."""
+def _eta_lanes(zr, zi, base, s, runs, acc, w):
+    """Elevation ``acc`` (B,) at offsets ``s`` (B,) of one point from the series at columns
+    base + node (``w``: the work lanes, a :class:`_Lanes`)."""
+    pc, ps, rc, rs, qc, qs, tmp = w.pc, w.ps, w.rc, w.rs, w.qc, w.qs, w.tmp
     n_b = s.shape[0]
     per_member = zr.shape[1] > 1
     first, length, kd = runs
@@ -633,10 +664,11 @@ def expansion_eta_lanes(zr, zi, xy, cos, sin, s_eta_p, grp, eta_runs, n_eta):
     qc = np.empty(n_b)
     qs = np.empty(n_b)
     tmp = np.empty(n_b)
+    w = _Lanes(pc, ps, rc, rs, qc, qs, tmp)
     for p in range(n_p):
         for b in range(n_b):
             s[b] = xy[b, p, 0] * cos + xy[b, p, 1] * sin - s_eta_p[p]
-        _eta_lanes(zr, zi, grp[p] * n_eta, s, eta_runs, acc, pc, ps, rc, rs, qc, qs, tmp)
+        _eta_lanes(zr, zi, grp[p] * n_eta, s, eta_runs, acc, w)
         for b in range(n_b):
             out[b, p] = acc[b]
     return out
@@ -778,28 +810,14 @@ def expansion_eta_chains_scalar(z, xy, cos, sin, s_eta_p, grp, eta_runs, n_eta, 
 
 
 @njit(cache=True, fastmath=False)
-def expansion_kinematics_lanes(
-    zr,
-    zi,
-    points,
-    eta_in,
-    cos,
-    sin,
-    mode,
-    h,
-    h_wheeler,
-    s_eta_p,
-    grp,
-    eta_runs,
-    n_eta,
-    q_eta,
-    runs_p,
-    sref_q,
-    w_q,
-):
-    """:func:`expansion_kinematics_eta` (same bits) from :func:`series_lanes`; ``runs_p`` =
-    (first, length, kd, offsets): the :func:`node_runs` of every point concatenated, point p's
-    runs at offsets[p] .. offsets[p + 1] - 1 (:func:`point_runs`)."""
+def expansion_kinematics_lanes(zr, zi, points, eta_in, sea):
+    """:func:`expansion_kinematics_eta` (same bits) from :func:`series_lanes`; ``sea.point_runs``
+    = (first, length, kd, offsets): the :func:`node_runs` of every point concatenated, point p's
+    runs at offsets[p] .. offsets[p + 1] - 1 (:func:`point_runs`); ``sea.eta_runs`` those of the
+    elevation nodes."""
+    cos, sin, mode, h, h_wheeler = sea.cos, sea.sin, sea.mode, sea.h, sea.hw
+    s_eta_p, grp, eta_runs, n_eta = sea.s_eta_p, sea.grp, sea.eta_runs, sea.k_eta.shape[0]
+    q_eta, runs_p, sref_q, w_q = sea.q_eta, sea.point_runs, sea.sref_q, sea.w_q
     n_b, n_p = points.shape[0], points.shape[1]
     per_member = zr.shape[1] > 1
     vel = np.zeros((n_b, n_p, 3))
@@ -833,6 +851,7 @@ def expansion_kinematics_lanes(
     zrow_i = np.empty(n_b)
     zrow_r2 = np.empty(n_b)
     zrow_i2 = np.empty(n_b)
+    ew = _Lanes(pc, ps, rc, rs, qc, qs, u_re)
     for p in range(n_p):
         if mode != 0:
             need = False
@@ -843,7 +862,7 @@ def expansion_kinematics_lanes(
             if need:
                 for b in range(n_b):
                     se[b] = points[b, p, 0] * cos + points[b, p, 1] * sin - s_eta_p[p]
-                _eta_lanes(zr, zi, grp[p] * n_eta, se, eta_runs, tmp, pc, ps, rc, rs, qc, qs, u_re)
+                _eta_lanes(zr, zi, grp[p] * n_eta, se, eta_runs, tmp, ew)
                 for b in range(n_b):
                     if not math.isfinite(eta[b]):
                         eta[b] = tmp[b]
@@ -927,14 +946,15 @@ def expansion_kinematics_lanes(
                     p_c, p_s, r_c, r_s = pc[b], ps[b], rc[b], rs[b]
                     e_k, e_kr, e_m, e_mr = ekz[b], ekz_r[b], emz[b], emz_r[b]
                     ur, uw, vi, vw = u_re[b], uw_im[b], v_im[b], vw_re[b]
+                    rt = _Ratios(qc[b], qs[b], ekz_q[b], emz_q[b])
                     p_c, p_s, r_c, r_s, e_k, e_kr, e_m, e_mr, ur, uw, vi, vw = _kin_node(
-                        row_r[b], row_i[b], wq, p_c, p_s, r_c, r_s, qc[b], qs[b],
-                        e_k, e_kr, ekz_q[b], e_m, e_mr, emz_q[b], ur, uw, vi, vw,
+                        row_r[b], row_i[b], wq,
+                        _Node(p_c, p_s, r_c, r_s, e_k, e_kr, e_m, e_mr, ur, uw, vi, vw), rt,
                     )  # fmt: skip
                     if two:
                         p_c, p_s, r_c, r_s, e_k, e_kr, e_m, e_mr, ur, uw, vi, vw = _kin_node(
-                            row_r2[b], row_i2[b], wq2, p_c, p_s, r_c, r_s, qc[b], qs[b],
-                            e_k, e_kr, ekz_q[b], e_m, e_mr, emz_q[b], ur, uw, vi, vw,
+                            row_r2[b], row_i2[b], wq2,
+                            _Node(p_c, p_s, r_c, r_s, e_k, e_kr, e_m, e_mr, ur, uw, vi, vw), rt,
                         )  # fmt: skip
                     pc[b], ps[b], rc[b], rs[b] = p_c, p_s, r_c, r_s
                     ekz[b], ekz_r[b], emz[b], emz_r[b] = e_k, e_kr, e_m, e_mr

@@ -738,6 +738,23 @@ class ExpansionSea:
             self._jit_c = c
         return c
 
+    def _expansion(self):
+        """The node data the compiled kinematics read (``_kernels.waves.Expansion``), once."""
+        e = self.__dict__.get("_jit_e")
+        if e is None:
+            from floatwind._kernels import waves as kw
+
+            c = self._jit_consts()
+            e = kw.Expansion(cos=self.cos, sin=self.sin, mode=c["mode"],
+                             h=self._h if self._h is not None else 0.0,
+                             hw=self._h if self._h is not None else 1e6, s_eta_p=c["s_eta_p"],
+                             grp=c["grp"], k_eta=c["k_eta"], q_eta=self._q_eta,
+                             starts=c["starts"], orders=c["orders"], k_q=c["k_q"],
+                             sref_q=c["sref_q"], w_q=c["w_q"], eta_runs=c["eta_runs"],
+                             point_runs=c["point_runs"])  # fmt: skip
+            self._jit_e = e
+        return e
+
     def _lanes(self, t: float, z: np.ndarray):
         """The series at t, member-contiguous (``waves.series_lanes``), cached per t."""
         hit = self.__dict__.get("_lanes_cache")
@@ -765,48 +782,13 @@ class ExpansionSea:
         if self._jit_ok(z, points) and self.orders.min() > 0:
             from floatwind._kernels import waves as kw
 
-            c = self._jit_consts()
-            h = self._h if self._h is not None else 0.0
-            hw = self._h if self._h is not None else 1e6
+            sea = self._expansion()
             if points.shape[0] >= kw.LANES_MIN:  # members in SIMD lanes: the same bits
                 zr, zi = self._lanes(t, z)
                 return kw.expansion_kinematics_lanes(
-                    zr,
-                    zi,
-                    np.ascontiguousarray(points),
-                    _NO_ETA,
-                    self.cos,
-                    self.sin,
-                    c["mode"],
-                    h,
-                    hw,
-                    c["s_eta_p"],
-                    c["grp"],
-                    c["eta_runs"],
-                    len(c["k_eta"]),
-                    self._q_eta,
-                    c["point_runs"],
-                    c["sref_q"],
-                    c["w_q"],
+                    zr, zi, np.ascontiguousarray(points), _NO_ETA, sea
                 )
-            return kw.expansion_kinematics(
-                z,
-                np.ascontiguousarray(points),
-                self.cos,
-                self.sin,
-                c["mode"],
-                h,
-                hw,
-                c["s_eta_p"],
-                c["grp"],
-                c["k_eta"],
-                self._q_eta,
-                c["starts"],
-                c["orders"],
-                c["k_q"],
-                c["sref_q"],
-                c["w_q"],
-            )
+            return kw.expansion_kinematics(z, np.ascontiguousarray(points), sea)
         zc = points[..., 2]
         if self.stretching == "none":
             zev, wet = np.minimum(zc, 0.0), zc <= 0.0

@@ -11,6 +11,7 @@ seed 002 chapter as numbered in docs/bossak.md.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -19,6 +20,15 @@ from floatwind._kernels.contract import BodyKinematics
 from floatwind._kernels.status import BOSSAK_NOT_CONVERGED, NOT_FINITE
 
 __all__ = [
+    "BodyState",
+    "Bodies",
+    "Iteration",
+    "LinearModel",
+    "LinkedRecord",
+    "Newmark",
+    "Predicted",
+    "Record",
+    "StepLoads",
     "bossak_linear_chunk",
     "bossak_linked_chunk",
     "exp_so3_into",
@@ -28,16 +38,46 @@ __all__ = [
 ]
 
 
-def bossak_linear_chunk(ts, y0, f0, a0, p, x0, S, K, C, alpha, gamma, beta, Y, F, A):
-    """Up to ``len(ts) - 1`` Bossak-Newmark steps of x'' = F~(t) - K~ (x - x0) - C~ x'.
+class Newmark(NamedTuple):
+    """The Bossak-Newmark parameters of the steps (docs/bossak.md)."""
+
+    alpha: float
+    gamma: float
+    beta: float
+
+
+class LinearModel(NamedTuple):
+    """The small-rotation model of (7-1) per member (:func:`bossak_linear_chunk`)."""
+
+    x0: np.ndarray  # (B, 6) the mean position
+    S: np.ndarray  # (B, 6, 6) (1 - alpha) I + beta h^2 K~ + Gamma h C~
+    K: np.ndarray  # (B, 6, 6) K~
+    C: np.ndarray  # (B, 6, 6) C~
+
+
+class Record(NamedTuple):
+    """What a chunk writes per step (row k + 1 for the step from grid index k)."""
+
+    Y: np.ndarray  # (n + 1, B, n_y) states
+    F: np.ndarray  # (n + 1, B, n_y) their rates
+    A: np.ndarray  # (n + 1, B, n_a) algorithmic accelerations
+
+
+def bossak_linear_chunk(ts, y0, f0, a0, p, lin, nm, out):
+    """Up to ``len(ts) - 1`` Bossak-Newmark steps of x'' = F~(t) - K~ (x - x0) - C~ x' (the
+    model ``lin`` a :class:`LinearModel`, the parameters ``nm`` a :class:`Newmark`).
 
     F~(t) is the right-hand side's acceleration at the mean position at rest, (x0, 0), at the
     step's end time (grid index k + 1 of ``p.rel``); S = (1 - alpha) I + beta h^2 K~ + Gamma h C~
-    per member (B, 6, 6). Writes Y[k+1] (state), F[k+1] (its rate) and A[k+1] (the algorithmic
-    acceleration) and returns (steps done, status): it stops before a step whose forcing the
-    right-hand side declines (its status) or whose new state is not finite (``NOT_FINITE``). One
-    member after the other: a member of a batch gives the same bits as the same run alone.
+    per member (B, 6, 6). Writes ``out`` (a :class:`Record`): Y[k+1] (state), F[k+1] (its rate)
+    and A[k+1] (the algorithmic acceleration) and returns (steps done, status): it stops before
+    a step whose forcing the right-hand side declines (its status) or whose new state is not
+    finite (``NOT_FINITE``). One member after the other: a member of a batch gives the same bits
+    as the same run alone.
     """
+    x0, S, K, C = lin.x0, lin.S, lin.K, lin.C
+    alpha, gamma, beta = nm.alpha, nm.gamma, nm.beta
+    Y, F, A = out.Y, out.F, out.A
     n = ts.shape[0] - 1
     B = y0.shape[0]
     m = y0.shape[1] // 2
@@ -90,6 +130,69 @@ def bossak_linear_chunk(ts, y0, f0, a0, p, x0, S, K, C, alpha, gamma, beta, Y, F
 _SMALL = 1e-4  # floatwind.rotation.rotvec._SMALL
 
 
+class Predicted(NamedTuple):
+    """The Newmark predictors (7-11) of every member's bodies, and their rotations at the
+    step's start."""
+
+    r: np.ndarray  # (B, N, 3) positions
+    th: np.ndarray  # (B, N, 3) rotation increments
+    v: np.ndarray  # (B, N, 3) velocities
+    w: np.ndarray  # (B, N, 3) angular velocities
+    R_n: np.ndarray  # (B, N, 3, 3) rotations at t_n
+
+
+class BodyState(NamedTuple):
+    """One member's bodies for an acceleration iterate (:func:`linked_state` writes it)."""
+
+    r: np.ndarray  # (N, 3)
+    R: np.ndarray  # (N, 3, 3)
+    v: np.ndarray  # (N, 3)
+    w: np.ndarray  # (N, 3)
+
+
+class Bodies(NamedTuple):
+    """The free bodies and their rigid links (``floatwind.multibody.links.WeldLink``)."""
+
+    cm_b: np.ndarray  # (N, 3) CM in each body's frame
+    mass: np.ndarray  # (N,)
+    inertia_b: np.ndarray  # (N, 3, 3) about the CM, body axes
+    la: np.ndarray  # (L,) body a of each link
+    lb: np.ndarray  # (L,) body b
+    pa: np.ndarray  # (L, 3) the link point on a (body axes)
+    pb: np.ndarray  # (L, 3) on b
+    C0: np.ndarray  # (L, 3, 3) the links' relative rotation at rest
+
+
+class Iteration(NamedTuple):
+    """The loads loop and the body-dynamics loop of :func:`bossak_linked_chunk`."""
+
+    rtol: float
+    atol: float
+    link_tol: float  # the links' residual
+    max_iter: int  # loads-loop iterations
+    max_inner: int  # body-loop iterations
+    aitken: bool  # Aitken relaxation of the loads loop
+
+
+class StepLoads(NamedTuple):
+    """The loads at an iterate (B, N, ...), held fixed in the body loop."""
+
+    force: np.ndarray
+    moment: np.ndarray
+    added: np.ndarray  # (B, N, 6, 6)
+    has_add: bool
+
+
+class LinkedRecord(NamedTuple):
+    """What :func:`bossak_linked_chunk` writes: a :class:`Record`'s rows and the iterations."""
+
+    Y: np.ndarray
+    F: np.ndarray
+    A: np.ndarray
+    IT: np.ndarray  # (n + 1, B) loads-loop iterations
+    ITI: np.ndarray  # (n + 1, B) body-loop iterations
+
+
 @njit(cache=True, fastmath=False)
 def exp_so3_into(th0, th1, th2, out):
     """out = exp(~theta) (Rodrigues, series below 1e-4 rad as floatwind.rotation.exp_so3)."""
@@ -124,8 +227,11 @@ def log_so3_small(E, out):
 
 
 @njit(cache=True, fastmath=False)
-def linked_state(b, u, r_p, th_p, v_p, w_p, R_n, bh2, gh, r1, R1, v1, w1):
-    """Member b's positions and velocities for the acceleration iterate u (N, 6) (7-11)."""
+def linked_state(b, u, pred, bh2, gh, out):
+    """Member b's positions and velocities (``out``, a :class:`BodyState`) for the acceleration
+    iterate u (N, 6) from the predictors ``pred`` (a :class:`Predicted`) (7-11)."""
+    r_p, th_p, v_p, w_p, R_n = pred.r, pred.th, pred.v, pred.w, pred.R_n
+    r1, R1, v1, w1 = out.r, out.R, out.v, out.w
     N = r_p.shape[1]
     E = np.empty((3, 3))
     for i in range(N):
@@ -188,13 +294,20 @@ def solve_in_place(K, x):
 
 
 @njit(cache=True, fastmath=False)
-def linked_body_loop(
-    u0, a_n, F, Mo, Aadd, has_add, r_p, th_p, v_p, w_p, R_n, b, mass, inertia_b,
-    la, lb, pa, pb, C0, alpha, bh2, gh, atol, floor, rtol, link_tol, max_inner, out_u,
-):  # fmt: skip
-    """The body-dynamics loop of member b with its loads fixed: (7-5), (7-6) with the
-    instantaneous inertia, the links linearised (7-9) and (7-23) solved, equilibrated, until
-    the links hold. Writes the iterate into out_u (N, 6); returns the iterations."""
+def linked_body_loop(u0, a_n, loads, pred, b, bodies, nm, it_, h, floor, out_u):
+    """The body-dynamics loop of member b with its loads ``loads`` (a :class:`StepLoads`)
+    fixed: (7-5), (7-6) with the instantaneous inertia, the links linearised (7-9) and (7-23)
+    solved, equilibrated, until the links hold (``bodies`` a :class:`Bodies`, ``nm`` the
+    :class:`Newmark` parameters, ``it_`` the :class:`Iteration` tolerances, ``h`` the step,
+    ``floor`` member b's floor of the convergence test). Writes the iterate into out_u (N, 6);
+    returns the iterations."""
+    F, Mo, Aadd, has_add = loads.force, loads.moment, loads.added, loads.has_add
+    mass, inertia_b, la, lb = bodies.mass, bodies.inertia_b, bodies.la, bodies.lb
+    pa, pb, C0 = bodies.pa, bodies.pb, bodies.C0
+    alpha = nm.alpha
+    bh2 = nm.beta * h * h
+    gh = nm.gamma * h
+    atol, rtol, link_tol, max_inner = it_.atol, it_.rtol, it_.link_tol, it_.max_inner
     N = mass.shape[0]
     L = la.shape[0]
     n = 6 * N
@@ -206,6 +319,7 @@ def linked_body_loop(
     R1 = np.empty((N, 3, 3))
     v1 = np.empty((N, 3))
     w1 = np.empty((N, 3))
+    one = BodyState(r1, R1, v1, w1)
     M = np.empty((n, n))
     Fg = np.empty(n)
     A = np.empty((nc, n))
@@ -223,7 +337,7 @@ def linked_body_loop(
     it = 0
     for _j in range(max_inner):
         it += 1
-        linked_state(b, ui, r_p, th_p, v_p, w_p, R_n, bh2, gh, r1, R1, v1, w1)
+        linked_state(b, ui, pred, bh2, gh, one)
         M[:, :] = 0.0
         for i in range(N):
             sandwich_into(R1[i], inertia_b[i], R1[i], T, Ig)  # I = R I_b R^T (7-6)
@@ -317,18 +431,22 @@ def make_kin(r, R, v, w, cm_b):
     return BodyKinematics(r, R, v, w, cm_b)
 
 
-def bossak_linked_chunk(
-    ts, y0, f0, a0, p, cm_b, mass, inertia_b, la, lb, pa, pb, C0, alpha, gamma, beta,
-    rtol, atol, link_tol, max_iter, max_inner, aitken, Y, F, A, IT, ITI,
-):  # fmt: skip
-    """Up to ``len(ts) - 1`` Bossak-Newmark steps of free bodies with body links, the nested
-    loops of :meth:`floatwind.multibody.links.LinkedBodies.bossak_step` compiled: a loads loop
-    (the model's compiled loads ``_loads`` at the iterate, Aitken relaxation per member)
-    around :func:`linked_body_loop`. Flat state [r (3N), R (9N), v (3N), w (3N)]; writes
-    Y[k+1], F[k+1], A[k+1] (algorithmic accelerations (B, 6N)), IT/ITI[k+1] (loads-loop and
-    body-loop iterations) and returns (steps done, status): a load's status,
-    ``BOSSAK_NOT_CONVERGED`` (the Python step redoes it and raises) or ``NOT_FINITE`` for a
-    non-finite state (``floatwind._kernels.status``) stop the chunk before that step."""
+def bossak_linked_chunk(ts, y0, f0, a0, p, bodies, nm, it_, out):
+    """Up to ``len(ts) - 1`` Bossak-Newmark steps of free bodies with body links (``bodies`` a
+    :class:`Bodies`; ``nm`` the :class:`Newmark` parameters, ``it_`` the :class:`Iteration`
+    settings), the nested loops of :meth:`floatwind.multibody.links.LinkedBodies.bossak_step`
+    compiled: a loads loop (the model's compiled loads ``_loads`` at the iterate, Aitken
+    relaxation per member) around :func:`linked_body_loop`. Flat state [r (3N), R (9N), v (3N),
+    w (3N)]; writes into ``out`` (a :class:`LinkedRecord`) Y[k+1], F[k+1], A[k+1] (algorithmic
+    accelerations (B, 6N)), IT/ITI[k+1] (loads-loop and body-loop iterations) and returns
+    (steps done, status): a load's status, ``BOSSAK_NOT_CONVERGED`` (the Python step redoes it
+    and raises) or ``NOT_FINITE`` for a non-finite state (``floatwind._kernels.status``) stop
+    the chunk before that step."""
+    cm_b, mass = bodies.cm_b, bodies.mass
+    gamma, beta = nm.gamma, nm.beta
+    alpha = nm.alpha
+    rtol, atol, max_iter, aitken = it_.rtol, it_.atol, it_.max_iter, it_.aitken
+    Y, F, A, IT, ITI = out.Y, out.F, out.A, out.IT, out.ITI
     n = ts.shape[0] - 1
     B = y0.shape[0]
     N = mass.shape[0]
@@ -343,6 +461,7 @@ def bossak_linked_chunk(
     v_p = np.empty((B, N, 3))
     w_p = np.empty((B, N, 3))
     R_n = np.empty((B, N, 3, 3))
+    pred = Predicted(r_p, th_p, v_p, w_p, R_n)
     an = np.empty((B, N, 6))
     floor = np.empty(B)
     r1 = np.empty((B, N, 3))
@@ -357,6 +476,8 @@ def bossak_linked_chunk(
     RR = np.empty((N, 3, 3))
     vv = np.empty((N, 3))
     ww = np.empty((N, 3))
+    accepted = BodyState(rr, RR, vv, ww)
+    loads = StepLoads(force, moment, added, p.adds_mass)
     for k in range(n):
         h = ts[k + 1] - ts[k]
         t1 = ts[k + 1]
@@ -392,7 +513,7 @@ def bossak_linked_chunk(
         inner = np.zeros(B, dtype=np.int64)
         for it in range(max_iter):
             for b in range(B):
-                linked_state(b, u[b], r_p, th_p, v_p, w_p, R_n, bh2, gh, r1[b], R1[b], v1[b], w1[b])
+                linked_state(b, u[b], pred, bh2, gh, BodyState(r1[b], R1[b], v1[b], w1[b]))
             force[:] = 0.0
             moment[:] = 0.0
             added[:] = 0.0
@@ -403,11 +524,8 @@ def bossak_linked_chunk(
             for b in range(B):
                 if not active[b]:
                     continue
-                inner[b] += linked_body_loop(
-                    u[b], an, force, moment, added, p.adds_mass, r_p, th_p, v_p, w_p, R_n, b,
-                    mass, inertia_b, la, lb, pa, pb, C0, alpha, bh2, gh, atol, floor[b], rtol,
-                    link_tol, max_inner, ui,
-                )  # fmt: skip
+                inner[b] += linked_body_loop(u[b], an, loads, pred, b, bodies, nm, it_, h,
+                                             floor[b], ui)  # fmt: skip
                 outer[b] = it + 1
                 dmax = 0.0
                 umax = 0.0
@@ -418,7 +536,7 @@ def bossak_linked_chunk(
                 if dmax <= atol + floor[b] + rtol * umax:
                     # accept: the state of the body loop's iterate, its rate with the
                     # acceleration (1 - alpha) u + alpha a_n that balances F + R (7-21)
-                    linked_state(b, ui, r_p, th_p, v_p, w_p, R_n, bh2, gh, rr, RR, vv, ww)
+                    linked_state(b, ui, pred, bh2, gh, accepted)
                     for i in range(N):
                         for c in range(3):
                             Y[k + 1, b, 3 * i + c] = rr[i, c]

@@ -489,10 +489,9 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                 dt, n_check = self.relax_step(env)
                 n_max = int(math.ceil(self.ic_tmax / dtic - 1e-12))
                 hist = np.zeros((len(self.lines), 10))
-                tt = relax(p, b, y, 0, rp, vp, dt, n_check, n_max, self.ic_threshold,
-                           self.ic_cd_scale, p.scratch_r[b], p.scratch_v[b], p.scratch_f[b],
-                           p.scratch_m[b], p.scratch_seg[b], p.scratch_pf[b],
-                           p.scratch_pm[b], hist)  # fmt: skip
+                ic = kl.Relaxation(dt=dt, n_check=n_check, n_max=n_max,
+                                   thresh=self.ic_threshold, cd_scale=self.ic_cd_scale)  # fmt: skip
+                tt = relax(p, b, y, 0, rp, vp, ic, kl.member_nodes.py_func(p, b), hist)
                 if not np.all(np.isfinite(y[b])):
                     raise SimulationError(
                         f"{self.name}: the lines' initial relaxation diverged (step {dt:g} s, "
@@ -551,9 +550,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             def residual(x, one=one, dy=dy, rp=rp, vp=vp, rpf=rpf, vpf=vpf):
                 one[0, pos] = x
                 python_form(kl._free_points)(p, 0, one, 0, rp, vp, rpf, vpf)
-                rhs(p, 0, one, 0, rpf, vpf, dy, 1.0, p.scratch_r[0], p.scratch_v[0],
-                    p.scratch_f[0], p.scratch_m[0], p.scratch_seg[0], p.scratch_pf[0],
-                    p.scratch_pm[0])  # fmt: skip
+                rhs(p, 0, one, 0, rpf, vpf, dy, 1.0, kl.member_nodes.py_func(p, 0))
                 return dy[0, acc].copy()
 
             g = float(getattr(env, "gravity", 9.80665))
@@ -576,10 +573,9 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                 dtic = 0.1  # the step: dtM, or what RK2 needs for these lines (statics only)
                 dt = min(self.dt_m, 0.5 * stable_step(self.fastest_rate(env), RK2_BOUND))
                 n_check = int(math.ceil(dtic / dt - 1e-12))
-                python_form(kl.relax)(p, 0, one, 0, rp, vp, dtic / n_check, n_check, 1200,
-                                      1e-6, max(self.ic_cd_scale, 4.0), p.scratch_r[0],
-                                      p.scratch_v[0], p.scratch_f[0], p.scratch_m[0],
-                                      p.scratch_seg[0], p.scratch_pf[0], p.scratch_pm[0],
+                ic = kl.Relaxation(dt=dtic / n_check, n_check=n_check, n_max=1200,
+                                   thresh=1e-6, cd_scale=max(self.ic_cd_scale, 4.0))  # fmt: skip
+                python_form(kl.relax)(p, 0, one, 0, rp, vp, ic, kl.member_nodes.py_func(p, 0),
                                       np.zeros((len(self.lines), 10)))  # fmt: skip
                 one[0, ~pos] = 0.0
                 sol = root(residual, one[0, pos].copy(), method="lm",

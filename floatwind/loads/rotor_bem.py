@@ -423,9 +423,10 @@ class BemRotor(Load, kind="bem_rotor"):
         if s is not None:
             y[:] = s
         dy = np.zeros_like(y)
-        out = python_form(kr.rotor_solve)(g, self._options(env), self.airfoils, bk, pos, vel,
-                                          apex, f64(wind), kin.n_bodies, fresh, dp,
-                                          self._dbemt(init=s is None), y, dy, 0)  # fmt: skip
+        at = kr.BladeNodes(pos=pos, vel=vel, apex=apex, wind=f64(wind), dpitch=dp)
+        out = python_form(kr.rotor_solve)(g, self._options(env), self.airfoils, bk, at,
+                                          kin.n_bodies, fresh, self._dbemt(init=s is None), y,
+                                          dy, 0)  # fmt: skip
         return (*out, y, dy)
 
     def after_step(self, t, kin: Kinematics, env, memory, s) -> None:

@@ -29,6 +29,7 @@ import numpy as np
 
 from floatwind.errors import CaseError, SimulationError
 from floatwind.integrate import Recording
+from floatwind.integrate import compiled_bossak as cb
 from floatwind.integrate.bossak import BossakNewmark, spectral_radius_infinity
 from floatwind.loads.base import Kinematics, Wrench
 from floatwind.model import Model
@@ -107,8 +108,10 @@ class LinearizedSystem:
         F = np.empty((n + 1, B, 2 * m))
         A = np.empty((n + 1, B, m))
         done, status = fr.stepper.bossak_linear_chunk(
-            f64(ts), f64(y), f64(f), f64(a0), fr.params._replace(rel=rel), f64(self.x0),
-            S, K, C, params.alpha, params.gamma, params.beta, Y, F, A,
+            f64(ts), f64(y), f64(f), f64(a0), fr.params._replace(rel=rel),
+            cb.LinearModel(x0=f64(self.x0), S=S, K=K, C=C),
+            cb.Newmark(alpha=params.alpha, gamma=params.gamma, beta=params.beta),
+            cb.Record(Y=Y, F=F, A=A),
         )  # fmt: skip
         return Y, F, A, int(done), int(status), None
 
@@ -185,8 +188,8 @@ def compiled_linked_chunk(lb: LinkedBodies, fused):
     pa = f64(np.array([lk.p_a for lk in lb.links]).reshape(L, 3))
     pb = f64(np.array([lk.p_b for lk in lb.links]).reshape(L, 3))
     C0 = f64(np.array([lk.C0 for lk in lb.links]).reshape(L, 3, 3))
-    mass, inertia = f64(lb.mass), f64(lb.inertia_b)
-    cm_b = f64(fused.system.tree.cm_b)
+    bodies = cb.Bodies(cm_b=f64(fused.system.tree.cm_b), mass=f64(lb.mass),
+                       inertia_b=f64(lb.inertia_b), la=la, lb=lbi, pa=pa, pb=pb, C0=C0)  # fmt: skip
 
     def chunk(ts, y, f, a0, integ, dt):
         n, B, N = len(ts) - 1, y.shape[0], lb.N
@@ -197,9 +200,11 @@ def compiled_linked_chunk(lb: LinkedBodies, fused):
         ITI = np.zeros((n + 1, B), dtype=np.int64)
         prm = integ.params
         done, status = fused.stepper.bossak_linked_chunk(
-            f64(ts), f64(y), f64(f), f64(a0), fused.params, cm_b, mass, inertia, la, lbi, pa,
-            pb, C0, prm.alpha, prm.gamma, prm.beta, integ.rtol, integ.atol, lb.link_tol,
-            integ.max_iter, lb.max_inner, integ.aitken, Y, F, A, IT, ITI,
+            f64(ts), f64(y), f64(f), f64(a0), fused.params, bodies,
+            cb.Newmark(alpha=prm.alpha, gamma=prm.gamma, beta=prm.beta),
+            cb.Iteration(rtol=integ.rtol, atol=integ.atol, link_tol=lb.link_tol,
+                         max_iter=integ.max_iter, max_inner=lb.max_inner, aitken=integ.aitken),
+            cb.LinkedRecord(Y=Y, F=F, A=A, IT=IT, ITI=ITI),
         )  # fmt: skip
         return Y, F, A, int(done), int(status), (IT, ITI)
 

@@ -101,6 +101,7 @@ def _source(loads: list, dofs: bool | str = False) -> str:
         "from floatwind._kernels.fused import rhs_dynamics, rhs_kinematics, select_add",
         "from floatwind._kernels.fused import rhs_dynamics_dofs, rhs_kinematics_dofs",
         "from floatwind._kernels.fused import rhs_dynamics_flex, rhs_kinematics_flex",
+        "from floatwind.integrate.compiled_bossak import BodyState, Predicted, StepLoads",
         "from floatwind.integrate.compiled_bossak import linked_body_loop, linked_state, make_kin",
         "from floatwind._kernels.status import BOSSAK_NOT_CONVERGED, NOT_FINITE",
     ]

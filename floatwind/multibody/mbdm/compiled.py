@@ -334,6 +334,7 @@ def member_params(dsys) -> dict:
 def run(dsystems, x0, t_start, dt, n_steps, save_every, alpha, beta):
     """Compiled Baumgarte/RK4 run of a batch: ``x0`` (B, 14 nb). Returns
     (x (B, nt, 14 nb), qddot (B, nt, 7 nb), drift_position (B, nt), drift_velocity (B, nt))."""
+    from floatwind._kernels import mbdm as km
 
     system = dsystems[0].system
     nb = dsystems[0].nb
@@ -346,8 +347,8 @@ def run(dsystems, x0, t_start, dt, n_steps, save_every, alpha, beta):
                 np.array_equal(a, b) for a, b in zip(structure(d.system, fixed), st)):  # fmt: skip
             raise CaseError("the members of a compiled batch must have the same joints",
                             field="batch")  # fmt: skip
-    pairs = st[3]
-    m = st[0].shape[0]
+    rint, _rf, _rb, pairs = st
+    m = rint.shape[0]
     first = np.array([pairs[pairs[:, 0] == a, 2].min() for a in range(m)], dtype=np.int64)
     is_fixed = np.array([k in fixed for k in range(nb)], dtype=np.int64)
     x0 = np.array(x0, dtype=float)
@@ -375,12 +376,17 @@ def run(dsystems, x0, t_start, dt, n_steps, save_every, alpha, beta):
     out_dv = np.zeros((B, nt))
     status = np.zeros(B, dtype=np.int64)
     t_fail = np.zeros(B)
-    kernels(laws).run_baumgarte(*st, is_fixed, first, stack("mass"), stack("Jin"), stack("Jinv"),
-                     stack("grav"), ps[0]["lbody"], stack("lpar"), ps[0]["cbody"], stack("cpar"),
-                     ps[0]["cf"], stack("cfp"),
-                     np.ascontiguousarray(x0, dtype=float), float(t_start), float(dt),
-                     int(n_steps), int(save_every), float(alpha), float(beta),
-                     out_x, out_a, out_dp, out_dv, status, t_fail)  # fmt: skip
+    kernels(laws).run_baumgarte(
+        km.Structure(*st, fixed=is_fixed, first=first),
+        km.Members(mass=stack("mass"), Jin=stack("Jin"), Jinv=stack("Jinv"), grav=stack("grav"),
+                   lbody=ps[0]["lbody"], lpar=stack("lpar"), cbody=ps[0]["cbody"],
+                   cpar=stack("cpar"), cf=ps[0]["cf"], cfp=stack("cfp")),
+        np.ascontiguousarray(x0, dtype=float),
+        km.Steps(t_start=float(t_start), dt=float(dt), n_steps=int(n_steps),
+                 save_every=int(save_every)),
+        float(alpha), float(beta),
+        km.Output(x=out_x, a=out_a, dp=out_dp, dv=out_dv, status=status, t_fail=t_fail),
+    )  # fmt: skip
     bad = np.nonzero(status)[0]
     if bad.size:
         b = int(bad[np.argmin(t_fail[bad])])
