@@ -33,6 +33,7 @@ from floatwind._kernels.codegen import load_module, sources_digest
 
 __all__ = ["stepper"]
 
+
 def _ref(fn) -> tuple[str, str]:
     py = getattr(fn, "py_func", fn)
     return py.__module__, py.__qualname__
