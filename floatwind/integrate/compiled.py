@@ -54,34 +54,37 @@ def rk4_chunk(ts, y0, f0, p, Y, F):
         y = Y[k]
         k1 = F[k]
         hh = 0.5 * h
-        for b in range(B):
-            for c in range(m):
-                ys[b, c] = y[b, c] + hh * k1[b, c]
-        st = rhs(p, t_half, ys, 2 * k + 1, k2)  # noqa: F821
-        if st != 0:
-            return k, st
-        for b in range(B):
-            for c in range(m):
-                ys[b, c] = y[b, c] + hh * k2[b, c]
-        st = rhs(p, t_half, ys, 2 * k + 1, k3)  # noqa: F821
-        if st != 0:
-            return k, st
-        for b in range(B):
-            for c in range(m):
-                ys[b, c] = y[b, c] + h * k3[b, c]
-        st = rhs(p, t_full, ys, 2 * k + 2, k4)  # noqa: F821
-        if st != 0:
-            return k, st
         h6 = h / 6.0
-        for b in range(B):
-            for c in range(m):
-                v = y[b, c] + h6 * (k1[b, c] + 2.0 * k2[b, c] + 2.0 * k3[b, c] + k4[b, c])
-                if not math.isfinite(v):  # noqa: F821
-                    return k, NOT_FINITE
-                ys[b, c] = v
-        after(p, t_full, ys, 2 * k + 2)  # noqa: F821 (step memories, then the slope)
-        st = rhs(p, t_full, ys, 2 * k + 2, F[k + 1])  # noqa: F821
-        if st != 0:
-            return k, st
+        # the three stages and the slope at the new state through ONE call of rhs: the model's
+        # loads are inlined into this chunk (floatwind.simulate.generate), once, not four times
+        # (compile time); the same operations in the same order as four calls, the same bits
+        for s in range(4):
+            if s == 0:
+                for b in range(B):
+                    for c in range(m):
+                        ys[b, c] = y[b, c] + hh * k1[b, c]
+                ts_, g, out = t_half, 2 * k + 1, k2
+            elif s == 1:
+                for b in range(B):
+                    for c in range(m):
+                        ys[b, c] = y[b, c] + hh * k2[b, c]
+                ts_, g, out = t_half, 2 * k + 1, k3
+            elif s == 2:
+                for b in range(B):
+                    for c in range(m):
+                        ys[b, c] = y[b, c] + h * k3[b, c]
+                ts_, g, out = t_full, 2 * k + 2, k4
+            else:
+                for b in range(B):
+                    for c in range(m):
+                        v = y[b, c] + h6 * (k1[b, c] + 2.0 * k2[b, c] + 2.0 * k3[b, c] + k4[b, c])
+                        if not math.isfinite(v):  # noqa: F821
+                            return k, NOT_FINITE
+                        ys[b, c] = v
+                after(p, t_full, ys, 2 * k + 2)  # noqa: F821 (step memories, then the slope)
+                ts_, g, out = t_full, 2 * k + 2, F[k + 1]
+            st = rhs(p, ts_, ys, g, out)  # noqa: F821
+            if st != 0:
+                return k, st
         Y[k + 1] = ys
     return n, 0

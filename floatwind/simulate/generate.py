@@ -33,6 +33,7 @@ from floatwind._kernels.codegen import load_module, sources_digest
 
 __all__ = ["stepper"]
 
+
 def _ref(fn) -> tuple[str, str]:
     py = getattr(fn, "py_func", fn)
     return py.__module__, py.__qualname__
@@ -47,7 +48,7 @@ def _emit(c, name: str, imports: list[str], defs: list[str]) -> None:
         imports.append(f"from {mod} import {qual} as {name}")
         return
     lines = [
-        "@njit(cache=True, fastmath=False)",
+        _GLUE,
         f"def {name}(p, t, kin, y, dy, force, moment, added):",
         "    B, N = force.shape[0], force.shape[1]",
     ]
@@ -90,6 +91,17 @@ def _staged(dofs, plain, with_dofs, name: str) -> str:
     return src
 
 
+#: the decorator of the glue between the chunk templates and the load kernels (``_loads``, a
+#: selection's walk, ``system_rhs``, ``after``, ...): inlined into the chunk that calls it at
+#: numba's IR level, so that only the chunk (``rk4_chunk``, ``bossak_*_chunk``) is a compiled
+#: library. numba links the code of every kernel a function calls into that function's library
+#: and optimises and compiles the whole linked module again (LLVM O3 + machine code); with each
+#: glue function a library of its own, every kernel went through that 4-5 times per model
+#: (docs/performance.md, "First run"). Inlining changes no operation (fastmath=False): the same
+#: bits.
+_GLUE = '@njit(cache=True, fastmath=False, inline="always")'
+
+
 def _source(loads: list, dofs: bool | str = False) -> str:
     from floatwind._kernels import fused
     from floatwind.integrate import base, compiled, compiled_bossak
@@ -111,7 +123,7 @@ def _source(loads: list, dofs: bool | str = False) -> str:
         nm = f"_load{i}"
         _emit(c, nm, imports, defs)
         names.append(nm)
-    body = ["@njit(cache=True, fastmath=False)", "def _loads(p, t, kin, y, dy, force, moment, added):"]
+    body = [_GLUE, "def _loads(p, t, kin, y, dy, force, moment, added):"]
     for i, nm in enumerate(names):
         body += [
             f"    st = {nm}(p[{i}], t, kin, y, dy, force, moment, added)",
@@ -121,15 +133,16 @@ def _source(loads: list, dofs: bool | str = False) -> str:
     body.append("    return 0")
     defs.append("\n".join(body))
     jit = "@njit(cache=True, fastmath=False)\n"
-    defs.append(jit + inspect.getsource(base.rk4_stage_times))
-    defs.append(jit + _staged(dofs, fused.system_rhs, fused.system_rhs_dofs, "system_rhs"))
+    glue = _GLUE + "\n"
+    defs.append(glue + inspect.getsource(base.rk4_stage_times))
+    defs.append(glue + _staged(dofs, fused.system_rhs, fused.system_rhs_dofs, "system_rhs"))
     defs.append("rhs = system_rhs")
     after = [(i, c) for i, c in enumerate(loads) if getattr(c, "after_step", None) is not None]
     # loads that measure for the load whose memory they read go first (issue 36: a rotor's
     # measurements before its servodyn load's controller call); stable otherwise
     after.sort(key=lambda ic: not getattr(ic[1], "reads_memory", False))
     if after:
-        walk = [jit + "def _after_steps(p, t, kin, y):"]
+        walk = [glue + "def _after_steps(p, t, kin, y):"]
         for i, c in after:
             mod, qual = _ref(c.after_step)
             if "." in qual:
@@ -137,11 +150,11 @@ def _source(loads: list, dofs: bool | str = False) -> str:
             imports.append(f"from {mod} import {qual} as _after{i}")
             walk.append(f"    _after{i}(p[{i}], t, kin, y)")
         defs.append("\n".join(walk))
-        defs.append(jit + _staged(dofs, fused.system_after_step, fused.system_after_step_dofs,
+        defs.append(glue + _staged(dofs, fused.system_after_step, fused.system_after_step_dofs,
                                   "system_after_step"))  # fmt: skip
         defs.append("after = system_after_step")
     else:
-        defs.append(jit + "def after(p, t, y, g):\n    return None")
+        defs.append(glue + "def after(p, t, y, g):\n    return None")
     defs.append(jit + inspect.getsource(compiled.rk4_chunk))
     defs.append(jit + inspect.getsource(compiled_bossak.bossak_linear_chunk))
     defs.append(jit + inspect.getsource(compiled_bossak.bossak_linked_chunk))
