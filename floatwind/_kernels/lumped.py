@@ -100,6 +100,24 @@ def member_nodes(p, b):
 
 
 @njit(cache=True, fastmath=False, inline="always")
+def point_own(p, k, vp, pf, pm, cd_scale):
+    """Point ``k``'s own loads: net force ``pf[k]`` = weight less buoyancy and its drag
+    (``cd_scale`` x the drag area; 1.0 multiplies exactly), mass ``pm[k]`` = its mass plus the
+    added mass of its volume (MoorDyn v2, Point)."""
+    m = p.pt_mass[k]
+    vol = p.pt_vol[k]
+    for c in range(3):
+        pf[k, c] = 0.0
+        for e in range(3):
+            pm[k, c, e] = 0.0
+        pm[k, c, c] = m + p.rho * vol * p.pt_ca[k]
+    pf[k, 2] -= (m - p.rho * vol) * p.gravity
+    sp = math.sqrt(vp[k, 0] ** 2 + vp[k, 1] ** 2 + vp[k, 2] ** 2)
+    for c in range(3):
+        pf[k, c] -= 0.5 * p.rho * p.pt_cda[k] * cd_scale * sp * vp[k, c]
+
+
+@njit(cache=True, fastmath=False, inline="always")
 def gather_line(p, j, b, y, so, rp, vp, nd):
     """The :class:`Line` of line ``j`` in ``nd``: its end nodes at their points (``rp``, ``vp``),
     its interior nodes from the states ``y[b]`` (the line's columns from ``so``)."""
@@ -341,17 +359,7 @@ def member_rhs(p, b, y, s0, rp, vp, dy, cd_scale, nd):
     v, fnet, mass, pf, pm = nd.v, nd.fnet, nd.mass, nd.pf, nd.pm
     write = dy.shape[1] > 0
     for k in range(pf.shape[0]):
-        m = p.pt_mass[k]
-        vol = p.pt_vol[k]
-        for c in range(3):
-            pf[k, c] = 0.0
-            for e in range(3):
-                pm[k, c, e] = 0.0
-            pm[k, c, c] = m + p.rho * vol * p.pt_ca[k]
-        pf[k, 2] -= (m - p.rho * vol) * p.gravity
-        sp = math.sqrt(vp[k, 0] ** 2 + vp[k, 1] ** 2 + vp[k, 2] ** 2)
-        for c in range(3):
-            pf[k, c] -= 0.5 * p.rho * p.pt_cda[k] * cd_scale * sp * vp[k, c]
+        point_own(p, k, vp, pf, pm, cd_scale)
     for j in range(p.nseg.shape[0]):
         n = p.nseg[j]
         o = p.node0[j]
@@ -684,19 +692,8 @@ def coupled_points(p, b, y, rp, vp, nd):
     them (:func:`line_nodes`); line states ``y[b]`` from column 0, no rates."""
     fnet, mass, pf, pm = nd.fnet, nd.mass, nd.pf, nd.pm
     for k in range(pf.shape[0]):
-        if p.pt_kind[k] != COUPLED:
-            continue
-        m = p.pt_mass[k]
-        vol = p.pt_vol[k]
-        for c in range(3):
-            pf[k, c] = 0.0
-            for e in range(3):
-                pm[k, c, e] = 0.0
-            pm[k, c, c] = m + p.rho * vol * p.pt_ca[k]
-        pf[k, 2] -= (m - p.rho * vol) * p.gravity
-        sp = math.sqrt(vp[k, 0] ** 2 + vp[k, 1] ** 2 + vp[k, 2] ** 2)
-        for c in range(3):
-            pf[k, c] -= 0.5 * p.rho * p.pt_cda[k] * sp * vp[k, c]
+        if p.pt_kind[k] == COUPLED:
+            point_own(p, k, vp, pf, pm, 1.0)
     for j in range(p.nseg.shape[0]):
         ka = p.end_a[j]
         kb = p.end_b[j]
