@@ -31,6 +31,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "mean (static equilibrium in the time-mean wind of the run and the mean wave drift of "
         "its sea) or rest (undisplaced pose)",
     )
+    p.add_argument(
+        "--potential",
+        default="at-mode",
+        help="potential-flow radiation in the modes: at-mode (A(omega), B(omega) at each mode's "
+        "own frequency, default) or infinite (the infinite-frequency added mass, no radiation "
+        "damping: FAST v7's eigen-analysis, the convention of the published OC3 frequencies)",
+    )
     p.add_argument("--figure", help="mode-shape figure (default: OUT with .png)")
     p.add_argument(
         "--approximate",
@@ -51,6 +58,9 @@ def main(args) -> int:
     if args.at not in ("rest", "equilibrium", "mean"):
         raise CaseError(f"unknown operating point {args.at!r}; one of rest, equilibrium, mean",
                         field="--at")  # fmt: skip
+    if args.potential not in ("at-mode", "infinite"):
+        raise CaseError(f"unknown potential-flow convention {args.potential!r}; one of at-mode, "
+                        "infinite", field="--potential")  # fmt: skip
     out = pathlib.Path(args.output or f"{pathlib.Path(args.case).stem}_modes.nc").resolve()
     inputs = input_files(args.case)
     out = check_output(args, out, inputs)
@@ -58,7 +68,7 @@ def main(args) -> int:
     fig = check_output(args, fig, inputs)
     model = load_model(args.case, approximate=args.approximate)
     lin = linearize(model, args.at)
-    md = modes(lin)
+    md = modes(lin, potential=args.potential.replace("-", "_"))
     ds = modes_dataset(lin, md)
     ds.attrs["source"] = str(args.case)
     atomic_write(out, lambda tmp: ds.to_netcdf(tmp, engine="netcdf4", format="NETCDF4"))
@@ -67,7 +77,9 @@ def main(args) -> int:
     print(f"{args.case}: linearised about the {lin.at} operating point ({x0}; m, rad)")
     print(f"central differences: steps h and h/4 agree to {lin.step_agreement['K']:.1e} "
           f"(stiffness) and {lin.step_agreement['C']:.1e} (damping, of critical)")  # fmt: skip
-    if lin.radiation:
+    if lin.radiation and md.potential == "infinite":
+        print("potential flow: infinite-frequency added mass, no radiation damping")
+    elif lin.radiation:
         print("potential flow: A(omega), B(omega) at each mode's own damped frequency")
     if lin.mean_drift is not None:
         f = lin.mean_drift

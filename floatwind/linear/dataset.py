@@ -66,10 +66,18 @@ def modes_dataset(lin: Linearization, md: Modes) -> xr.Dataset:
         "step_agreement_stiffness": lin.step_agreement["K"],
         "step_agreement_damping": lin.step_agreement["C"],
         "step_agreement_note": "largest change of an entry between the steps h and h/4, relative to sqrt(|K_ii K_jj|) (stiffness) and to the critical damping sqrt(c_i c_j), c_i = 2 sqrt(|K_ii| M_ii) (damping)",
-        "potential_flow": "A(omega), B(omega) at each mode's frequency" if lin.radiation else "none",
+        "potential_flow": _potential_note(lin, md),
         "conventions": "docs/linearization.md",
     })  # fmt: skip
     return ds
+
+
+def _potential_note(lin: Linearization, md: Modes) -> str:
+    if not lin.radiation:
+        return "none"
+    if md.potential == "infinite":
+        return "infinite-frequency added mass A_inf, no radiation damping (--potential infinite)"
+    return "A(omega), B(omega) at each mode's frequency"
 
 
 def modes_table(lin: Linearization, md: Modes) -> str:

@@ -10,7 +10,11 @@ Potential flow: the matrices of :func:`~floatwind.linear.matrices.linearize` hol
 infinite-frequency added mass; mode k is solved with ``M - A_inf + A(omega_k)`` and ``C +
 B(omega_k)`` at its own damped frequency, iterated to a fixed point (the mode followed by the
 modal assurance criterion; RAFT and the OC3 definition take the same frequency-dependent
-coefficients, Jonkman 2010 sec. 3).
+coefficients, Jonkman 2010 sec. 3). ``potential="infinite"`` keeps the infinite-frequency added
+mass and no radiation damping instead: the eigen-analysis FAST v7 could make of a WAMIT hull
+(its linearization had no radiation memory; HydroDyn's was first linearised in OpenFAST in
+2020, pull request #350), i.e. the convention of the natural frequencies published for OC3
+(Jonkman 2010, NREL/TP-500-47535); docs/linearization.md, "Published OC3 values".
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ class Modes:
     added_mass: np.ndarray  # (n, n, n) potential-flow A(omega_k) used for mode k
     radiation_damping: np.ndarray  # (n, n, n) B(omega_k) used for mode k
     iterations: np.ndarray  # (n,) fixed-point iterations per mode
+    #: potential-flow convention: 'at_mode' (A, B at each mode's frequency) or 'infinite'
+    potential: str = "at_mode"
 
     @property
     def period(self) -> np.ndarray:
@@ -130,8 +136,18 @@ def check_stability(lin: Linearization) -> None:
         )
 
 
-def modes(lin: Linearization, *, tol: float = 1e-10, max_iter: int = 100) -> Modes:
-    """Modes of a linear model, potential flow at each mode's own frequency (module docstring)."""
+#: how potential-flow radiation enters the modes (module docstring)
+POTENTIAL = ("at_mode", "infinite")
+
+
+def modes(lin: Linearization, *, tol: float = 1e-10, max_iter: int = 100,
+          potential: str = "at_mode") -> Modes:  # fmt: skip
+    """Modes of a linear model, potential flow at each mode's own frequency (``at_mode``) or
+    the infinite-frequency added mass without radiation damping (``infinite``; module
+    docstring)."""
+    if potential not in POTENTIAL:
+        raise CaseError(f"unknown potential-flow convention {potential!r}; one of "
+                        f"{', '.join(POTENTIAL)}", field="--potential")  # fmt: skip
     check_stability(lin)
     n = lin.n
     A_inf = lin.added_mass_inf()
@@ -142,8 +158,9 @@ def modes(lin: Linearization, *, tol: float = 1e-10, max_iter: int = 100) -> Mod
     Am, Bm = np.zeros((n, n, n)), np.zeros((n, n, n))
     its = np.zeros(n, dtype=int)
     for k, (w, z, w_d, v) in enumerate(base):
-        if not lin.radiation:
+        if not lin.radiation or potential == "infinite":
             wn[k], zeta[k], wd[k], shapes[k] = w, z, w_d, _normalise(v)
+            Am[k] = A_inf
             continue
         omega, shape, it, done = (w_d if w_d > 0 else w), v, 0, False
         while not done:
@@ -169,4 +186,4 @@ def modes(lin: Linearization, *, tol: float = 1e-10, max_iter: int = 100) -> Mod
     dofs = [dominant_dof(s, lin.M, lin.dof, lin.cm_offset) for s in shapes]
     return Modes(omega_n=wn[order], omega_d=wd[order], damping_ratio=zeta[order], shape=shapes,
                  dof=dofs, added_mass=Am[order], radiation_damping=Bm[order],
-                 iterations=its[order])  # fmt: skip
+                 iterations=its[order], potential=potential)  # fmt: skip
