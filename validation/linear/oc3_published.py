@@ -13,15 +13,17 @@ published model and the shared deck does to the roll and pitch frequencies:
 * (a) the added mass: A(omega) at the mode's own frequency (floatwind's default) against the
   infinite-frequency limit without radiation damping (``modes(..., potential="infinite")``,
   what FAST v7's eigen-analysis of 2010 could use: HydroDyn's radiation memory was first
-  linearised in OpenFAST in 2020, OpenFAST pull request #350), and the sensitivity of the
-  frequency to a uniform scale of A_inf (the original WAMIT files of the OC3 hull are not in
-  the shared data, so their A is not known here);
+  linearised in OpenFAST in 2020, OpenFAST pull request #350), the sensitivity of the
+  frequency to a uniform scale of A_inf, and the mesh-converged A_inf of the OC3 hull
+  (Capytaine, the shared files' 1,600-panel layout refined around and along and extrapolated:
+  :func:`converged_added_mass`; the original WAMIT files of the OC3 hull are not in the shared
+  data, so their A is not known here);
 * (b) the flexible tower: ElastoDyn's first and second fore-aft and side-to-side tower modes
   (TwFADOF1/2, TwSSDOF1/2) switched on in a copy of the deck (blade and drivetrain
   flexibility are not modelled in floatwind; more degrees of freedom can only lower the
   undamped frequencies of a conservative system: Rayleigh's interlacing theorem);
 * (c) the mass and inertia: the deck's rigid-body mass matrix against the OC3 definition's
-  totals (8,066,048 kg, CM 77.97 m below the SWL: the sum of the published platform, tower,
+  totals (8,066,048 kg, CM 78.00 m below the SWL: the sum of the published platform, tower,
   nacelle and rotor);
 * (d) the mooring: the deck's linear stiffness is the report's Eq. 5-3 matrix and yaw spring;
   the fairlead-offset terms (K15 = -2.821e6 N/rad) are switched off to show their size;
@@ -30,9 +32,9 @@ published model and the shared deck does to the roll and pitch frequencies:
 
     python validation/linear/oc3_published.py
 
-Prints one table (frequency in Hz, the change against the published model's convention);
-docs/linearization.md ("Published OC3 values") holds its numbers. Takes a few minutes on the
-loaded 2-core machine (two linearizations, the flexible one about its static equilibrium).
+Prints one table (frequencies in Hz, the change against the published model's convention);
+docs/linearization.md ("Published OC3 values") holds its numbers. Takes about 8 minutes on the
+loaded 2-core machine (two linearizations, five Capytaine solves of up to 7,500 panels, ~1 GB).
 """
 
 from __future__ import annotations
@@ -82,10 +84,11 @@ def tower_deck(folder: pathlib.Path) -> pathlib.Path:
     return folder / DECK
 
 
-def roll_pitch(md) -> tuple[float, float]:
-    f = md.omega_n / (2 * np.pi)
-    by = {d: k for k, d in enumerate(md.dof)}
-    return float(f[by["PtfmRoll"]]), float(f[by["PtfmPitch"]])
+def roll_pitch(md) -> tuple[float, ...]:
+    """Roll, pitch, surge, heave, yaw frequencies (Hz)."""
+    f = dict(zip(md.dof, md.omega_n / (2 * np.pi)))
+    return tuple(float(f[d]) for d in ("PtfmRoll", "PtfmPitch", "PtfmSurge", "PtfmHeave",
+                                        "PtfmYaw"))  # fmt: skip
 
 
 def with_K(lin, dK: dict) -> object:
@@ -147,7 +150,7 @@ def main(argv=None) -> int:
     rows = []
 
     def row(name, rp, ref=None):
-        rows.append((name, rp[0], rp[1], ref))
+        rows.append((name, rp, ref))
 
     lin = linearize(load_model(str(REF07 / DECK)), "equilibrium")
     md_w = modes(lin)
@@ -194,6 +197,11 @@ def main(argv=None) -> int:
     lin_a = dataclasses.replace(lin, M=lin.M + dM)
     row("(a) A_inf mesh-converged (Richardson) instead of the shared 1,600-panel file",
         roll_pitch(modes(lin_a, potential="infinite")), base)  # fmt: skip
+    keep = a_conv.copy()
+    keep[0, 0], keep[1, 1] = shared[0, 0], shared[1, 1]
+    lin_k = with_K(dataclasses.replace(lin, M=lin.M + J.T @ (keep - shared) @ J), dC)
+    row("(a) + (e), converged A_inf but A11 = A22 as the shared file",
+        roll_pitch(modes(lin_k, potential="infinite")), base)  # fmt: skip
     lin_ae = with_K(lin_a, dC)
     md_ae = modes(lin_ae, potential="infinite")
     row("(a) + (e): converged A_inf and the report's hydrostatics", roll_pitch(md_ae), base)
@@ -228,13 +236,16 @@ def main(argv=None) -> int:
         ft = md_f.omega_n / (2 * np.pi)
         print("    tower model, all modes (Hz, A_inf): " + ", ".join(
             f"{d} {f:.5f}" for d, f in zip(md_f.dof, ft)))  # fmt: skip
-    print(f"{'':66s} {'roll Hz':>9s} {'pitch Hz':>9s} {'d roll':>8s} {'d pitch':>8s}")
-    print(f"{'published (Jonkman 2010)':66s} {PUBLISHED['PtfmRoll']:9.4f} "
-          f"{PUBLISHED['PtfmPitch']:9.4f}")  # fmt: skip
-    for name, r, p, ref in rows:
-        dr = f"{100 * (r / ref[0] - 1):+7.2f}%" if ref else ""
-        dp = f"{100 * (p / ref[1] - 1):+7.2f}%" if ref else ""
-        print(f"{name:66s} {r:9.5f} {p:9.5f} {dr:>8s} {dp:>8s}")
+    print(f"{'':66s} {'roll Hz':>9s} {'pitch Hz':>9s} {'d roll':>8s} {'d pitch':>8s} "
+          f"{'surge':>8s} {'heave':>8s} {'yaw':>8s}")  # fmt: skip
+    pub = [PUBLISHED[d] for d in ("PtfmRoll", "PtfmPitch", "PtfmSurge", "PtfmHeave", "PtfmYaw")]
+    print(f"{'published (Jonkman 2010)':66s} {pub[0]:9.4f} {pub[1]:9.4f} {'':17s} "
+          f"{pub[2]:8.4f} {pub[3]:8.4f} {pub[4]:8.4f}")  # fmt: skip
+    for name, f, ref in rows:
+        dr = f"{100 * (f[0] / ref[0] - 1):+7.2f}%" if ref else ""
+        dp = f"{100 * (f[1] / ref[1] - 1):+7.2f}%" if ref else ""
+        print(f"{name:66s} {f[0]:9.5f} {f[1]:9.5f} {dr:>8s} {dp:>8s} {f[2]:8.5f} {f[3]:8.5f} "
+              f"{f[4]:8.5f}")  # fmt: skip
     f = md_inf.omega_n / (2 * np.pi)
     print("published convention, all platform modes: " + ", ".join(
         f"{d} {v:.5f} (published {PUBLISHED[d]:.4f})" for d, v in zip(md_inf.dof, f)))  # fmt: skip
