@@ -153,6 +153,10 @@ def test_oc3_spar_periods_match_openfast_free_decay():
     assert 1.012 < fi["PtfmPitch"] / f[by["PtfmPitch"]] < 1.015  # A(omega_n) > A_inf: +1.36 %
     assert inf.iterations.max() == 0 and not inf.radiation_damping.any()
     np.testing.assert_allclose(inf.added_mass[0], lin.added_mass_inf(), rtol=0, atol=0)
+    from floatwind.linear.dataset import modes_dataset
+
+    assert modes_dataset(lin, inf).attrs["potential_flow"].startswith("infinite-frequency")
+    assert modes_dataset(lin, md).attrs["potential_flow"].startswith("A(omega), B(omega)")
 
 
 def test_unstable_equilibrium_names_the_dof(tmp_path):

@@ -53,8 +53,8 @@ def modes_dataset(lin: Linearization, md: Modes) -> xr.Dataset:
         "mass_units": (mm, matrix_units(units, "mass"), {}),
         "damping_units": (mm, matrix_units(units, "damping"), {}),
         "stiffness_units": (mm, matrix_units(units, "stiffness"), {}),
-        "added_mass_at_mode": (("mode",) + mm, md.added_mass, {"units": "SI per entry (mass_units)", "long_name": "potential-flow added mass A(omega) at the mode's damped frequency"}),
-        "radiation_damping_at_mode": (("mode",) + mm, md.radiation_damping, {"units": "SI per entry (damping_units)", "long_name": "potential-flow radiation damping B(omega) at the mode's damped frequency"}),
+        "added_mass_at_mode": (("mode",) + mm, md.added_mass, {"units": "SI per entry (mass_units)", "long_name": "potential-flow added mass used for the mode: A(omega) at its damped frequency (A_inf with --potential infinite)"}),
+        "radiation_damping_at_mode": (("mode",) + mm, md.radiation_damping, {"units": "SI per entry (damping_units)", "long_name": "potential-flow radiation damping used for the mode: B(omega) at its damped frequency (0 with --potential infinite)"}),
         "operating_point": ("platform", lin.x0, {"units": "m (surge, sway, heave), rad (roll, pitch, yaw: rotation vector)", "long_name": "operating point of the platform reference point"}),
     }  # fmt: skip
     ds = xr.Dataset(data, coords=coord)
