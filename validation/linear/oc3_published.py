@@ -207,6 +207,12 @@ def main(argv=None) -> int:
     row("(a) + (e): converged A_inf and the report's hydrostatics", roll_pitch(md_ae), base)
     print("    (a) + (e), all platform modes: " + ", ".join(
         f"{dd} {v:.5f}" for dd, v in zip(md_ae.dof, md_ae.omega_n / (2 * np.pi))))  # fmt: skip
+    for s in (0.99, 0.997):  # the surge added mass alone (A11, A22)
+        dA = np.zeros((6, 6))
+        dA[0, 0] = dA[1, 1] = (s - 1.0) * shared[0, 0]
+        row(f"(a) A11 = A22 x {s:g} alone",
+            roll_pitch(modes(dataclasses.replace(lin, M=lin.M + J.T @ dA @ J),
+                             potential="infinite")), base)  # fmt: skip
     for s in (-0.02, 0.02):
         row(f"(a) A_inf scaled by {1 + s:g}",
             roll_pitch(modes(with_added_mass_scale(lin, s), potential="infinite")), base)  # fmt: skip
