@@ -43,7 +43,7 @@ def per_call(B: int, n: int = 20000) -> tuple[float, float]:
                   pitch=[0.2, 0.2, 0.2], controller=dict(CONTROLLER_PRESETS["oc3_hywind"]),
                   controller_dt=0.0125)  # fmt: skip
     m = ld.memory(B, 0.0, 0.0125, n)
-    p = ld._params(m)
+    p = ld._params(m, 9.80665)
     kin = _kin(B)
     y = np.empty((B, 0))
     f = np.zeros((B, 2, 3))

@@ -168,6 +168,11 @@ def main(argv=None) -> int:
             ax[1].plot(t, np.degrees(ds["BldPitch1"].values.ravel()), lw=0.8, label=preset)
             ax[2].plot(t, np.degrees(ds["PtfmPitch"].values.ravel()), lw=0.8, label=preset)
         ax[0].axhspan(12.1 * 0.9, 12.1 * 1.1, color="0.9")
+        # an unstable run leaves any physical range: keep the axes on the stable ones (its
+        # excursions are in the printed table)
+        ax[0].set_ylim(12.1 * 0.6, 12.1 * 1.4)
+        ax[1].set_ylim(-1.0, 30.0)
+        ax[2].set_ylim(-6.0, 10.0)
         ax[0].set_ylabel("rotor speed (rpm)")
         ax[1].set_ylabel("blade pitch (deg)")
         ax[2].set_ylabel("platform pitch (deg)")

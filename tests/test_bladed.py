@@ -26,6 +26,9 @@ HERE = pathlib.Path(__file__).parent
 SOURCE = HERE / "data" / "control" / "test_law.c"
 DISCON_IN = pathlib.Path(__file__).parents[1] / "cases" / "control" / "NREL5MW_ROSCO_DISCON.IN"
 K = 0.5  # N m / (rad/s)^2 of the test law
+#: the records the test law logs (tests/data/control/test_law.c), in its order
+LOGGED = (4, 20, 21, 24, 27, 30, 31, 32, 37, 53, 54, 60, 69, 70, 71, 73, 74, 75, 76, 82, 83, 84,
+          77, 78)  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -232,10 +235,14 @@ def test_the_library_receives_the_rotor_and_nacelle_measurements(law, tmp_path):
     deg with an operating gust (time-varying), the test law called every 0.025 s echoing what it
     receives: record 27 is the horizontal wind at the hub at the call (HorWindV, not the mean),
     24 and 37 the yaw error and yaw; 30-32 and 69-71 the blade-root moments of the rotor's own
-    channels, 73-76 the hub moments (rotating and fixed: the same magnitude), 60 the azimuth
-    advancing with the shaft joint, 53 the tower-top fore-aft acceleration (the platform's
-    translation and pitch accelerations carried to the yaw bearing, to the step's backward
-    difference)."""
+    channels, 73-76 the hub moments (rotating and fixed: the same magnitude; the aerodynamic
+    channels plus the rotor's weight and inertia in closed form: overhang weight, gyroscopic
+    moments of the platform's pitch and yaw rates), 77-78 the yaw-bearing moments (the hub
+    point's load carried to the yaw bearing plus the nacelle's weight, ElastoDyn's point
+    nacelle), 60 the azimuth advancing with the shaft joint, 53 the tower-top fore-aft
+    acceleration (the platform's translation and pitch accelerations carried to the yaw
+    bearing, to the step's backward difference); a batch member's records, all of them, are
+    the run alone's bit for bit."""
     import math
 
     from floatwind.case.openfast import model_from_deck
@@ -248,6 +255,12 @@ def test_the_library_receives_the_rotor_and_nacelle_measurements(law, tmp_path):
     lib, _ = law
     fst, res = _controlled_ref09(tmp_path, wind=14.0, pitch_deg=8.0, preset="oc3_hywind",
                                  platform_pitch_deg=2.0)  # fmt: skip
+    from floatwind.case.openfast.elastodyn import elastodyn_mass_properties
+
+    mp = elastodyn_mass_properties(res["deck"])
+    nac_cm = np.asarray(mp["nacelle"]["cm"]) + np.asarray(mp["geometry"]["platform_reference"])
+    nacelle = {"mass": float(mp["nacelle"]["mass"]), "cm": [float(c) for c in nac_cm],
+               "yaw_inertia": float(mp["nacelle"]["yaw_inertia_cm"])}  # fmt: skip
     log = tmp_path / "received.txt"
     infile = tmp_path / "echo.in"
     infile.write_text(f"2.332287 1e30 {log}\n")
@@ -256,6 +269,7 @@ def test_the_library_receives_the_rotor_and_nacelle_measurements(law, tmp_path):
             ld["controller"] = {"kind": "dll", "library": str(lib), "input": str(infile),
                                 "dt": 0.025}  # fmt: skip
             ld["tower_top"] = [0.0, 0.0, 87.6]  # the yaw bearing: ElastoDyn's TowerHt
+            ld["nacelle_mass"] = nacelle  # ElastoDyn's point nacelle, as the importer sets it
     res["case"]["simulation"].update(t_max=1.0, dt_out=0.0125)
     model = model_from_deck(fst, result=res)
     heading = math.radians(8.0)
@@ -265,12 +279,7 @@ def test_the_library_receives_the_rotor_and_nacelle_measurements(law, tmp_path):
     rec = np.loadtxt(log)
     assert np.allclose(rec[:, 0], np.arange(41) * 0.025, atol=1e-6)  # every DLL_DT from t0
     t = np.arange(41) * 0.025  # (record 2 is single precision)
-    r = {
-        n: rec[:, i + 1]
-        for i, n in enumerate(
-            (4, 20, 21, 24, 27, 30, 31, 32, 37, 53, 54, 60, 69, 70, 71, 73, 74, 75, 76, 82, 83, 84)
-        )
-    }
+    r = {n: rec[:, i + 1] for i, n in enumerate(LOGGED)}
     tt = ds["time"].values
     idx = np.rint(t / 0.0125).astype(int)
     assert np.allclose(tt[idx], t, atol=1e-9)
@@ -297,11 +306,54 @@ def test_the_library_receives_the_rotor_and_nacelle_measurements(law, tmp_path):
             err = np.abs(r[rr][1:] - c[1:]).max() / np.ptp(c[1:])
             assert err < 1e-3, (name, err)
     assert r[30][1:].mean() > 1e6  # out-of-plane: the thrust's, millions of N m
-    # hub moments: rotating and fixed frames give the same magnitude, the rotor's
+    # hub moments (73-76): the rotor's aerodynamic moment (its hub-frame channels, rotating with
+    # blade 1: the fixed frame turned by the azimuth) plus its weight and inertia (ElastoDyn's
+    # LSSTip moments): the rotor's CM d = 0.4647 m upwind of the hub point on the shaft, tilted
+    # 5 deg + the platform pitch: -m g d cos(tilt) about y_s; the spin axis carried by the
+    # platform's pitch and yaw rates q, r (and their accelerations, records 83-84): -J_t dq/dt
+    # - J_x W r about y_s, J_x W q - J_t dr/dt about z_s (J_x, J_t about and across the shaft)
     assert np.allclose(np.hypot(r[73], r[74]), np.hypot(r[75], r[76]), rtol=1e-5)
-    for rr, name in ((73, "RtAeroMyh"), (74, "RtAeroMzh")):  # the hub frame: blade 1's
-        c = ch(name)
-        assert np.abs(r[rr][1:] - c[1:]).max() < 1e-3 * np.abs(c).max(), name
+    psi = r[60]
+    may, maz = ch("RtAeroMyh"), ch("RtAeroMzh")
+    cp, sp = np.cos(psi), np.sin(psi)
+    rotor = model.tree.bodies[1]
+    shaft = np.array([math.cos(math.radians(5.0)), 0.0, -math.sin(math.radians(5.0))])
+    jx, jt = shaft @ rotor.inertia_b @ shaft, rotor.inertia_b[1, 1]
+    d_cm, m_r, g = rotor.cm_b @ shaft, rotor.mass, 9.80665
+    w_rot, q, rr = r[21], ch("PtfmRVyi"), ch("PtfmRVzi")
+    tilt = math.radians(5.0) + ch("PtfmPitch")
+    my_s = d_cm * m_r * g * np.cos(tilt) - jt * r[83] - jx * w_rot * rr
+    mz_s = jx * w_rot * q - jt * r[84]
+    assert -d_cm * m_r * g > 4.9e5  # the overhang's weight: ~0.5 MN m
+    assert np.abs(jx * w_rot * rr).max() > 0.15 * abs(d_cm) * m_r * g  # the yaw rate's gyro
+    for rec_, aero, ref in ((r[75], may * cp - maz * sp, my_s), (r[76], may * sp + maz * cp, mz_s)):
+        assert np.abs(rec_ - aero - ref)[1:].max() < 0.02 * abs(d_cm) * m_r * g
+    # yaw-bearing moments (77-78): the hub point's load (moment: records 75-76 and the shaft
+    # torque, aerodynamic less J_x dW/dt; force: aerodynamic plus the rotor's weight less its
+    # inertia) carried to the yaw bearing B (87.6 m, the hub point P at (-5, 0, 90) m) plus the
+    # nacelle's weight and inertia, on the platform (nacelle) axes
+    th = ch("PtfmPitch")
+    g_p = np.stack([g * np.sin(th), 0.0 * th, -g * np.cos(th)], 1)  # gravity, platform axes
+    zs = np.array([-shaft[2], 0.0, shaft[0]])
+    ys = np.array([0.0, 1.0, 0.0])
+    ya, za = np.outer(cp, ys) + np.outer(sp, zs), np.outer(cp, zs) - np.outer(sp, ys)
+    f_aero = (np.outer(ch("RtAeroFxh"), shaft) + ch("RtAeroFyh")[:, None] * ya
+              + ch("RtAeroFzh")[:, None] * za)  # fmt: skip
+    spin_up = np.r_[0.0, np.diff(w_rot) / 0.025]
+    m_p = (np.outer(ch("RtAeroMxh") - jx * spin_up, shaft) + np.outer(r[75], ys)
+           + np.outer(r[76], zs))  # fmt: skip
+    p_b = np.array([-5.0, 0.0, 2.4])  # P - B
+    a_b = np.stack([r[53], r[54], 0.0 * th], 1)  # the yaw bearing's acceleration
+    a_g = a_b + np.outer(r[83], np.cross(ys, p_b + d_cm * shaft))  # the rotor's CM's
+    f_p = f_aero + m_r * (g_p - a_g)
+    m_b = m_p + np.cross(p_b, f_p)
+    c_n = nac_cm - np.array([0.0, 0.0, 87.6])
+    a_n = a_b + np.outer(r[83], np.cross(ys, c_n))
+    m_b += np.cross(c_n, nacelle["mass"] * (g_p - a_n))
+    scale = nacelle["mass"] * g * c_n[0]  # the nacelle's weight about the yaw bearing
+    assert scale > 4e6
+    assert np.abs(r[77] - m_b[:, 1])[1:].max() < 0.02 * scale, np.abs(r[77] - m_b[:, 1]).max()
+    assert np.abs(r[78] - m_b[:, 2])[1:].max() < 0.02 * scale, np.abs(r[78] - m_b[:, 2]).max()
     # azimuth: advances with the shaft joint
     dq = np.diff(ch("Q_shaft"))
     daz = np.mod(np.diff(r[60]) + np.pi, 2 * np.pi) - np.pi

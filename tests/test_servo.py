@@ -339,7 +339,7 @@ def test_timed_pitch_maneuver_ramps_as_servodyn():
     kin = BodyKinematics(np.zeros((1, 1, 3)), np.eye(3)[None, None].copy(), np.zeros((1, 1, 3)),
                          np.zeros((1, 1, 3)), np.zeros((1, 3)))  # fmt: skip
     fn = ks.blade_pitch.py_func
-    par = ld._params(m)
+    par = ld._params(m, 9.80665)
     seen = []
     for k in range(31):
         t = 0.1 * k
@@ -468,7 +468,7 @@ def test_pi_step_response_matches_closed_loop_poles(preset):
                   pitch=[0.0, 0.0, 0.0], controller=vals, controller_dt=dt)  # fmt: skip
     n = 20000
     m = ld.memory(1, 0.0, dt, n)
-    par = ld._params(m)
+    par = ld._params(m, 9.80665)
     c = controller_parameters(vals)
     q_gen = c[ks.K_VS_RTPWR] / c[ks.K_PC_REFSPD]  # region 3, constant torque
     w_ref = c[ks.K_PC_REFSPD] / 97.0
@@ -498,9 +498,10 @@ def test_pi_step_response_matches_closed_loop_poles(preset):
 
 
 def _controlled_ref09(
-    tmp_path, *, wind: float, pitch_deg: float, preset: str, platform_pitch_deg: float = 0.0
-) -> tuple:
-    """ref09 (OC3-Hywind spar, BEM rotor) with GenDOF on, the rotor at 12.1 rpm and the blades at
+    tmp_path, *, wind: float, pitch_deg: float, preset: str, platform_pitch_deg: float = 0.0,
+    rpm: float = 12.1
+) -> tuple:  # fmt: skip
+    """ref09 (OC3-Hywind spar, BEM rotor) with GenDOF on, the rotor at ``rpm`` and the blades at
     ``pitch_deg`` in a steady ``wind``, closed by the compiled baseline controller (``preset``)."""
     from floatwind.case.openfast import import_openfast
 
@@ -508,7 +509,7 @@ def _controlled_ref09(
     shutil.copytree(REF09, dst, ignore=shutil.ignore_patterns("*.out", "*.outb", "*.sum"))
     for p in dst.rglob("*"):
         p.chmod(p.stat().st_mode | stat.S_IWUSR)
-    ed = {"GenDOF": "True", "RotSpeed": "12.1", "PtfmPitch": f"{platform_pitch_deg}"}
+    ed = {"GenDOF": "True", "RotSpeed": f"{rpm}", "PtfmPitch": f"{platform_pitch_deg}"}
     ed.update({f"BlPitch({k})": f"{pitch_deg}" for k in (1, 2, 3)})
     _edit(dst / "ElastoDyn.dat", ed)
     _edit(dst / "InflowWind.dat", {"HWindSpeed": f"{wind}"})
@@ -552,6 +553,47 @@ def test_baseline_controller_regulates_the_spar_above_rated(tmp_path):
 
 
 @pytest.mark.skipif(not REF09.is_dir(), reason="no shared reference decks")
+def test_baseline_controller_below_rated_is_in_its_region(tmp_path):
+    """Below rated, a few seconds each (the whole sweep from cut-in to cut-out, 150 s per wind,
+    is benchmarks/control_sweep.py, docs/control.md "Cut-in to cut-out"): at 5 m/s the
+    controller is in region 1 1/2 (GenTq on DISCON's line from VS_CtInSp, 670 rpm, to the
+    region-2 curve at VS_Rgn2Sp, 871 rpm), at 9 m/s in region 2 (GenTq = VS_Rgn2K w_f^2), each
+    to 0.1 % of the law at DISCON's filtered speed (rebuilt from the output at every step), the
+    blades held at 0 deg, the rotor within 10 % of its start (7.3 and 10.3 rpm) and the power
+    positive. The same compiled model as the region-3 test above."""
+    from floatwind.case.openfast import model_from_deck
+    from floatwind.simulate.run import simulate
+
+    k2 = 2.332287
+    ctin, rgn2 = 670.0 * RPM, 871.0 * RPM
+    slope15 = k2 * rgn2 * rgn2 / (rgn2 - ctin)
+    for wind, rpm, law in ((5.0, 7.3, lambda w: slope15 * (w - ctin)),
+                           (9.0, 10.3, lambda w: k2 * w * w)):  # fmt: skip
+        d = tmp_path / f"u{wind:g}"
+        d.mkdir()
+        fst, res = _controlled_ref09(d, wind=wind, pitch_deg=0.0, preset="oc3_hywind", rpm=rpm)
+        dt = res["case"]["simulation"]["dt"]
+        res["case"]["simulation"].update(t_max=4.0, dt_out=dt)
+        ds = simulate(model_from_deck(fst, result=res), progress=False)
+        wg = ds["GenSpeed"].values.ravel()
+        tq = ds["GenTq"].values.ravel()
+        # DISCON's filtered speed (0.25 Hz single pole, from the first speed), every step
+        a = math.exp(-dt * 1.570796)
+        wf = wg.copy()
+        for k in range(1, wf.size):
+            wf[k] = (1.0 - a) * wg[k] + a * wf[k - 1]
+        late = slice(40, None)
+        assert np.all((wf[late] > ctin) & (wf[late] < rgn2 if wind < 6 else wf[late] > rgn2))
+        err = tq[late] / law(wf[late]) - 1.0
+        assert np.abs(err).max() < 1e-3, (wind, np.abs(err).max())
+        assert np.all(ds["BldPitch1"].values == 0.0)
+        w = ds["QD_shaft"].values.ravel() / RPM
+        assert np.abs(w - rpm).max() < 0.1 * rpm, (wind, w.min(), w.max())  # (the platform's
+        # start from rest dips it by up to 6 %; the 300-s sweep settles at 7.49 and 10.25 rpm)
+        assert ds["GenPwr"].values.ravel()[4:].min() > 0.0
+
+
+@pytest.mark.skipif(not REF09.is_dir(), reason="no shared reference decks")
 def test_onshore_gains_damp_the_platform_pitch_negatively(tmp_path):
     """The known result (Jonkman 2010; Larsen and Hanson 2007), in steady 18 m/s from a 4 deg
     platform pitch offset: with the detuned OC3-Hywind gains the platform-pitch oscillation
@@ -588,7 +630,7 @@ def test_floating_feedback_adds_to_the_pitch_command():
         ld = ServoDyn(rotor=0, nacelle=0, axis=(1.0, 0.0, 0.0), gearbox_ratio=97.0,
                       pitch=[0.2, 0.2, 0.2], controller=vals, controller_dt=0.0125)  # fmt: skip
         m = ld.memory(1, 0.0, 0.0125, 4)
-        p = ld._params(m)
+        p = ld._params(m, 9.80665)
         ks.baseline_controller(p.ctrl, m, 0, 0, 0.0, vals["pc_refspd"], np.full(3, 0.2), v)
         out.append(m.pitch_cmd[0, 0].copy())
     assert np.allclose(out[0], 0.2, rtol=1e-12)
@@ -608,7 +650,7 @@ def test_region3_torque_against_the_closed_form(region3):
         ld = ServoDyn(rotor=0, nacelle=0, axis=(1.0, 0.0, 0.0), gearbox_ratio=97.0,
                       pitch=[0.2, 0.2, 0.2], controller=vals, controller_dt=0.0125)  # fmt: skip
         m = ld.memory(1, 0.0, 0.0125, 4)
-        p = ld._params(m)
+        p = ld._params(m, 9.80665)
         ks.baseline_controller(p.ctrl, m, 0, 0, 0.0, w, np.full(3, 0.2), 0.0)
         tq = m.ctrl[0, 0, ks.C_GENTQ]
         if region3 == "constant_torque":

@@ -55,9 +55,9 @@ OUTNAME_LEN = MAX_LOG * 2 * 21 + 1
 #: of :func:`bladed_controller`, formed by ``floatwind._kernels.servo.library_measurements``):
 #: yaw error, horizontal hub wind, RootMyc and RootMxc of blades 1-3, tower-top fore-aft and
 #: side-to-side accelerations, rotor azimuth, nacelle yaw angle, rotating hub My/Mz, fixed hub
-#: My/Mz, nacelle angular accelerations about the shaft axes (xs, ys, zs)
+#: My/Mz, nacelle angular accelerations about the shaft axes (xs, ys, zs), yaw-bearing My/Mz
 (X_YAWERR, X_HWIND, X_RMYC, X_RMXC, X_TAXP, X_TAYP, X_AZ, X_YAW, X_MYA, X_MZA, X_MYS, X_MZS,
- X_RAS, N_X) = (0, 1, 2, 5, 8, 9, 10, 11, 12, 13, 14, 15, 16, 19)  # fmt: skip
+ X_RAS, X_YBMY, X_YBMZ, N_X) = (0, 1, 2, 5, 8, 9, 10, 11, 12, 13, 14, 15, 16, 19, 20, 21)  # fmt: skip
 
 #: failure codes (``DllState.fail_code``)
 FAIL_AVIFAIL, FAIL_CONTACTOR, FAIL_BRAKE, FAIL_LOGGING, FAIL_NOLIB = 1, 2, 3, 4, 5
@@ -232,6 +232,8 @@ def bladed_controller(m, k, b, t, w, om, meas, eff, x):
     sw[73] = x[X_MZA]
     sw[74] = x[X_MYS]
     sw[75] = x[X_MZS]
+    sw[76] = x[X_YBMY]  # YawBrMyn, YawBrMzn (records 77-78)
+    sw[77] = x[X_YBMZ]
     for j in range(3):  # NcIMURAxs, NcIMURAys, NcIMURAzs (records 82-84)
         sw[81 + j] = x[X_RAS + j]
     sw[94] = p[P_AIRDENS]

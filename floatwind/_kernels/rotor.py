@@ -62,9 +62,10 @@ __all__ = [
 #: DBEMT's tau1 (s; 0 without dynamic inflow), the aerodynamic blade-root moments of blades 1-3
 #: about the coned root axes (RMXC: in-plane, about x_c; RMYC: out-of-plane, about y_c;
 #: ElastoDyn's RootMxc/RootMyc axes), the moment about the apex (inertial, MTG) and blade 1's
-#: coned pitch axis (inertial, B1G), the measurements a controller library reads (issue 36)
+#: coned pitch axis (inertial, B1G), the total aerodynamic force (inertial, FTG), the
+#: measurements a controller library reads (issue 36)
 (FXH, FYH, FZH, MXH, MYH, MZH, PWR, TSR, VXH, VYH, VZH, CP, CT, SKEW, OMEGA, TAU1) = range(16)
-RMXC, RMYC, MTG, B1G, N_HUB = 16, 19, 22, 25, 28
+RMXC, RMYC, MTG, B1G, FTG, N_HUB = 16, 19, 22, 25, 28, 31
 HUB_CHANNELS = ("RtAeroFxh", "RtAeroFyh", "RtAeroFzh", "RtAeroMxh", "RtAeroMyh", "RtAeroMzh",
                 "RtAeroPwr", "RtTSR", "RtVAvgxh", "RtVAvgyh", "RtVAvgzh", "RtAeroCp", "RtAeroCt",
                 "RtSkew", "RtSpeed")  # fmt: skip
@@ -348,6 +349,7 @@ def rotor_solve(g, opt, af, kin, at, n_bodies, state, dyn, y, dy, s0):
         for c in range(3):
             hub[b, MTG + c] = Mt[c]
             hub[b, B1G + c] = ez[0, c]
+            hub[b, FTG + c] = Ft[c]
         # hub channels (AeroDyn_IO.f90: hub frame, power with the hub's absolute spin rate)
         hub[b, FXH] = _dot(Ft, xh)
         hub[b, FYH] = _dot(Ft, yh)
@@ -502,7 +504,8 @@ def rotor_after_step(p, t, kin, y):
     blade_root_structure(p.geometry, kin, p.blade_mass, p.gravity, m, k, hub)
     nb = min(p.geometry.nodes_b.shape[0], 3)
     ksv.store_rotor_sense(m, hub[:, MTG : MTG + 3], hub[:, B1G : B1G + 3],
-                          hub[:, RMXC : RMXC + nb], hub[:, RMYC : RMYC + nb], wh[:, 0, :])  # fmt: skip
+                          hub[:, RMXC : RMXC + nb], hub[:, RMYC : RMYC + nb], wh[:, 0, :],
+                          hub[:, FTG : FTG + 3], apex)  # fmt: skip
     return None
 
 

@@ -93,9 +93,12 @@ C_SPEEDF, C_INTERR, C_LASTTQ, C_LASTT, C_INIT, C_GENTQ, N_CTRL = 0, 1, 2, 3, 4, 
 #: (1: written by a rotor at this step); the tower-top point's velocity and the nacelle's angular
 #: velocity (inertial) at the previous step, a flag (1: there is a previous step); the rotor
 #: body's angular velocity and CM velocity (inertial) at the previous step (the blades' inertial
-#: loads, ``floatwind._kernels.rotor.blade_root_structure``)
-(S_RMXC, S_RMYC, S_MT, S_B1, S_WIND, S_ROTOR, S_VTT, S_WN, S_PREV, S_WR, S_VR,
- N_SENSE) = (0, 3, 6, 9, 12, 15, 16, 19, 22, 23, 26, 29)  # fmt: skip
+#: loads, ``floatwind._kernels.rotor.blade_root_structure``); the rotor's total aerodynamic
+#: force and its apex (inertial: the aerodynamic moment about any point); then, from column
+#: N_SENSE, 6 per row of ``Params.mass_rows`` (the CM velocity and angular velocity of each
+#: mass above the yaw bearing at the previous step: the hub and yaw-bearing moments' inertia)
+(S_RMXC, S_RMYC, S_MT, S_B1, S_WIND, S_ROTOR, S_VTT, S_WN, S_PREV, S_WR, S_VR, S_FT, S_APEX,
+ N_SENSE) = (0, 3, 6, 9, 12, 15, 16, 19, 22, 23, 26, 29, 32, 35)  # fmt: skip
 
 #: columns of :func:`servo_outputs`
 GEN_TQ, GEN_PWR, GEN_SPEED, HSS_BR_TQ, ROT_SPEED, LSS_TQ = 0, 1, 2, 3, 4, 5
@@ -445,20 +448,102 @@ def _cross3(a, b, out):
 
 
 @njit(cache=True, fastmath=False)
-def store_rotor_sense(m, hub_mt, b1, rmxc, rmyc, wind):
+def store_rotor_sense(m, hub_mt, b1, rmxc, rmyc, wind, force, apex):
     """A rotor's measurements at the accepted step into ``m.sense`` (``rotor_after_step``):
     per member its aerodynamic moment about the apex ``hub_mt`` (B, 3), blade 1's coned pitch
-    axis ``b1`` (B, 3), the blade-root moments ``rmxc``/``rmyc`` (B, nb) and the wind at the
-    apex ``wind`` (B, 3), all inertial."""
+    axis ``b1`` (B, 3), the blade-root moments ``rmxc``/``rmyc`` (B, nb), the wind at the
+    apex ``wind`` (B, 3), the total aerodynamic force ``force`` (B, 3) and the apex ``apex``
+    (B, 3), all inertial."""
     for b in range(m.sense.shape[0]):
         se = m.sense[b]
         for i in range(3):
+            se[S_FT + i] = force[b, i]
+            se[S_APEX + i] = apex[b, i]
             se[S_MT + i] = hub_mt[b, i]
             se[S_B1 + i] = b1[b, i]
             se[S_WIND + i] = wind[b, i]
             se[S_RMXC + i] = rmxc[b, i] if i < rmxc.shape[1] else 0.0
             se[S_RMYC + i] = rmyc[b, i] if i < rmyc.shape[1] else 0.0
         se[S_ROTOR] = 1.0
+
+
+@njit(cache=True, fastmath=False)
+def dalembert_moment(mass, r, a, inertia, w, alp, x, gravity, out):
+    """Adds to ``out`` the moment about the point ``x`` of a rigid mass's weight less its
+    inertial loads (d'Alembert; Kane & Levinson 1985, the generalized inertia forces; ElastoDyn
+    ``RtHS``'s ``MomBNcRtt``/``MomLPRott`` sums): (r - x) x m (g - a) - (I alpha + w x I w),
+    with the mass ``mass`` at ``r`` accelerating at ``a``, its inertia ``inertia`` (3x3, about
+    its CM, inertial axes), angular velocity ``w`` and acceleration ``alp``, g = ``gravity``
+    along -z (all inertial, SI)."""
+    f0 = -mass * a[0]
+    f1 = -mass * a[1]
+    f2 = mass * (-gravity - a[2])
+    d0 = r[0] - x[0]
+    d1 = r[1] - x[1]
+    d2 = r[2] - x[2]
+    iw = np.empty(3)
+    for i in range(3):
+        iw[i] = inertia[i, 0] * w[0] + inertia[i, 1] * w[1] + inertia[i, 2] * w[2]
+    ia = np.empty(3)
+    for i in range(3):
+        ia[i] = inertia[i, 0] * alp[0] + inertia[i, 1] * alp[1] + inertia[i, 2] * alp[2]
+    out[0] += d1 * f2 - d2 * f1 - ia[0] - (w[1] * iw[2] - w[2] * iw[1])
+    out[1] += d2 * f0 - d0 * f2 - ia[1] - (w[2] * iw[0] - w[0] * iw[2])
+    out[2] += d0 * f1 - d1 * f0 - ia[2] - (w[0] * iw[1] - w[1] * iw[0])
+
+
+@njit(cache=True, fastmath=False)
+def structural_moments(p, kin, b, first, hub_pt, yb_pt, m_hub, m_yb):
+    """The weight and inertial moments of the masses above the yaw bearing
+    (``p.mass_rows``: body index, mass, CM (3) in that body's frame, inertia (9) about the CM in
+    its axes; row 0 the rotor: hub and blades) of member ``b``: the rotor's about the shaft's
+    hub point ``hub_pt`` into ``m_hub`` (ElastoDyn's ``MomLPRott`` less its aerodynamic part),
+    all rows' about the yaw bearing ``yb_pt`` into ``m_yb`` (``MomBNcRtt`` likewise). Each
+    row's CM velocity and angular velocity are kept in ``p.memory.sense`` (from column
+    N_SENSE) for the accelerations: the backward difference over the step, as the other
+    accelerations of the record; 0 at the first step (``first``)."""
+    m = p.memory
+    se = m.sense[b]
+    rel = np.empty(3)
+    r = np.empty(3)
+    v = np.empty(3)
+    a = np.empty(3)
+    alp = np.empty(3)
+    ig = np.empty((3, 3))
+    ib = np.empty((3, 3))
+    tmp = np.empty((3, 3))
+    for j in range(p.mass_rows.shape[0]):
+        row = p.mass_rows[j]
+        kb = int(row[0])
+        R = kin.R_b2g[b, kb]
+        w = kin.w_b[b, kb]
+        for i in range(3):
+            rel[i] = 0.0
+        for i in range(3):
+            for c in range(3):
+                rel[i] += R[i, c] * (row[2 + c] - kin.cm_b[kb, c])
+        _cross3(w, rel, v)
+        for i in range(3):
+            r[i] = kin.r_G[b, kb, i] + rel[i]
+            v[i] += kin.v_G[b, kb, i]
+        c0 = N_SENSE + 6 * j
+        for i in range(3):
+            a[i] = 0.0 if first else (v[i] - se[c0 + i]) / m.dt
+            alp[i] = 0.0 if first else (w[i] - se[c0 + 3 + i]) / m.dt
+            se[c0 + i] = v[i]
+            se[c0 + 3 + i] = w[i]
+        for i in range(3):
+            for c in range(3):
+                ib[i, c] = row[5 + 3 * i + c]
+        for i in range(3):  # R I R^T: the inertia in inertial axes
+            for c in range(3):
+                tmp[i, c] = R[i, 0] * ib[0, c] + R[i, 1] * ib[1, c] + R[i, 2] * ib[2, c]
+        for i in range(3):
+            for c in range(3):
+                ig[i, c] = tmp[i, 0] * R[c, 0] + tmp[i, 1] * R[c, 1] + tmp[i, 2] * R[c, 2]
+        if j == 0:
+            dalembert_moment(row[1], r, a, ig, w, alp, hub_pt, p.gravity, m_hub)
+        dalembert_moment(row[1], r, a, ig, w, alp, yb_pt, p.gravity, m_yb)
 
 
 @njit(cache=True, fastmath=False)
@@ -479,7 +564,13 @@ def library_measurements(p, kin, b, k, x, hub_wind):
       (HorWindV = sqrt(u^2 + v^2)) and the yaw error atan2(v, u) - YawAngle; the azimuth of
       blade 1 (LSSTipPxa: 0 with blade 1 up, the nacelle's z normal to the shaft, increasing
       about the shaft axis); the rotating (a: blade 1) and fixed (s: nacelle z) hub moments My,
-      Mz (LSSTipMya/Mza/Mys/Mzs) and the blade-root moments RootMxc/RootMyc, aerodynamic."""
+      Mz (LSSTipMya/Mza/Mys/Mzs): the rotor's aerodynamic moment about the hub point P on the
+      shaft plus the rotor's (hub and blades) weight and inertia (:func:`structural_moments`),
+      and the blade-root moments RootMxc/RootMyc (aerodynamic, plus the blades' weight and
+      inertia when the rotor knows their mass);
+    * the yaw-bearing moments YawBrMyn/Mzn: the aerodynamic moment and the weight and inertia
+      of every mass above the yaw bearing (rotor, generator, nacelle) about it, on the nacelle's
+      y and z axes."""
     m = p.memory
     se = m.sense[b]
     R = kin.R_b2g[b, p.rotor]
@@ -508,6 +599,21 @@ def library_measurements(p, kin, b, k, x, hub_wind):
         v[i] += kin.v_G[b, nac, i]
     acc = np.zeros(3)
     alp = np.zeros(3)
+    # the weight and inertia of the rotor (about the hub point P on the shaft) and of every
+    # mass above the yaw bearing (about it): ElastoDyn's MomLPRott, MomBNcRtt
+    Rr = kin.R_b2g[b, p.rotor]
+    hub_pt = np.empty(3)
+    yb_pt = np.empty(3)
+    for i in range(3):
+        hub_pt[i] = kin.r_G[b, p.rotor, i]
+        yb_pt[i] = kin.r_G[b, nac, i] + rr[i]
+        for c in range(3):
+            hub_pt[i] += Rr[i, c] * (p.hub_b[c] - kin.cm_b[p.rotor, c])
+    m_hub = np.zeros(3)
+    m_yb = np.zeros(3)
+    if m.sense.shape[1] >= N_SENSE + 6 * p.mass_rows.shape[0]:
+        structural_moments(p, kin, b, not (k > 0 and se[S_PREV] == 1.0), hub_pt, yb_pt,
+                           m_hub, m_yb)  # fmt: skip
     if k > 0 and se[S_PREV] == 1.0:
         for i in range(3):
             acc[i] = (v[i] - se[S_VTT + i]) / m.dt
@@ -538,7 +644,17 @@ def library_measurements(p, kin, b, k, x, hub_wind):
         _cross3(za, xs, ya)
         az = math.atan2(-_dot3(za, ys), _dot3(za, zs))
         x[kbl.X_AZ] = az + 2.0 * math.pi if az < 0.0 else az
-        mt = se[S_MT : S_MT + 3]
+        # the aerodynamic moment about P and about the yaw bearing: M_apex + (apex - X) x F
+        mt = np.empty(3)
+        for i in range(3):
+            tmp[i] = se[S_APEX + i] - hub_pt[i]
+        _cross3(tmp, se[S_FT : S_FT + 3], mt)
+        for i in range(3):
+            mt[i] += se[S_MT + i] + m_hub[i]
+            tmp[i] = se[S_APEX + i] - yb_pt[i]
+        _cross3(tmp, se[S_FT : S_FT + 3], d)
+        for i in range(3):
+            m_yb[i] += se[S_MT + i] + d[i]
         x[kbl.X_MYA] = _dot3(mt, ya)
         x[kbl.X_MZA] = _dot3(mt, za)
         x[kbl.X_MYS] = _dot3(mt, ys)
@@ -550,11 +666,16 @@ def library_measurements(p, kin, b, k, x, hub_wind):
     else:
         x[kbl.X_HWIND] = hub_wind
         x[kbl.X_YAWERR] = 0.0
-        for c in (kbl.X_AZ, kbl.X_MYA, kbl.X_MZA, kbl.X_MYS, kbl.X_MZS):
+        for c in (kbl.X_AZ, kbl.X_MYA, kbl.X_MZA):  # (no blade 1 without a rotor)
             x[c] = 0.0
+        x[kbl.X_MYS] = _dot3(m_hub, ys)  # the weight and inertia only
+        x[kbl.X_MZS] = _dot3(m_hub, zs)
         for j in range(3):
             x[kbl.X_RMXC + j] = 0.0
             x[kbl.X_RMYC + j] = 0.0
+    # YawBrMyn, YawBrMzn: about the nacelle's y and z axes (ElastoDyn's yn = -d3, zn = d2)
+    x[kbl.X_YBMY] = m_yb[0] * Rn[0, 1] + m_yb[1] * Rn[1, 1] + m_yb[2] * Rn[2, 1]
+    x[kbl.X_YBMZ] = m_yb[0] * Rn[0, 2] + m_yb[1] * Rn[1, 2] + m_yb[2] * Rn[2, 2]
 
 
 @njit(cache=True, fastmath=False)

@@ -456,6 +456,8 @@ class BemRotor(Load, kind="bem_rotor"):
             hub[:, kr.RMXC : kr.RMXC + nb],
             hub[:, kr.RMYC : kr.RMYC + nb],
             f64(wind[:, 0, :]),
+            hub[:, kr.FTG : kr.FTG + 3],
+            f64(apex),
         )
 
     class PitchParams(NamedTuple):

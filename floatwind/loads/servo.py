@@ -66,7 +66,9 @@ _TOP_KEYS = (
     "pitch",
     "controller",
     "tower_top",
+    "nacelle_mass",
 )
+_NACELLE_MASS_KEYS = ("mass", "cm", "yaw_inertia")
 _BRAKE_KEYS = ("start_time", "ramp_time", "torque")
 
 RPM = math.pi / 30.0
@@ -262,12 +264,20 @@ class ServoDyn(Load, kind="servodyn"):
                  stop_time: float | None = math.inf, brake=None, pitch=(),
                  maneuvers=None, controller: dict | None = None, controller_dt: float = 0.0,
                  library=None, name: str | None = None, field: str = "",
-                 tower_top=None, tower_top_body: int | None = None):  # fmt: skip
+                 tower_top=None, tower_top_body: int | None = None, hub_point=None,
+                 mass_rows=None):  # fmt: skip
         self.rotor, self.nacelle = int(rotor), int(nacelle)
         #: the yaw-bearing point in the nacelle body's frame and the body whose axes are the
         #: tower-top frame (a library's tower-top accelerations, records 53-54)
         self.tower_top = f64(np.zeros(3) if tower_top is None else tower_top).reshape(3)
         self.tower_top_body = self.nacelle if tower_top_body is None else int(tower_top_body)
+        #: the hub point P on the shaft (rotor body frame) and the masses above the yaw bearing
+        #: (rows: body index, mass, CM (3) in that body's frame, inertia (9) about the CM in its
+        #: axes; row 0 the rotor): the weight and inertia in a library's hub and yaw-bearing
+        #: moments (records 73-78)
+        self.hub_point = f64(np.zeros(3) if hub_point is None else hub_point).reshape(3)
+        self.mass_rows = (np.zeros((0, 14)) if mass_rows is None
+                          else f64(mass_rows).reshape(-1, 14))  # fmt: skip
         a = np.asarray(axis, dtype=float).reshape(3)
         if not np.linalg.norm(a) > 0.0:
             raise CaseError("the shaft axis must not be zero", field=_f(field, "joint"))
@@ -370,8 +380,11 @@ class ServoDyn(Load, kind="servodyn"):
         memory: object  # floatwind._kernels.servo.ServoMemory
         tt_b: np.ndarray  # (3,) the yaw-bearing point, nacelle body frame
         tt_body: int  # the body whose axes are the tower-top frame
+        hub_b: np.ndarray  # (3,) the hub point P on the shaft, rotor body frame
+        mass_rows: np.ndarray  # (n, 14) the masses above the yaw bearing (row 0: the rotor)
+        gravity: float  # m/s^2
 
-    def _params(self, memory) -> Params:
+    def _params(self, memory, gravity: float) -> Params:
         br = self.brake or (math.inf, 1.0, 0.0)
         return self.Params(
             rotor=self.rotor, nacelle=self.nacelle, axis_b=f64(self.axis_b),
@@ -388,6 +401,7 @@ class ServoDyn(Load, kind="servodyn"):
             ctrl_kind=0 if self.library is None else 1,
             memory=memory if memory is not None else _memory(self, 1, 1, 0.0, 1.0),
             tt_b=f64(self.tower_top), tt_body=int(self.tower_top_body),
+            hub_b=f64(self.hub_point), mass_rows=f64(self.mass_rows), gravity=float(gravity),
         )  # fmt: skip
 
     def memory(self, batch: int, t0: float, dt: float, n_steps: int):
@@ -430,19 +444,23 @@ class ServoDyn(Load, kind="servodyn"):
     def after_step(self, t, kin: Kinematics, env, memory, s) -> None:
         from floatwind._kernels import servo as ks
 
-        python_form(ks.servo_after_step)(self._params(memory), float(t), body_kinematics(kin),
+        python_form(ks.servo_after_step)(self._params(memory, float(env.gravity)), float(t),
+                                         body_kinematics(kin),
                                          np.empty((kin.batch, 0)))  # fmt: skip
 
     def compiled(self, env, batch):
         from floatwind._kernels import servo as ks
 
-        return CompiledLoad(ks.servo_kernel, self._params(None), after_step=ks.servo_after_step)
+        return CompiledLoad(ks.servo_kernel, self._params(None, float(env.gravity)),
+                            after_step=ks.servo_after_step)  # fmt: skip
 
     def outputs(self, t, kin: Kinematics, memory=None) -> np.ndarray:
         """(B, N_OUT) of :func:`floatwind._kernels.servo.servo_outputs` at ``t``."""
         from floatwind._kernels import servo as ks
 
-        return python_form(ks.servo_outputs)(self._params(memory), float(t), body_kinematics(kin))
+        # (no measurement here: gravity unused)
+        return python_form(ks.servo_outputs)(self._params(memory, 0.0), float(t),
+                                             body_kinematics(kin))  # fmt: skip
 
     def wrench(self, t, kin: Kinematics, env) -> Wrench:
         return self.wrench_state(t, kin, env, None, None)[0]
@@ -453,7 +471,7 @@ class ServoDyn(Load, kind="servodyn"):
         B, N = kin.batch, kin.n_bodies
         force, moment = np.zeros((B, N, 3)), np.zeros((B, N, 3))
         self.check_controller(t, memory)
-        p = self._params(memory)
+        p = self._params(memory, float(env.gravity))
         bk = body_kinematics(kin)
         python_form(ks.servo_kernel)(p, float(t), bk, np.empty((B, 0)), np.empty((B, 0)), force,
                                      moment, np.zeros((B, N, 0, 0)))  # fmt: skip
@@ -562,14 +580,50 @@ class ServoDyn(Load, kind="servodyn"):
             tt, tt_body = joint.r_J_p, joint.parent
         if sec.has("tower_top"):
             tt = sec.vector("tower_top")
+        rows = _mass_rows(tree, joint, below, sec)
         return cls(rotor=joint.child, nacelle=joint.parent, axis=joint.axis,
-                   tower_top=tt, tower_top_body=tt_body,
+                   tower_top=tt, tower_top_body=tt_body, hub_point=joint.r_J_c,
+                   mass_rows=rows,
                    gearbox_ratio=sec.number("gearbox_ratio", kind="positive"), model=model,
                    generator=kw, efficiency=sec.number("efficiency", 1.0, kind="positive"),
                    start_time=start_time, start_speed=start_speed, stop_time=stop_time,
                    brake=brake, pitch=pitch, maneuvers=maneuvers, controller=controller,
                    controller_dt=controller_dt, library=library, name=sec.raw("name", None),
                    field=field)  # fmt: skip
+
+
+def _mass_rows(tree, joint, below, sec: Section) -> np.ndarray:
+    """The masses above the yaw bearing whose weight and inertia a library's hub and
+    yaw-bearing moments carry (ElastoDyn's ``MomLPRott``, ``MomBNcRtt``): the rotor body (row 0:
+    hub and blades), the generator bodies geared to the shaft, and the nacelle: its own body
+    (a nacelle with a joint below it), else ``nacelle_mass: {mass, cm, yaw_inertia}`` (kg, m in
+    the nacelle body's frame, kg m^2 about the vertical through its CM: ElastoDyn's point
+    nacelle, which the deck importer sets) on the body it is merged into."""
+
+    def row(k, mass, cm, inertia):
+        return np.concatenate(([float(k), float(mass)], np.asarray(cm, float).reshape(3),
+                               np.asarray(inertia, float).reshape(9)))  # fmt: skip
+
+    def body_row(k):
+        bd = tree.bodies[k]
+        return row(k, bd.mass, bd.cm_b, bd.inertia_b)
+
+    rows = [body_row(joint.child)]
+    for j in tree.joint_of.values():
+        if j.gear is not None and j.gear.leader == joint.name:
+            rows.append(body_row(j.child))
+    if below is not None:
+        if sec.has("nacelle_mass"):
+            raise CaseError("the nacelle is a body of its own (its mass is the body's): leave "
+                            "nacelle_mass out", field=sec.path("nacelle_mass"))  # fmt: skip
+        rows.append(body_row(joint.parent))
+    elif sec.has("nacelle_mass"):
+        ns = sec.section("nacelle_mass", _NACELLE_MASS_KEYS)
+        inertia = np.zeros((3, 3))
+        inertia[2, 2] = ns.number("yaw_inertia", 0.0, kind="nonnegative")
+        rows.append(row(joint.parent, ns.number("mass", kind="nonnegative"), ns.vector("cm"),
+                        inertia))  # fmt: skip
+    return np.array(rows)
 
 
 def _memory(load: ServoDyn, n: int, batch: int, t0: float, dt: float, dll=None):
@@ -589,7 +643,7 @@ def _memory(load: ServoDyn, n: int, batch: int, t0: float, dt: float, dll=None):
                        man_final=f64(load.maneuvers[:, 2]), t0=t0, dt=dt,
                        last=np.full(1, -1, dtype=np.int64),
                        dll=dll if dll is not None else empty_dll_state(),
-                       sense=np.zeros((batch, N_SENSE)),
+                       sense=np.zeros((batch, N_SENSE + 6 * load.mass_rows.shape[0])),
                        sense_every=np.array([_sense_every(load, dt) if dll is not None else 0],
                                             dtype=np.int64))  # fmt: skip
 

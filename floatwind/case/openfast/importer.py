@@ -323,6 +323,12 @@ def case_from_deck(
                 field="PCMode", file=pathlib.Path(deck["ServoDyn"]["file"]).name)  # fmt: skip
         if srv is not None and "controller" in srv and not nacelle_separate:
             srv["tower_top"] = _vec(top)  # the yaw bearing on the merged platform (issue 36)
+            if srv["controller"].get("kind") == "dll":
+                # ElastoDyn's point nacelle: its weight and yaw inertia in the library's
+                # yaw-bearing moments (records 77-78; the platform body holds its mass)
+                srv["nacelle_mass"] = {"mass": float(mp["nacelle"]["mass"]),
+                                       "cm": _vec(mp["nacelle"]["cm"] + shift),
+                                       "yaw_inertia": float(mp["nacelle"]["yaw_inertia_cm"])}  # fmt: skip
         if srv is not None:
             loads.append(srv)
     if deck.get("AeroDyn") is not None:

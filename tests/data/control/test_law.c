@@ -14,7 +14,7 @@ static double gain_k = 0.0, t_fail = 1e30;
 static int n_calls = 0;
 static char log_path[1024] = "";
 static const int logged[] = {4, 20, 21, 24, 27, 30, 31, 32, 37, 53, 54, 60, 69, 70, 71,
-                             73, 74, 75, 76, 82, 83, 84};
+                             73, 74, 75, 76, 82, 83, 84, 77, 78};
 
 void DISCON(float *avr, int *fail, const char *infile, char *outname, char *msg) {
   int max_msg = (int)avr[48];
