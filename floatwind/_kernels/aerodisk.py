@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from floatwind._kernels.jit import njit
 
 from floatwind._kernels import wind as kwi
 from floatwind._kernels.loads import _accumulate, _add_point_force, _point

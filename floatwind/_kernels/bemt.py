@@ -72,7 +72,7 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from floatwind._kernels.jit import njit
 
 from floatwind._kernels.status import BEMT_NOT_CONVERGED
 

@@ -19,7 +19,7 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from floatwind._kernels.jit import njit
 
 from floatwind._kernels.status import SPIN_AXIS_VERTICAL
 

@@ -27,7 +27,7 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from floatwind._kernels.jit import njit
 
 from floatwind._kernels import joints as kj
 from floatwind._kernels import mcm as km

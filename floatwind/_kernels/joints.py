@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from floatwind._kernels.jit import njit
 
 from floatwind._kernels import loads as kl
 from floatwind._kernels import mcm as km

@@ -46,7 +46,7 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from floatwind._kernels.jit import njit
 
 from floatwind._kernels.loads import _point
 from floatwind._kernels.status import NOT_FINITE

@@ -14,7 +14,7 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from floatwind._kernels.jit import njit
 
 __all__ = ["Momentum", "body_kinematics", "forward_dynamics", "solve_small"]
 

@@ -40,7 +40,7 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from floatwind._kernels.jit import njit
 
 from floatwind._kernels import bemt as kb
 from floatwind._kernels import dbemt as kd

@@ -44,7 +44,7 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from floatwind._kernels.jit import njit
 
 from floatwind._kernels import bladed as kbl
 from floatwind._kernels.bemt import equal_real

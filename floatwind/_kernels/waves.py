@@ -24,7 +24,7 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from floatwind._kernels.jit import njit
 
 __all__ = [
     "LANES_MIN",

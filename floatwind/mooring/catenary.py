@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from floatwind._kernels.jit import njit
 
 __all__ = [
     "SOLVED",
