@@ -73,6 +73,8 @@ class Kernel:
         self.py_func = py_func
         self._options = dict(options)
         self._dispatcher = None
+        #: ``module.qualname``: the kernel's name in an ahead-of-time module's index
+        self.qualid = f"{py_func.__module__}.{py_func.__qualname__}"
 
     @property
     def targetoptions(self) -> dict:
@@ -82,11 +84,6 @@ class Kernel:
         own.setdefault("nopython", True)
         own.setdefault("boundscheck", None)
         return own
-
-    @property
-    def qualid(self) -> str:
-        """``module.qualname``: the kernel's name in an ahead-of-time module's index."""
-        return f"{self.py_func.__module__}.{self.py_func.__qualname__}"
 
     @property
     def dispatcher(self):
@@ -104,7 +101,7 @@ class Kernel:
         return d
 
     def __getattr__(self, name):
-        if name.startswith("__") or name in ("py_func", "_options", "_dispatcher"):
+        if name.startswith("__") or name in ("py_func", "_options", "_dispatcher", "qualid"):
             raise AttributeError(name)
         return getattr(self.dispatcher, name)
 
