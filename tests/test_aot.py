@@ -19,7 +19,8 @@ from collections import namedtuple
 import numpy as np
 import pytest
 
-from floatwind._kernels import aot, jit
+from floatwind import jit
+from floatwind._kernels import aot
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 P = namedtuple("P", ["a", "k"])
@@ -81,10 +82,10 @@ def test_kernel_options_and_pickle():
     del k
 
 
-TOY = '''
+TOY = """
 import math
 import numpy as np
-from floatwind._kernels.jit import njit
+from floatwind.jit import njit
 
 
 @njit(cache=False, fastmath=False, inline="always")
@@ -112,7 +113,7 @@ def ratio_python(a, b):
 @njit(cache=False)
 def fresh(n):
     return np.arange(n) * 0.5
-'''
+"""
 
 
 @pytest.fixture

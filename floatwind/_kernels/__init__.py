@@ -25,7 +25,7 @@ def _env_disabled() -> bool:
     return os.environ.get("FLOATWIND_NO_JIT", "").strip().lower() in ("1", "true", "yes", "on")
 
 
-# numba is imported only when a kernel call needs it (floatwind._kernels.jit): a run served by an
+# numba is imported only when a kernel call needs it (floatwind.jit): a run served by an
 # ahead-of-time compiled module (floatwind._kernels.aot) never imports it
 AVAILABLE = importlib.util.find_spec("numba") is not None
 
@@ -40,7 +40,7 @@ elif not AVAILABLE:
 def _install_aot() -> None:
     from floatwind._kernels import aot
 
-    aot.install()
+    aot.install(ENABLED)
 
 
 def enabled() -> bool:

@@ -7,7 +7,7 @@ compiles the kernels that run called from Python (the generated stepper ``rk4_ch
 load kernel linked in, the pre-run checks' and the outputs' kernels), for exactly the argument
 types it called them with, into one extension module with numba's ahead-of-time compiler
 (:mod:`numba.pycc`, which links numba's small C runtime into the module). A later run of the same
-model imports that module and never imports numba (:class:`floatwind._kernels.jit.Kernel` asks
+model imports that module and never imports numba (:class:`floatwind.jit.Kernel` asks
 :func:`lookup` first).
 
 Exactness: each kernel is compiled from the same source with the flags its ``@njit`` options give
@@ -34,7 +34,7 @@ import pathlib
 import sys
 import threading
 
-from floatwind._kernels import jit
+from floatwind import jit
 
 __all__ = ["build_recorded", "enabled", "lookup", "start_recording", "type_key"]
 
@@ -46,13 +46,14 @@ _RECORDED: dict[tuple[str, str], tuple] = {}
 _FAILED_KEYS: set[tuple[str, str]] = set()
 
 
+_JIT_ON: list[bool] = [True]  # floatwind._kernels.ENABLED, as install() was last told
+
+
 def enabled() -> bool:
     """Whether ahead-of-time modules are used and built (numba's kernels on, ``FLOATWIND_AOT``
     not switched off)."""
-    from floatwind import _kernels
-
     flag = os.environ.get(ENV, "").strip().lower()
-    return _kernels.enabled() and flag not in ("0", "false", "no", "off")
+    return _JIT_ON[0] and flag not in ("0", "false", "no", "off")
 
 
 def aot_dir() -> pathlib.Path:
@@ -134,7 +135,9 @@ def _key(v) -> str | None:
             return None
         f = v.flags
         layout = "C" if f.c_contiguous else ("F" if f.f_contiguous else "A")
-        return f"a{v.dtype.str}{v.ndim}{layout}{'w' if f.writeable else 'r'}{'' if f.aligned else 'u'}"
+        return (
+            f"a{v.dtype.str}{v.ndim}{layout}{'w' if f.writeable else 'r'}{'' if f.aligned else 'u'}"
+        )
     if isinstance(v, bool):
         return "b"
     if isinstance(v, int):
@@ -254,8 +257,11 @@ def has_module(module: str) -> bool:
     return any(q.startswith(prefix) for q in _load_table())
 
 
-def install() -> None:
-    """Serve kernel calls from ahead-of-time modules when :func:`enabled`."""
+def install(jit_on: bool | None = None) -> None:
+    """Serve kernel calls from ahead-of-time modules when :func:`enabled` (``jit_on``: whether
+    numba's kernels are in use, from :mod:`floatwind._kernels`)."""
+    if jit_on is not None:
+        _JIT_ON[0] = bool(jit_on)
     jit.AOT_LOOKUP = lookup if enabled() else None
 
 

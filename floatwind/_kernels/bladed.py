@@ -24,8 +24,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from floatwind._kernels import jit
-from floatwind._kernels.jit import njit
+from floatwind import jit
+from floatwind.jit import njit
 
 __all__ = [
     "DllState",
@@ -112,7 +112,13 @@ def discon_call(addr, swap, fail, infile, outname, msg):
 
 # the compiled form of discon_call (a numba overload calling the function pointer) is registered
 # when numba is first needed: a run served ahead of time never imports numba (issue 41)
-jit.on_numba("floatwind._kernels.bladed_numba")
+def _register_compiled_call() -> None:
+    from floatwind._kernels import bladed_numba
+
+    bladed_numba.register(discon_call)
+
+
+jit.on_numba(_register_compiled_call)
 
 
 @njit(cache=True, fastmath=False)

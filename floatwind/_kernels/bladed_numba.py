@@ -1,14 +1,12 @@
 """The compiled form of :func:`floatwind._kernels.bladed.discon_call`: a direct call of the
 controller library's function pointer (numba's extension API). Imported when numba is first needed
-(:func:`floatwind._kernels.jit.on_numba`), so that importing the controller kernels does not import
+(:func:`floatwind.jit.on_numba`), so that importing the controller kernels does not import
 numba."""
 
 from __future__ import annotations
 
 from numba import types
 from numba.extending import intrinsic, overload
-
-from floatwind._kernels.bladed import discon_call
 
 
 @intrinsic
@@ -28,9 +26,13 @@ def _call_pointer(typingctx, addr, a, b, c, d, e):
     return sig, codegen
 
 
-@overload(discon_call)
 def _discon_call_compiled(addr, swap, fail, infile, outname, msg):
     def impl(addr, swap, fail, infile, outname, msg):
         _call_pointer(addr, swap, fail, infile, outname, msg)
 
     return impl
+
+
+def register(discon_call) -> None:
+    """Give ``discon_call`` (floatwind._kernels.bladed) its compiled form."""
+    overload(discon_call)(_discon_call_compiled)

@@ -109,7 +109,7 @@ def _source(loads: list, dofs: bool | str = False) -> str:
     imports = [
         "import math",
         "import numpy as np",
-        "from floatwind._kernels.jit import njit",
+        "from floatwind.jit import njit",
         "from floatwind._kernels.fused import rhs_dynamics, rhs_kinematics, select_add",
         "from floatwind._kernels.fused import rhs_dynamics_dofs, rhs_kinematics_dofs",
         "from floatwind._kernels.fused import rhs_dynamics_flex, rhs_kinematics_flex",

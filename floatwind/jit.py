@@ -22,14 +22,13 @@ Attributes a Kernel does not have itself (``signatures``, ``overloads``, ``_cach
 from __future__ import annotations
 
 import functools
-import importlib
 import threading
 
 __all__ = ["Kernel", "dispatcher_of", "njit", "numba_loaded"]
 
 _LOCK = threading.RLock()
 _TYPEOF_REGISTERED: list[bool] = []
-_ON_NUMBA: list[str] = []
+_ON_NUMBA: list = []
 
 #: set by floatwind._kernels.aot: ``hook(kernel, args)`` -> a compiled callable or None
 AOT_LOOKUP = None
@@ -52,17 +51,17 @@ def _register_typeof() -> None:
             return typeof_impl(val.dispatcher, c)
 
         _TYPEOF_REGISTERED.append(True)
-        for name in _ON_NUMBA:
-            importlib.import_module(name)
+        for register in _ON_NUMBA:
+            register()
 
 
-def on_numba(module: str) -> None:
-    """Import ``module`` (one that registers numba extensions: overloads, intrinsics) when numba
-    is first needed, or now if it has been."""
+def on_numba(register) -> None:
+    """Call ``register()`` (it imports a module that extends numba: overloads, intrinsics) when
+    numba is first needed, or now if it has been."""
     if _TYPEOF_REGISTERED:
-        importlib.import_module(module)
-    elif module not in _ON_NUMBA:
-        _ON_NUMBA.append(module)
+        register()
+    elif register not in _ON_NUMBA:
+        _ON_NUMBA.append(register)
 
 
 class Kernel:
@@ -123,18 +122,12 @@ class Kernel:
         return self.dispatcher(*args, **kwargs)
 
     def __reduce__(self):
-        return _by_reference, (self.py_func.__module__, self.py_func.__qualname__)
+        # by reference, as a module-level function: pickle finds it as module.qualname
+        return self.py_func.__qualname__
 
     def __repr__(self) -> str:
         state = "numba dispatcher made" if self._dispatcher is not None else "not compiled yet"
         return f"<floatwind kernel {self.qualid} ({state})>"
-
-
-def _by_reference(module: str, qualname: str):
-    obj = importlib.import_module(module)
-    for part in qualname.split("."):
-        obj = getattr(obj, part)
-    return obj
 
 
 def njit(*args, **options):
