@@ -185,8 +185,10 @@ def test_index_of_another_platform_or_source_is_ignored(toy):
 
 def test_second_run_of_a_deck_imports_no_numba_and_writes_the_same_bits(shared, tmp_path):
     deck = shared / "reference" / "openfast" / "ref01_pitch_decay" / "ref01_pitch_decay.fst"
+    # the suite's kernel folder (the JIT side is likely compiled already by other tests), the
+    # ahead-of-time modules in this test's own folder
     env = dict(os.environ, PYTHONPATH=str(ROOT), FLOATWIND_AOT="1",
-               FLOATWIND_KERNEL_DIR=str(tmp_path / "kernels"))  # fmt: skip
+               FLOATWIND_AOT_DIR=str(tmp_path / "aot"))  # fmt: skip
     run = ("import runpy, sys; sys.argv = ['floatwind'] + sys.argv[1:]\n"
            "try:\n    runpy.run_module('floatwind', run_name='__main__')\n"
            "except SystemExit as e:\n    assert not e.code, e.code\n"

@@ -16,7 +16,8 @@ and features, as numba's JIT compiles: the results are bit-identical (``tests/te
 call is served only when its arguments have exactly the types recorded (arrays: dtype, ndim,
 layout, writeability, alignment; named tuples by class; Python scalars), else numba serves it.
 
-Where: ``FLOATWIND_KERNEL_DIR`` (or ``~/.cache/floatwind/kernels``) ``/aot/``: per module an
+Where: ``FLOATWIND_AOT_DIR``, else ``FLOATWIND_KERNEL_DIR`` (or ``~/.cache/floatwind/kernels``)
+``/aot/``: per module an
 extension file and a JSON index of its exports. An index names the platform (Python, NumPy,
 numba and llvmlite versions, CPU name and flags) and the digest of floatwind's kernel sources
 (:func:`floatwind._kernels.codegen.sources_digest`): after any change to either it is ignored.
@@ -57,6 +58,11 @@ def enabled() -> bool:
 
 
 def aot_dir() -> pathlib.Path:
+    """``FLOATWIND_AOT_DIR``, or ``aot/`` in the kernel folder
+    (:func:`floatwind._kernels.codegen.kernel_dir`)."""
+    env = os.environ.get("FLOATWIND_AOT_DIR")
+    if env:
+        return pathlib.Path(env)
     from floatwind._kernels.codegen import kernel_dir
 
     return kernel_dir() / "aot"
