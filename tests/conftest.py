@@ -1,6 +1,12 @@
+import os
 import pathlib
 
 import pytest
+
+# no ahead-of-time modules in the suite (each costs a second compile of a model; issue 41):
+# tests/test_aot.py switches them on where it checks them. Set before floatwind is imported, and
+# inherited by the CLI runs the tests start.
+os.environ.setdefault("FLOATWIND_AOT", "0")
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

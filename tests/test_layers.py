@@ -33,7 +33,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 #: cycle between the two (docs/architecture.md)
 LAYERS: list[set[str]] = [
     {"errors", "__init__", "validate"},  # validate: the one case-file validator (errors only)
-    {"rotation", "io"},  # io: file formats and the read-only channel table; imports errors only
+    {"rotation", "io", "jit"},  # io: file formats and the read-only channel table; imports errors only
+    # jit: the lazy @njit every compiled function uses (numba imported on first need; issue 41)
     {"_kernels", "mooring", "records"},  # numba kernels; catenary functions; the Load records
     {"integrate"},  # integrators (know nothing about turbines) and their compiled steps
     {"multibody", "loads", "environment", "rotor"},  # rotor: BEM airfoils, options, performance

@@ -12,6 +12,7 @@ The callers keep their NumPy code and dispatch on :func:`enabled`. See docs/perf
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 
@@ -24,12 +25,9 @@ def _env_disabled() -> bool:
     return os.environ.get("FLOATWIND_NO_JIT", "").strip().lower() in ("1", "true", "yes", "on")
 
 
-try:  # pragma: no cover - depends on the environment
-    import numba  # noqa: F401
-
-    AVAILABLE = True
-except ImportError:  # pragma: no cover
-    AVAILABLE = False
+# numba is imported only when a kernel call needs it (floatwind.jit): a run served by an
+# ahead-of-time compiled module (floatwind._kernels.aot) never imports it
+AVAILABLE = importlib.util.find_spec("numba") is not None
 
 #: True when the compiled kernels are used (numba present and FLOATWIND_NO_JIT unset)
 ENABLED = AVAILABLE and not _env_disabled()
@@ -37,6 +35,12 @@ if AVAILABLE and not ENABLED:
     logger.info("FLOATWIND_NO_JIT set: using the NumPy reference implementations")
 elif not AVAILABLE:
     logger.info("numba not importable: using the NumPy reference implementations")
+
+
+def _install_aot() -> None:
+    from floatwind._kernels import aot
+
+    aot.install(ENABLED)
 
 
 def enabled() -> bool:
@@ -57,4 +61,8 @@ def use_jit(flag: bool) -> bool:
     global ENABLED
     old = ENABLED
     ENABLED = bool(flag) and AVAILABLE
+    _install_aot()
     return old
+
+
+_install_aot()

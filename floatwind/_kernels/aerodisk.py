@@ -38,11 +38,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from floatwind._kernels import wind as kwi
 from floatwind._kernels.loads import _accumulate, _add_point_force, _point
 from floatwind._kernels.status import AERODISK_OUTSIDE
+from floatwind.jit import njit
 
 __all__ = ["N_CHANNELS", "N_POINTS", "aerodisk_kernel", "aerodisk_loads", "aerodisk_points"]
 

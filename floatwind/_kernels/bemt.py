@@ -72,9 +72,9 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from floatwind._kernels.status import BEMT_NOT_CONVERGED
+from floatwind.jit import njit
 
 __all__ = [
     "ALPHA",

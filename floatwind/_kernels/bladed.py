@@ -23,8 +23,9 @@ import ctypes
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic, overload
+
+from floatwind import jit
+from floatwind.jit import njit
 
 __all__ = [
     "DllState",
@@ -109,29 +110,15 @@ def discon_call(addr, swap, fail, infile, outname, msg):
     _PROTO(int(addr))(swap, fail, infile, outname, msg)
 
 
-@intrinsic
-def _call_pointer(typingctx, addr, a, b, c, d, e):
-    """void (*addr)(char*, char*, char*, char*, char*) called with the five addresses."""
-    sig = types.void(types.int64, types.intp, types.intp, types.intp, types.intp, types.intp)
+# the compiled form of discon_call (a numba overload calling the function pointer) is registered
+# when numba is first needed: a run served ahead of time never imports numba (issue 41)
+def _register_compiled_call() -> None:
+    from floatwind._kernels import bladed_numba
 
-    def codegen(context, builder, signature, args):
-        from llvmlite import ir
-
-        i8p = ir.IntType(8).as_pointer()
-        fnty = ir.FunctionType(ir.VoidType(), [i8p] * 5)
-        fn = builder.inttoptr(args[0], fnty.as_pointer())
-        builder.call(fn, [builder.inttoptr(x, i8p) for x in args[1:]])
-        return context.get_dummy_value()
-
-    return sig, codegen
+    bladed_numba.register(discon_call)
 
 
-@overload(discon_call)
-def _discon_call_compiled(addr, swap, fail, infile, outname, msg):
-    def impl(addr, swap, fail, infile, outname, msg):
-        _call_pointer(addr, swap, fail, infile, outname, msg)
-
-    return impl
+jit.on_numba(_register_compiled_call)
 
 
 @njit(cache=True, fastmath=False)

@@ -18,10 +18,10 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from floatwind._kernels.loads import _add_point_force, _point
 from floatwind._kernels.status import CATENARY_NOT_CONVERGED
+from floatwind.jit import njit
 from floatwind.mooring.catenary import SOLVED, _residual, solve_line, solve_line_from
 
 __all__ = ["LineWork", "catenary_kernel", "line_ends", "solve_nodes"]

@@ -44,9 +44,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from floatwind._kernels import bemt as kb
+from floatwind.jit import njit
 
 __all__ = ["N_NODE_STATES", "DbemtParams", "dbemt_apply", "dbemt_params", "dbemt_tau1"]
 

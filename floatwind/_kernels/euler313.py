@@ -19,9 +19,9 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from floatwind._kernels.status import SPIN_AXIS_VERTICAL
+from floatwind.jit import njit
 
 
 class Params(NamedTuple):

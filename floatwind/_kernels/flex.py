@@ -27,11 +27,11 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from floatwind._kernels import joints as kj
 from floatwind._kernels import mcm as km
 from floatwind._kernels.joints import DofParams
+from floatwind.jit import njit
 
 __all__ = ["FlexParams", "FlexState", "flex_dynamics", "flex_state"]
 

@@ -24,7 +24,6 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from floatwind._kernels import flex as kfx
 from floatwind._kernels import joints as kj
@@ -32,6 +31,7 @@ from floatwind._kernels import mcm as km
 from floatwind._kernels import waves as kwv
 from floatwind._kernels.contract import BodyKinematics
 from floatwind._kernels.status import EULER_SINGULAR
+from floatwind.jit import njit
 
 __all__ = ["LANES_MIN", "RelTable", "SystemParams", "system_rhs"]
 

@@ -22,10 +22,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from floatwind._kernels import loads as kl
 from floatwind._kernels import mcm as km
+from floatwind.jit import njit
 
 __all__ = ["DofParams", "drive_torques", "forward_dynamics_dofs", "member_rel"]
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from floatwind._kernels import wind as kwi
 from floatwind._kernels.status import FAIRLEAD_AT_ANCHOR
+from floatwind.jit import njit
 
 __all__ = [
     "hydrostatics_slices",

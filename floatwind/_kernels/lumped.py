@@ -46,10 +46,10 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from floatwind._kernels.loads import _point
 from floatwind._kernels.status import NOT_FINITE
+from floatwind.jit import njit
 
 #: point kinds
 FIXED = 0

@@ -49,7 +49,8 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from floatwind.jit import njit
 
 #: row types
 DOT_DD, DOT_AD, SS, EP, RDRV = 0, 1, 2, 3, 4

@@ -14,7 +14,8 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from floatwind.jit import njit
 
 __all__ = ["Momentum", "body_kinematics", "forward_dynamics", "solve_small"]
 

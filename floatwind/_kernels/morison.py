@@ -22,9 +22,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from floatwind._kernels import waves as kwv
+from floatwind.jit import njit
 
 __all__ = [
     "end_points",

@@ -20,9 +20,9 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from floatwind._kernels.loads import _add_point_force, _point
+from floatwind.jit import njit
 
 __all__ = [
     "convolve",

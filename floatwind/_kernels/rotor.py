@@ -40,12 +40,12 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from floatwind._kernels import bemt as kb
 from floatwind._kernels import dbemt as kd
 from floatwind._kernels import servo as ksv
 from floatwind._kernels import wind as kwi
+from floatwind.jit import njit
 
 __all__ = [
     "HUB_CHANNELS",

@@ -44,12 +44,12 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from floatwind._kernels import bladed as kbl
 from floatwind._kernels.bemt import equal_real
 from floatwind._kernels.bladed import bladed_controller, empty_dll_state
 from floatwind._kernels.status import CONTROLLER_FAILED
+from floatwind.jit import njit
 
 __all__ = [
     "LAW_CONTROLLER",

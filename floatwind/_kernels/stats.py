@@ -5,7 +5,8 @@ enabled: a 3-h load channel at 4 Hz has ~10^4 turning points per run)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from floatwind.jit import njit
 
 __all__ = ["rainflow_turning"]
 

@@ -24,7 +24,8 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from floatwind.jit import njit
 
 __all__ = [
     "LANES_MIN",

@@ -13,9 +13,9 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from floatwind._kernels.status import WIND_EDGE, WIND_OUTSIDE
+from floatwind.jit import njit
 
 __all__ = [
     "FullField",

@@ -62,9 +62,11 @@ def add_arguments(r: argparse.ArgumentParser) -> None:
 def main(args) -> int:
     import time
 
+    from floatwind._kernels import aot
     from floatwind.io.safe import default_output, input_files
     from floatwind.simulate import simulate
 
+    aot.start_recording()  # kernels this run calls, compiled ahead of time after it (issue 41)
     if args.from_study or args.run_id:
         return run_from_study(args)
     if not args.case:
@@ -126,6 +128,7 @@ def main(args) -> int:
         print(f"{len(missing)} OutList channel(s) of the deck not computed by floatwind: "
               f"{', '.join(missing)}")  # fmt: skip
     print(f"wrote {out}{binary_note(out, fmt)}")
+    aot.build_recorded()
     return 0
 
 
@@ -172,4 +175,7 @@ def run_from_study(args) -> int:
     write_result(_one_run(ds), out, fmt)
     print(f"{args.run_id}: simulated {float(ds.time[-1]):g} s")
     print(f"wrote {out}{binary_note(out, fmt)}")
+    from floatwind._kernels import aot
+
+    aot.build_recorded()
     return 0

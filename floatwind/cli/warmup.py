@@ -40,11 +40,15 @@ def main(args) -> int:
                        and "environments" not in p.parts)  # fmt: skip
         if not paths:
             raise CaseError("no cases found beside the package: give case files", field="cases")
+    from floatwind._kernels import aot
+
     for path in paths:
         model = load_model(str(path), {"simulation.t_max": 1.0})  # a short run: the sea and wind too
         needed = compile_notice(model) is not None
+        aot.start_recording()
         t0 = time.perf_counter()
         simulate(model, progress=False)
         what = f"compiled in {time.perf_counter() - t0:.1f} s" if needed else "already compiled"
         print(f"{path}: {what}")
+        aot.build_recorded()  # and ahead of time, so that its runs start without numba (issue 41)
     return 0

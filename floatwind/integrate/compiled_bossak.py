@@ -14,10 +14,10 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from floatwind._kernels.contract import BodyKinematics
 from floatwind._kernels.status import BOSSAK_NOT_CONVERGED, NOT_FINITE
+from floatwind.jit import njit
 
 __all__ = [
     "BodyState",

@@ -39,7 +39,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from floatwind.jit import njit
 
 __all__ = [
     "SOLVED",

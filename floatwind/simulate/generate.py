@@ -109,7 +109,7 @@ def _source(loads: list, dofs: bool | str = False) -> str:
     imports = [
         "import math",
         "import numpy as np",
-        "from numba import njit",
+        "from floatwind.jit import njit",
         "from floatwind._kernels.fused import rhs_dynamics, rhs_kinematics, select_add",
         "from floatwind._kernels.fused import rhs_dynamics_dofs, rhs_kinematics_dofs",
         "from floatwind._kernels.fused import rhs_dynamics_flex, rhs_kinematics_flex",
@@ -175,6 +175,10 @@ def is_compiled(loads: list, dofs: bool | str = False) -> bool:
     answer does not depend on where the cache lives, and whether it would use the index there.
     Loading the module compiles nothing: numba compiles on the first call."""
     mod = stepper(loads, dofs)
+    from floatwind._kernels import aot
+
+    if aot.has_module(mod.__name__):  # compiled ahead of time: numba not even imported
+        return True
     try:
         cache = mod.rk4_chunk._cache._cache_file
         index = cache._index_path

@@ -247,7 +247,7 @@ def _source(laws: tuple) -> str:
     skip = set(km.TEMPLATES) | {"_coord_forces", "_coord_switches", "_N_SWITCHES"}
     shared = sorted(n for n, v in vars(km).items() if n not in skip and (
         isinstance(v, (int, float)) or getattr(getattr(v, "py_func", v), "__module__", "") == km.__name__))
-    imports = ["import math", "import numpy as np", "from numba import njit",
+    imports = ["import math", "import numpy as np", "from floatwind.jit import njit",
                "from floatwind._kernels.mbdm import (" + ", ".join(shared) + ")"]  # fmt: skip
     names: dict = {}
     sources = []
