@@ -516,8 +516,6 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         relative). The static
         equilibrium of the same discrete model the run integrates (``floatwind mooring``, the
         statics, the refinement test)."""
-        from scipy.optimize import root
-
         from floatwind._kernels import lumped as kl
 
         bk = body_kinematics(kin)
@@ -560,6 +558,9 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                 one[0, pos] = x
                 y[b] = one[0]
                 continue
+            # scipy.optimize only here: ~0.8 s of a run's start-up the Newton path never needs
+            from scipy.optimize import root
+
             one[0, pos] = start  # Levenberg-Marquardt from the same start
             sol = root(residual, one[0, pos].copy(), method="lm",
                        options={"xtol": tol, "ftol": tol})  # fmt: skip
