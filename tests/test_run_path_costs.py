@@ -89,3 +89,37 @@ def test_newton_plan_is_the_neighbourhood_of_each_unknown(ei):
     assert band == 3 * reach + 2
     assert [(b.start, b.stop) for b in blocks] == [(0, 12), (12, 33), (33, 39)]
     assert LumpedMassMooring._rest_plan(fake, n) is LumpedMassMooring._rest_plan(fake, n)
+
+
+def test_outputs_of_chunked_steps_are_the_per_step_recording():
+    """The states at output times on the step grid, between steps (Hermite) and at the end,
+    recorded from chunks of steps (one search per chunk) equal those recorded step by step on
+    the Python path: an oscillator with a Python chunk that takes the same RK4 steps."""
+    from floatwind.integrate import RK4
+
+    def oscillator(t, y):
+        return np.stack([y[:, 1], -4.0 * y[:, 0] - 0.1 * y[:, 1] + np.sin(t)], axis=1)
+
+    class Chunked:
+        def __init__(self, integ):
+            self.integ = integ
+
+        def __call__(self, t, y):
+            return oscillator(t, y)
+
+        def rk4_chunk(self, ts, y, f, t0, dt):
+            Y, F = [y], [f]
+            for j in range(len(ts) - 1):
+                y, f = self.integ._step_impl(oscillator, ts[j], y, f, ts[j + 1] - ts[j])
+                Y.append(y)
+                F.append(f)
+            return np.array(Y), np.array(F), len(ts) - 1, 0
+
+    y0 = np.array([[1.0, 0.0], [0.2, -0.5]])
+    for t_out in (np.arange(0.0, 40.0001, 0.25), np.linspace(0.0, 39.97, 577)):  # on / off grid
+        integ = RK4(0.0125)
+        integ.CHUNK_MEMBER_STEPS = 150  # several chunks, outputs across their ends
+        chunked = integ.run(Chunked(integ), y0, t_out)
+        stepwise = RK4(0.0125).run(oscillator, y0, t_out)
+        assert chunked.complete and stepwise.complete
+        assert np.array_equal(chunked.y, stepwise.y)
