@@ -154,10 +154,13 @@ def child_cpu(cmd: list[str], env: dict, cwd: str) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def phases(deck: str, tmax: float) -> None:
+def phases(deck: str, tmax: float, trees: list[str] = ()) -> None:
+    """The phases of this checkout's run, then of each of ``trees`` (``--baseline``)."""
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, "-c", _PHASES, deck, str(tmax), f"{tmp}/out.nc"]
-        subprocess.run(cmd, env=_env(str(ROOT)), cwd=tmp, check=True)
+        for tree in [str(ROOT), *trees]:
+            print(f"-- {tree}", flush=True)
+            subprocess.run(cmd, env=_env(tree), cwd=tmp, check=True)
 
 
 def ab(deck: str, tmax: float, rounds: int, baselines: list[str]) -> None:
@@ -320,7 +323,7 @@ def main() -> int:
     p.add_argument("--baseline", action="append", default=[], help="another checkout (A/B)")
     args = p.parse_args()
     if args.what == "phases":
-        phases(args.deck, args.tmax)
+        phases(args.deck, args.tmax, args.baseline)
     elif args.what == "floor":
         floor(args.rounds)
     elif args.what == "decks":
