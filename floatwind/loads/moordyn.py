@@ -101,16 +101,22 @@ def stable_step(rate: float, bound: float = RK4_BOUND) -> float:
     return bound / rate if rate > 0.0 else math.inf
 
 
+_BAND_INDEX: dict[tuple[int, int], tuple[np.ndarray, ...]] = {}
+
+
 def _bands(A: np.ndarray, band: int) -> np.ndarray:
-    """``A`` (n, n) in LAPACK's banded storage for ``solve_banded((band, band), ...)``."""
+    """``A`` (n, n) in LAPACK's banded storage for ``solve_banded((band, band), ...)``:
+    ``ab[band + i - j, j] = A[i, j]`` for ``|i - j| <= band``, zeros elsewhere (one gather by
+    indices kept per size instead of a diagonal at a time)."""
     n = A.shape[0]
+    if 2 <= n < band:  # refused as before (the caller then solves by Levenberg-Marquardt)
+        raise ValueError(f"a block of {n} unknowns is narrower than the half bandwidth {band}")
+    idx = _BAND_INDEX.get((n, band))
+    if idx is None:
+        i, j = np.nonzero(np.abs(np.subtract.outer(np.arange(n), np.arange(n))) <= band)
+        idx = _BAND_INDEX[(n, band)] = (band + i - j, j, i)
     ab = np.zeros((2 * band + 1, n))
-    for k in range(-band, band + 1):
-        d = np.diagonal(A, k)
-        if k >= 0:
-            ab[band - k, k:] = d
-        else:
-            ab[band - k, : n + k] = d
+    ab[idx[0], idx[1]] = A[idx[2], idx[1]]
     return ab
 
 
