@@ -3,6 +3,7 @@
     python benchmarks/startup_cost.py phases [DECK] [--tmax 1]
     python benchmarks/startup_cost.py ab [DECK] [--tmax 1] [--rounds 5] [--baseline DIR ...]
     python benchmarks/startup_cost.py floor [--rounds 5]
+    python benchmarks/startup_cost.py decks --baseline DIR [--cases ref01,ref07] [--rounds 2]
 
 ``phases`` runs the steps of ``floatwind run DECK --tmax S`` in one fresh process (as
 ``floatwind.cli.run.main`` does them) and prints the CPU time of each: interpreter start-up,
@@ -20,6 +21,13 @@ shared machine only the ratios within one invocation mean something: the medians
 of each checkout to this one are printed. ``PYTHONDONTWRITEBYTECODE`` is removed from the
 children's environment (an installed floatwind has its byte code; without it Python compiles
 ~130 modules on every start).
+
+``decks`` runs every reference deck (or ``--cases``) at its own TMax and DT, this checkout and
+the ``--baseline`` checkout in turn (A B, then B A, ...), ``--rounds`` times after one warm run of
+each (numba's caches, byte code), and prints one markdown row per deck: the medians of both, their
+ratio, OpenFAST's side-by-side CPU (the index README's column) and the speed-up over it; then it
+compares the two checkouts' output files variable by variable (``np.array_equal``, NaN equal, the
+dimensions and attributes too): a change of the run path must not move a result.
 
 ``floor`` splits that floor into processes that each add one piece (the interpreter, numpy,
 numba's import, netCDF4, scipy.linalg, the first cached kernel = numba's start-up, then 6 and 24
@@ -146,10 +154,13 @@ def child_cpu(cmd: list[str], env: dict, cwd: str) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def phases(deck: str, tmax: float) -> None:
+def phases(deck: str, tmax: float, trees: list[str] = ()) -> None:
+    """The phases of this checkout's run, then of each of ``trees`` (``--baseline``)."""
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, "-c", _PHASES, deck, str(tmax), f"{tmp}/out.nc"]
-        subprocess.run(cmd, env=_env(str(ROOT)), cwd=tmp, check=True)
+        for tree in [str(ROOT), *trees]:
+            print(f"-- {tree}", flush=True)
+            subprocess.run(cmd, env=_env(tree), cwd=tmp, check=True)
 
 
 def ab(deck: str, tmax: float, rounds: int, baselines: list[str]) -> None:
@@ -233,18 +244,92 @@ def floor(rounds: int) -> None:
         print(f"  {name:62s} {statistics.median(xs):6.3f} s  ({min(xs):.3f}-{max(xs):.3f})")
 
 
+REFS = ROOT.parent / "shared/reference/openfast"
+
+
+def same_outputs(a: pathlib.Path, b: pathlib.Path) -> tuple[int, list[str]]:
+    """(variables compared, names that differ) of two netCDF outputs: values (``np.array_equal``,
+    NaN equal), dimensions, attributes; the global attributes too."""
+    import netCDF4
+    import numpy as np
+
+    with netCDF4.Dataset(a) as A, netCDF4.Dataset(b) as B:
+        A.set_auto_mask(False)
+        B.set_auto_mask(False)
+        bad = [] if list(A.variables) == list(B.variables) else ["(variable list)"]
+        if {k: str(A.getncattr(k)) for k in A.ncattrs()} != {
+            k: str(B.getncattr(k)) for k in B.ncattrs()
+        }:
+            bad.append("(global attributes)")
+        for name, va in A.variables.items():
+            vb = B.variables.get(name)
+            if (
+                vb is None
+                or va.dimensions != vb.dimensions
+                or {k: str(va.getncattr(k)) for k in va.ncattrs()}
+                != {k: str(vb.getncattr(k)) for k in vb.ncattrs()}
+                or not np.array_equal(va[...], vb[...], equal_nan=va.dtype.kind == "f")
+            ):
+                bad.append(name)
+        return len(A.variables), bad
+
+
+def decks(cases: list[str] | None, rounds: int, baseline: str) -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from vs_openfast import deck_times, side_by_side_cpu
+
+    openfast = side_by_side_cpu(REFS / "README.md")
+    fsts = sorted(REFS.glob("ref*/ref*.fst"))
+    if cases:
+        fsts = [f for f in fsts if any(f.stem.startswith(c) for c in cases)]
+    trees = [("after", str(ROOT)), ("before", str(pathlib.Path(baseline).resolve()))]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for fst in fsts:
+            cpu = {name: [] for name, _ in trees}
+
+            def one(name, path, fst=fst, warm=()):
+                cmd = [sys.executable, "-m", "floatwind", "run", str(fst), "-o",
+                       f"{tmp}/{fst.stem}_{name}.nc", "--overwrite", "--no-progress", *warm]  # fmt: skip
+                return child_cpu(cmd, _env(path), tmp)
+
+            for name, path in trees:  # warm (numba's caches, byte code): a 1-s run
+                one(name, path, warm=("--tmax", "1"))
+            for k in range(rounds):
+                for name, path in trees if k % 2 == 0 else trees[::-1]:
+                    cpu[name].append(one(name, path))
+            n, bad = same_outputs(pathlib.Path(tmp, f"{fst.stem}_after.nc"),
+                                  pathlib.Path(tmp, f"{fst.stem}_before.nc"))  # fmt: skip
+            a, b = statistics.median(cpu["after"]), statistics.median(cpu["before"])
+            of = openfast.get(fst.stem)
+            tmax = deck_times(fst).get("tmax", float("nan"))
+            row = (f"| {fst.stem} | {tmax:g} s | {b:.2f} s | **{a:.2f} s** | {b / a:.2f} | "
+                   + (f"{of:g} s | {of / b:.1f}x -> **{of / a:.1f}x** |" if of else "- | - |")
+                   + f" {n - len(bad)} of {n} |")  # fmt: skip
+            rows.append(row)
+            print(row, "DIFFERENT: " + ", ".join(bad) if bad else "", flush=True)
+    print(f"\n{rounds} alternating rounds after a warm run, medians of whole-process CPU "
+          "(user + system); columns: deck, TMax, before, after, before / after, OpenFAST "
+          "side by side, speed-up before -> after, output variables bit-identical")  # fmt: skip
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("what", choices=("phases", "ab", "floor"))
+    p.add_argument("what", choices=("phases", "ab", "floor", "decks"))
+    p.add_argument("--cases", help="decks: comma-separated prefixes (ref01,ref07)")
     p.add_argument("deck", nargs="?", default=str(REF01))
     p.add_argument("--tmax", type=float, default=1.0)
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--baseline", action="append", default=[], help="another checkout (A/B)")
     args = p.parse_args()
     if args.what == "phases":
-        phases(args.deck, args.tmax)
+        phases(args.deck, args.tmax, args.baseline)
     elif args.what == "floor":
         floor(args.rounds)
+    elif args.what == "decks":
+        if len(args.baseline) != 1:
+            p.error("decks: give one --baseline checkout")
+        decks(args.cases.split(",") if args.cases else None, args.rounds, args.baseline[0])
     else:
         ab(args.deck, args.tmax, args.rounds, args.baseline)
     return 0

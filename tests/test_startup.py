@@ -43,9 +43,10 @@ NEVER = ("dask", "distributed", "pyarrow", "matplotlib", "floatwind.studies", "f
 SCIPY_ALLOWED = {"scipy.linalg"}
 
 
-def _modules(argv: list[str], cwd: Path) -> set[str]:
+def _modules(argv: list[str], cwd: Path, extra_env: dict | None = None) -> set[str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(ROOT)
+    env.update(extra_env or {})
     proc = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(argv)], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=900)  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -106,3 +107,23 @@ def test_io_package_names_load_on_use():
     assert callable(fio.write_netcdf) and "CHANNELS" in dir(fio)
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         fio.nope  # noqa: B018
+
+
+REFS = ROOT.parent / "shared/reference/openfast"
+
+
+@pytest.mark.parametrize("deck", ["ref05_morison_jonswap", "ref13_potential_irregular"])
+def test_wave_and_potential_flow_decks_import_no_scipy_fft(deck, tmp_path):
+    """A deck with a JONSWAP sea on Morison strips (ref05) and one with potential flow in an
+    irregular sea (ref13: the radiation kernel's DCT, the sea's FFT tables) run without
+    scipy.fft, scipy.special, scipy.optimize or scipy.integrate (~0.5-0.8 s of imports each;
+    floatwind.environment.fourier does their transforms). On the Python path
+    (FLOATWIND_NO_JIT=1, 4 steps): the imports are the run's, and nothing is compiled."""
+    fst = REFS / deck / f"{deck}.fst"
+    if not fst.is_file():
+        pytest.skip(f"reference deck not found: {fst}")
+    argv = ["run", str(fst), "--tmax", "0.05", "-o", str(tmp_path / "r.nc"), "--no-progress"]
+    mods = _modules(argv, tmp_path, {"FLOATWIND_NO_JIT": "1"})
+    assert (tmp_path / "r.nc").is_file()
+    assert _heavy(mods, also=("xarray", "pandas")) == []
+    assert "floatwind.environment.fourier" in mods  # the probe sees the transforms' module

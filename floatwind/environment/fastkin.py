@@ -70,6 +70,7 @@ import numpy as np
 from floatwind import _kernels
 from floatwind.environment.base import time_runs
 from floatwind.environment.dispersion import _depth_factors, wavenumber
+from floatwind.environment.fourier import fft, next_fast_len
 
 logger = logging.getLogger(__name__)
 
@@ -355,12 +356,10 @@ class ExpansionSea:
         self._sref_q = s_ref[self._pq]
 
         # ---- synthesis of the series by FFT on the Fourier grid
-        import scipy.fft  # lazy: ~0.2 s of start-up a run without waves does not need
-
         wmax = whi
         dt = min(math.pi / (6.0 * wmax), 0.25) if dt is None else float(dt)
         m = max(
-            scipy.fft.next_fast_len(int(math.ceil(sea.period / dt))),
+            next_fast_len(int(math.ceil(sea.period / dt))),
             int(2 * sea.harmonic.max() + 2),
         )
         self.n_steps = m
@@ -402,7 +401,7 @@ class ExpansionSea:
                 n_q = min(chunk, block.shape[0] - q0)
                 spec[:n_q, harm] = block[q0 : q0 + n_q]
                 # Z(t_j) = sum_n c_n e^{-2 pi i h_n j / m}: a forward FFT
-                series = scipy.fft.fft(spec[:n_q], axis=-1)
+                series = fft(spec[:n_q], axis=-1)
                 _store_series(self.table, r, q0, series, scale[q0 : q0 + n_q])
         self._t_cache = None
         self._z_cache = None

@@ -40,6 +40,7 @@ import numpy as np
 
 from floatwind.environment.base import DEFAULT_GRAVITY, DEFAULT_WATER_DEPTH
 from floatwind.environment.dispersion import _depth_factors, wavenumber
+from floatwind.environment.fourier import irfft, next_fast_len
 from floatwind.errors import CaseError
 
 logger = logging.getLogger(__name__)
@@ -409,11 +410,9 @@ class GriddedSea:
         wmax = float(sea.omega.max())
         dt = min(math.pi / (6.0 * wmax), 0.25) if dt is None else float(dt)
         m_min = int(2 * sea.harmonic.max() + 2)
-        import scipy.fft  # lazy: ~0.2 s of start-up a run without waves does not need
-
-        m = max(scipy.fft.next_fast_len(int(math.ceil(sea.period / dt))), m_min)
+        m = max(next_fast_len(int(math.ceil(sea.period / dt))), m_min)
         if m % 2:
-            m = scipy.fft.next_fast_len(m + 1)
+            m = next_fast_len(m + 1)
         self.n_steps = m
         self.dt = sea.period / m
         self.names = self._BASE + (self._TAYLOR if correction == "taylor" else ())
@@ -425,7 +424,7 @@ class GriddedSea:
             for j, name in enumerate(self.names):
                 spec = np.zeros((p_r.shape[0], m // 2 + 1), dtype=complex)
                 spec[:, sea.harmonic] = np.conj(coeff[name]) * (m / 2.0)
-                self.table[r, :, :, j] = scipy.fft.irfft(spec, n=m, axis=-1).T
+                self.table[r, :, :, j] = irfft(spec, n=m, axis=-1).T
         self._index = {n: i for i, n in enumerate(self.names)}
         logger.debug(
             "precomputed %d channels x %d points x %d steps (dt %.4g s) for %d realizations",

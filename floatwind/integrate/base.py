@@ -329,6 +329,23 @@ class FixedStepIntegrator(Integrator):
                     rec.y[rec.n] = hermite(t_a, t_b, y_a, y_b, f_a, f_b, tk)
                 rec.n += 1
 
+        def record_chunk(ts, Y, F, done):
+            """:func:`record` of a chunk's steps 0 .. done - 1, the outputs they hold found by
+            one search instead of one call per step (48,000 calls for a 600-s deck): output
+            ``i`` at the first step ``j`` with ``t_out[i] <= ts[j + 1] + tol``, as there."""
+            if done <= 0 or rec.n >= len(t_out):
+                return
+            ends = ts[1 : done + 1] + tol
+            n0 = rec.n
+            n1 = n0 + int(np.searchsorted(t_out[n0:], ends[-1], side="right"))
+            for i, j in zip(range(n0, n1), np.searchsorted(ends, t_out[n0:n1], side="left")):
+                tk, t_b = t_out[i], ts[j + 1]
+                if abs(tk - t_b) <= tol:
+                    rec.y[i] = Y[j + 1]
+                else:
+                    rec.y[i] = hermite(ts[j], t_b, Y[j], Y[j + 1], F[j], F[j + 1], tk)
+            rec.n = n1
+
         with _keeping_partial(rec, now):
             if after_step is not None:
                 after_step(t, y)
@@ -352,8 +369,7 @@ class FixedStepIntegrator(Integrator):
                             over = _steps_over(Y[1 : done + 1], bound, guard)
                             if over.any():
                                 done = int(np.argmax(over))  # redo that step below: it raises
-                        for j in range(done):
-                            record(ts[j], ts[j + 1], Y[j], Y[j + 1], F[j], F[j + 1])
+                        record_chunk(ts, Y, F, done)
                         if done > 0:
                             t, y, f = float(ts[done]), Y[done].copy(), F[done].copy()
                             now["t"], now["y"] = t, y

@@ -75,6 +75,9 @@ class Result:
         self.variables: dict[str, Variable] = {}
         self._coords: list[str] = []
         self.attrs: dict = dict(attrs or {})
+        # dimension name -> length of the variables so far (None: to be recomputed), kept up to
+        # date as variables are added, so adding N variables costs N, not N^2 (ref10's 565)
+        self._sizes: dict[str, int] | None = {}
         for name, var in data_vars.items():
             self[name] = var
         for name, var in coords.items():
@@ -85,20 +88,30 @@ class Result:
             self._coords.append(name)
 
     def _set(self, name: str, var: Variable) -> None:
-        sizes = self.sizes
+        sizes = self._dim_sizes()
         for dim, n in zip(var.dims, var.shape, strict=True):
             if sizes.get(dim, n) != n:
                 raise ValueError(f"{name!r}: dimension {dim!r} has size {n}, not {sizes[dim]}")
+        if name in self.variables:  # a replaced variable may have been a dimension's first user
+            self._sizes = None
+        else:
+            for dim, n in zip(var.dims, var.shape, strict=True):
+                sizes.setdefault(dim, n)
         self.variables[name] = var
+
+    def _dim_sizes(self) -> dict[str, int]:
+        if self._sizes is None:
+            out: dict[str, int] = {}
+            for var in self.variables.values():
+                for dim, n in zip(var.dims, var.shape, strict=True):
+                    out.setdefault(dim, n)
+            self._sizes = out
+        return self._sizes
 
     @property
     def sizes(self) -> dict[str, int]:
         """Dimension name -> length, in the order the variables first use them."""
-        out: dict[str, int] = {}
-        for var in self.variables.values():
-            for dim, n in zip(var.dims, var.shape, strict=True):
-                out.setdefault(dim, n)
-        return out
+        return dict(self._dim_sizes())
 
     dims = sizes
 
@@ -138,6 +151,7 @@ class Result:
             out.variables[name] = Variable(dims, var.values[key], var.attrs)
             if name in self._coords:
                 out._coords.append(name)
+        out._sizes = None  # variables set directly above
         return out
 
     def to_xarray(self):

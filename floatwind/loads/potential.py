@@ -51,6 +51,7 @@ from floatwind._kernels.contract import (
     f64,
     python_form,
 )
+from floatwind.environment.fourier import dct1
 from floatwind.errors import CaseError
 from floatwind.loads import radiation_fit as rf
 from floatwind.loads.base import Load, Wrench
@@ -87,8 +88,6 @@ def _psf(n: int, nprimes: int = 9) -> int:
 def radiation_kernel_table(omega, damping, t_max: float, dt: float) -> np.ndarray:
     """HydroDyn's radiation kernel ``K(k dt)`` (N, 6, 6) from ``B(omega)`` (F, 6, 6) (module
     docstring; Conv_Radiation.f90 Conv_Rdtn_Init)."""
-    from scipy.fft import dct
-
     n = math.ceil(t_max / dt - 1e-9)
     if n % 2 == 0:
         n += 1
@@ -100,7 +99,7 @@ def radiation_kernel_table(omega, damping, t_max: float, dt: float) -> np.ndarra
         for j in range(6):
             col = np.concatenate([[0.0], damping[:, i, j]])
             Bw[:, i, j] = np.interp(w, om, col, right=0.0)
-    return dct(Bw, type=1, axis=0) / ((n - 1) * dt)
+    return dct1(Bw, axis=0) / ((n - 1) * dt)
 
 
 def _wamit_root(sec: Section, base_dir) -> pathlib.Path:

@@ -582,18 +582,34 @@ def cat_members(arrs: list, B: int) -> np.ndarray:
     return np.concatenate([np.broadcast_to(a, (B,) + a.shape[1:]) for a in arrs], axis=0)
 
 
+def _cat_same(a, T: int, B: int) -> np.ndarray:
+    """:func:`cat_members` of ``T`` times the same array ``a`` (the same operations, decided
+    once instead of per entry)."""
+    a = np.asarray(a)
+    if a.ndim >= 1 and a.shape[0] == B:
+        return np.concatenate([a] * T, axis=0)
+    if a.ndim >= 1 and a.shape[0] == 1:
+        return np.repeat(np.concatenate([a] * T, axis=0), B, axis=0)
+    return np.concatenate([np.broadcast_to(a, (B,) + a.shape[1:])] * T, axis=0)
+
+
 def stack_members(objs: list, B: int):
     """Stack dataclass instances field by field (arrays along the batch axis)."""
     from dataclasses import fields, replace
 
     first = objs[0]
+    # one object T times (a tree without moving joints: its relative kinematics at every
+    # output time): the arrays are checked once, not T times (issue 41)
+    same = all(o is first for o in objs)
     out = {}
     for f in fields(first):
-        vals = [getattr(o, f.name) for o in objs]
+        vals = [getattr(first, f.name)] * len(objs) if same else [getattr(o, f.name) for o in objs]
         v0 = vals[0]
         if isinstance(v0, np.ndarray) and v0.ndim >= 1 and v0.shape[0] in (1, B):
             if f.name == "cm_b":  # per body, not per member
                 out[f.name] = v0
+            elif same:
+                out[f.name] = _cat_same(v0, len(objs), B)
             else:
                 out[f.name] = cat_members(vals, B)
         elif f.name == "joint_q":
@@ -604,6 +620,8 @@ def stack_members(objs: list, B: int):
                 )
                 for name in v0
             }
+        elif f.name == "channels" and same:
+            out[f.name] = {name: _cat_same(v0[name], len(objs), B) for name in v0}
         elif f.name == "channels":
             out[f.name] = {name: cat_members([v[name] for v in vals], B) for name in v0}
         else:
