@@ -191,8 +191,27 @@ def is_compiled(loads: list, dofs: bool | str = False) -> bool:
         return False
 
 
+def _shape(c) -> tuple:
+    """What of load ``c`` the generated text depends on: its kernel, its children's, its
+    ``after_step`` kernel and whether it reads a memory (hashable)."""
+    kernel = getattr(c, "kernel", None)
+    after = getattr(c, "after_step", None)
+    return (_ref(kernel) if kernel is not None else None,
+            tuple(_shape(ch) for ch in getattr(c, "children", ()) or ()),
+            _ref(after) if after is not None else None,
+            bool(getattr(c, "reads_memory", False)))  # fmt: skip
+
+
+_TEXTS: dict[tuple, str] = {}
+
+
 def stepper(loads: list, dofs: bool | str = False):
     """The generated module (``system_rhs``, ``rk4_chunk``) for the load list ``loads``; with
     ``dofs`` the right-hand side of a model with joint degrees of freedom (``"flex"``: with a
-    flexible tower)."""
-    return load_module(_source(loads, dofs))
+    flexible tower). Its text is made once per process and load shape (the compile notice and
+    the run both ask: ``inspect.getsource`` of the templates costs ~0.05-0.1 s a time)."""
+    key = (tuple(_shape(c) for c in loads), dofs)
+    text = _TEXTS.get(key)
+    if text is None:
+        text = _TEXTS[key] = _source(loads, dofs)
+    return load_module(text)
