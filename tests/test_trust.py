@@ -366,7 +366,22 @@ def _study_dir(tmp_path) -> pathlib.Path:
     return sd
 
 
-def test_killed_study_edited_case_resume_refused_and_second_study_refused(tmp_path, capsys):
+@pytest.fixture
+def numpy_path():
+    """The NumPy path for the test (restored afterwards): what a study test checks here (locks,
+    fingerprints, batches) does not depend on the stepping, and the study model's compile (53 s
+    in CI, paid again by whichever of test_studies' tests ran at the same time) is not needed."""
+    from floatwind import _kernels
+
+    old, old_f = _kernels.use_jit(False), fz.use_fused(False)
+    yield
+    _kernels.use_jit(old)
+    fz.use_fused(old_f)
+
+
+def test_killed_study_edited_case_resume_refused_and_second_study_refused(
+    tmp_path, capsys, numpy_path
+):
     import json
 
     sd = _study_dir(tmp_path)
@@ -375,7 +390,9 @@ def test_killed_study_edited_case_resume_refused_and_second_study_refused(tmp_pa
     cmd = [sys.executable, "-m", "floatwind", "study", study, "-o", str(out)]
     cmd += ["--workers", "1", "--batch-size", "1", "--no-progress"]
     marker = tmp_path / "paused"
-    proc = paused_study(cmd[3:], 1, marker, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    env = dict(os.environ, FLOATWIND_NO_JIT="1")  # the NumPy path in the study process too
+    proc = paused_study(cmd[3:], 1, marker, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                        env=env)  # fmt: skip
     try:
         wait_for_marker(proc, marker)  # one batch written, the second "running"
         assert (out / ".floatwind.lock").is_file()

@@ -704,15 +704,15 @@ def coupled_points(p, b, y, rp, vp, nd):
         n = p.nseg[j]
         o = p.node0[j]
         ln = gather_line(p, j, b, y, p.line_state[j], rp, vp, nd)
-        if ca:
-            line_nodes(p, j, ln, 1.0, 0, 0)
+        # end A (node 0) then end B (node n) through one call site of the inlined line_nodes:
+        # numba type-infers and lowers each inlined site again (two sites: 10 s of compile)
+        for end in range(2):
+            if not (ca if end == 0 else cb):
+                continue
+            i = 0 if end == 0 else n
+            kk = ka if end == 0 else kb
+            line_nodes(p, j, ln, 1.0, i, i)
             for c in range(3):
-                pf[ka, c] += fnet[o, c]
+                pf[kk, c] += fnet[o + i, c]
                 for e in range(3):
-                    pm[ka, c, e] += mass[o, c, e]
-        if cb:
-            line_nodes(p, j, ln, 1.0, n, n)
-            for c in range(3):
-                pf[kb, c] += fnet[o + n, c]
-                for e in range(3):
-                    pm[kb, c, e] += mass[o + n, c, e]
+                    pm[kk, c, e] += mass[o + i, c, e]

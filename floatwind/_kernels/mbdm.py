@@ -222,9 +222,27 @@ def rows(rint, rf, q, qd, t, ws):
             for c in range(6):
                 Jb[r, s, c] = 0.0
         nu[r] = 0.0
+        # the d1 products of a DOT_DD row (one, into Jb[r]) and an RDRV row (two: f_i . f_j and
+        # g_i . f_j, into Jt[0] and Jt[1]) through one call site of _d1: numba type-infers and
+        # lowers each inlined site again, and three sites were a third of the kernel's compile
+        cv = cd = cg = sv = sd = sg = 0.0
+        if typ == DOT_DD or typ == RDRV:
+            if typ == RDRV:
+                for s in range(2):
+                    for c in range(6):
+                        Jt[0, s, c] = 0.0
+                        Jt[1, s, c] = 0.0
+            for kd in range(1 if typ == DOT_DD else 2):
+                o2 = RF_VEC2 if typ == DOT_DD else RF_VEC3
+                J = Jb if typ == DOT_DD else Jt
+                jr = r if typ == DOT_DD else kd
+                val, rt, g = _d1(bi, p, RF_VEC1 if kd == 0 else RF_VEC2, bj, o2, A, wg, pn, J, jr)
+                if kd == 0:
+                    cv, cd, cg = val, rt, g
+                else:
+                    sv, sd, sg = val, rt, g
         if typ == DOT_DD:  # eq. (7)
-            val, rt, g = _d1(bi, p, RF_VEC1, bj, RF_VEC2, A, wg, pn, Jb, r)
-            phi[r], rate[r], gam[r] = val - p[RF_CONST], rt, g
+            phi[r], rate[r], gam[r] = cv - p[RF_CONST], cd, cg
         elif typ == DOT_AD or typ == SS:  # eq. (8) / (10) / (15a), eq. (11)
             if (ex & 2) == 0:
                 # d_ij = r_j + A_j s_j' - r_i - A_i s_i' (eq. 9): value, rate, zero-acceleration
@@ -283,13 +301,7 @@ def rows(rint, rf, q, qd, t, ws):
             gam[r] = 0.25 * ww * q[c]
             for i in range(3):
                 Jb[r, 0, 3 + i] = 0.5 * G[bi, i, ex]
-        else:  # RDRV, eqs. (22)-(27): theta = atan2(g_i . f_j, f_i . f_j)
-            for s in range(2):
-                for c in range(6):
-                    Jt[0, s, c] = 0.0
-                    Jt[1, s, c] = 0.0
-            cv, cd, cg = _d1(bi, p, RF_VEC1, bj, RF_VEC3, A, wg, pn, Jt, 0)
-            sv, sd, sg = _d1(bi, p, RF_VEC2, bj, RF_VEC3, A, wg, pn, Jt, 1)
+        else:  # RDRV, eqs. (22)-(27): theta = atan2(g_i . f_j, f_i . f_j) (cv, sv: above)
             rho2 = cv * cv + sv * sv
             theta = math.atan2(sv, cv)
             C = p[RF_CONST] + p[RF_RATE] * t
