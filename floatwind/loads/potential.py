@@ -51,7 +51,7 @@ from floatwind._kernels.contract import (
     f64,
     python_form,
 )
-from floatwind.environment.fourier import dct1
+from floatwind.environment.fourier import dct1, smooth_at_least
 from floatwind.errors import CaseError
 from floatwind.loads import radiation_fit as rf
 from floatwind.loads.base import Load, Wrench
@@ -73,16 +73,7 @@ __all__ = [
 def _psf(n: int, nprimes: int = 9) -> int:
     """Smallest integer >= n whose prime factors are among the first ``nprimes`` primes (the
     NWTC library's PSF, which HydroDyn uses to size its cosine transform)."""
-    primes = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31][:nprimes]
-    m = max(int(n), 1)
-    while True:
-        r = m
-        for p in primes:
-            while r % p == 0:
-                r //= p
-        if r == 1:
-            return m
-        m += 1
+    return smooth_at_least(n, (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31)[:nprimes])
 
 
 def radiation_kernel_table(omega, damping, t_max: float, dt: float) -> np.ndarray:
