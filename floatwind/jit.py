@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import threading
 
-__all__ = ["Kernel", "dispatcher_of", "njit", "numba_loaded"]
+__all__ = ["Kernel", "njit", "on_numba"]
 
 _LOCK = threading.RLock()
 _TYPEOF_REGISTERED: list[bool] = []
@@ -142,15 +142,3 @@ def njit(*args, **options):
         return Kernel(fn, options)
 
     return decorate
-
-
-def dispatcher_of(fn):
-    """numba's dispatcher of ``fn`` (a Kernel, or a dispatcher already)."""
-    return fn.dispatcher if isinstance(fn, Kernel) else fn
-
-
-def numba_loaded() -> bool:
-    """Whether numba has been imported in this process."""
-    import sys
-
-    return "numba" in sys.modules

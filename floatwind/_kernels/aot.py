@@ -41,7 +41,8 @@ __all__ = ["build_recorded", "enabled", "lookup", "start_recording", "type_key"]
 
 ENV = "FLOATWIND_AOT"
 _LOCK = threading.RLock()
-_TABLE: dict[str, dict[str, tuple[str, str]]] | None = None  # qualid -> key -> (so path, export)
+# qualid -> argument-type key -> (extension file, module name, export)
+_TABLE: dict[str, dict[str, tuple[str, str, str]]] | None = None
 _MODULES: dict[str, object] = {}
 _RECORDED: dict[tuple[str, str], tuple] = {}
 _FAILED_KEYS: set[tuple[str, str]] = set()
@@ -188,7 +189,7 @@ def _load_table() -> dict:
     with _LOCK:
         if _TABLE is not None:
             return _TABLE
-        table: dict[str, dict[str, tuple[str, str]]] = {}
+        table: dict[str, dict[str, tuple[str, str, str]]] = {}
         folder = aot_dir()
         try:
             names = sorted(os.listdir(folder))
@@ -246,13 +247,6 @@ def lookup(kernel, args: tuple):
         return None
     hit = entries.get(key)
     return None if hit is None else _function(hit)
-
-
-def has(qualid: str) -> bool:
-    """Whether some ahead-of-time module holds kernel ``qualid`` (for any argument types)."""
-    if not enabled():
-        return False
-    return bool(_load_table().get(qualid))
 
 
 def has_module(module: str) -> bool:
