@@ -15,6 +15,7 @@ import pytest
 
 from floatwind._kernels import rotor as kr
 from floatwind._kernels import servo as ksv
+from floatwind._kernels.contract import BodyKinematics
 from floatwind.errors import CaseError
 from floatwind.loads.rotor_bem import _blade_mass
 
@@ -31,14 +32,6 @@ class _Geo(NamedTuple):
     shaft_b: np.ndarray
     frames_b: np.ndarray
     z_hub: np.ndarray
-
-
-class _Kin(NamedTuple):
-    r_G: np.ndarray
-    R_b2g: np.ndarray
-    v_G: np.ndarray
-    w_b: np.ndarray
-    cm_b: np.ndarray
 
 
 class _Mem(NamedTuple):
@@ -67,7 +60,7 @@ def _rot_x(psi):
 
 
 def _kin(R, w, v=(0.0, 0.0, 0.0), cm=(0.0, 0.0, 0.0)):
-    return _Kin(r_G=np.zeros((1, 1, 3)), R_b2g=np.asarray(R, float)[None, None],
+    return BodyKinematics(r_G=np.zeros((1, 1, 3)), R_b2g=np.asarray(R, float)[None, None],
                 v_G=np.asarray(v, float)[None, None], w_b=np.asarray(w, float)[None, None],
                 cm_b=np.asarray(cm, float)[None])  # fmt: skip
 

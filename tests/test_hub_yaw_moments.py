@@ -19,19 +19,12 @@ import numpy as np
 import pytest
 
 from floatwind._kernels import servo as ksv
+from floatwind._kernels.contract import BodyKinematics
 from floatwind.errors import CaseError
 
 G = 9.80665
 M_ROT, D_OVERHANG = 1.1e5, 5.0  # kg; m upwind of the hub point (the NREL 5-MW's order)
 J_X, J_T = 3.8e7, 1.9e7  # kg m^2: about the shaft and across it
-
-
-class _Kin(NamedTuple):
-    r_G: np.ndarray
-    R_b2g: np.ndarray
-    v_G: np.ndarray
-    w_b: np.ndarray
-    cm_b: np.ndarray
 
 
 class _Mem(NamedTuple):
@@ -62,7 +55,7 @@ def _moments(rows, kin, hub_pt, yb_pt, *, prev=None, dt=0.01, gravity=G):
 
 def _kin(r, R, v, w, cm):
     f = lambda a: np.asarray(a, float)[None]  # noqa: E731
-    return _Kin(f(r), f(R), f(v), f(w), np.asarray(cm, float))
+    return BodyKinematics(f(r), f(R), f(v), f(w), np.asarray(cm, float))
 
 
 def _rotor_kin(w=(0.0, 0.0, 0.0), v=(0.0, 0.0, 0.0)):
