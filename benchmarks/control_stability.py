@@ -76,9 +76,15 @@ def model(folder: pathlib.Path, *, preset: str, speed: float, tmax: float, seed:
     else:
         ctrl = {"preset": preset, "dt": case["simulation"]["dt"], "fl_kp": fl_kp,
                 **(overrides or {})}  # fmt: skip
-    case["loads"].append({"type": "servodyn", "joint": "shaft", "gearbox_ratio": 97.0,
-                          "efficiency": 0.944, "pitch": {"initial_deg": [12.0] * 3},
-                          "controller": ctrl})  # fmt: skip
+    srv = {"type": "servodyn", "joint": "shaft", "gearbox_ratio": 97.0, "efficiency": 0.944,
+           "pitch": {"initial_deg": [12.0] * 3}, "controller": ctrl}
+    if preset == "rosco":  # ElastoDyn's point nacelle in the library's records 77-78
+        mp = res["info"]["mass_properties"]
+        cm = mp["nacelle"]["cm"] + mp["geometry"]["platform_reference"]
+        srv["nacelle_mass"] = {"mass": float(mp["nacelle"]["mass"]),
+                               "cm": [float(v) for v in cm],
+                               "yaw_inertia": float(mp["nacelle"]["yaw_inertia_cm"])}  # fmt: skip
+    case["loads"].append(srv)
     case["simulation"].update(t_max=tmax, dt_out=0.25)
     if batch > 1:  # identical members (a batch of the model itself: its step memories)
         ini = case.setdefault("initial", {})

@@ -29,6 +29,8 @@ K = 0.5  # N m / (rad/s)^2 of the test law
 #: the records the test law logs (tests/data/control/test_law.c), in its order
 LOGGED = (4, 20, 21, 24, 27, 30, 31, 32, 37, 53, 54, 60, 69, 70, 71, 73, 74, 75, 76, 82, 83, 84,
           77, 78)  # fmt: skip
+#: the drivetrain of tests.test_servo has no nacelle mass on its base body (records 77-78)
+NO_NACELLE = {"mass": 0.0, "cm": [0.0, 0.0, 0.0]}
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +46,7 @@ def law(tmp_path_factory):
 
 
 def _servo(lib, infile, dt=0.02, **kw):
-    return {"pitch": {"initial": [0.0, 0.0, 0.0]},
+    return {"pitch": {"initial": [0.0, 0.0, 0.0]}, "nacelle_mass": NO_NACELLE,
             "controller": {"kind": "dll", "library": str(lib), "input": str(infile), "dt": dt,
                            **kw}}  # fmt: skip
 
@@ -180,7 +182,7 @@ def test_rosco_runs_the_drivetrain():
 
     if rosco_library() is None:
         pytest.skip("rosco is not installed (pip install -e '.[control]')")
-    s = {"pitch": {"initial": [0.0, 0.0, 0.0]},
+    s = {"pitch": {"initial": [0.0, 0.0, 0.0]}, "nacelle_mass": NO_NACELLE,
          "controller": {"kind": "dll", "library": "rosco", "input": str(DISCON_IN),
                         "dt": 0.01}}  # fmt: skip
     d = _case(s, q_aero=4.2e6, t_max=0.5, w0=1.2)

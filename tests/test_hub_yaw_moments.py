@@ -181,3 +181,21 @@ def test_case_keys_build_the_mass_rows_and_bad_input_is_refused():
             model_from_dict(d)
         assert "\n" not in str(e.value)
     assert math.isfinite(rows.sum())
+
+
+def test_a_library_on_a_merged_nacelle_needs_its_mass(tmp_path):
+    """A controller library reads the yaw-bearing moments (records 77-78), which carry the
+    nacelle's weight; a nacelle merged into the body the shaft sits on cannot be told apart from
+    that body, so a case without ``nacelle_mass`` is refused in one line naming it (before
+    anything is loaded), and ``mass: 0`` says there is none."""
+    from floatwind.case.loader import model_from_dict
+    from tests.test_servo import _case
+
+    lib = tmp_path / "libnothing.so"  # never loaded: the refusal comes first
+    lib.write_bytes(b"")
+    (tmp_path / "in.txt").write_text("\n")
+    ctrl = {"kind": "dll", "library": str(lib), "input": str(tmp_path / "in.txt"), "dt": 0.01}
+    d = _case({"generator": {"model": "none"}, "controller": ctrl})
+    with pytest.raises(CaseError, match="nacelle_mass") as e:
+        model_from_dict(d)
+    assert "\n" not in str(e.value) and "77-78" in str(e.value)

@@ -554,6 +554,15 @@ class ServoDyn(Load, kind="servodyn"):
         if isinstance(craw, dict) and craw.get("kind") == "none":
             pass  # no controller (a parked DLC switches a case's controller off this way)
         elif isinstance(craw, dict) and craw.get("kind") == "dll":
+            if (not sec.has("nacelle_mass")
+                    and not any(j.child == joint.parent for j in tree.joint_of.values())):
+                # records 77-78 (the yaw-bearing moments a library reads) carry the nacelle's
+                # weight and inertia; merged into the body below, its mass cannot be told apart
+                raise CaseError(
+                    f"the nacelle is merged into body {tree.bodies[joint.parent].name!r}, so the "
+                    "yaw-bearing moments the controller library reads (records 77-78) need its "
+                    "mass: give nacelle_mass: {mass, cm, yaw_inertia} (mass: 0 where there is "
+                    "none)", field=sec.path("nacelle_mass"))  # fmt: skip
             library = _library_from(sec.section("controller", DLL_KEYS), base_dir)
         elif sec.has("controller"):
             cs = sec.section("controller", _CONTROLLER_KEYS)
