@@ -70,7 +70,9 @@ def sensitivity(speeds):
         th = 0.5 * (lo + hi)
         h = math.radians(0.1)
         pm, pp = power(u, [th - h, th + h])
-        out.append((u, th, (pp - pm) / (2.0 * h)))
+        du = 0.05  # m/s: the wind at fixed pitch and rotor speed (the platform's relative wind)
+        dpdu = (power(u + du, th)[0] - power(u - du, th)[0]) / (2.0 * du)
+        out.append((u, th, (pp - pm) / (2.0 * h), dpdu))
     return out
 
 
@@ -88,7 +90,7 @@ def rosco_sensitivity(theta):
 def main() -> int:
     rows = sensitivity(np.arange(12.0, 25.5, 1.0))
     print(" U m/s  pitch deg   floatwind dP/dth   Jonkman fit   ratio   ROSCO-implied  ratio")
-    for u, th, d in rows:
+    for u, th, d, _ in rows:
         jf = DPDT0 * (1.0 + th / THETA_K)
         ro = -rosco_sensitivity(th)
         print(f"{u:6.1f} {math.degrees(th):9.2f} {d / 1e6:14.1f} MW/rad {jf / 1e6:9.1f} "
@@ -106,7 +108,7 @@ def main() -> int:
         ki_new = J * W0 * wn**2 / (N * abs(a))
         print(f"{name}: the same design on this plant: pc_kp={kp_new:.6g} pc_ki={ki_new:.6g} "
               f"pc_kk_deg={math.degrees(kk):.4f}")  # fmt: skip
-        for u, t, dd in rows:
+        for u, t, dd, _ in rows:
             if u in (14.0, 18.0, 22.0):
                 gk = 1.0 / (1.0 + t / THETA_K)
                 # the published gains on this plant: w^2 = N KI GK |dP/dth| / (J W0)
@@ -114,6 +116,12 @@ def main() -> int:
                 z = N * kp * gk * abs(dd) / (2.0 * J * W0 * w)
                 print(f"   {u:4.0f} m/s: published gains give w_n = {w:.3f} rad/s, zeta = "
                       f"{z:.3f} (design {wn}, {zeta})")  # fmt: skip
+    # floating feedback that holds the aerodynamic torque when the rotor moves fore-aft at
+    # fixed rotor speed (ROSCO's Fl_Mode tuning, Fl_Kp = (dQ/dU) / (dQ/dtheta)): in floatwind's
+    # sign (fl_kp times the hub's downwind velocity, docs/control.md) fl_kp = dP/dU / dP/dtheta
+    print("  U m/s   dP/dU MW/(m/s)   fl_kp holding the torque (rad per m/s)")
+    for u, t, dd, dpdu in rows:
+        print(f"{u:6.1f} {dpdu / 1e6:14.3f} {dpdu / dd:20.4f}")
     return 0
 
 
