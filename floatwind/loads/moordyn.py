@@ -302,29 +302,6 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         body: int
         state0: int
         n_states: int
-        nseg: np.ndarray  # (L,) segments
-        node0: np.ndarray  # (L,) first node of each line in the node arrays
-        seg0: np.ndarray  # (L,) first segment of each line
-        line_state: np.ndarray  # (L,) first state column of each line (from state0)
-        end_a: np.ndarray  # (L,) point of end A
-        end_b: np.ndarray  # (L,) point of end B
-        seg_len: np.ndarray  # (L,) unstretched segment length
-        diam: np.ndarray
-        mass_den: np.ndarray
-        ea: np.ndarray
-        ba: np.ndarray  # (L,) BA (N s), damping ratios converted
-        ei: np.ndarray
-        can: np.ndarray
-        cat: np.ndarray
-        cdn: np.ndarray
-        cdt: np.ndarray
-        pt_kind: np.ndarray  # (P,) 0 fixed, 1 coupled, 2 free
-        pt_pos: np.ndarray  # (P, 3) fixed: inertial; coupled: body frame; free: start
-        pt_state: np.ndarray  # (P,) first state column of a free point (from state0), or -1
-        pt_mass: np.ndarray
-        pt_vol: np.ndarray
-        pt_cda: np.ndarray
-        pt_ca: np.ndarray
         rho: float
         gravity: float
         depth: float
@@ -340,12 +317,21 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         scratch_pf: np.ndarray  # (B, P, 3) point net forces
         scratch_pm: np.ndarray  # (B, P, 3, 3) point mass matrices
         # work space of the kernels (shared by the members, which run one after the other)
-        work_q: np.ndarray  # (Nmax + 1, 3) segment unit vectors of a line
-        work_l: np.ndarray  # (2, Nmax + 1) stretched lengths, |T + Td| of a line
-        work_nodeq: np.ndarray  # (Nmax + 1, 5) interior node mass matrices (al, be, q)
         work_S: np.ndarray  # (3, 3) a free point's inverse mass matrix
-        work_v: np.ndarray  # (5, 3) bending vectors, a point's position and velocity
+        work_v: np.ndarray  # (2, 3) a point's position and velocity
         work_pm: np.ndarray  # (3, 3, 3) a coupled point's added-mass products
+        # the lines' and points' tables packed in a few arrays (a record passed to a function
+        # that numba does not inline is reference-counted array by array on every call: the
+        # kernels take these out once and pass them to their inner loops)
+        lint: np.ndarray  # (L, 6) segments, first node, first segment, first state column
+        #                   (from state0), end A point, end B point
+        lflt: np.ndarray  # (L, 10) segment length, diameter, mass per length, EA, BA (damping
+        #                   ratios converted), EI, Can, Cat, Cdn, Cdt
+        pint: np.ndarray  # (P, 2) kind (0 fixed, 1 coupled, 2 free), first state column of a
+        #                   free point (from state0) or -1
+        pflt: np.ndarray  # (P, 4) mass, volume, CdA, Ca
+        pt_pos: np.ndarray  # (P, 3) fixed: inertial; coupled: body frame; free: start
+        work_line: np.ndarray  # (Nmax + 1, 10) a line's segments and interior node masses
         memory: object = None  # the step memory of sub-stepped lines (LineMemory), else None
 
     def _params(self, env, batch: int, state0: int = 0, memory=None) -> Params:
@@ -356,33 +342,29 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         rho = float(getattr(env, "rho_water", 1025.0))
         g = float(getattr(env, "gravity", 9.80665))
         depth = float(getattr(env, "water_depth", 320.0))
+        ends = [[ln["a"], ln["b"]] for ln in self.lines]
+        lint = np.column_stack([self.nseg, self.node0, self.seg0, self.line_state,
+                                np.reshape(ends, (-1, 2))]).astype(np.int64)  # fmt: skip
+        lflt = np.column_stack([[ln["length"] / ln["segments"] for ln in self.lines]]
+                               + [self.line_property(k) for k in ("diameter", "mass_per_length",
+                                  "ea")] + [self.ba_values()] + [self.line_property(k) for k in
+                                  ("ei", "can", "cat", "cdn", "cdt")]).astype(np.float64)  # fmt: skip
+        pint = np.column_stack([[pt["kind"] for pt in self.points], self.pt_state]).astype(np.int64)
+        pflt = np.array([[pt[k] for k in ("mass", "volume", "cda", "ca")] for pt in self.points],
+                        dtype=np.float64).reshape(P, 4)  # fmt: skip
         return self.Params(
             body=self.body, state0=int(state0), n_states=int(self.n_line),
-            nseg=i64(self.nseg), node0=i64(self.node0), seg0=i64(self.seg0),
-            line_state=i64(self.line_state),
-            end_a=i64([ln["a"] for ln in self.lines]), end_b=i64([ln["b"] for ln in self.lines]),
-            seg_len=f64([ln["length"] / ln["segments"] for ln in self.lines]),
-            diam=f64(self.line_property("diameter")), mass_den=f64(self.line_property(
-                "mass_per_length")), ea=f64(self.line_property("ea")), ba=f64(self.ba_values()),
-            ei=f64(self.line_property("ei")), can=f64(self.line_property("can")),
-            cat=f64(self.line_property("cat")), cdn=f64(self.line_property("cdn")),
-            cdt=f64(self.line_property("cdt")),
-            pt_kind=i64([pt["kind"] for pt in self.points]),
-            pt_pos=f64(np.array([pt["position"] for pt in self.points]).reshape(P, 3)),
-            pt_state=i64(self.pt_state),
-            pt_mass=f64([pt["mass"] for pt in self.points]),
-            pt_vol=f64([pt["volume"] for pt in self.points]),
-            pt_cda=f64([pt["cda"] for pt in self.points]),
-            pt_ca=f64([pt["ca"] for pt in self.points]),
             rho=rho, gravity=g, depth=depth, kbot=self.kbot, cbot=self.cbot,
             scratch_rp=np.zeros((B, P, 3)), scratch_vp=np.zeros((B, P, 3)),
             scratch_r=np.zeros((B, nn, 3)), scratch_v=np.zeros((B, nn, 3)),
             scratch_f=np.zeros((B, nn, 3)), scratch_m=np.zeros((B, nn, 3, 3)),
             scratch_seg=np.zeros((B, int(np.sum(self.nseg)), 2)),
             scratch_pf=np.zeros((B, P, 3)), scratch_pm=np.zeros((B, P, 3, 3)),
-            work_q=np.zeros((nmax + 1, 3)), work_l=np.zeros((2, nmax + 1)),
-            work_nodeq=np.zeros((nmax + 1, 5)), work_S=np.zeros((3, 3)),
-            work_v=np.zeros((5, 3)), work_pm=np.zeros((3, 3, 3)), memory=memory,
+            work_S=np.zeros((3, 3)), work_v=np.zeros((2, 3)), work_pm=np.zeros((3, 3, 3)),
+            lint=i64(lint), lflt=f64(lflt), pint=i64(pint), pflt=f64(pflt),
+            work_line=np.zeros((nmax + 1, 10)),
+            pt_pos=f64(np.array([pt["position"] for pt in self.points]).reshape(P, 3)),
+            memory=memory,
         )  # fmt: skip
 
     def compiled(self, env, batch):
