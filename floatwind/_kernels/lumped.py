@@ -598,6 +598,25 @@ def relax(p, b, y, s0, rp, vp, ic, nd, fair_hist):
 
 
 @njit(cache=True, fastmath=False)
+def rest_residuals(p, X, ipos, iacc, one, rp, vp, rpf, vpf, dy, out):
+    """The lines' static residuals for many guesses in one compiled call (the Newton solve of
+    the lines at rest, ``LumpedMassMooring.static_states``: a Jacobian's groups of finite
+    differences, a line search): for each row ``r``, the state columns ``ipos`` of ``one``
+    (1, n_states) set to ``X[r]``, the free points taken from them (``rp``, ``vp`` the others;
+    ``rpf``, ``vpf`` work), the rates of :func:`member_rhs` in ``dy`` and their columns ``iacc``
+    (the accelerations) in ``out[r]``. The same operations as one Python call per guess, so the
+    same bits; one call instead of two per guess (each call from Python costs its dispatch)."""
+    nd = member_nodes(p, 0)
+    for r in range(X.shape[0]):
+        for c in range(ipos.shape[0]):
+            one[0, ipos[c]] = X[r, c]
+        _free_pts(p.pint, 0, one, 0, rp, vp, rpf, vpf)
+        member_rhs(p, 0, one, 0, rpf, vpf, dy, 1.0, nd)
+        for c in range(iacc.shape[0]):
+            out[r, c] = dy[0, iacc[c]]
+
+
+@njit(cache=True, fastmath=False)
 def _free_points(p, b, y, s0, rp, vp, rp_out, vp_out):
     """``rp``, ``vp`` with the free points taken from the states of member ``b``."""
     _free_pts(p.pint, b, y, s0, rp, vp, rp_out, vp_out)

@@ -521,6 +521,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         rhs = python_form(kl.member_rhs)
         pstate = python_form(kl.point_state)
         free_points = python_form(kl._free_points)
+        many = python_form(kl.rest_residuals)
         nodes = kl.member_nodes.py_func(p, 0)  # views of the record's scratch rows
         ipos, iacc = np.flatnonzero(pos), np.flatnonzero(acc)  # the same entries as the masks
         for b in range(B):
@@ -542,9 +543,16 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                 rhs(p, 0, one, 0, rpf, vpf, dy, 1.0, nodes)
                 return dy[0, iacc]
 
+            def residuals(X, one=one, dy=dy, rp=rp, vp=vp, rpf=rpf, vpf=vpf):
+                # residual() of each row of X in one compiled call (the same bits)
+                X = np.ascontiguousarray(X, dtype=float)
+                out = np.empty((X.shape[0], iacc.size))
+                many(p, X, ipos, iacc, one, rp, vp, rpf, vpf, dy, out)
+                return out
+
             g = float(getattr(env, "gravity", 9.80665))
             start = one[0, pos].copy()
-            x = self._newton_rest(residual, start.copy(), tol)
+            x = self._newton_rest(residuals, start.copy(), tol)
             if x is not None:  # the fast path (lines without free points)
                 one[0, pos] = x
                 y[b] = one[0]
@@ -613,9 +621,10 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         self.__dict__.setdefault("_rest_plans", {})[key] = plan
         return plan
 
-    def _newton_rest(self, residual, x, tol, max_iter=20):
-        """Newton's method on the nodes' accelerations ``residual(x)`` (x: the interior nodes'
-        positions, line after line) for lines between fixed and coupled points, with the
+    def _newton_rest(self, residuals, x, tol, max_iter=20):
+        """Newton's method on the nodes' accelerations ``residuals(X)`` (a row of accelerations
+        per row of X, the interior nodes' positions, line after line: all the guesses of a
+        Jacobian in one call) for lines between fixed and coupled points, with the
         Jacobian by finite differences in groups: node ``i``'s acceleration depends on nodes
         ``i - 1 .. i + 1`` of its line (``i +- 2`` with bending), so one evaluation perturbs
         every third (fifth) node of all lines in one direction (Curtis, Powell & Reid 1974);
@@ -629,15 +638,17 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         if np.any(self.pt_state >= 0) or x.size == 0:
             return None
         groups, fill, band, blocks = self._rest_plan(x.size)
-        f = residual(x)
+        f = residuals(x[None])[0]
         g = 9.80665
         for _ in range(max_iter):
             J = np.zeros((x.size, x.size))
             h = 1e-7 * np.maximum(np.abs(x), 1.0)
-            for gr, (rows, cols) in zip(groups, fill, strict=True):
-                xp = x.copy()
-                xp[gr] += h[gr]
-                df = residual(xp) - f
+            XP = np.repeat(x[None], len(groups), axis=0)
+            for k, gr in enumerate(groups):
+                XP[k, gr] += h[gr]
+            F = residuals(XP)  # every group's perturbed accelerations in one call
+            for k, (rows, cols) in enumerate(fill):
+                df = F[k] - f
                 J[rows, cols] = df[rows] / h[cols]  # the rows within reach of each unknown
             dx = np.empty_like(x)
             try:  # one banded system per line (lines between fixed and coupled points only)
@@ -650,7 +661,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             step, fn = 1.0, np.inf
             norm = np.linalg.norm(f)
             for _ in range(30):
-                fn = residual(x + step * dx)
+                fn = residuals((x + step * dx)[None])[0]
                 if np.all(np.isfinite(fn)) and np.linalg.norm(fn) < norm:
                     break
                 step *= 0.5
