@@ -101,25 +101,6 @@ def stable_step(rate: float, bound: float = RK4_BOUND) -> float:
     return bound / rate if rate > 0.0 else math.inf
 
 
-_BAND_INDEX: dict[tuple[int, int], tuple[np.ndarray, ...]] = {}
-
-
-def _bands(A: np.ndarray, band: int) -> np.ndarray:
-    """``A`` (n, n) in LAPACK's banded storage for ``solve_banded((band, band), ...)``:
-    ``ab[band + i - j, j] = A[i, j]`` for ``|i - j| <= band``, zeros elsewhere (one gather by
-    indices kept per size instead of a diagonal at a time)."""
-    n = A.shape[0]
-    if 2 <= n < band:  # refused as before (the caller then solves by Levenberg-Marquardt)
-        raise ValueError(f"a block of {n} unknowns is narrower than the half bandwidth {band}")
-    idx = _BAND_INDEX.get((n, band))
-    if idx is None:
-        i, j = np.nonzero(np.abs(np.subtract.outer(np.arange(n), np.arange(n))) <= band)
-        idx = _BAND_INDEX[(n, band)] = (band + i - j, j, i)
-    ab = np.zeros((2 * band + 1, n))
-    ab[idx[0], idx[1]] = A[idx[2], idx[1]]
-    return ab
-
-
 class LumpedMassMooring(Load, kind="mooring_lumped"):
     """MoorDyn v2's lumped-mass lines between fixed, coupled (body) and free points (module
     docstring). Parameters as the case mapping; ``field`` names the case entry in errors."""
@@ -632,12 +613,13 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         step below ``tol`` of the positions and the accelerations below 1e-6 g; or the
         accelerations below 1e-6 g where no step lowers them further: rounding), or None where
         there are free points or Newton does not converge (the caller's Levenberg-Marquardt
-        then solves it)."""
-        from scipy.linalg import solve_banded
-
+        then solves it). Each line's block is solved densely by numpy's LAPACK (LU with
+        partial pivoting; a block of 3 (N - 1) unknowns, 57 for ref10's lines): scipy.linalg's
+        banded solve cost 0.3-0.6 s of import in every run with these lines (the pre-run
+        check) for a few milliseconds of solves."""
         if np.any(self.pt_state >= 0) or x.size == 0:
             return None
-        groups, fill, band, blocks = self._rest_plan(x.size)
+        groups, fill, _, blocks = self._rest_plan(x.size)
         f = residuals(x[None])[0]
         g = 9.80665
         for _ in range(max_iter):
@@ -651,10 +633,10 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                 df = F[k] - f
                 J[rows, cols] = df[rows] / h[cols]  # the rows within reach of each unknown
             dx = np.empty_like(x)
-            try:  # one banded system per line (lines between fixed and coupled points only)
+            try:  # one system per line (lines between fixed and coupled points only)
                 for sl in blocks:
-                    dx[sl] = solve_banded((band, band), _bands(J[sl, sl], band), -f[sl])
-            except (np.linalg.LinAlgError, ValueError):
+                    dx[sl] = np.linalg.solve(J[sl, sl], -f[sl])
+            except np.linalg.LinAlgError:
                 return None
             if not np.all(np.isfinite(dx)):
                 return None
