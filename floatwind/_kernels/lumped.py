@@ -73,14 +73,51 @@ class Nodes(NamedTuple):
 
 
 class Line(NamedTuple):
-    """The rows of one line ``j`` of a :class:`Nodes` (views, nodes ``0..N``, segments
-    ``1..N``): what :func:`line_nodes` reads and writes."""
+    """The node and segment arrays a line's evaluation reads and writes (:func:`_line_eval`):
+    the rows of one line ``j`` of a :class:`Nodes` (views, nodes ``0..N``, segments ``1..N``;
+    :func:`gather_line`), or a member's whole arrays with the line's first node and segment
+    given apart."""
 
     r: np.ndarray  # (N+1, 3)
     v: np.ndarray
     fnet: np.ndarray
     mass: np.ndarray  # (N+1, 3, 3)
     seg: np.ndarray  # (N, 2)
+
+
+class Water(NamedTuple):
+    """The sea and seabed numbers the line kernels read (a record of floats: passed by value)."""
+
+    rho: float  # water density (kg/m^3)
+    gravity: float  # (m/s^2)
+    depth: float  # water depth (m), the flat seabed at z = -depth
+    kbot: float  # seabed stiffness (Pa/m)
+    cbot: float  # seabed damping (Pa s/m)
+
+
+class Tables(NamedTuple):
+    """The lines' and points' tables and work arrays of a params record, taken out once per
+    kernel call for the inner loops (numba reference-counts every array of a record passed to
+    a function it does not inline on each call: a few arrays here, not the whole record)."""
+
+    lint: np.ndarray  # (L, 6) segments, first node, first segment, first state column, ends
+    lflt: np.ndarray  # (L, 10) segment length, diameter, mass/length, EA, BA, EI, Ca/Cd n, t
+    pint: np.ndarray  # (P, 2) point kind, first state column
+    pflt: np.ndarray  # (P, 4) point mass, volume, CdA, Ca
+    wk: np.ndarray  # (Nmax + 1, 10) a line's work rows (_line_eval)
+    S: np.ndarray  # (3, 3) a free point's inverse mass matrix
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def water_of(p):
+    """The :class:`Water` of a params record."""
+    return Water(p.rho, p.gravity, p.depth, p.kbot, p.cbot)
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def tables_of(p):
+    """The :class:`Tables` of a params record."""
+    return Tables(p.lint, p.lflt, p.pint, p.pflt, p.work_line, p.work_S)
 
 
 class Relaxation(NamedTuple):
@@ -125,16 +162,23 @@ def gather_line(p, j, b, y, so, rp, vp, nd):
     n = p.lint[j, 0]
     o = p.lint[j, 1]
     s = p.lint[j, 2]
-    _gather(nd.r, nd.v, y, b, so, rp, vp, o, n, p.lint[j, 4], p.lint[j, 5], 0, n)
+    _gather(nd, y, b, so, rp, vp, p.lint, j, 0, n)
     return Line(nd.r[o : o + n + 1], nd.v[o : o + n + 1], nd.fnet[o : o + n + 1],
                 nd.mass[o : o + n + 1], nd.seg[s : s + n])  # fmt: skip
 
 
 @njit(cache=True, fastmath=False)
-def _gather(r, v, y, b, so, rp, vp, o, n, ka, kb, lo, hi):
-    """Rows ``o + lo .. o + hi`` of the node arrays ``r``, ``v`` of a line of ``n`` segments from
-    row ``o``: its end nodes at their points ``ka``, ``kb`` of ``rp``, ``vp``, its interior
-    nodes from the states ``y[b]`` (the line's columns from ``so``)."""
+def _gather(nd, y, b, so, rp, vp, lint, j, lo, hi):
+    """Nodes ``lo .. hi`` of line ``j`` (its row of ``lint``) in the node arrays ``nd.r``,
+    ``nd.v`` (a :class:`Nodes` or :class:`Line` of a member's whole arrays): its end nodes at
+    their points of ``rp``, ``vp``, its interior nodes from the states ``y[b]`` (the line's
+    columns from ``so``)."""
+    r = nd.r
+    v = nd.v
+    n = lint[j, 0]
+    o = lint[j, 1]
+    ka = lint[j, 4]
+    kb = lint[j, 5]
     if lo == 0:
         for c in range(3):
             r[o, c] = rp[ka, c]
@@ -204,22 +248,25 @@ def line_nodes(p, j, ln, cd_scale, lo, hi):
     """:func:`line_forces` for the nodes ``lo..hi`` of line ``j`` only (the same operations in
     the same order for those nodes, so the same bits): the segments and bending terms that reach
     them; the coupled ends of sub-stepped lines (``substep_kernel``) need nodes 0 or N alone."""
-    c = p.lflt
-    _line_eval(ln.r, ln.v, ln.fnet, ln.mass, ln.seg, p.work_line, 0, 0, p.lint[j, 0], c[j, 0],
-               c[j, 1], c[j, 2], c[j, 3], c[j, 4], c[j, 5], c[j, 6], c[j, 7], c[j, 8] * cd_scale,
-               c[j, 9] * cd_scale, p.rho, p.gravity, p.depth, p.kbot, p.cbot, lo, hi)  # fmt: skip
+    _line_eval(ln, p.work_line, 0, 0, p.lflt, j, p.lint[j, 0], cd_scale, water_of(p), lo, hi)
 
 
 @njit(cache=True, fastmath=False)
-def _line_eval(r, v, fnet, mass, seg, wk, o, s0, n, ls, d, w, ea, ba, ei, can, cat, cdn, cdt,
-               rho, g, depth, kbot, cbot, lo, hi):  # fmt: skip
-    """The physics of :func:`line_nodes` on plain arrays: the nodes ``o..o+n`` of ``r``, ``v``,
-    ``fnet``, ``mass`` (a line's rows from row ``o``), its segments from row ``s0`` of ``seg``;
-    ``wk`` (>= N+1, 10) work rows: segment ``i``'s unit vector (columns 0-2), stretched length
-    (3) and ``T + Td`` (4), interior node ``i``'s mass matrix as (al, be, q) (5-9); the line's
-    constants as numbers (``cdn``, ``cdt`` already scaled). Every
-    kernel of the lines evaluates them here: one call per line with its arrays and numbers
-    (no records or views built per call: those cost more than the arithmetic of a line's end)."""
+def _line_eval(ln, wk, o, s0, lflt, j, n, cd_scale, e, lo, hi):
+    """The physics of :func:`line_nodes` on plain arrays: the nodes ``o..o+n`` of the
+    :class:`Line` ``ln``'s ``r``, ``v``, ``fnet``, ``mass`` (line ``j``'s rows from row ``o``),
+    its segments from row ``s0`` of ``ln.seg``; ``wk`` (>= N+1, 10) work rows: segment ``i``'s
+    unit vector (columns 0-2), stretched length (3) and ``T + Td`` (4), interior node ``i``'s
+    mass matrix as (al, be, q) (5-9); the line's constants row ``j`` of ``lflt``, its drag
+    coefficients times ``cd_scale``; ``e`` the :class:`Water`. Every kernel of the lines
+    evaluates them here: one call per line with its arrays and numbers (no records of views
+    built per call: those cost more than the arithmetic of a line's end)."""
+    r, v, fnet, mass, seg = ln.r, ln.v, ln.fnet, ln.mass, ln.seg
+    ls, d, w, ea, ba, ei = lflt[j, 0], lflt[j, 1], lflt[j, 2], lflt[j, 3], lflt[j, 4], lflt[j, 5]
+    can, cat = lflt[j, 6], lflt[j, 7]
+    cdn = lflt[j, 8] * cd_scale
+    cdt = lflt[j, 9] * cd_scale
+    rho, g, depth, kbot, cbot = e.rho, e.gravity, e.depth, e.kbot, e.cbot
     area = 0.25 * math.pi * d * d
     wet = (w - rho * area) * g  # wet weight per length (MoorDyn: pi/8 d^2 l (rho_line - rhoW) g)
     ils = 1.0 / ls
@@ -371,22 +418,18 @@ def member_rhs(p, b, y, s0, rp, vp, dy, cd_scale, nd):
     positions/velocities, forces, masses (all nodes, line after line), segment data, point net
     forces ``nd.pf`` (P, 3) and masses ``nd.pm`` (P, 3, 3); writes the state rates into
     ``dy[b]`` (columns from ``s0``) when ``dy`` has columns (:func:`_rhs`)."""
-    _rhs(y, b, s0, rp, vp, dy, cd_scale, p.lint, p.lflt, p.pint, p.pflt, nd.r, nd.v, nd.fnet,
-         nd.mass, nd.seg, nd.pf, nd.pm, p.work_line, p.work_S, p.rho, p.gravity, p.depth,
-         p.kbot, p.cbot)  # fmt: skip
+    _rhs(y, b, s0, rp, vp, dy, cd_scale, tables_of(p), nd, water_of(p))
 
 
 @njit(cache=True, fastmath=False)
-def _rhs(y, b, s0, rp, vp, dy, cd_scale, lint, lflt, pint, pflt, r, v, fnet, mass, seg, pf, pm,
-         wk, S, rho, g, depth, kbot, cbot):  # fmt: skip
+def _rhs(y, b, s0, rp, vp, dy, cd_scale, tab, nd, e):
     """:func:`member_rhs` on plain arrays (the sub-steps and the relaxation call it in their
     loops with the arrays taken out of the record once: a record passed to a function that is
-    not inlined is reference-counted array by array on every call). ``lint`` (L, 6) each line's
-    segments, first node, first segment, first state column, end A and end B points; ``lflt``
-    (L, 10) its segment length, diameter, mass per length, EA, BA, EI, Can, Cat, Cdn, Cdt;
-    ``pint`` (P, 2) each point's kind and first state column; ``pflt`` (P, 4) its mass, volume,
-    CdA, Ca; ``r`` .. ``pm`` the member's :class:`Nodes` arrays; ``wk`` the line work rows
-    (:func:`_line_eval`), ``S`` (3, 3) a free point's inverse mass matrix."""
+    not inlined is reference-counted array by array on every call). ``tab`` the
+    :class:`Tables`, ``nd`` the member's :class:`Nodes`, ``e`` the :class:`Water`."""
+    lint, lflt, pint, pflt, wk, S = tab.lint, tab.lflt, tab.pint, tab.pflt, tab.wk, tab.S
+    v, fnet, mass, pf, pm = nd.v, nd.fnet, nd.mass, nd.pf, nd.pm
+    rho, g = e.rho, e.gravity
     write = dy.shape[1] > 0
     for k in range(pf.shape[0]):
         point_own(pflt, k, vp, pf, pm, cd_scale, rho, g)
@@ -396,22 +439,19 @@ def _rhs(y, b, s0, rp, vp, dy, cd_scale, lint, lflt, pint, pflt, r, v, fnet, mas
         so = s0 + lint[j, 3]
         ka = lint[j, 4]
         kb = lint[j, 5]
-        _gather(r, v, y, b, so, rp, vp, o, n, ka, kb, 0, n)
-        _line_eval(r, v, fnet, mass, seg, wk, o, lint[j, 2], n, lflt[j, 0], lflt[j, 1],
-                   lflt[j, 2], lflt[j, 3], lflt[j, 4], lflt[j, 5], lflt[j, 6], lflt[j, 7],
-                   lflt[j, 8] * cd_scale, lflt[j, 9] * cd_scale, rho, g, depth, kbot, cbot, 0,
-                   n)  # fmt: skip
+        _gather(nd, y, b, so, rp, vp, lint, j, 0, n)
+        _line_eval(nd, wk, o, lint[j, 2], lflt, j, n, cd_scale, e, 0, n)
         for c in range(3):
             pf[ka, c] += fnet[o, c]
             pf[kb, c] += fnet[o + n, c]
-            for e in range(3):
-                pm[ka, c, e] += mass[o, c, e]
-                pm[kb, c, e] += mass[o + n, c, e]
+            for q in range(3):
+                pm[ka, c, q] += mass[o, c, q]
+                pm[kb, c, q] += mass[o + n, c, q]
         if write and n > 1:
             # (al I + be q q^T)^-1 F = (F - be/(al + be) (q.F) q) / al (Sherman-Morrison); al
             # and be are the same for every interior node of a line (a whole segment each)
             ial = 1.0 / wk[1, 5]
-            kb = wk[1, 6] / (wk[1, 5] + wk[1, 6])
+            ksm = wk[1, 6] / (wk[1, 5] + wk[1, 6])
             for i in range(1, n):
                 col = so + 6 * (i - 1)
                 f0 = fnet[o + i, 0]
@@ -420,7 +460,7 @@ def _rhs(y, b, s0, rp, vp, dy, cd_scale, lint, lflt, pint, pflt, r, v, fnet, mas
                 n0 = wk[i, 7]
                 n1 = wk[i, 8]
                 n2 = wk[i, 9]
-                k = kb * (n0 * f0 + n1 * f1 + n2 * f2)
+                k = ksm * (n0 * f0 + n1 * f1 + n2 * f2)
                 dy[b, col] = v[o + i, 0]
                 dy[b, col + 1] = v[o + i, 1]
                 dy[b, col + 2] = v[o + i, 2]
@@ -561,21 +601,19 @@ def relax(p, b, y, s0, rp, vp, ic, nd, fair_hist):
     t = 0.0
     rp_free = rp.copy()
     vp_free = vp.copy()
-    lint, lflt, pint, pflt, wk, S = p.lint, p.lflt, p.pint, p.pflt, p.work_line, p.work_S
-    rho, g, depth, kbot, cbot = p.rho, p.gravity, p.depth, p.kbot, p.cbot
-    r, v, mass, seg, pf, pm = nd.r, nd.v, nd.mass, nd.seg, nd.pf, nd.pm
+    tab = tables_of(p)
+    e = water_of(p)
+    pint = p.pint
     for it in range(n_max):
         for _ in range(n_check):
             for c in range(ns):
                 x0[c] = y[b, s0 + c]
             _free_pts(pint, b, y, s0, rp, vp, rp_free, vp_free)
-            _rhs(y, b, s0, rp_free, vp_free, k1, cd_scale, lint, lflt, pint, pflt, r, v, fnet,
-                 mass, seg, pf, pm, wk, S, rho, g, depth, kbot, cbot)  # fmt: skip
+            _rhs(y, b, s0, rp_free, vp_free, k1, cd_scale, tab, nd, e)
             for c in range(ns):
                 y[b, s0 + c] = x0[c] + 0.5 * dt * k1[b, s0 + c]
             _free_pts(pint, b, y, s0, rp, vp, rp_free, vp_free)
-            _rhs(y, b, s0, rp_free, vp_free, k1, cd_scale, lint, lflt, pint, pflt, r, v, fnet,
-                 mass, seg, pf, pm, wk, S, rho, g, depth, kbot, cbot)  # fmt: skip
+            _rhs(y, b, s0, rp_free, vp_free, k1, cd_scale, tab, nd, e)
             for c in range(ns):
                 y[b, s0 + c] = x0[c] + dt * k1[b, s0 + c]
             t += dt
@@ -681,8 +719,9 @@ def substep_after_step(p, t, kin, y):
     xm = m.work[1]
     rate = m.work[2]
     advance = k > 0 and m.last[0] == k - 1
-    lint, lflt, pint, pflt, wk, S = p.lint, p.lflt, p.pint, p.pflt, p.work_line, p.work_S
-    rho, g, depth, kbot, cbot = p.rho, p.gravity, p.depth, p.kbot, p.cbot
+    tab = tables_of(p)
+    e = water_of(p)
+    pint = p.pint
     for b in range(B):
         if advance:
             for c in range(ns):
@@ -703,20 +742,17 @@ def substep_after_step(p, t, kin, y):
         for c in range(ns):
             x[b, c] = m.hist[k, b, c]
             m.stage[0, b, c] = x[b, c]
-        r, v, fnet, mass = p.scratch_r[b], p.scratch_v[b], p.scratch_f[b], p.scratch_m[b]
-        seg, pf, pm = p.scratch_seg[b], p.scratch_pf[b], p.scratch_pm[b]
+        nd = member_nodes(p, b)
         for i in range(n_sub):
             tau = i * h
             _predicted_points(pint, tau, rp0, vp0, ap, rps, vps)
             _free_pts(pint, b, x, 0, rps, vps, rpf, vpf)
-            _rhs(x, b, 0, rpf, vpf, rate, 1.0, lint, lflt, pint, pflt, r, v, fnet, mass, seg, pf,
-                 pm, wk, S, rho, g, depth, kbot, cbot)  # fmt: skip
+            _rhs(x, b, 0, rpf, vpf, rate, 1.0, tab, nd, e)
             for c in range(ns):
                 xm[b, c] = x[b, c] + 0.5 * h * rate[b, c]
             _predicted_points(pint, tau + 0.5 * h, rp0, vp0, ap, rps, vps)
             _free_pts(pint, b, xm, 0, rps, vps, rpf, vpf)
-            _rhs(xm, b, 0, rpf, vpf, rate, 1.0, lint, lflt, pint, pflt, r, v, fnet, mass, seg,
-                 pf, pm, wk, S, rho, g, depth, kbot, cbot)  # fmt: skip
+            _rhs(xm, b, 0, rpf, vpf, rate, 1.0, tab, nd, e)
             for c in range(ns):
                 x[b, c] = x[b, c] + h * rate[b, c]
             if i + 1 == half:
@@ -770,9 +806,10 @@ def coupled_points(p, b, y, rp, vp, nd):
     :func:`member_rhs` gives them (the same bits), evaluating only the line ends attached to
     them (:func:`_line_eval` for node 0 or N, from the nodes within two of it); line states
     ``y[b]`` from column 0, no rates."""
-    r, v, fnet, mass, seg, pf, pm = nd.r, nd.v, nd.fnet, nd.mass, nd.seg, nd.pf, nd.pm
+    fnet, mass, pf, pm = nd.fnet, nd.mass, nd.pf, nd.pm
     lint, lflt, pint, pflt, wk = p.lint, p.lflt, p.pint, p.pflt, p.work_line
-    rho, g, depth, kbot, cbot = p.rho, p.gravity, p.depth, p.kbot, p.cbot
+    e = water_of(p)
+    rho, g = e.rho, e.gravity
     for k in range(pf.shape[0]):
         if pint[k, 0] == COUPLED:
             point_own(pflt, k, vp, pf, pm, 1.0, rho, g)
@@ -791,11 +828,9 @@ def coupled_points(p, b, y, rp, vp, nd):
                 continue
             i = 0 if end == 0 else n
             kk = ka if end == 0 else kb
-            _gather(r, v, y, b, so, rp, vp, o, n, ka, kb, max(0, i - 2), min(n, i + 2))
-            _line_eval(r, v, fnet, mass, seg, wk, o, lint[j, 2], n, lflt[j, 0], lflt[j, 1],
-                       lflt[j, 2], lflt[j, 3], lflt[j, 4], lflt[j, 5], lflt[j, 6], lflt[j, 7],
-                       lflt[j, 8], lflt[j, 9], rho, g, depth, kbot, cbot, i, i)  # fmt: skip
+            _gather(nd, y, b, so, rp, vp, lint, j, max(0, i - 2), min(n, i + 2))
+            _line_eval(nd, wk, o, lint[j, 2], lflt, j, n, 1.0, e, i, i)
             for c in range(3):
                 pf[kk, c] += fnet[o + i, c]
-                for e in range(3):
-                    pm[kk, c, e] += mass[o + i, c, e]
+                for q in range(3):
+                    pm[kk, c, q] += mass[o + i, c, q]
