@@ -72,19 +72,6 @@ class Nodes(NamedTuple):
     pm: np.ndarray  # (P, 3, 3) point mass matrices
 
 
-class Line(NamedTuple):
-    """The node and segment arrays a line's evaluation reads and writes (:func:`_line_eval`):
-    the rows of one line ``j`` of a :class:`Nodes` (views, nodes ``0..N``, segments ``1..N``;
-    :func:`gather_line`), or a member's whole arrays with the line's first node and segment
-    given apart."""
-
-    r: np.ndarray  # (N+1, 3)
-    v: np.ndarray
-    fnet: np.ndarray
-    mass: np.ndarray  # (N+1, 3, 3)
-    seg: np.ndarray  # (N, 2)
-
-
 class Water(NamedTuple):
     """The sea and seabed numbers the line kernels read (a record of floats: passed by value)."""
 
@@ -155,22 +142,10 @@ def point_own(pflt, k, vp, pf, pm, cd_scale, rho, g):
         pf[k, c] -= 0.5 * rho * pflt[k, 2] * cd_scale * sp * vp[k, c]
 
 
-@njit(cache=True, fastmath=False, inline="always")
-def gather_line(p, j, b, y, so, rp, vp, nd):
-    """The :class:`Line` of line ``j`` in ``nd``: its end nodes at their points (``rp``, ``vp``),
-    its interior nodes from the states ``y[b]`` (the line's columns from ``so``)."""
-    n = p.lint[j, 0]
-    o = p.lint[j, 1]
-    s = p.lint[j, 2]
-    _gather(nd, y, b, so, rp, vp, p.lint, j, 0, n)
-    return Line(nd.r[o : o + n + 1], nd.v[o : o + n + 1], nd.fnet[o : o + n + 1],
-                nd.mass[o : o + n + 1], nd.seg[s : s + n])  # fmt: skip
-
-
 @njit(cache=True, fastmath=False)
 def _gather(nd, y, b, so, rp, vp, lint, j, lo, hi):
     """Nodes ``lo .. hi`` of line ``j`` (its row of ``lint``) in the node arrays ``nd.r``,
-    ``nd.v`` (a :class:`Nodes` or :class:`Line` of a member's whole arrays): its end nodes at
+    ``nd.v`` (a member's :class:`Nodes`): its end nodes at
     their points of ``rp``, ``vp``, its interior nodes from the states ``y[b]`` (the line's
     columns from ``so``)."""
     r = nd.r
@@ -232,35 +207,19 @@ def _bend_force(a0, a1, a2, p0, p1, p2, size):
 
 
 @njit(cache=True, fastmath=False)
-def line_forces(p, j, ln, cd_scale):
-    """Net force ``ln.fnet`` (N+1, 3) and mass matrices ``ln.mass`` (N+1, 3, 3) of the nodes of
-    line ``j`` at positions ``ln.r`` and velocities ``ln.v`` (N+1, 3) (Line_GetStateDeriv; ``ln``
-    a :class:`Line`); ``ln.seg`` (N, 2) receives each segment's stretched length and the
-    magnitude of ``T + Td`` along it; ``cd_scale`` multiplies the drag coefficients (CdScaleIC
-    during the initial relaxation); ``p.work_line`` (>= N+1, 10) is work space and receives the
-    interior nodes' mass matrices ``al I + be q q^T`` as (al, be, q) in its columns 5-9.
-    Allocates nothing."""
-    line_nodes(p, j, ln, cd_scale, 0, p.lint[j, 0])
-
-
-@njit(cache=True, fastmath=False)
-def line_nodes(p, j, ln, cd_scale, lo, hi):
-    """:func:`line_forces` for the nodes ``lo..hi`` of line ``j`` only (the same operations in
-    the same order for those nodes, so the same bits): the segments and bending terms that reach
-    them; the coupled ends of sub-stepped lines (``substep_kernel``) need nodes 0 or N alone."""
-    _line_eval(ln, p.work_line, 0, 0, p.lflt, j, p.lint[j, 0], cd_scale, water_of(p), lo, hi)
-
-
-@njit(cache=True, fastmath=False)
 def _line_eval(ln, wk, o, s0, lflt, j, n, cd_scale, e, lo, hi):
-    """The physics of :func:`line_nodes` on plain arrays: the nodes ``o..o+n`` of the
-    :class:`Line` ``ln``'s ``r``, ``v``, ``fnet``, ``mass`` (line ``j``'s rows from row ``o``),
-    its segments from row ``s0`` of ``ln.seg``; ``wk`` (>= N+1, 10) work rows: segment ``i``'s
-    unit vector (columns 0-2), stretched length (3) and ``T + Td`` (4), interior node ``i``'s
-    mass matrix as (al, be, q) (5-9); the line's constants row ``j`` of ``lflt``, its drag
-    coefficients times ``cd_scale``; ``e`` the :class:`Water`. Every kernel of the lines
-    evaluates them here: one call per line with its arrays and numbers (no records of views
-    built per call: those cost more than the arithmetic of a line's end)."""
+    """Net force ``fnet`` and mass matrices of the nodes ``lo..hi`` of line ``j`` at positions
+    ``r`` and velocities ``v`` (Line_GetStateDeriv): ``ln`` a member's :class:`Nodes` (line
+    ``j``'s nodes from row ``o``, ``0..n``, its segments from row ``s0`` of ``ln.seg``, which
+    receives each segment's stretched length and the magnitude of ``T + Td`` along it); the
+    segments and bending terms that reach those nodes only, with the same operations in the
+    same order for any ``lo..hi`` (so the coupled ends alone, node 0 or N, are the whole-line
+    evaluation's bits). The end nodes' mass matrices go to ``ln.mass``; ``wk`` (>= N+1, 10) are
+    work rows: segment ``i``'s unit vector (columns 0-2), stretched length (3) and ``T + Td``
+    (4), interior node ``i``'s mass matrix ``al I + be q q^T`` as (al, be, q) (5-9). The line's
+    constants are row ``j`` of ``lflt``, its drag coefficients times ``cd_scale`` (CdScaleIC
+    during the relaxation), ``e`` the :class:`Water`. Allocates nothing and builds no records
+    (a record of views built per line and call cost more than the arithmetic of a line end)."""
     r, v, fnet, mass, seg = ln.r, ln.v, ln.fnet, ln.mass, ln.seg
     ls, d, w, ea, ba, ei = lflt[j, 0], lflt[j, 1], lflt[j, 2], lflt[j, 3], lflt[j, 4], lflt[j, 5]
     can, cat = lflt[j, 6], lflt[j, 7]
