@@ -43,7 +43,7 @@ def _points(p, t, base, rp, vp):
         for c in range(3):
             rp[k, c] = base[k, c]
             vp[k, c] = 0.0
-        if p.pt_kind[k] == 1:
+        if p.pint[k, 0] == 1:
             rp[k, 0] += dx
             rp[k, 2] += dz
             vp[k, 0] = vx
@@ -59,19 +59,19 @@ def _rate(p, t, y, dy, base, rp, vp):
 @njit(cache=True)
 def _record(p, t, y, dy, base, rp, vp, out, k, mid):
     _rate(p, t, y, dy, base, rp, vp)
-    for j in range(p.nseg.shape[0]):
-        o = p.node0[j] + p.nseg[j]
+    for j in range(p.lint.shape[0]):
+        o = p.lint[j, 1] + p.lint[j, 0]
         f = p.scratch_f[0, o]
         out[k, j] = math.sqrt(f[0] ** 2 + f[1] ** 2 + f[2] ** 2)
-    out[k, p.nseg.shape[0]] = p.scratch_r[0, mid, 0]
-    out[k, p.nseg.shape[0] + 1] = p.scratch_r[0, mid, 2]
+    out[k, p.lint.shape[0]] = p.scratch_r[0, mid, 0]
+    out[k, p.lint.shape[0] + 1] = p.scratch_r[0, mid, 2]
 
 
 @njit(cache=True)
 def integrate(p, y, base, n_glue, sub, scheme, out, mid):
     """``n_glue`` glue steps of DT, each ``sub`` steps of ``scheme`` (2: RK2 midpoint, 4: RK4);
     ``out[k]`` = FAIRTEN of each line and line 1's mid node (x, z) after glue step k."""
-    rp = np.zeros((p.pt_kind.shape[0], 3))
+    rp = np.zeros((p.pint.shape[0], 3))
     vp = np.zeros_like(rp)
     k1 = np.zeros_like(y)
     k2 = np.zeros_like(y)

@@ -490,7 +490,7 @@ def test_two_lines_through_a_clump_converge_to_the_catenary_connect_node(tmp_pat
 
 def test_coupled_ends_alone_equal_the_whole_line_evaluation_bit_for_bit():
     """The stage kernel of sub-stepped lines evaluates only the line ends at coupled points
-    (line_nodes): their net forces and masses are member_rhs's to the bit, with bending too."""
+    (_line_eval): their net forces and masses are member_rhs's to the bit, with bending too."""
     from floatwind._kernels import lumped as kl
 
     types = {"main": dict(OC3["main"], ei=5.0e5)}

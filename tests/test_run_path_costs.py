@@ -123,31 +123,3 @@ def test_outputs_of_chunked_steps_are_the_per_step_recording():
         stepwise = RK4(0.0125).run(oscillator, y0, t_out)
         assert chunked.complete and stepwise.complete
         assert np.array_equal(chunked.y, stepwise.y)
-
-
-def test_banded_storage_is_the_diagonal_by_diagonal_form():
-    """MoorDyn statics' banded storage by one gather equals the diagonal-by-diagonal copy it
-    replaced, and refuses (ValueError: the caller's Levenberg-Marquardt) where that failed."""
-    from floatwind.loads.moordyn import _bands
-
-    def by_diagonals(A, band):
-        n = A.shape[0]
-        ab = np.zeros((2 * band + 1, n))
-        for k in range(-band, band + 1):
-            if k >= 0:
-                ab[band - k, k:] = np.diagonal(A, k)
-            else:
-                ab[band - k, : n + k] = np.diagonal(A, k)
-        return ab
-
-    rng = np.random.default_rng(3)
-    for n in range(1, 25):
-        for band in (1, 2, 5, 8):
-            A = rng.standard_normal((n, n))
-            try:
-                want = by_diagonals(A, band)
-            except ValueError:
-                with pytest.raises(ValueError, match="narrower than the half bandwidth"):
-                    _bands(A, band)
-                continue
-            assert np.array_equal(_bands(A, band), want)

@@ -59,27 +59,52 @@ FREE = 2
 
 class Nodes(NamedTuple):
     """The node and point arrays of one batch member the kernels fill (``p.scratch_*[b]`` for
-    a member of the run, :func:`member_nodes`): all nodes line after line (``p.node0``), all
-    segments line after line (``p.seg0``), then the points."""
+    a member of the run, :func:`member_nodes`): all nodes line after line (first node
+    ``p.lint[:, 1]``), all segments line after line (first segment ``p.lint[:, 2]``), then the
+    points."""
 
     r: np.ndarray  # (nodes, 3) positions
     v: np.ndarray  # (nodes, 3) velocities
     fnet: np.ndarray  # (nodes, 3) net forces
-    mass: np.ndarray  # (nodes, 3, 3) mass matrices (the end nodes'; interior: p.work_nodeq)
+    mass: np.ndarray  # (nodes, 3, 3) mass matrices (the end nodes'; interior: p.work_line)
     seg: np.ndarray  # (segments, 2) stretched length, |T + Td|
     pf: np.ndarray  # (P, 3) point net forces
     pm: np.ndarray  # (P, 3, 3) point mass matrices
 
 
-class Line(NamedTuple):
-    """The rows of one line ``j`` of a :class:`Nodes` (views, nodes ``0..N``, segments
-    ``1..N``): what :func:`line_nodes` reads and writes."""
+class Water(NamedTuple):
+    """The sea and seabed numbers the line kernels read (a record of floats: passed by value)."""
 
-    r: np.ndarray  # (N+1, 3)
-    v: np.ndarray
-    fnet: np.ndarray
-    mass: np.ndarray  # (N+1, 3, 3)
-    seg: np.ndarray  # (N, 2)
+    rho: float  # water density (kg/m^3)
+    gravity: float  # (m/s^2)
+    depth: float  # water depth (m), the flat seabed at z = -depth
+    kbot: float  # seabed stiffness (Pa/m)
+    cbot: float  # seabed damping (Pa s/m)
+
+
+class Tables(NamedTuple):
+    """The lines' and points' tables and work arrays of a params record, taken out once per
+    kernel call for the inner loops (numba reference-counts every array of a record passed to
+    a function it does not inline on each call: a few arrays here, not the whole record)."""
+
+    lint: np.ndarray  # (L, 6) segments, first node, first segment, first state column, ends
+    lflt: np.ndarray  # (L, 10) segment length, diameter, mass/length, EA, BA, EI, Ca/Cd n, t
+    pint: np.ndarray  # (P, 2) point kind, first state column
+    pflt: np.ndarray  # (P, 4) point mass, volume, CdA, Ca
+    wk: np.ndarray  # (Nmax + 1, 10) a line's work rows (_line_eval)
+    S: np.ndarray  # (3, 3) a free point's inverse mass matrix
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def water_of(p):
+    """The :class:`Water` of a params record."""
+    return Water(p.rho, p.gravity, p.depth, p.kbot, p.cbot)
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def tables_of(p):
+    """The :class:`Tables` of a params record."""
+    return Tables(p.lint, p.lflt, p.pint, p.pflt, p.work_line, p.work_S)
 
 
 class Relaxation(NamedTuple):
@@ -100,45 +125,51 @@ def member_nodes(p, b):
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def point_own(p, k, vp, pf, pm, cd_scale):
+def point_own(pflt, k, vp, pf, pm, cd_scale, rho, g):
     """Point ``k``'s own loads: net force ``pf[k]`` = weight less buoyancy and its drag
     (``cd_scale`` x the drag area; 1.0 multiplies exactly), mass ``pm[k]`` = its mass plus the
-    added mass of its volume (MoorDyn v2, Point)."""
-    m = p.pt_mass[k]
-    vol = p.pt_vol[k]
+    added mass of its volume (MoorDyn v2, Point); ``pflt`` the points' (mass, volume, CdA, Ca)."""
+    m = pflt[k, 0]
+    vol = pflt[k, 1]
     for c in range(3):
         pf[k, c] = 0.0
         for e in range(3):
             pm[k, c, e] = 0.0
-        pm[k, c, c] = m + p.rho * vol * p.pt_ca[k]
-    pf[k, 2] -= (m - p.rho * vol) * p.gravity
+        pm[k, c, c] = m + rho * vol * pflt[k, 3]
+    pf[k, 2] -= (m - rho * vol) * g
     sp = math.sqrt(vp[k, 0] ** 2 + vp[k, 1] ** 2 + vp[k, 2] ** 2)
     for c in range(3):
-        pf[k, c] -= 0.5 * p.rho * p.pt_cda[k] * cd_scale * sp * vp[k, c]
+        pf[k, c] -= 0.5 * rho * pflt[k, 2] * cd_scale * sp * vp[k, c]
 
 
-@njit(cache=True, fastmath=False, inline="always")
-def gather_line(p, j, b, y, so, rp, vp, nd):
-    """The :class:`Line` of line ``j`` in ``nd``: its end nodes at their points (``rp``, ``vp``),
-    its interior nodes from the states ``y[b]`` (the line's columns from ``so``)."""
-    n = p.nseg[j]
-    o = p.node0[j]
-    ka = p.end_a[j]
-    kb = p.end_b[j]
+@njit(cache=True, fastmath=False)
+def _gather(nd, y, b, so, rp, vp, lint, j, lo, hi):
+    """Nodes ``lo .. hi`` of line ``j`` (its row of ``lint``) in the node arrays ``nd.r``,
+    ``nd.v`` (a member's :class:`Nodes`): its end nodes at
+    their points of ``rp``, ``vp``, its interior nodes from the states ``y[b]`` (the line's
+    columns from ``so``)."""
     r = nd.r
     v = nd.v
-    for c in range(3):
-        r[o, c] = rp[ka, c]
-        v[o, c] = vp[ka, c]
-        r[o + n, c] = rp[kb, c]
-        v[o + n, c] = vp[kb, c]
-    for i in range(1, n):
-        col = so + 6 * (i - 1)
+    n = lint[j, 0]
+    o = lint[j, 1]
+    ka = lint[j, 4]
+    kb = lint[j, 5]
+    if lo == 0:
         for c in range(3):
-            r[o + i, c] = y[b, col + c]
-            v[o + i, c] = y[b, col + 3 + c]
-    return Line(r[o : o + n + 1], v[o : o + n + 1], nd.fnet[o : o + n + 1],
-                nd.mass[o : o + n + 1], nd.seg[p.seg0[j] : p.seg0[j] + n])  # fmt: skip
+            r[o, c] = rp[ka, c]
+            v[o, c] = vp[ka, c]
+    if hi == n:
+        for c in range(3):
+            r[o + n, c] = rp[kb, c]
+            v[o + n, c] = vp[kb, c]
+    for i in range(max(1, lo), min(n - 1, hi) + 1):
+        col = so + 6 * (i - 1)
+        r[o + i, 0] = y[b, col]
+        r[o + i, 1] = y[b, col + 1]
+        r[o + i, 2] = y[b, col + 2]
+        v[o + i, 0] = y[b, col + 3]
+        v[o + i, 1] = y[b, col + 4]
+        v[o + i, 2] = y[b, col + 5]
 
 
 @njit(cache=True, fastmath=False)
@@ -164,100 +195,87 @@ def _inv3(M, S):
 
 
 @njit(cache=True, fastmath=False)
-def _bend_force(qseg, pv, size, out):
-    """``out`` = unit(qseg x pv) * size (MoorDyn's cross_product then ScaleVector)."""
-    out[0] = qseg[1] * pv[2] - qseg[2] * pv[1]
-    out[1] = qseg[2] * pv[0] - qseg[0] * pv[2]
-    out[2] = qseg[0] * pv[1] - qseg[1] * pv[0]
-    nrm = math.sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2])
+def _bend_force(a0, a1, a2, p0, p1, p2, size):
+    """unit(qseg x pv) * size (MoorDyn's cross_product then ScaleVector) of the segment direction
+    ``a`` and the bending plane's normal ``p``, as three numbers."""
+    o0 = a1 * p2 - a2 * p1
+    o1 = a2 * p0 - a0 * p2
+    o2 = a0 * p1 - a1 * p0
+    nrm = math.sqrt(o0 * o0 + o1 * o1 + o2 * o2)
     scale = size / nrm if nrm > 0.0 else 0.0
-    out[0] *= scale
-    out[1] *= scale
-    out[2] *= scale
+    return o0 * scale, o1 * scale, o2 * scale
 
 
 @njit(cache=True, fastmath=False)
-def line_forces(p, j, ln, cd_scale):
-    """Net force ``ln.fnet`` (N+1, 3) and mass matrices ``ln.mass`` (N+1, 3, 3) of the nodes of
-    line ``j`` at positions ``ln.r`` and velocities ``ln.v`` (N+1, 3) (Line_GetStateDeriv; ``ln``
-    a :class:`Line`); ``ln.seg`` (N, 2) receives each segment's stretched length and the
-    magnitude of ``T + Td`` along it; ``cd_scale`` multiplies the drag coefficients (CdScaleIC
-    during the initial relaxation); ``p.work_q`` (>= N+1, 3), ``p.work_l`` (2, >= N+1) are work
-    arrays; ``p.work_nodeq`` (>= N+1, 5) receives the interior nodes' mass matrices
-    ``al I + be q q^T`` as (al, be, q). Allocates nothing (the bending work vectors are rows 0-2
-    of ``p.work_v``): it runs 4 times per step per line."""
-    line_nodes(p, j, ln, cd_scale, 0, p.nseg[j])
-
-
-@njit(cache=True, fastmath=False, inline="always")
-def line_nodes(p, j, ln, cd_scale, lo, hi):
-    """:func:`line_forces` for the nodes ``lo..hi`` of line ``j`` only (the same operations in
-    the same order for those nodes, so the same bits): the segments and bending terms that reach
-    them; the coupled ends of sub-stepped lines (``substep_kernel``) need nodes 0 or N alone."""
+def _line_eval(ln, wk, o, s0, lflt, j, n, cd_scale, e, lo, hi):
+    """Net force ``fnet`` and mass matrices of the nodes ``lo..hi`` of line ``j`` at positions
+    ``r`` and velocities ``v`` (Line_GetStateDeriv): ``ln`` a member's :class:`Nodes` (line
+    ``j``'s nodes from row ``o``, ``0..n``, its segments from row ``s0`` of ``ln.seg``, which
+    receives each segment's stretched length and the magnitude of ``T + Td`` along it); the
+    segments and bending terms that reach those nodes only, with the same operations in the
+    same order for any ``lo..hi`` (so the coupled ends alone, node 0 or N, are the whole-line
+    evaluation's bits). The end nodes' mass matrices go to ``ln.mass``; ``wk`` (>= N+1, 10) are
+    work rows: segment ``i``'s unit vector (columns 0-2), stretched length (3) and ``T + Td``
+    (4), interior node ``i``'s mass matrix ``al I + be q q^T`` as (al, be, q) (5-9). The line's
+    constants are row ``j`` of ``lflt``, its drag coefficients times ``cd_scale`` (CdScaleIC
+    during the relaxation), ``e`` the :class:`Water`. Allocates nothing and builds no records
+    (a record of views built per line and call cost more than the arithmetic of a line end)."""
     r, v, fnet, mass, seg = ln.r, ln.v, ln.fnet, ln.mass, ln.seg
-    qs = p.work_q
-    lstr = p.work_l[0]
-    tmag = p.work_l[1]
-    nodeq = p.work_nodeq
-    n = p.nseg[j]
-    ls = p.seg_len[j]
-    d = p.diam[j]
-    w = p.mass_den[j]
-    ea = p.ea[j]
-    ba = p.ba[j]
-    ei = p.ei[j]
-    rho = p.rho
-    g = p.gravity
-    can = p.can[j]
-    cat = p.cat[j]
-    cdn = p.cdn[j] * cd_scale
-    cdt = p.cdt[j] * cd_scale
+    ls, d, w, ea, ba, ei = lflt[j, 0], lflt[j, 1], lflt[j, 2], lflt[j, 3], lflt[j, 4], lflt[j, 5]
+    can, cat = lflt[j, 6], lflt[j, 7]
+    cdn = lflt[j, 8] * cd_scale
+    cdt = lflt[j, 9] * cd_scale
+    rho, g, depth, kbot, cbot = e.rho, e.gravity, e.depth, e.kbot, e.cbot
     area = 0.25 * math.pi * d * d
     wet = (w - rho * area) * g  # wet weight per length (MoorDyn: pi/8 d^2 l (rho_line - rhoW) g)
     ils = 1.0 / ls
     kdn = 0.5 * rho * cdn * d  # normal drag per length and |vp| vp
     kdt = 0.5 * rho * cdt * math.pi * d  # tangential drag per length and |vq| vq
-    # qs[i]: segment i (1..N); tmag[i]: T + Td along qs[i]
+    # wk[i, 0:3]: segment i (1..N)'s unit vector, wk[i, 3] its stretched length, wk[i, 4] T + Td
     for i in range(max(1, lo - 1), min(n, hi + 2) + 1):
-        d0 = r[i, 0] - r[i - 1, 0]
-        d1 = r[i, 1] - r[i - 1, 1]
-        d2 = r[i, 2] - r[i - 1, 2]
+        d0 = r[o + i, 0] - r[o + i - 1, 0]
+        d1 = r[o + i, 1] - r[o + i - 1, 1]
+        d2 = r[o + i, 2] - r[o + i - 1, 2]
         ll = math.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
         il = 1.0 / ll
-        lstr[i] = ll
-        qs[i, 0] = d0 * il
-        qs[i, 1] = d1 * il
-        qs[i, 2] = d2 * il
-        lsd = (d0 * (v[i, 0] - v[i - 1, 0]) + d1 * (v[i, 1] - v[i - 1, 1])
-               + d2 * (v[i, 2] - v[i - 1, 2])) * il  # fmt: skip
+        wk[i, 3] = ll
+        wk[i, 0] = d0 * il
+        wk[i, 1] = d1 * il
+        wk[i, 2] = d2 * il
+        lsd = (d0 * (v[o + i, 0] - v[o + i - 1, 0]) + d1 * (v[o + i, 1] - v[o + i - 1, 1])
+               + d2 * (v[o + i, 2] - v[o + i - 1, 2])) * il  # fmt: skip
         mt = ea * (ll * ils - 1.0) if ll > ls else 0.0  # a cable cannot push
         mtd = ba * lsd * ils
-        tmag[i] = mt + mtd
-        seg[i - 1, 0] = ll
-        seg[i - 1, 1] = tmag[i]
+        tm = mt + mtd
+        wk[i, 4] = tm
+        seg[s0 + i - 1, 0] = ll
+        seg[s0 + i - 1, 1] = tm
     for i in range(max(0, lo - 2), min(n, hi + 2) + 1):
-        fnet[i, 0] = 0.0
-        fnet[i, 1] = 0.0
-        fnet[i, 2] = 0.0
+        fnet[o + i, 0] = 0.0
+        fnet[o + i, 1] = 0.0
+        fnet[o + i, 2] = 0.0
     # bending (internal nodes, pinned ends: Line_GetStateDeriv's EI > 0 branch)
     if ei > 0.0:
-        pv = p.work_v[0]
-        fa = p.work_v[1]
-        fb = p.work_v[2]
         for i in range(max(1, lo - 1), min(n - 1, hi + 1) + 1):
-            dot = qs[i, 0] * qs[i + 1, 0] + qs[i, 1] * qs[i + 1, 1] + qs[i, 2] * qs[i + 1, 2]
+            dot = wk[i, 0] * wk[i + 1, 0] + wk[i, 1] * wk[i + 1, 1] + wk[i, 2] * wk[i + 1, 2]
             dot = min(dot, 1.0)
-            kurv = 4.0 / (lstr[i] + lstr[i + 1]) * math.sqrt(0.5 * (1.0 - dot))  # GetCurvature
-            pv[0] = qs[i, 1] * qs[i + 1, 2] - qs[i, 2] * qs[i + 1, 1]
-            pv[1] = qs[i, 2] * qs[i + 1, 0] - qs[i, 0] * qs[i + 1, 2]
-            pv[2] = qs[i, 0] * qs[i + 1, 1] - qs[i, 1] * qs[i + 1, 0]
-            _bend_force(qs[i], pv, kurv * ei / lstr[i], fa)
-            _bend_force(qs[i + 1], pv, kurv * ei / lstr[i + 1], fb)
-            for c in range(3):
-                fnet[i - 1, c] += fa[c]
-                fnet[i + 1, c] += fb[c]
-                fnet[i, c] -= fa[c] + fb[c]
-    depth = p.depth
+            kurv = 4.0 / (wk[i, 3] + wk[i + 1, 3]) * math.sqrt(0.5 * (1.0 - dot))  # GetCurvature
+            p0 = wk[i, 1] * wk[i + 1, 2] - wk[i, 2] * wk[i + 1, 1]
+            p1 = wk[i, 2] * wk[i + 1, 0] - wk[i, 0] * wk[i + 1, 2]
+            p2 = wk[i, 0] * wk[i + 1, 1] - wk[i, 1] * wk[i + 1, 0]
+            fa0, fa1, fa2 = _bend_force(wk[i, 0], wk[i, 1], wk[i, 2], p0, p1, p2,
+                                        kurv * ei / wk[i, 3])  # fmt: skip
+            fb0, fb1, fb2 = _bend_force(wk[i + 1, 0], wk[i + 1, 1], wk[i + 1, 2], p0, p1, p2,
+                                        kurv * ei / wk[i + 1, 3])  # fmt: skip
+            fnet[o + i - 1, 0] += fa0
+            fnet[o + i + 1, 0] += fb0
+            fnet[o + i, 0] -= fa0 + fb0
+            fnet[o + i - 1, 1] += fa1
+            fnet[o + i + 1, 1] += fb1
+            fnet[o + i, 1] -= fa1 + fb1
+            fnet[o + i - 1, 2] += fa2
+            fnet[o + i + 1, 2] += fb2
+            fnet[o + i, 2] -= fa2 + fb2
     for i in range(lo, hi + 1):
         if i == 0:
             a0, a1 = 0, 1
@@ -268,9 +286,9 @@ def line_nodes(p, j, ln, cd_scale, lo, hi):
         else:
             a0, a1 = i - 1, i + 1
             li = ls
-        q0 = r[a1, 0] - r[a0, 0]
-        q1 = r[a1, 1] - r[a0, 1]
-        q2 = r[a1, 2] - r[a0, 2]
+        q0 = r[o + a1, 0] - r[o + a0, 0]
+        q1 = r[o + a1, 1] - r[o + a0, 1]
+        q2 = r[o + a1, 2] - r[o + a0, 2]
         iq = 1.0 / math.sqrt(q0 * q0 + q1 * q1 + q2 * q2)
         q0 *= iq
         q1 *= iq
@@ -282,56 +300,61 @@ def line_nodes(p, j, ln, cd_scale, lo, hi):
         al = mi + rho * vi * can
         be = rho * vi * (cat - can)
         if i == 0 or i == n:
-            mass[i, 0, 0] = al + be * q0 * q0
-            mass[i, 0, 1] = be * q0 * q1
-            mass[i, 0, 2] = be * q0 * q2
-            mass[i, 1, 0] = be * q1 * q0
-            mass[i, 1, 1] = al + be * q1 * q1
-            mass[i, 1, 2] = be * q1 * q2
-            mass[i, 2, 0] = be * q2 * q0
-            mass[i, 2, 1] = be * q2 * q1
-            mass[i, 2, 2] = al + be * q2 * q2
+            mass[o + i, 0, 0] = al + be * q0 * q0
+            mass[o + i, 0, 1] = be * q0 * q1
+            mass[o + i, 0, 2] = be * q0 * q2
+            mass[o + i, 1, 0] = be * q1 * q0
+            mass[o + i, 1, 1] = al + be * q1 * q1
+            mass[o + i, 1, 2] = be * q1 * q2
+            mass[o + i, 2, 0] = be * q2 * q0
+            mass[o + i, 2, 1] = be * q2 * q1
+            mass[o + i, 2, 2] = al + be * q2 * q2
         else:
-            nodeq[i, 0] = al
-            nodeq[i, 1] = be
-            nodeq[i, 2] = q0
-            nodeq[i, 3] = q1
-            nodeq[i, 4] = q2
+            wk[i, 5] = al
+            wk[i, 6] = be
+            wk[i, 7] = q0
+            wk[i, 8] = q1
+            wk[i, 9] = q2
         # segment tensions and damping
-        f0, f1, f2 = fnet[i, 0], fnet[i, 1], fnet[i, 2]
+        f0, f1, f2 = fnet[o + i, 0], fnet[o + i, 1], fnet[o + i, 2]
         if i > 0:
-            f0 -= tmag[i] * qs[i, 0]
-            f1 -= tmag[i] * qs[i, 1]
-            f2 -= tmag[i] * qs[i, 2]
+            f0 -= wk[i, 4] * wk[i, 0]
+            f1 -= wk[i, 4] * wk[i, 1]
+            f2 -= wk[i, 4] * wk[i, 2]
         if i < n:
-            f0 += tmag[i + 1] * qs[i + 1, 0]
-            f1 += tmag[i + 1] * qs[i + 1, 1]
-            f2 += tmag[i + 1] * qs[i + 1, 2]
+            f0 += wk[i + 1, 4] * wk[i + 1, 0]
+            f1 += wk[i + 1, 4] * wk[i + 1, 1]
+            f2 += wk[i + 1, 4] * wk[i + 1, 2]
         # weight and buoyancy
         f2 -= wet * li
         # drag on the relative flow (still water: -v), tangential part vq = uq q (|vq| = |uq|,
         # q a unit vector), normal part vp
-        uq = -(v[i, 0] * q0 + v[i, 1] * q1 + v[i, 2] * q2)
+        v0, v1, v2 = v[o + i, 0], v[o + i, 1], v[o + i, 2]
+        uq = -(v0 * q0 + v1 * q1 + v2 * q2)
         vq0, vq1, vq2 = uq * q0, uq * q1, uq * q2
-        vp0, vp1, vp2 = -v[i, 0] - vq0, -v[i, 1] - vq1, -v[i, 2] - vq2
+        vp0, vp1, vp2 = -v0 - vq0, -v1 - vq1, -v2 - vq2
         kp = kdn * li * math.sqrt(vp0 * vp0 + vp1 * vp1 + vp2 * vp2)
         kq = kdt * li * abs(uq)
-        fnet[i, 0] = f0 + kp * vp0 + kq * vq0
-        fnet[i, 1] = f1 + kp * vp1 + kq * vq1
-        fnet[i, 2] = f2 + kp * vp2 + kq * vq2
+        f0 = f0 + kp * vp0 + kq * vq0
+        f1 = f1 + kp * vp1 + kq * vq1
+        f2 = f2 + kp * vp2 + kq * vq2
         # seabed contact (flat seabed: normal z; kbot, cbot per unit length and diameter)
-        if r[i, 2] < -depth:
-            fnet[i, 2] += ((-depth - r[i, 2]) * p.kbot - v[i, 2] * p.cbot) * d * li
+        z = r[o + i, 2]
+        if z < -depth:
+            f2 += ((-depth - z) * kbot - v2 * cbot) * d * li
+        fnet[o + i, 0] = f0
+        fnet[o + i, 1] = f1
+        fnet[o + i, 2] = f2
 
 
 @njit(cache=True, fastmath=False, inline="always")
 def point_state(p, b, y, s0, kin_r, kin_R, kin_v, kin_w, cm, rp, vp):
     """Positions ``rp`` and velocities ``vp`` (P, 3) of all points of member ``b``: fixed ones
     where they are, coupled ones carried by the body, free ones from the states."""
-    pos = p.work_v[3]
-    vel = p.work_v[4]
-    for k in range(p.pt_kind.shape[0]):
-        kind = p.pt_kind[k]
+    pos = p.work_v[0]
+    vel = p.work_v[1]
+    for k in range(p.pint.shape[0]):
+        kind = p.pint[k, 0]
         if kind == FIXED:
             for c in range(3):
                 rp[k, c] = p.pt_pos[k, c]
@@ -342,7 +365,7 @@ def point_state(p, b, y, s0, kin_r, kin_R, kin_v, kin_w, cm, rp, vp):
                 rp[k, c] = pos[c]
                 vp[k, c] = vel[c]
         else:
-            o = s0 + p.pt_state[k]
+            o = s0 + p.pint[k, 1]
             for c in range(3):
                 rp[k, c] = y[b, o + c]
                 vp[k, c] = y[b, o + 3 + c]
@@ -353,42 +376,60 @@ def member_rhs(p, b, y, s0, rp, vp, dy, cd_scale, nd):
     """All lines and points of member ``b`` into the :class:`Nodes` ``nd``: node
     positions/velocities, forces, masses (all nodes, line after line), segment data, point net
     forces ``nd.pf`` (P, 3) and masses ``nd.pm`` (P, 3, 3); writes the state rates into
-    ``dy[b]`` (columns from ``s0``) when ``dy`` has columns."""
-    S = p.work_S
-    nodeq = p.work_nodeq
+    ``dy[b]`` (columns from ``s0``) when ``dy`` has columns (:func:`_rhs`)."""
+    _rhs(y, b, s0, rp, vp, dy, cd_scale, tables_of(p), nd, water_of(p))
+
+
+@njit(cache=True, fastmath=False)
+def _rhs(y, b, s0, rp, vp, dy, cd_scale, tab, nd, e):
+    """:func:`member_rhs` on plain arrays (the sub-steps and the relaxation call it in their
+    loops with the arrays taken out of the record once: a record passed to a function that is
+    not inlined is reference-counted array by array on every call). ``tab`` the
+    :class:`Tables`, ``nd`` the member's :class:`Nodes`, ``e`` the :class:`Water`."""
+    lint, lflt, pint, pflt, wk, S = tab.lint, tab.lflt, tab.pint, tab.pflt, tab.wk, tab.S
     v, fnet, mass, pf, pm = nd.v, nd.fnet, nd.mass, nd.pf, nd.pm
+    rho, g = e.rho, e.gravity
     write = dy.shape[1] > 0
     for k in range(pf.shape[0]):
-        point_own(p, k, vp, pf, pm, cd_scale)
-    for j in range(p.nseg.shape[0]):
-        n = p.nseg[j]
-        o = p.node0[j]
-        so = s0 + p.line_state[j]
-        ka = p.end_a[j]
-        kb = p.end_b[j]
-        line_forces(p, j, gather_line(p, j, b, y, so, rp, vp, nd), cd_scale)
+        point_own(pflt, k, vp, pf, pm, cd_scale, rho, g)
+    for j in range(lint.shape[0]):
+        n = lint[j, 0]
+        o = lint[j, 1]
+        so = s0 + lint[j, 3]
+        ka = lint[j, 4]
+        kb = lint[j, 5]
+        _gather(nd, y, b, so, rp, vp, lint, j, 0, n)
+        _line_eval(nd, wk, o, lint[j, 2], lflt, j, n, cd_scale, e, 0, n)
         for c in range(3):
             pf[ka, c] += fnet[o, c]
             pf[kb, c] += fnet[o + n, c]
-            for e in range(3):
-                pm[ka, c, e] += mass[o, c, e]
-                pm[kb, c, e] += mass[o + n, c, e]
+            for q in range(3):
+                pm[ka, c, q] += mass[o, c, q]
+                pm[kb, c, q] += mass[o + n, c, q]
         if write and n > 1:
             # (al I + be q q^T)^-1 F = (F - be/(al + be) (q.F) q) / al (Sherman-Morrison); al
             # and be are the same for every interior node of a line (a whole segment each)
-            ial = 1.0 / nodeq[1, 0]
-            kb = nodeq[1, 1] / (nodeq[1, 0] + nodeq[1, 1])
+            ial = 1.0 / wk[1, 5]
+            ksm = wk[1, 6] / (wk[1, 5] + wk[1, 6])
             for i in range(1, n):
                 col = so + 6 * (i - 1)
-                k = kb * (nodeq[i, 2] * fnet[o + i, 0] + nodeq[i, 3] * fnet[o + i, 1]
-                          + nodeq[i, 4] * fnet[o + i, 2])  # fmt: skip
-                for c in range(3):
-                    dy[b, col + c] = v[o + i, c]
-                    dy[b, col + 3 + c] = (fnet[o + i, c] - k * nodeq[i, 2 + c]) * ial
+                f0 = fnet[o + i, 0]
+                f1 = fnet[o + i, 1]
+                f2 = fnet[o + i, 2]
+                n0 = wk[i, 7]
+                n1 = wk[i, 8]
+                n2 = wk[i, 9]
+                k = ksm * (n0 * f0 + n1 * f1 + n2 * f2)
+                dy[b, col] = v[o + i, 0]
+                dy[b, col + 1] = v[o + i, 1]
+                dy[b, col + 2] = v[o + i, 2]
+                dy[b, col + 3] = (f0 - k * n0) * ial
+                dy[b, col + 4] = (f1 - k * n1) * ial
+                dy[b, col + 5] = (f2 - k * n2) * ial
     if write:
         for k in range(pf.shape[0]):
-            if p.pt_kind[k] == FREE:
-                col = s0 + p.pt_state[k]
+            if pint[k, 0] == FREE:
+                col = s0 + pint[k, 1]
                 _inv3(pm[k], S)
                 for c in range(3):
                     dy[b, col + c] = vp[k, c]
@@ -431,7 +472,7 @@ def _coupled_wrench(p, b, kin, force, moment, added_mass):
     rG = kin.r_G[b, body]
     w = kin.w_b[b, body]
     for k in range(rp.shape[0]):
-        if p.pt_kind[k] != COUPLED:
+        if p.pint[k, 0] != COUPLED:
             continue
         f = p.scratch_pf[b, k]
         M = p.scratch_pm[b, k]
@@ -512,23 +553,26 @@ def relax(p, b, y, s0, rp, vp, ic, nd, fair_hist):
     ns = p.n_states
     x0 = np.empty(ns)
     k1 = np.zeros((y.shape[0], y.shape[1]))
-    L = p.nseg.shape[0]
+    L = p.lint.shape[0]
     for i in range(10):
         for j in range(L):
             fair_hist[j, i] = i + 1.0  # start unconverged (as MD_Init)
     t = 0.0
     rp_free = rp.copy()
     vp_free = vp.copy()
+    tab = tables_of(p)
+    e = water_of(p)
+    pint = p.pint
     for it in range(n_max):
         for _ in range(n_check):
             for c in range(ns):
                 x0[c] = y[b, s0 + c]
-            _free_points(p, b, y, s0, rp, vp, rp_free, vp_free)
-            member_rhs(p, b, y, s0, rp_free, vp_free, k1, cd_scale, nd)
+            _free_pts(pint, b, y, s0, rp, vp, rp_free, vp_free)
+            _rhs(y, b, s0, rp_free, vp_free, k1, cd_scale, tab, nd, e)
             for c in range(ns):
                 y[b, s0 + c] = x0[c] + 0.5 * dt * k1[b, s0 + c]
-            _free_points(p, b, y, s0, rp, vp, rp_free, vp_free)
-            member_rhs(p, b, y, s0, rp_free, vp_free, k1, cd_scale, nd)
+            _free_pts(pint, b, y, s0, rp, vp, rp_free, vp_free)
+            _rhs(y, b, s0, rp_free, vp_free, k1, cd_scale, tab, nd, e)
             for c in range(ns):
                 y[b, s0 + c] = x0[c] + dt * k1[b, s0 + c]
             t += dt
@@ -537,7 +581,7 @@ def relax(p, b, y, s0, rp, vp, ic, nd, fair_hist):
         for j in range(L):
             for i in range(9, 0, -1):
                 fair_hist[j, i] = fair_hist[j, i - 1]
-            o = p.node0[j] + p.nseg[j]
+            o = p.lint[j, 1] + p.lint[j, 0]
             fair_hist[j, 0] = math.sqrt(fnet[o, 0] ** 2 + fnet[o, 1] ** 2 + fnet[o, 2] ** 2)
         if it >= 9:
             ok = True
@@ -551,11 +595,36 @@ def relax(p, b, y, s0, rp, vp, ic, nd, fair_hist):
 
 
 @njit(cache=True, fastmath=False)
+def rest_residuals(p, X, ipos, iacc, one, rp, vp, rpf, vpf, dy, out):
+    """The lines' static residuals for many guesses in one compiled call (the Newton solve of
+    the lines at rest, ``LumpedMassMooring.static_states``: a Jacobian's groups of finite
+    differences, a line search): for each row ``r``, the state columns ``ipos`` of ``one``
+    (1, n_states) set to ``X[r]``, the free points taken from them (``rp``, ``vp`` the others;
+    ``rpf``, ``vpf`` work), the rates of :func:`member_rhs` in ``dy`` and their columns ``iacc``
+    (the accelerations) in ``out[r]``. The same operations as one Python call per guess, so the
+    same bits; one call instead of two per guess (each call from Python costs its dispatch)."""
+    nd = member_nodes(p, 0)
+    for r in range(X.shape[0]):
+        for c in range(ipos.shape[0]):
+            one[0, ipos[c]] = X[r, c]
+        _free_pts(p.pint, 0, one, 0, rp, vp, rpf, vpf)
+        member_rhs(p, 0, one, 0, rpf, vpf, dy, 1.0, nd)
+        for c in range(iacc.shape[0]):
+            out[r, c] = dy[0, iacc[c]]
+
+
+@njit(cache=True, fastmath=False)
 def _free_points(p, b, y, s0, rp, vp, rp_out, vp_out):
     """``rp``, ``vp`` with the free points taken from the states of member ``b``."""
+    _free_pts(p.pint, b, y, s0, rp, vp, rp_out, vp_out)
+
+
+@njit(cache=True, fastmath=False)
+def _free_pts(pint, b, y, s0, rp, vp, rp_out, vp_out):
+    """:func:`_free_points` with the points' (kind, first state column) ``pint``."""
     for k in range(rp.shape[0]):
-        if p.pt_kind[k] == FREE:
-            o = s0 + p.pt_state[k]
+        if pint[k, 0] == FREE:
+            o = s0 + pint[k, 1]
             for c in range(3):
                 rp_out[k, c] = y[b, o + c]
                 vp_out[k, c] = y[b, o + 3 + c]
@@ -577,11 +646,12 @@ def _free_points(p, b, y, s0, rp, vp, rp_out, vp_out):
 
 
 @njit(cache=True, fastmath=False)
-def _predicted_points(p, tau, rp0, vp0, ap, rp, vp):
+def _predicted_points(pint, tau, rp0, vp0, ap, rp, vp):
     """Fixed points where they are, coupled points at ``rp0 + vp0 tau + ap tau^2/2`` (velocity
-    ``vp0 + ap tau``); free points are taken from the states afterwards (_free_points)."""
+    ``vp0 + ap tau``); free points are taken from the states afterwards (_free_pts); ``pint``
+    the points' (kind, first state column)."""
     for k in range(rp0.shape[0]):
-        coupled = p.pt_kind[k] == COUPLED
+        coupled = pint[k, 0] == COUPLED
         for c in range(3):
             if coupled:
                 rp[k, c] = rp0[k, c] + tau * (vp0[k, c] + 0.5 * tau * ap[k, c])
@@ -608,6 +678,9 @@ def substep_after_step(p, t, kin, y):
     xm = m.work[1]
     rate = m.work[2]
     advance = k > 0 and m.last[0] == k - 1
+    tab = tables_of(p)
+    e = water_of(p)
+    pint = p.pint
     for b in range(B):
         if advance:
             for c in range(ns):
@@ -628,16 +701,17 @@ def substep_after_step(p, t, kin, y):
         for c in range(ns):
             x[b, c] = m.hist[k, b, c]
             m.stage[0, b, c] = x[b, c]
+        nd = member_nodes(p, b)
         for i in range(n_sub):
             tau = i * h
-            _predicted_points(p, tau, rp0, vp0, ap, rps, vps)
-            _free_points(p, b, x, 0, rps, vps, rpf, vpf)
-            member_rhs(p, b, x, 0, rpf, vpf, rate, 1.0, member_nodes(p, b))
+            _predicted_points(pint, tau, rp0, vp0, ap, rps, vps)
+            _free_pts(pint, b, x, 0, rps, vps, rpf, vpf)
+            _rhs(x, b, 0, rpf, vpf, rate, 1.0, tab, nd, e)
             for c in range(ns):
                 xm[b, c] = x[b, c] + 0.5 * h * rate[b, c]
-            _predicted_points(p, tau + 0.5 * h, rp0, vp0, ap, rps, vps)
-            _free_points(p, b, xm, 0, rps, vps, rpf, vpf)
-            member_rhs(p, b, xm, 0, rpf, vpf, rate, 1.0, member_nodes(p, b))
+            _predicted_points(pint, tau + 0.5 * h, rp0, vp0, ap, rps, vps)
+            _free_pts(pint, b, xm, 0, rps, vps, rpf, vpf)
+            _rhs(xm, b, 0, rpf, vpf, rate, 1.0, tab, nd, e)
             for c in range(ns):
                 x[b, c] = x[b, c] + h * rate[b, c]
             if i + 1 == half:
@@ -689,30 +763,33 @@ def substep_kernel(p, t, kin, y, dy, force, moment, added_mass):
 def coupled_points(p, b, y, rp, vp, nd):
     """The net forces ``nd.pf`` and masses ``nd.pm`` of the coupled points of member ``b`` as
     :func:`member_rhs` gives them (the same bits), evaluating only the line ends attached to
-    them (:func:`line_nodes`); line states ``y[b]`` from column 0, no rates."""
+    them (:func:`_line_eval` for node 0 or N, from the nodes within two of it); line states
+    ``y[b]`` from column 0, no rates."""
     fnet, mass, pf, pm = nd.fnet, nd.mass, nd.pf, nd.pm
+    lint, lflt, pint, pflt, wk = p.lint, p.lflt, p.pint, p.pflt, p.work_line
+    e = water_of(p)
+    rho, g = e.rho, e.gravity
     for k in range(pf.shape[0]):
-        if p.pt_kind[k] == COUPLED:
-            point_own(p, k, vp, pf, pm, 1.0)
-    for j in range(p.nseg.shape[0]):
-        ka = p.end_a[j]
-        kb = p.end_b[j]
-        ca = p.pt_kind[ka] == COUPLED
-        cb = p.pt_kind[kb] == COUPLED
+        if pint[k, 0] == COUPLED:
+            point_own(pflt, k, vp, pf, pm, 1.0, rho, g)
+    for j in range(lint.shape[0]):
+        ka = lint[j, 4]
+        kb = lint[j, 5]
+        ca = pint[ka, 0] == COUPLED
+        cb = pint[kb, 0] == COUPLED
         if not (ca or cb):
             continue
-        n = p.nseg[j]
-        o = p.node0[j]
-        ln = gather_line(p, j, b, y, p.line_state[j], rp, vp, nd)
-        # end A (node 0) then end B (node n) through one call site of the inlined line_nodes:
-        # numba type-infers and lowers each inlined site again (two sites: 10 s of compile)
+        n = lint[j, 0]
+        o = lint[j, 1]
+        so = lint[j, 3]
         for end in range(2):
             if not (ca if end == 0 else cb):
                 continue
             i = 0 if end == 0 else n
             kk = ka if end == 0 else kb
-            line_nodes(p, j, ln, 1.0, i, i)
+            _gather(nd, y, b, so, rp, vp, lint, j, max(0, i - 2), min(n, i + 2))
+            _line_eval(nd, wk, o, lint[j, 2], lflt, j, n, 1.0, e, i, i)
             for c in range(3):
                 pf[kk, c] += fnet[o + i, c]
-                for e in range(3):
-                    pm[kk, c, e] += mass[o + i, c, e]
+                for q in range(3):
+                    pm[kk, c, q] += mass[o + i, c, q]

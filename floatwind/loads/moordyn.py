@@ -101,25 +101,6 @@ def stable_step(rate: float, bound: float = RK4_BOUND) -> float:
     return bound / rate if rate > 0.0 else math.inf
 
 
-_BAND_INDEX: dict[tuple[int, int], tuple[np.ndarray, ...]] = {}
-
-
-def _bands(A: np.ndarray, band: int) -> np.ndarray:
-    """``A`` (n, n) in LAPACK's banded storage for ``solve_banded((band, band), ...)``:
-    ``ab[band + i - j, j] = A[i, j]`` for ``|i - j| <= band``, zeros elsewhere (one gather by
-    indices kept per size instead of a diagonal at a time)."""
-    n = A.shape[0]
-    if 2 <= n < band:  # refused as before (the caller then solves by Levenberg-Marquardt)
-        raise ValueError(f"a block of {n} unknowns is narrower than the half bandwidth {band}")
-    idx = _BAND_INDEX.get((n, band))
-    if idx is None:
-        i, j = np.nonzero(np.abs(np.subtract.outer(np.arange(n), np.arange(n))) <= band)
-        idx = _BAND_INDEX[(n, band)] = (band + i - j, j, i)
-    ab = np.zeros((2 * band + 1, n))
-    ab[idx[0], idx[1]] = A[idx[2], idx[1]]
-    return ab
-
-
 class LumpedMassMooring(Load, kind="mooring_lumped"):
     """MoorDyn v2's lumped-mass lines between fixed, coupled (body) and free points (module
     docstring). Parameters as the case mapping; ``field`` names the case entry in errors."""
@@ -302,29 +283,6 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         body: int
         state0: int
         n_states: int
-        nseg: np.ndarray  # (L,) segments
-        node0: np.ndarray  # (L,) first node of each line in the node arrays
-        seg0: np.ndarray  # (L,) first segment of each line
-        line_state: np.ndarray  # (L,) first state column of each line (from state0)
-        end_a: np.ndarray  # (L,) point of end A
-        end_b: np.ndarray  # (L,) point of end B
-        seg_len: np.ndarray  # (L,) unstretched segment length
-        diam: np.ndarray
-        mass_den: np.ndarray
-        ea: np.ndarray
-        ba: np.ndarray  # (L,) BA (N s), damping ratios converted
-        ei: np.ndarray
-        can: np.ndarray
-        cat: np.ndarray
-        cdn: np.ndarray
-        cdt: np.ndarray
-        pt_kind: np.ndarray  # (P,) 0 fixed, 1 coupled, 2 free
-        pt_pos: np.ndarray  # (P, 3) fixed: inertial; coupled: body frame; free: start
-        pt_state: np.ndarray  # (P,) first state column of a free point (from state0), or -1
-        pt_mass: np.ndarray
-        pt_vol: np.ndarray
-        pt_cda: np.ndarray
-        pt_ca: np.ndarray
         rho: float
         gravity: float
         depth: float
@@ -340,12 +298,21 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         scratch_pf: np.ndarray  # (B, P, 3) point net forces
         scratch_pm: np.ndarray  # (B, P, 3, 3) point mass matrices
         # work space of the kernels (shared by the members, which run one after the other)
-        work_q: np.ndarray  # (Nmax + 1, 3) segment unit vectors of a line
-        work_l: np.ndarray  # (2, Nmax + 1) stretched lengths, |T + Td| of a line
-        work_nodeq: np.ndarray  # (Nmax + 1, 5) interior node mass matrices (al, be, q)
         work_S: np.ndarray  # (3, 3) a free point's inverse mass matrix
-        work_v: np.ndarray  # (5, 3) bending vectors, a point's position and velocity
+        work_v: np.ndarray  # (2, 3) a point's position and velocity
         work_pm: np.ndarray  # (3, 3, 3) a coupled point's added-mass products
+        # the lines' and points' tables packed in a few arrays (a record passed to a function
+        # that numba does not inline is reference-counted array by array on every call: the
+        # kernels take these out once and pass them to their inner loops)
+        lint: np.ndarray  # (L, 6) segments, first node, first segment, first state column
+        #                   (from state0), end A point, end B point
+        lflt: np.ndarray  # (L, 10) segment length, diameter, mass per length, EA, BA (damping
+        #                   ratios converted), EI, Can, Cat, Cdn, Cdt
+        pint: np.ndarray  # (P, 2) kind (0 fixed, 1 coupled, 2 free), first state column of a
+        #                   free point (from state0) or -1
+        pflt: np.ndarray  # (P, 4) mass, volume, CdA, Ca
+        pt_pos: np.ndarray  # (P, 3) fixed: inertial; coupled: body frame; free: start
+        work_line: np.ndarray  # (Nmax + 1, 10) a line's segments and interior node masses
         memory: object = None  # the step memory of sub-stepped lines (LineMemory), else None
 
     def _params(self, env, batch: int, state0: int = 0, memory=None) -> Params:
@@ -356,33 +323,29 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         rho = float(getattr(env, "rho_water", 1025.0))
         g = float(getattr(env, "gravity", 9.80665))
         depth = float(getattr(env, "water_depth", 320.0))
+        ends = [[ln["a"], ln["b"]] for ln in self.lines]
+        lint = np.column_stack([self.nseg, self.node0, self.seg0, self.line_state,
+                                np.reshape(ends, (-1, 2))]).astype(np.int64)  # fmt: skip
+        lflt = np.column_stack([[ln["length"] / ln["segments"] for ln in self.lines]]
+                               + [self.line_property(k) for k in ("diameter", "mass_per_length",
+                                  "ea")] + [self.ba_values()] + [self.line_property(k) for k in
+                                  ("ei", "can", "cat", "cdn", "cdt")]).astype(np.float64)  # fmt: skip
+        pint = np.column_stack([[pt["kind"] for pt in self.points], self.pt_state]).astype(np.int64)
+        pflt = np.array([[pt[k] for k in ("mass", "volume", "cda", "ca")] for pt in self.points],
+                        dtype=np.float64).reshape(P, 4)  # fmt: skip
         return self.Params(
             body=self.body, state0=int(state0), n_states=int(self.n_line),
-            nseg=i64(self.nseg), node0=i64(self.node0), seg0=i64(self.seg0),
-            line_state=i64(self.line_state),
-            end_a=i64([ln["a"] for ln in self.lines]), end_b=i64([ln["b"] for ln in self.lines]),
-            seg_len=f64([ln["length"] / ln["segments"] for ln in self.lines]),
-            diam=f64(self.line_property("diameter")), mass_den=f64(self.line_property(
-                "mass_per_length")), ea=f64(self.line_property("ea")), ba=f64(self.ba_values()),
-            ei=f64(self.line_property("ei")), can=f64(self.line_property("can")),
-            cat=f64(self.line_property("cat")), cdn=f64(self.line_property("cdn")),
-            cdt=f64(self.line_property("cdt")),
-            pt_kind=i64([pt["kind"] for pt in self.points]),
-            pt_pos=f64(np.array([pt["position"] for pt in self.points]).reshape(P, 3)),
-            pt_state=i64(self.pt_state),
-            pt_mass=f64([pt["mass"] for pt in self.points]),
-            pt_vol=f64([pt["volume"] for pt in self.points]),
-            pt_cda=f64([pt["cda"] for pt in self.points]),
-            pt_ca=f64([pt["ca"] for pt in self.points]),
             rho=rho, gravity=g, depth=depth, kbot=self.kbot, cbot=self.cbot,
             scratch_rp=np.zeros((B, P, 3)), scratch_vp=np.zeros((B, P, 3)),
             scratch_r=np.zeros((B, nn, 3)), scratch_v=np.zeros((B, nn, 3)),
             scratch_f=np.zeros((B, nn, 3)), scratch_m=np.zeros((B, nn, 3, 3)),
             scratch_seg=np.zeros((B, int(np.sum(self.nseg)), 2)),
             scratch_pf=np.zeros((B, P, 3)), scratch_pm=np.zeros((B, P, 3, 3)),
-            work_q=np.zeros((nmax + 1, 3)), work_l=np.zeros((2, nmax + 1)),
-            work_nodeq=np.zeros((nmax + 1, 5)), work_S=np.zeros((3, 3)),
-            work_v=np.zeros((5, 3)), work_pm=np.zeros((3, 3, 3)), memory=memory,
+            work_S=np.zeros((3, 3)), work_v=np.zeros((2, 3)), work_pm=np.zeros((3, 3, 3)),
+            lint=i64(lint), lflt=f64(lflt), pint=i64(pint), pflt=f64(pflt),
+            work_line=np.zeros((nmax + 1, 10)),
+            pt_pos=f64(np.array([pt["position"] for pt in self.points]).reshape(P, 3)),
+            memory=memory,
         )  # fmt: skip
 
     def compiled(self, env, batch):
@@ -539,6 +502,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         rhs = python_form(kl.member_rhs)
         pstate = python_form(kl.point_state)
         free_points = python_form(kl._free_points)
+        many = python_form(kl.rest_residuals)
         nodes = kl.member_nodes.py_func(p, 0)  # views of the record's scratch rows
         ipos, iacc = np.flatnonzero(pos), np.flatnonzero(acc)  # the same entries as the masks
         for b in range(B):
@@ -560,9 +524,16 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                 rhs(p, 0, one, 0, rpf, vpf, dy, 1.0, nodes)
                 return dy[0, iacc]
 
+            def residuals(X, one=one, dy=dy, rp=rp, vp=vp, rpf=rpf, vpf=vpf):
+                # residual() of each row of X in one compiled call (the same bits)
+                X = np.ascontiguousarray(X, dtype=float)
+                out = np.empty((X.shape[0], iacc.size))
+                many(p, X, ipos, iacc, one, rp, vp, rpf, vpf, dy, out)
+                return out
+
             g = float(getattr(env, "gravity", 9.80665))
             start = one[0, pos].copy()
-            x = self._newton_rest(residual, start.copy(), tol)
+            x = self._newton_rest(residuals, start.copy(), tol)
             if x is not None:  # the fast path (lines without free points)
                 one[0, pos] = x
                 y[b] = one[0]
@@ -631,9 +602,10 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         self.__dict__.setdefault("_rest_plans", {})[key] = plan
         return plan
 
-    def _newton_rest(self, residual, x, tol, max_iter=20):
-        """Newton's method on the nodes' accelerations ``residual(x)`` (x: the interior nodes'
-        positions, line after line) for lines between fixed and coupled points, with the
+    def _newton_rest(self, residuals, x, tol, max_iter=20):
+        """Newton's method on the nodes' accelerations ``residuals(X)`` (a row of accelerations
+        per row of X, the interior nodes' positions, line after line: all the guesses of a
+        Jacobian in one call) for lines between fixed and coupled points, with the
         Jacobian by finite differences in groups: node ``i``'s acceleration depends on nodes
         ``i - 1 .. i + 1`` of its line (``i +- 2`` with bending), so one evaluation perturbs
         every third (fifth) node of all lines in one direction (Curtis, Powell & Reid 1974);
@@ -641,37 +613,46 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         step below ``tol`` of the positions and the accelerations below 1e-6 g; or the
         accelerations below 1e-6 g where no step lowers them further: rounding), or None where
         there are free points or Newton does not converge (the caller's Levenberg-Marquardt
-        then solves it)."""
-        from scipy.linalg import solve_banded
-
+        then solves it). Each line's block is solved densely by numpy's LAPACK (LU with
+        partial pivoting; a block of 3 (N - 1) unknowns, 57 for ref10's lines): scipy.linalg's
+        banded solve cost 0.3-0.6 s of import in every run with these lines (the pre-run
+        check) for a few milliseconds of solves."""
         if np.any(self.pt_state >= 0) or x.size == 0:
             return None
-        groups, fill, band, blocks = self._rest_plan(x.size)
-        f = residual(x)
+        groups, fill, _, blocks = self._rest_plan(x.size)
+        f = residuals(x[None])[0]
         g = 9.80665
         for _ in range(max_iter):
             J = np.zeros((x.size, x.size))
             h = 1e-7 * np.maximum(np.abs(x), 1.0)
-            for gr, (rows, cols) in zip(groups, fill, strict=True):
-                xp = x.copy()
-                xp[gr] += h[gr]
-                df = residual(xp) - f
+            XP = np.repeat(x[None], len(groups), axis=0)
+            for k, gr in enumerate(groups):
+                XP[k, gr] += h[gr]
+            F = residuals(XP)  # every group's perturbed accelerations in one call
+            for k, (rows, cols) in enumerate(fill):
+                df = F[k] - f
                 J[rows, cols] = df[rows] / h[cols]  # the rows within reach of each unknown
             dx = np.empty_like(x)
-            try:  # one banded system per line (lines between fixed and coupled points only)
+            try:  # one system per line (lines between fixed and coupled points only)
                 for sl in blocks:
-                    dx[sl] = solve_banded((band, band), _bands(J[sl, sl], band), -f[sl])
-            except (np.linalg.LinAlgError, ValueError):
+                    dx[sl] = np.linalg.solve(J[sl, sl], -f[sl])
+            except np.linalg.LinAlgError:
                 return None
             if not np.all(np.isfinite(dx)):
                 return None
             step, fn = 1.0, np.inf
             norm = np.linalg.norm(f)
-            for _ in range(30):
-                fn = residual(x + step * dx)
-                if np.all(np.isfinite(fn)) and np.linalg.norm(fn) < norm:
+            # the steps 1, 1/2, .. 1/2^29 in turn, four guesses a call (the first that lowers
+            # the accelerations is taken, as one at a time: the same step, the same bits)
+            steps = 0.5 ** np.arange(30.0)
+            for k0 in range(0, 30, 4):
+                ks = steps[k0 : k0 + 4]
+                FN = residuals(x[None] + ks[:, None] * dx[None])
+                ok = [k for k in range(ks.size) if np.all(np.isfinite(FN[k]))
+                      and np.linalg.norm(FN[k]) < norm]  # fmt: skip
+                if ok:
+                    step, fn = float(ks[ok[0]]), FN[ok[0]]
                     break
-                step *= 0.5
             else:
                 # no step lowers the accelerations: at rest to rounding when they are below the
                 # acceptance bound already (ref10's pre-run check: 2 of 52 solves ended here and
