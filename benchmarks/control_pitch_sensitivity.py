@@ -120,7 +120,7 @@ def main() -> int:
     # fixed rotor speed (ROSCO's Fl_Mode tuning, Fl_Kp = (dQ/dU) / (dQ/dtheta)): in floatwind's
     # sign (fl_kp times the hub's downwind velocity, docs/control.md) fl_kp = dP/dU / dP/dtheta
     print("  U m/s   dP/dU MW/(m/s)   fl_kp holding the torque (rad per m/s)")
-    for u, t, dd, dpdu in rows:
+    for u, _, dd, dpdu in rows:
         print(f"{u:6.1f} {dpdu / 1e6:14.3f} {dpdu / dd:20.4f}")
     return 0
 
