@@ -46,7 +46,7 @@ def _edit(path: pathlib.Path, edits: dict[str, str]) -> None:
 
 
 def model(folder: pathlib.Path, *, preset: str, speed: float, tmax: float, seed: int,
-          fl_kp: float = 0.0, turbulence_class: str = "B", tag: str = "",
+          fl_kp: float | None = None, turbulence_class: str = "B", tag: str = "",
           overrides: dict | None = None, batch: int = 1):  # fmt: skip
     """The controlled ref09 model (see the module docstring); ``preset`` ``rosco``: ROSCO's
     library with cases/control/NREL5MW_ROSCO_DISCON.IN instead of the compiled baseline;
@@ -74,8 +74,9 @@ def model(folder: pathlib.Path, *, preset: str, speed: float, tmax: float, seed:
                 "input": str(pathlib.Path(__file__).resolve().parents[1] / "cases" / "control"
                              / "NREL5MW_ROSCO_DISCON.IN"), "hub_wind": speed}  # fmt: skip
     else:
-        ctrl = {"preset": preset, "dt": case["simulation"]["dt"], "fl_kp": fl_kp,
-                **(overrides or {})}  # fmt: skip
+        ctrl = {"preset": preset, "dt": case["simulation"]["dt"], **(overrides or {})}
+        if fl_kp is not None:  # else the preset's own (oc3_hywind_fl has one)
+            ctrl["fl_kp"] = fl_kp
     srv = {"type": "servodyn", "joint": "shaft", "gearbox_ratio": 97.0, "efficiency": 0.944,
            "pitch": {"initial_deg": [12.0] * 3}, "controller": ctrl}
     if preset == "rosco":  # ElastoDyn's point nacelle in the library's records 77-78
@@ -125,7 +126,7 @@ def main(argv=None) -> int:
                 fl = ""
             tag = re.sub(r"[^A-Za-z0-9_.-]", "_", run)
             m = model(pathlib.Path(tmp), preset=preset, speed=args.speed, tmax=args.tmax,
-                      seed=args.seed, fl_kp=float(fl or 0.0), tag=tag, overrides=over,
+                      seed=args.seed, fl_kp=float(fl) if fl else None, tag=tag, overrides=over,
                       turbulence_class=args.turbulence_class)  # fmt: skip
             preset = run
             t0 = time.perf_counter()
