@@ -1,9 +1,10 @@
 """Cost of the flexible tower (issue 37) per step on the compiled path, and of its pieces.
 
-    python benchmarks/bench_flex.py [--steps 2000] [--repeat 7] [--pieces]
+    python benchmarks/bench_flex.py [--steps 2000] [--repeat 7] [--pieces] [--deck ref11|ref05]
 
 Model: ref11 (``../shared/reference/openfast/ref11_tower_flex_decay``: still water, linear
-hydro matrices, no rotor loads; the cheapest loads there are), three variants: the rigid tower
+hydro matrices, no rotor loads; the cheapest loads there are) or with ``--deck ref05`` ref05's
+Morison spar in its JONSWAP sea with the rotor at 12.1 rpm; three variants: the rigid tower
 (TwFADOF1 = TwSSDOF1 = False), two modes (the deck), four modes (TwFADOF2 = TwSSDOF2 = True).
 Times ``rk4_chunk`` of ``--steps`` RK4 steps (process CPU, min and median of ``--repeat``, the
 variants alternated in each round so that the machine's load hits them alike), after a warm-up
@@ -22,14 +23,12 @@ import numpy as np
 
 from floatwind.jit import njit
 
-REF11 = (
-    pathlib.Path(__file__).resolve().parents[1]
-    / ".."
-    / "shared"
-    / "reference"
-    / "openfast"
-    / "ref11_tower_flex_decay"
-)
+REF = pathlib.Path(__file__).resolve().parents[1] / ".." / "shared" / "reference" / "openfast"
+DECKS = {
+    "ref11": REF / "ref11_tower_flex_decay" / "ref11_tower_flex_decay.fst",
+    "ref05": REF / "ref05_morison_jonswap" / "ref05_morison_jonswap.fst",
+}
+DECK = ["ref11"]
 
 
 def system_of(modes: int):
@@ -38,8 +37,10 @@ def system_of(modes: int):
     from floatwind.case.openfast.importer import case_from_deck
     from floatwind.simulate import System
 
-    deck = read_fst(REF11 / "ref11_tower_flex_decay.fst")
+    deck = read_fst(DECKS[DECK[0]])
     ed = deck["ElastoDyn"]["values"]
+    if DECK[0] == "ref05":  # the rotor spinning (docs/multibody.md, "Flexible tower", Speed)
+        ed["RotSpeed"] = 12.1
     ed["TwFADOF1"] = ed["TwSSDOF1"] = modes >= 2
     ed["TwFADOF2"] = ed["TwSSDOF2"] = modes >= 4
     case = case_from_deck(deck)["case"]
@@ -128,13 +129,15 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=2000)
     p.add_argument("--repeat", type=int, default=7)
     p.add_argument("--pieces", action="store_true")
+    p.add_argument("--deck", choices=sorted(DECKS), default="ref11")
     args = p.parse_args()
+    DECK[0] = args.deck
     runs = {m: chunk_timer(m, args.steps) for m in (0, 2, 4)}
     t = {m: [] for m in runs}
     for _ in range(args.repeat):
         for m, (run, _fr) in runs.items():
             t[m].append(run())
-    print(f"ref11, {args.steps} RK4 steps per chunk, CPU us per step (min / median of {args.repeat})")
+    print(f"{args.deck}, {args.steps} RK4 steps per chunk, CPU us per step (min / median of {args.repeat})")
     r0 = min(t[0])
     for m, v in t.items():
         name = "rigid tower" if m == 0 else f"{m} modes"

@@ -6,15 +6,18 @@
 The state holds, after the 12 rigid-body columns, the joint angles and the modal coordinates
 (``12 .. 12 + nf``, joints first) and their rates (``12 + nf .. 12 + 2 nf``). Per member:
 
-* :func:`flex_state`: the tree's relative kinematics with the joint DOFs
-  (``floatwind._kernels.mcm.rel_table`` on one row per member), the tower nodes and the tower
-  top from the modal coordinates (ElastoDyn ``CalculatePositions`` rZT, ``SetCoordSy`` /
-  ``SmllRotTrans`` for the top frame), the bodies above the top carried by the deflected top,
-  the momentum coefficients over bodies + nodes (Wang 5.16-5.22) and the partial velocities of
-  the joints and the modes (mass-weighted mean removed: G_s of bodies + nodes);
+* :func:`flex_state`: the tree's relative kinematics (the run's table without joint DOFs,
+  else ``floatwind._kernels.mcm.rel_table`` on one row per member), the tower top from the
+  modal coordinates (ElastoDyn ``CalculatePositions`` rZT, ``SetCoordSy`` / ``SmllRotTrans``
+  for the top frame), the bodies above the top carried by the deflected top, the momentum
+  coefficients over bodies + nodes (Wang 5.16-5.22) and the partial velocities of the joints
+  and the modes (mass-weighted mean removed: G_s of bodies + nodes). The tower nodes are not
+  points of the solve: G_s and the mean partial take their first moments from modal integrals
+  computed once (``FlexParams.Mn, c0, pm, am``), and one scalar pass over the nodes sums what
+  the rows need (``FlexState.nm1 .. nLa``; docs/multibody.md, "Flexible tower", Compiled path);
 * :func:`flex_dynamics`: the base rows of Wang (5.26) with the DOF accelerations in dQ and
-  Kane's rows of the joints and the modes (docs/multibody.md, "Joint DOFs") over bodies and
-  nodes, the nodes' weight included, solved together per member.
+  Kane's rows of the joints and the modes (docs/multibody.md, "Joint DOFs") over the bodies,
+  plus the nodes' rows and weight from those sums, solved together per member.
 
 The NumPy path (flex_dynamics.py) is the reference; the two agree to rounding. Every member
 goes through the same operations in the same order whatever B (bit-identical alone and in a
