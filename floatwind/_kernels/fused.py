@@ -133,24 +133,22 @@ def rhs_dynamics_dofs(rel, d, adds_mass, g, y, force, moment, A, out):
     out[:, 12 + nf : 12 + 2 * nf] = qdd_dof
 
 
-@njit(cache=True, fastmath=False)
-def rhs_kinematics_flex(f, euler_tol, y, g):
+@njit(cache=True, fastmath=False, inline="always")
+def rhs_kinematics_flex(rel, f, euler_tol, y, g):
     """:func:`rhs_kinematics` of a model with a flexible tower (``f`` a
-    :class:`floatwind._kernels.flex.FlexParams`): the relative kinematics of the tree on the
-    deflected tower per member, then the body kinematics (Wang 5.10)."""
+    :class:`floatwind._kernels.flex.FlexParams`, ``rel`` the run's table of the tree): the
+    relative kinematics of the tree on the deflected tower per member, then the body kinematics
+    (Wang 5.10)."""
     status = 0
     for b in range(y.shape[0]):
         if abs(math.cos(y[b, 4])) < euler_tol:
             status = EULER_SINGULAR
-    N = f.d.mass.shape[0]
-    rel, st = kfx.flex_state(f, g, y)
-    r_G, R_b2g, v_G, w_b = km.body_kinematics(
-        y[:, 0:6], y[:, 6:12], st.rho[:, :N], st.drho[:, :N], st.R[:, :N], st.w[:, :N]
-    )
+    st = kfx.flex_state(f, rel, g, y)
+    r_G, R_b2g, v_G, w_b = km.body_kinematics(y[:, 0:6], y[:, 6:12], st.rho, st.drho, st.R, st.w)
     return status, BodyKinematics(r_G, R_b2g, v_G, w_b, f.d.cm_b), st
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def rhs_dynamics_flex(st, f, adds_mass, g, y, force, moment, A, out):
     """Forward dynamics with the tower modes (and joint DOFs): out[:, :6] = qd, out[:, 6:12] =
     qdd, then the DOF rates and accelerations (``floatwind._kernels.flex.flex_dynamics``)."""

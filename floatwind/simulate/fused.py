@@ -207,6 +207,13 @@ def flex_params(flex, motion: np.ndarray | None = None):
     rider = np.zeros(N, dtype=np.int64)
     rider[list(flex.riders)] = 1
     f = np.ascontiguousarray
+    # the nodes node-major, the top apart, and the modal integrals of the nodes' first moments
+    # (ElastoDyn's node sums of rZT / PLinVelET weighted by the node masses, computed once)
+    J = int(flex.J)
+    mn = np.asarray(flex.node_mass[:J], dtype=float)
+    node0n = np.asarray(flex.node0[:J], dtype=float)
+    phin = np.asarray(flex.phi[:, :J], dtype=float).T
+    axn = np.moveaxis(np.asarray(flex.axred[:, :, :J], dtype=float), 2, 0)
     return FlexParams(
         d=dof_params(tree, motion), n=int(flex.n), nf=int(tree.n_dofs + flex.n),
         phi=f(flex.phi, dtype=float), e=f(flex.e, dtype=float),
@@ -216,6 +223,10 @@ def flex_params(flex, motion: np.ndarray | None = None):
         inertia_ext=f(flex.inertia_ext, dtype=float), total_mass=float(flex.total_mass),
         gravity=float(flex.gravity), top0=f(flex.top0, dtype=float), pt=pt, rider=rider,
         moving=_moving(tree),
+        mn=f(mn), node0n=f(node0n), phin=f(phin), axn=f(axn),
+        phit=f(flex.phi[:, J], dtype=float), axt=f(flex.axred[:, :, J], dtype=float),
+        Mn=float(mn.sum()), c0=f(mn @ node0n), pm=f(phin.T @ mn),
+        am=f(np.einsum("j,jkl->kl", mn, axn)),
     )  # fmt: skip
 
 

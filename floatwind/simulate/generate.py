@@ -70,8 +70,8 @@ def _emit(c, name: str, imports: list[str], defs: list[str]) -> None:
 
 
 #: a flexible tower's stages in place of the joint-DOF ones: the same template otherwise
-#: (the kinematics and dynamics of both take and return the same arguments)
-_FLEX_STAGES = {"rhs_kinematics_dofs(": "rhs_kinematics_flex(",
+#: (they return the same; the flexible kinematics also take the run's table of the tree, p.rel)
+_FLEX_STAGES = {"rhs_kinematics_dofs(": "rhs_kinematics_flex(p.rel, ",
                 "rhs_dynamics_dofs(": "rhs_dynamics_flex("}  # fmt: skip
 
 

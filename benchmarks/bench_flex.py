@@ -1,0 +1,151 @@
+"""Cost of the flexible tower (issue 37) per step on the compiled path, and of its pieces.
+
+    python benchmarks/bench_flex.py [--steps 2000] [--repeat 7] [--pieces] [--deck ref11|ref05]
+
+Model: ref11 (``../shared/reference/openfast/ref11_tower_flex_decay``: still water, linear
+hydro matrices, no rotor loads; the cheapest loads there are) or with ``--deck ref05`` ref05's
+Morison spar in its JONSWAP sea with the rotor at 12.1 rpm; three variants: the rigid tower
+(TwFADOF1 = TwSSDOF1 = False), two modes (the deck), four modes (TwFADOF2 = TwSSDOF2 = True).
+Times ``rk4_chunk`` of ``--steps`` RK4 steps (process CPU, min and median of ``--repeat``, the
+variants alternated in each round so that the machine's load hits them alike), after a warm-up
+chunk that compiles. ``--pieces`` also times, inside a compiled loop, the flexible stages of
+one right-hand side (``flex_state``, ``flex_forces``, ``flex_dynamics``) for the four-mode
+model. Prints microseconds; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import time
+
+import numpy as np
+
+from floatwind.jit import njit
+
+REF = pathlib.Path(__file__).resolve().parents[1] / ".." / "shared" / "reference" / "openfast"
+DECKS = {
+    "ref11": REF / "ref11_tower_flex_decay" / "ref11_tower_flex_decay.fst",
+    "ref05": REF / "ref05_morison_jonswap" / "ref05_morison_jonswap.fst",
+}
+DECK = ["ref11"]
+
+
+def system_of(modes: int):
+    from floatwind.case.loader import model_from_dict
+    from floatwind.case.openfast.fst import read_fst
+    from floatwind.case.openfast.importer import case_from_deck
+    from floatwind.simulate import System
+
+    deck = read_fst(DECKS[DECK[0]])
+    ed = deck["ElastoDyn"]["values"]
+    if DECK[0] == "ref05":  # the rotor spinning (docs/multibody.md, "Flexible tower", Speed)
+        ed["RotSpeed"] = 12.1
+    ed["TwFADOF1"] = ed["TwSSDOF1"] = modes >= 2
+    ed["TwFADOF2"] = ed["TwSSDOF2"] = modes >= 4
+    case = case_from_deck(deck)["case"]
+    return System(model_from_dict(case))
+
+
+def chunk_timer(modes: int, steps: int, dt: float = 0.0125):
+    from floatwind.simulate.fused import fuse
+
+    system = system_of(modes)
+    fr, why = fuse(system)
+    if fr is None:
+        raise SystemExit(f"not on the compiled path: {why}")
+    y0 = system.initial_state()
+    f0 = system.rhs(0.0, y0)
+    ts = np.arange(steps + 1) * dt
+    fr.rk4_chunk(ts[:3], y0, f0, 0.0, dt)  # compiles / loads
+
+    def run() -> float:
+        c0 = time.process_time()
+        fr.rk4_chunk(ts, y0, f0, 0.0, dt)
+        return (time.process_time() - c0) / steps * 1e6
+
+    return run, fr
+
+
+def pieces(fr, n: int, repeat: int) -> None:
+    from floatwind._kernels import flex as kfx
+
+    f = fr.params.dofs
+    f = f._replace(d=f.d._replace(motion=fr._motion if fr._motion is not None else f.d.motion))
+    y = fr.system.initial_state()
+    y = y + 1e-3 * np.random.default_rng(0).standard_normal(y.shape)
+    N = f.d.mass.shape[0]
+    B = y.shape[0]
+    force = np.zeros((B, N, 3))
+    moment = np.zeros((B, N, 3))
+    A = np.zeros((B, N, 6, 6))
+
+    import inspect
+
+    rel = fr._rel(np.array([0.0]))
+    new = len(inspect.signature(kfx.flex_state.py_func).parameters) == 4  # (f, rel, g, y)
+
+    @njit(cache=False)
+    def l_state_new(f, rel, y, n):
+        for _ in range(n):
+            kfx.flex_state(f, rel, 0, y)
+
+    @njit(cache=False)
+    def l_state_old(f, y, n):
+        for _ in range(n):
+            kfx.flex_state(f, 0, y)
+
+    @njit(cache=False)
+    def l_forces(f, y, n):
+        for _ in range(n):
+            kfx.flex_forces(f, 0, y)
+
+    @njit(cache=False)
+    def l_dyn(f, y, st, tau, force, moment, A, n):
+        for _ in range(n):
+            kfx.flex_dynamics(y[:, 0:6], y[:, 6:12], st, f, tau, force, moment, A, False)
+
+    st = kfx.flex_state(f, rel, 0, y) if new else kfx.flex_state(f, 0, y)[1]
+    tau = kfx.flex_forces(f, 0, y)
+    res = {}
+    for name, fn, args in (
+        ("flex_state", l_state_new, (f, rel, y)) if new else ("flex_state", l_state_old, (f, y)),
+        ("flex_forces", l_forces, (f, y)),
+        ("flex_dynamics", l_dyn, (f, y, st, tau, force, moment, A)),
+    ):
+        fn(*args, 1)
+        best = []
+        for _ in range(repeat):
+            c0 = time.perf_counter()
+            fn(*args, n)
+            best.append((time.perf_counter() - c0) / n * 1e6)
+        res[name] = (min(best), float(np.median(best)))
+    for k, (mn, md) in res.items():
+        print(f"  {k:14s} min {mn:7.2f} us  median {md:7.2f} us per call")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--steps", type=int, default=2000)
+    p.add_argument("--repeat", type=int, default=7)
+    p.add_argument("--pieces", action="store_true")
+    p.add_argument("--deck", choices=sorted(DECKS), default="ref11")
+    args = p.parse_args()
+    DECK[0] = args.deck
+    runs = {m: chunk_timer(m, args.steps) for m in (0, 2, 4)}
+    t = {m: [] for m in runs}
+    for _ in range(args.repeat):
+        for m, (run, _fr) in runs.items():
+            t[m].append(run())
+    print(f"{args.deck}, {args.steps} RK4 steps per chunk, CPU us per step (min / median of {args.repeat})")
+    r0 = min(t[0])
+    for m, v in t.items():
+        name = "rigid tower" if m == 0 else f"{m} modes"
+        print(f"  {name:12s} {min(v):7.1f} / {np.median(v):7.1f}   {min(v) / r0:5.2f}x rigid (min)")
+    if args.pieces:
+        print("four modes, one right-hand side's flexible stages (compiled loop):")
+        pieces(runs[4][1], 2000, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
