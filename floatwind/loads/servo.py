@@ -102,13 +102,6 @@ CONTROLLER_PRESETS = {
     "nrel5mw_onshore": dict(NREL5MW_BASELINE),
     "oc3_hywind": {**NREL5MW_BASELINE, "pc_kp": 0.006275604, "pc_ki": 0.0008965149,
                    "region3": "constant_torque"},
-    # a faster pitch loop made stable by floating feedback (docs/control.md "A faster loop with
-    # floating feedback"): Jonkman's design (2009, sec. 7.4) at w_n = 0.4 rad/s, zeta = 0.7 on
-    # this BEM rotor's pitch sensitivity at 18 m/s (0.753 of his fit's; the schedule kept), and
-    # fl_kp = (dP/dU) / (dP/dtheta) at 18 m/s, the gain that holds the aerodynamic torque when the
-    # rotor moves fore-aft (ROSCO's Fl_Kp rule; benchmarks/control_pitch_sensitivity.py)
-    "oc3_hywind_fl": {**NREL5MW_BASELINE, "pc_kp": 0.016668, "pc_ki": 0.0047624,
-                      "region3": "constant_torque", "fl_kp": -0.0234},
 }  # fmt: skip
 _ANGLE_KEYS = ("pc_minpit", "pc_maxpit", "pc_maxrat", "vs_rgn3mp")
 _SPEED_KEYS = ("pc_refspd", "vs_ctinsp", "vs_rgn2sp", "vs_rtgnsp")
