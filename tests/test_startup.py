@@ -127,3 +127,74 @@ def test_wave_and_potential_flow_decks_import_no_scipy_fft(deck, tmp_path):
     assert (tmp_path / "r.nc").is_file()
     assert _heavy(mods, also=("xarray", "pandas")) == []
     assert "floatwind.environment.fourier" in mods  # the probe sees the transforms' module
+
+
+#: what a run of ref01 (rigid platform, HydroDyn's linear matrices, RK4, no sea, wind, rotor or
+#: mooring lines) does not use: the other commands, the other schemes, the other load kinds
+REF01_UNUSED = (
+    "floatwind.simulate.bossak", "floatwind.simulate.lie", "floatwind.simulate.euler313",
+    "floatwind.integrate.lie_group", "floatwind.multibody.euler313",
+    "floatwind.loads.morison", "floatwind.loads.potential", "floatwind.loads.catenary",
+    "floatwind.loads.moordyn", "floatwind.loads.mooring", "floatwind.loads.rotor_bem",
+    "floatwind.loads.servo", "floatwind.loads.thrust", "floatwind.loads.hydrostatics",
+    "floatwind.rotor", "floatwind.mooring", "scipy.optimize", "scipy.integrate",
+)  # fmt: skip
+
+
+@needs_ref01
+def test_a_run_imports_its_own_command_and_the_deck_s_kinds_only(tmp_path):
+    """``floatwind run`` imports the module of ``run`` and no other command's (the parser lists
+    the commands from :data:`floatwind.cli.COMMANDS`), the RK4 scheme and no other, the load
+    modules of the deck's kinds (ref01: ``simple``) and none of the others (issue 41: the fixed
+    cost of a run). numba: tests/test_aot.py (a second run of ref01 imports none)."""
+    from floatwind.cli import COMMANDS
+
+    argv = ["run", str(REF01), "--tmax", "0.05", "-o", str(tmp_path / "r.nc"), "--no-progress"]
+    mods = _modules(argv, tmp_path)
+    others = {f"floatwind.cli.{mod}" for name, mod, _ in COMMANDS if name != "run"}
+    assert sorted(others & mods) == []
+    assert {"floatwind.cli.run", "floatwind.simulate.first_order", "floatwind.loads.simple"} <= mods
+    assert _heavy(mods, also=REF01_UNUSED + ("xarray", "pandas")) == []
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["check", "--help"], ["nosuch"]])
+def test_help_imports_no_other_command(argv, tmp_path):
+    """``floatwind --help`` imports no command's module, ``floatwind check --help`` only
+    check's, and a misspelt command none (argparse answers from the names of the table)."""
+    from floatwind.cli import COMMANDS
+
+    probe = ("import contextlib, io, json, sys\nsys.argv = ['floatwind'] + json.loads(sys.argv[1])\n"
+             "from floatwind.cli import main\n"
+             "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+             "    try:\n        main()\n    except SystemExit:\n        pass\n"
+             "print(json.dumps(sorted(m for m in sys.modules if m.startswith('floatwind.cli.'))))\n")  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([sys.executable, "-c", probe, json.dumps(argv)], cwd=tmp_path,
+                          env={**env, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    mods = set(json.loads(proc.stdout.strip().splitlines()[-1]))
+    commands = {f"floatwind.cli.{mod}" for _, mod, _ in COMMANDS}
+    assert mods & commands == ({"floatwind.cli.check"} if argv[0] == "check" else set())
+
+
+def test_the_tables_of_lazy_imports_match_their_modules():
+    """The tables that let a run import only what it uses say what the modules define: each
+    command's module has its name (and no help line of its own: the table holds it), each
+    shipped load kind is its module's class, each shipped scheme its module's."""
+    import importlib
+
+    from floatwind.cli import COMMANDS
+    from floatwind.loads import registry
+    from floatwind.simulate import schemes
+
+    for name, mod, help_line in COMMANDS:
+        m = importlib.import_module(f"floatwind.cli.{mod}")
+        assert m.NAME == name and help_line and not hasattr(m, "HELP")
+        assert callable(m.add_arguments) and callable(m.main) and isinstance(m.EPILOG, str)
+    shipped = {k: c.__module__ for k, c in registry.registered().items()
+               if c.__module__.startswith("floatwind.")}  # fmt: skip
+    assert shipped == {k: f"floatwind.loads.{m}" for k, m in registry.SHIPPED.items()}
+    table = {key: type(s).__module__ for key, s in schemes.SCHEMES.items()}
+    assert table == {k: f"floatwind.simulate.{m}" for k, m in schemes.SHIPPED.items()}
+    assert list(schemes.SCHEMES) == list(schemes.SHIPPED)  # the order the messages list them

@@ -52,6 +52,7 @@ Rules for a new load (the same idea as scipy's ``OdeSolver`` contract):
 from __future__ import annotations
 
 import abc
+import importlib
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -105,6 +106,13 @@ def _register_kind(cls: type, kind: str) -> None:
             f"load class {_qualified(cls)} (kind {kind!r}) must define from_config (contract "
             "rule 7): a case file's mapping is built through it"
         )
+    if kind not in _KINDS:  # a kind floatwind ships: its class first (imported on use), so
+        # that another class taking it is refused here, naming both
+        from floatwind.loads.registry import SHIPPED
+
+        home = f"floatwind.loads.{SHIPPED[kind]}" if kind in SHIPPED else cls.__module__
+        if cls.__module__ != home:
+            importlib.import_module(home)
     old = _KINDS.get(kind)
     # the same class defined again (its module reloaded) replaces itself
     if old is not None and _qualified(old) != _qualified(cls):
