@@ -198,3 +198,28 @@ def test_the_tables_of_lazy_imports_match_their_modules():
     table = {key: type(s).__module__ for key, s in schemes.SCHEMES.items()}
     assert table == {k: f"floatwind.simulate.{m}" for k, m in schemes.SHIPPED.items()}
     assert list(schemes.SCHEMES) == list(schemes.SHIPPED)  # the order the messages list them
+
+
+def test_template_sources_are_inspect_s():
+    """The stepper generator reads its templates without tokenising
+    (``floatwind.simulate.generate._getsource``): the same text as ``inspect.getsource`` for
+    every function of the template modules and of a few others (decorated, nested, multi-line
+    signatures, trailing comments), so a generated module's name, and numba's cache of it, is
+    unchanged."""
+    import importlib
+    import inspect
+
+    from floatwind.simulate import generate
+
+    n = 0
+    for name in ("floatwind._kernels.fused", "floatwind.integrate.base",
+                 "floatwind.integrate.compiled", "floatwind.integrate.compiled_bossak",
+                 "floatwind._kernels.joints", "floatwind.simulate.system",
+                 "floatwind.case.openfast.reader"):  # fmt: skip
+        module = importlib.import_module(name)
+        for obj in vars(module).values():
+            fn = getattr(obj, "py_func", obj)
+            if inspect.isfunction(fn) and fn.__module__ == name:
+                assert generate._getsource.__wrapped__(fn) == inspect.getsource(fn), fn
+                n += 1
+    assert n > 50

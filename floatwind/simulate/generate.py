@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import linecache
 import os
 
 from floatwind._kernels.codegen import load_module, sources_digest
@@ -79,8 +80,33 @@ _FLEX_STAGES = {"rhs_kinematics_dofs(": "rhs_kinematics_flex(",
 def _getsource(fn) -> str:
     """``inspect.getsource`` of a template, read once per process (the compile notice and the
     run both generate a model's text: reading and tokenising the templates was ~0.05-0.1 s a
-    time)."""
-    return inspect.getsource(fn)
+    time), found without tokenising: the function's lines from its first (decorator) line to
+    the last line its code covers (Python >= 3.11 records where each instruction's statement
+    ends); inspect's answer where a comment follows the body, which its block would take in
+    (tests/test_startup.py holds both equal on every function of the template modules)."""
+    code = getattr(inspect.unwrap(fn), "__code__", None)
+    lines = linecache.getlines(code.co_filename) if code is not None else []
+    if not hasattr(code, "co_positions") or not lines:
+        return inspect.getsource(fn)
+    first, last = code.co_firstlineno, _last_line(code)
+    head = lines[first - 1]
+    after = next((ln for ln in lines[last : last + 50] if ln.strip()), "")
+    if not head.lstrip().startswith(("def ", "@")) or (
+        after.lstrip().startswith("#") and _indent(after) > _indent(head)
+    ):
+        return inspect.getsource(fn)
+    return "".join(lines[first - 1 : last])
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _last_line(code) -> int:
+    """The last source line of ``code`` and the functions defined in it."""
+    ends = [end for _, end, _, _ in code.co_positions() if end is not None]
+    ends += [_last_line(c) for c in code.co_consts if hasattr(c, "co_positions")]
+    return max(ends)
 
 
 def _template(fn, name: str) -> str:
