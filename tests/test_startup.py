@@ -223,3 +223,56 @@ def test_template_sources_are_inspect_s():
                 assert generate._getsource.__wrapped__(fn) == inspect.getsource(fn), fn
                 n += 1
     assert n > 50
+
+
+def test_the_sources_digest_is_remembered_by_the_files_stamps(tmp_path, monkeypatch):
+    """``aot.sources_digest`` is codegen's digest; stored with the sources' sizes and times it is
+    read back while they are unchanged, and computed again when a stamp differs."""
+    from floatwind._kernels import aot, codegen
+
+    if not aot._JIT_ON[0]:
+        pytest.skip("compiled kernels off")
+    monkeypatch.setenv("FLOATWIND_AOT", "1")
+    monkeypatch.setenv("FLOATWIND_AOT_DIR", str(tmp_path))
+    monkeypatch.setattr(codegen, "_DIGEST", [])
+    true = codegen.sources_digest()
+    codegen._DIGEST.clear()
+    assert aot.sources_digest() == true
+    stored = json.loads((tmp_path / "sources_digest.stamps").read_text())
+    assert stored["digest"] == true and "cli/run.py" in stored["stamps"]
+    stored["digest"] = "0" * 40  # read back (not recomputed) while the stamps match
+    (tmp_path / "sources_digest.stamps").write_text(json.dumps(stored))
+    codegen._DIGEST.clear()
+    assert aot.sources_digest() == "0" * 40
+    stored["stamps"]["cli/run.py"][0] += 1  # a changed file: computed again
+    (tmp_path / "sources_digest.stamps").write_text(json.dumps(stored))
+    codegen._DIGEST.clear()
+    assert aot.sources_digest() == true
+
+
+def test_the_imported_case_text_is_the_pure_python_emitter_s(monkeypatch):
+    """``case_yaml`` (the ``case_text`` of every deck run, ``import-openfast``'s file) uses
+    libyaml's emitter where PyYAML has it: the same text as the pure-Python ``safe_dump`` for
+    every reference deck, as imported and with --approximate."""
+    import yaml
+
+    from floatwind.case.openfast import import_openfast
+    from floatwind.case.openfast.importer import case_yaml
+    from floatwind.errors import CaseError
+
+    decks = sorted(REFS.glob("ref*/ref*.fst"))
+    if not decks:
+        pytest.skip(f"reference decks not found: {REFS}")
+    n = 0
+    for fst in decks:
+        for approximate in (False, True):
+            try:
+                res = import_openfast(fst, approximate=approximate, split="auto")
+            except CaseError:
+                continue
+            text = case_yaml(res["case"], res["notes"])
+            with monkeypatch.context() as m:
+                m.delattr(yaml, "CSafeDumper", raising=False)
+                assert case_yaml(res["case"], res["notes"]) == text, fst.name
+            n += 1
+    assert n >= len(decks)
