@@ -138,6 +138,8 @@ REF01_UNUSED = (
     "floatwind.loads.moordyn", "floatwind.loads.mooring", "floatwind.loads.rotor_bem",
     "floatwind.loads.servo", "floatwind.loads.thrust", "floatwind.loads.hydrostatics",
     "floatwind.rotor", "floatwind.mooring", "scipy.optimize", "scipy.integrate",
+    "floatwind.environment.waves", "floatwind.environment.wind", "floatwind.io.aerodyn",
+    "floatwind.io.aerodisk", "floatwind.loads.aerodisk", "floatwind.multibody.flex_tower",
 )  # fmt: skip
 
 
