@@ -197,8 +197,10 @@ def test_the_tables_of_lazy_imports_match_their_modules():
     shipped = {k: c.__module__ for k, c in registry.registered().items()
                if c.__module__.startswith("floatwind.")}  # fmt: skip
     assert shipped == {k: f"floatwind.loads.{m}" for k, m in registry.SHIPPED.items()}
+    assert set(registry._IMPORT) == set(registry.SHIPPED.values())
     table = {key: type(s).__module__ for key, s in schemes.SCHEMES.items()}
     assert table == {k: f"floatwind.simulate.{m}" for k, m in schemes.SHIPPED.items()}
+    assert set(schemes.IMPORT) == set(schemes.SHIPPED.values())
     assert list(schemes.SCHEMES) == list(schemes.SHIPPED)  # the order the messages list them
 
 

@@ -82,10 +82,29 @@ COMMANDS = (
 )  # fmt: skip
 
 
+#: each command module's import, its name written out (tests/test_layers.py reads the imports)
+_IMPORT = {
+    "run": lambda: importlib.import_module("floatwind.cli.run"),
+    "import_openfast": lambda: importlib.import_module("floatwind.cli.import_openfast"),
+    "report": lambda: importlib.import_module("floatwind.cli.report"),
+    "study": lambda: importlib.import_module("floatwind.cli.study"),
+    "dlc": lambda: importlib.import_module("floatwind.cli.dlc"),
+    "plot": lambda: importlib.import_module("floatwind.cli.plot"),
+    "warmup": lambda: importlib.import_module("floatwind.cli.warmup"),
+    "check": lambda: importlib.import_module("floatwind.cli.check"),
+    "mooring": lambda: importlib.import_module("floatwind.cli.mooring"),
+    "mbdm": lambda: importlib.import_module("floatwind.cli.mbdm"),
+    "bem": lambda: importlib.import_module("floatwind.cli.bem"),
+    "ss_fit": lambda: importlib.import_module("floatwind.cli.ss_fit"),
+    "linearize": lambda: importlib.import_module("floatwind.cli.linearize"),
+    "rao": lambda: importlib.import_module("floatwind.cli.rao"),
+    "campbell": lambda: importlib.import_module("floatwind.cli.campbell"),
+}
+
+
 def command_module(name: str):
     """The module of command ``name`` (``floatwind.cli.<module>``), imported now."""
-    module = next(mod for cmd, mod, _ in COMMANDS if cmd == name)
-    return importlib.import_module(f"floatwind.cli.{module}")
+    return _IMPORT[next(mod for cmd, mod, _ in COMMANDS if cmd == name)]()
 
 
 #: :func:`_chosen` when the command cannot be told without parsing: every command's arguments

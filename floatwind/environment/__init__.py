@@ -31,6 +31,15 @@ _WHERE = {
     "wavenumber": "floatwind.environment.waves",
 }
 
+#: each module's import, its name written out (tests/test_layers.py reads the imports)
+_IMPORT = {
+    "floatwind.environment.base": lambda: importlib.import_module("floatwind.environment.base"),
+    "floatwind.environment.config": lambda: importlib.import_module("floatwind.environment.config"),
+    "floatwind.environment.fastkin": lambda: importlib.import_module("floatwind.environment.fastkin"),
+    "floatwind.environment.spectra": lambda: importlib.import_module("floatwind.environment.spectra"),
+    "floatwind.environment.waves": lambda: importlib.import_module("floatwind.environment.waves"),
+    "floatwind.environment.wind": lambda: importlib.import_module("floatwind.environment.wind"),
+}
 
 __all__ = [
     "DEFAULTS",
@@ -64,7 +73,7 @@ def __getattr__(name: str):
     where = _WHERE.get(name)
     if where is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(where), name)
+    value = getattr(_IMPORT[where](), name)
     globals()[name] = value
     return value
 

@@ -52,7 +52,6 @@ Rules for a new load (the same idea as scipy's ``OdeSolver`` contract):
 from __future__ import annotations
 
 import abc
-import importlib
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -87,6 +86,27 @@ class LoadKindError(TypeError):
 _KINDS: dict[str, type] = {}
 #: read-only view of the table (``floatwind.loads.registry`` answers from it)
 KINDS = MappingProxyType(_KINDS)
+#: floatwind's own case-file kinds -> the module of floatwind.loads that defines the class, which
+#: ``floatwind.loads.registry`` imports when a case names the kind (issue 41: a run imports the
+#: load modules its case uses); a class of another module cannot take one of these kinds
+SHIPPED = MappingProxyType({
+    "aerodisk": "aerodisk",
+    "bem_rotor": "rotor_bem",
+    "constant_force": "simple",
+    "gravity": "simple",
+    "harmonic_force": "simple",
+    "hydrostatics": "hydrostatics",
+    "linear": "simple",
+    "mooring_catenary": "catenary",
+    "mooring_lumped": "moordyn",
+    "mooring_taut": "mooring",
+    "morison": "morison",
+    "potential_excitation": "potential",
+    "potential_radiation": "potential",
+    "servodyn": "servo",
+    "thrust_ct": "thrust",
+    "time_series_force": "simple",
+})  # fmt: skip
 
 _KIND_NAME = re.compile(r"[a-z][a-z0-9_]*")
 
@@ -106,13 +126,13 @@ def _register_kind(cls: type, kind: str) -> None:
             f"load class {_qualified(cls)} (kind {kind!r}) must define from_config (contract "
             "rule 7): a case file's mapping is built through it"
         )
-    if kind not in _KINDS:  # a kind floatwind ships: its class first (imported on use), so
-        # that another class taking it is refused here, naming both
-        from floatwind.loads.registry import SHIPPED
-
-        home = f"floatwind.loads.{SHIPPED[kind]}" if kind in SHIPPED else cls.__module__
-        if cls.__module__ != home:
-            importlib.import_module(home)
+    home = SHIPPED.get(kind)
+    if kind not in _KINDS and home is not None and cls.__module__ != f"floatwind.loads.{home}":
+        # a kind floatwind ships, whose module is not imported yet (it is on use)
+        raise LoadKindError(
+            f"load kind {kind!r} of {_qualified(cls)} is floatwind's own (floatwind.loads."
+            f"{home}); give the new class a kind of its own"
+        )
     old = _KINDS.get(kind)
     # the same class defined again (its module reloaded) replaces itself
     if old is not None and _qualified(old) != _qualified(cls):

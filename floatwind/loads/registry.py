@@ -13,8 +13,9 @@ The case loader, the mooring statics, the start-up checks, the study executor an
 parser ask here (and ask the loads through the contract: ``Load.is_mooring``,
 ``Load.wave_points``, ``Load.reads_wamit``) instead of keeping lists of kinds.
 
-A new load kind of floatwind adds its name and module to :data:`SHIPPED`, the one place that
-lists them (tests/test_load_registry.py checks the table against the classes).
+A new load kind of floatwind adds its name and module to ``SHIPPED`` (in
+:mod:`floatwind.loads.base`, which refuses the kind to classes of other modules) and a new module
+its import to ``_IMPORT`` below (tests/test_startup.py checks both against the classes).
 """
 
 from __future__ import annotations
@@ -22,28 +23,23 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-from floatwind.loads.base import KINDS, Load, LoadKindError
+from floatwind.loads.base import KINDS, SHIPPED, Load, LoadKindError
 
 __all__ = ["SHIPPED", "LoadKindError", "kinds", "load_class", "registered"]
 
-#: floatwind's own case-file kinds -> the module of floatwind.loads that defines the class
-SHIPPED = {
-    "aerodisk": "aerodisk",
-    "bem_rotor": "rotor_bem",
-    "constant_force": "simple",
-    "gravity": "simple",
-    "harmonic_force": "simple",
-    "hydrostatics": "hydrostatics",
-    "linear": "simple",
-    "mooring_catenary": "catenary",
-    "mooring_lumped": "moordyn",
-    "mooring_taut": "mooring",
-    "morison": "morison",
-    "potential_excitation": "potential",
-    "potential_radiation": "potential",
-    "servodyn": "servo",
-    "thrust_ct": "thrust",
-    "time_series_force": "simple",
+#: each shipped load module's import, its name written out (tests/test_layers.py reads them)
+_IMPORT = {
+    "aerodisk": lambda: importlib.import_module("floatwind.loads.aerodisk"),
+    "catenary": lambda: importlib.import_module("floatwind.loads.catenary"),
+    "hydrostatics": lambda: importlib.import_module("floatwind.loads.hydrostatics"),
+    "moordyn": lambda: importlib.import_module("floatwind.loads.moordyn"),
+    "mooring": lambda: importlib.import_module("floatwind.loads.mooring"),
+    "morison": lambda: importlib.import_module("floatwind.loads.morison"),
+    "potential": lambda: importlib.import_module("floatwind.loads.potential"),
+    "rotor_bem": lambda: importlib.import_module("floatwind.loads.rotor_bem"),
+    "servo": lambda: importlib.import_module("floatwind.loads.servo"),
+    "simple": lambda: importlib.import_module("floatwind.loads.simple"),
+    "thrust": lambda: importlib.import_module("floatwind.loads.thrust"),
 }
 
 
@@ -51,7 +47,7 @@ def _import_shipped(kinds=None) -> None:
     """Import the modules of ``kinds`` (all of :data:`SHIPPED` when None): their classes enter
     the table as they are created."""
     for module in sorted({SHIPPED[k] for k in (SHIPPED if kinds is None else kinds)}):
-        importlib.import_module(f"floatwind.loads.{module}")
+        _IMPORT[module]()
 
 
 def registered() -> dict[str, type[Load]]:

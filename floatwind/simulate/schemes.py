@@ -22,7 +22,6 @@ path and the Euler-pitch guard of the MCM state (here).
 
 from __future__ import annotations
 
-import importlib
 import logging
 import sys
 from collections.abc import Callable
@@ -125,11 +124,16 @@ SHIPPED = {
 }
 
 
+#: module name -> its import, for the modules of :data:`SHIPPED`: filled by the package
+#: ``floatwind.simulate`` (the scheme modules import this one, so it cannot import them)
+IMPORT: dict[str, Callable[[], object]] = {}
+
+
 def _import_shipped(key) -> None:
     """Import the module of shipped scheme ``key`` if it has not registered yet."""
     module = SHIPPED.get(key)
     if module is not None and not dict.__contains__(SCHEMES, key):
-        importlib.import_module(f"floatwind.simulate.{module}")
+        IMPORT[module]()
 
 
 class _Table(dict):
