@@ -280,3 +280,16 @@ def test_the_imported_case_text_is_the_pure_python_emitter_s(monkeypatch):
                 assert case_yaml(res["case"], res["notes"]) == text, fst.name
             n += 1
     assert n >= len(decks)
+
+
+def test_a_shipped_kind_is_refused_to_another_class_before_its_module_is_imported():
+    """A class of another module cannot take a kind floatwind ships, whether or not the kind's
+    module was imported yet (the registry imports it on use): the refusal names the module."""
+    from floatwind.loads.base import Load, LoadKindError
+
+    with pytest.raises(LoadKindError, match=r"'morison' of .*floatwind\.loads\.morison"):
+
+        class Mine(Load, kind="morison"):
+            @classmethod
+            def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None):
+                return cls()
