@@ -18,7 +18,9 @@ of this checkout and of each ``--baseline`` checkout (``PYTHONPATH`` set to it),
 process that only imports numpy, numba and netCDF4 and calls one cached compiled function (what
 any run of this design pays before floatwind does anything), in turn, ``--rounds`` times. On a
 shared machine only the ratios within one invocation mean something: the medians and the ratio
-of each checkout to this one are printed. ``PYTHONDONTWRITEBYTECODE`` is removed from the
+of each checkout to this one are printed. A second floor without numba (numpy and netCDF4: what a
+run whose kernels were compiled ahead of time pays before floatwind) and the interpreter alone
+are timed with them. ``PYTHONDONTWRITEBYTECODE`` is removed from the
 children's environment (an installed floatwind has its byte code; without it Python compiles
 ~130 modules on every start).
 
@@ -178,7 +180,12 @@ def ab(deck: str, tmax: float, rounds: int, baselines: list[str]) -> None:
                  "-o", f"{tmp}/out.nc", "--overwrite", "--no-progress"],
                 _env(path),
             )  # fmt: skip
-        jobs = [("floor (numpy, numba, netCDF4, one cached kernel)", (floor, _env(None)))]
+        jobs = [("floor (numpy, numba, netCDF4, one cached kernel)", (floor, _env(None))),
+                # what a cached run pays before floatwind now that it starts no numba (kernels
+                # compiled ahead of time): the interpreter, numpy and netCDF4
+                ("floor without numba (numpy, netCDF4)",
+                 ([sys.executable, "-c", "import numpy, netCDF4"], _env(None))),
+                ("interpreter (python -c pass)", ([sys.executable, "-c", "pass"], _env(None)))]
         jobs += list(runs.items())
         for _, (cmd, env) in jobs:  # warm: byte code, numba's caches
             child_cpu(cmd, env, tmp)

@@ -17,7 +17,6 @@ built in Python and one built from a case file give the same messages.
 
 from __future__ import annotations
 
-import difflib
 import math
 import pathlib
 from collections.abc import Iterable, Mapping
@@ -55,6 +54,8 @@ def _join(prefix: str | None, key: str | int) -> str:
 
 def suggest(name: str, options: Iterable[str]) -> str:
     """A ``" (did you mean 'x'?)"`` suffix for an unknown ``name``, or ``""``."""
+    import difflib  # on an error only (issue 41: a run's imports)
+
     lower = {str(o).lower(): str(o) for o in options}  # case-insensitive: 'Hs' -> 'hs'
     close = difflib.get_close_matches(str(name).lower(), list(lower), n=1, cutoff=0.6)
     return f" (did you mean '{lower[close[0]]}'?)" if close else ""

@@ -127,3 +127,169 @@ def test_wave_and_potential_flow_decks_import_no_scipy_fft(deck, tmp_path):
     assert (tmp_path / "r.nc").is_file()
     assert _heavy(mods, also=("xarray", "pandas")) == []
     assert "floatwind.environment.fourier" in mods  # the probe sees the transforms' module
+
+
+#: what a run of ref01 (rigid platform, HydroDyn's linear matrices, RK4, no sea, wind, rotor or
+#: mooring lines) does not use: the other commands, the other schemes, the other load kinds
+REF01_UNUSED = (
+    "floatwind.simulate.bossak", "floatwind.simulate.lie", "floatwind.simulate.euler313",
+    "floatwind.integrate.lie_group", "floatwind.multibody.euler313",
+    "floatwind.loads.morison", "floatwind.loads.potential", "floatwind.loads.catenary",
+    "floatwind.loads.moordyn", "floatwind.loads.mooring", "floatwind.loads.rotor_bem",
+    "floatwind.loads.servo", "floatwind.loads.thrust", "floatwind.loads.hydrostatics",
+    "floatwind.rotor", "floatwind.mooring", "scipy.optimize", "scipy.integrate",
+    "floatwind.environment.waves", "floatwind.environment.wind", "floatwind.io.aerodyn",
+    "floatwind.io.aerodisk", "floatwind.loads.aerodisk", "floatwind.multibody.flex_tower",
+)  # fmt: skip
+
+
+@needs_ref01
+def test_a_run_imports_its_own_command_and_the_deck_s_kinds_only(tmp_path):
+    """``floatwind run`` imports the module of ``run`` and no other command's (the parser lists
+    the commands from :data:`floatwind.cli.COMMANDS`), the RK4 scheme and no other, the load
+    modules of the deck's kinds (ref01: ``simple``) and none of the others (issue 41: the fixed
+    cost of a run). numba: tests/test_aot.py (a second run of ref01 imports none)."""
+    from floatwind.cli import COMMANDS
+
+    argv = ["run", str(REF01), "--tmax", "0.05", "-o", str(tmp_path / "r.nc"), "--no-progress"]
+    mods = _modules(argv, tmp_path)
+    others = {f"floatwind.cli.{mod}" for name, mod, _ in COMMANDS if name != "run"}
+    assert sorted(others & mods) == []
+    assert {"floatwind.cli.run", "floatwind.simulate.first_order", "floatwind.loads.simple"} <= mods
+    assert _heavy(mods, also=REF01_UNUSED + ("xarray", "pandas")) == []
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["check", "--help"], ["nosuch"]])
+def test_help_imports_no_other_command(argv, tmp_path):
+    """``floatwind --help`` imports no command's module, ``floatwind check --help`` only
+    check's, and a misspelt command none (argparse answers from the names of the table)."""
+    from floatwind.cli import COMMANDS
+
+    probe = ("import contextlib, io, json, sys\nsys.argv = ['floatwind'] + json.loads(sys.argv[1])\n"
+             "from floatwind.cli import main\n"
+             "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+             "    try:\n        main()\n    except SystemExit:\n        pass\n"
+             "print(json.dumps(sorted(m for m in sys.modules if m.startswith('floatwind.cli.'))))\n")  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([sys.executable, "-c", probe, json.dumps(argv)], cwd=tmp_path,
+                          env={**env, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    mods = set(json.loads(proc.stdout.strip().splitlines()[-1]))
+    commands = {f"floatwind.cli.{mod}" for _, mod, _ in COMMANDS}
+    assert mods & commands == ({"floatwind.cli.check"} if argv[0] == "check" else set())
+
+
+def test_the_tables_of_lazy_imports_match_their_modules():
+    """The tables that let a run import only what it uses say what the modules define: each
+    command's module has its name (and no help line of its own: the table holds it), each
+    shipped load kind is its module's class, each shipped scheme its module's."""
+    import importlib
+
+    from floatwind.cli import COMMANDS
+    from floatwind.loads import registry
+    from floatwind.simulate import schemes
+
+    for name, mod, help_line in COMMANDS:
+        m = importlib.import_module(f"floatwind.cli.{mod}")
+        assert m.NAME == name and help_line and not hasattr(m, "HELP")
+        assert callable(m.add_arguments) and callable(m.main) and isinstance(m.EPILOG, str)
+    shipped = {k: c.__module__ for k, c in registry.registered().items()
+               if c.__module__.startswith("floatwind.")}  # fmt: skip
+    assert shipped == {k: f"floatwind.loads.{m}" for k, m in registry.SHIPPED.items()}
+    assert set(registry._IMPORT) == set(registry.SHIPPED.values())
+    table = {key: type(s).__module__ for key, s in schemes.SCHEMES.items()}
+    assert table == {k: f"floatwind.simulate.{m}" for k, m in schemes.SHIPPED.items()}
+    assert set(schemes.IMPORT) == set(schemes.SHIPPED.values())
+    assert list(schemes.SCHEMES) == list(schemes.SHIPPED)  # the order the messages list them
+
+
+def test_template_sources_are_inspect_s():
+    """The stepper generator reads its templates without tokenising
+    (``floatwind.simulate.generate._getsource``): the same text as ``inspect.getsource`` for
+    every function of the template modules and of a few others (decorated, nested, multi-line
+    signatures, trailing comments), so a generated module's name, and numba's cache of it, is
+    unchanged."""
+    import importlib
+    import inspect
+
+    from floatwind.simulate import generate
+
+    n = 0
+    for name in ("floatwind._kernels.fused", "floatwind.integrate.base",
+                 "floatwind.integrate.compiled", "floatwind.integrate.compiled_bossak",
+                 "floatwind._kernels.joints", "floatwind.simulate.system",
+                 "floatwind.case.openfast.reader"):  # fmt: skip
+        module = importlib.import_module(name)
+        for obj in vars(module).values():
+            fn = getattr(obj, "py_func", obj)
+            if inspect.isfunction(fn) and fn.__module__ == name:
+                assert generate._getsource.__wrapped__(fn) == inspect.getsource(fn), fn
+                n += 1
+    assert n > 50
+
+
+def test_the_sources_digest_is_remembered_by_the_files_stamps(tmp_path, monkeypatch):
+    """``aot.sources_digest`` is codegen's digest; stored with the sources' sizes and times it is
+    read back while they are unchanged, and computed again when a stamp differs."""
+    from floatwind._kernels import aot, codegen
+
+    if not aot._JIT_ON[0]:
+        pytest.skip("compiled kernels off")
+    monkeypatch.setenv("FLOATWIND_AOT", "1")
+    monkeypatch.setenv("FLOATWIND_AOT_DIR", str(tmp_path))
+    monkeypatch.setattr(codegen, "_DIGEST", [])
+    true = codegen.sources_digest()
+    codegen._DIGEST.clear()
+    assert aot.sources_digest() == true
+    stored = json.loads((tmp_path / "sources_digest.stamps").read_text())
+    assert stored["digest"] == true and "cli/run.py" in stored["stamps"]
+    stored["digest"] = "0" * 40  # read back (not recomputed) while the stamps match
+    (tmp_path / "sources_digest.stamps").write_text(json.dumps(stored))
+    codegen._DIGEST.clear()
+    assert aot.sources_digest() == "0" * 40
+    stored["stamps"]["cli/run.py"][0] += 1  # a changed file: computed again
+    (tmp_path / "sources_digest.stamps").write_text(json.dumps(stored))
+    codegen._DIGEST.clear()
+    assert aot.sources_digest() == true
+
+
+def test_the_imported_case_text_is_the_pure_python_emitter_s(monkeypatch):
+    """``case_yaml`` (the ``case_text`` of every deck run, ``import-openfast``'s file) uses
+    libyaml's emitter where PyYAML has it: the same text as the pure-Python ``safe_dump`` for
+    every reference deck, as imported and with --approximate."""
+    import yaml
+
+    from floatwind.case.openfast import import_openfast
+    from floatwind.case.openfast.importer import case_yaml
+    from floatwind.errors import CaseError
+
+    decks = sorted(REFS.glob("ref*/ref*.fst"))
+    if not decks:
+        pytest.skip(f"reference decks not found: {REFS}")
+    n = 0
+    for fst in decks:
+        for approximate in (False, True):
+            try:
+                res = import_openfast(fst, approximate=approximate, split="auto")
+            except CaseError:
+                continue
+            text = case_yaml(res["case"], res["notes"])
+            with monkeypatch.context() as m:
+                m.delattr(yaml, "CSafeDumper", raising=False)
+                assert case_yaml(res["case"], res["notes"]) == text, fst.name
+            n += 1
+    assert n >= len(decks)
+
+
+def test_a_shipped_kind_is_refused_to_another_class_before_its_module_is_imported():
+    """A class of another module cannot take a kind floatwind ships, whether or not the kind's
+    module was imported yet (the registry imports it on use): the refusal names the module."""
+    from floatwind.loads.base import Load, LoadKindError
+
+    with pytest.raises(LoadKindError, match=r"'morison' of .*floatwind\.loads\.morison"):
+
+        class Mine(Load, kind="morison"):
+            @classmethod
+            def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None):
+                return cls()

@@ -8,7 +8,6 @@ import sys
 from floatwind.cli._common import examples
 
 NAME = "bem"
-HELP = "potential-flow coefficients of a hull with Capytaine: WAMIT .1/.3/.hst + netCDF"
 EPILOG = examples([
     ("floatwind bem cases/oc3_hywind.yaml -o oc3_bem",
      "WAMIT .1/.3/.hst + netCDF of the OC3 hull with Capytaine (pip install -e '.[bem]')"),

@@ -16,7 +16,6 @@ from floatwind.cli._common import check_output, examples, output_options
 from floatwind.errors import CaseError
 
 NAME = "campbell"
-HELP = "Campbell diagram: natural frequencies and damping ratios over rotor speeds"
 EPILOG = examples([
     ("floatwind campbell cases/oc3_hywind.yaml --rpm 0 4 8 12.1 -o campbell.nc",
      "OC3 spar modes with the rotor spinning at 0..12.1 rpm; table, netCDF and figure"),

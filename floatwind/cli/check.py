@@ -9,7 +9,6 @@ from floatwind.cli._common import examples
 from floatwind.errors import CaseError
 
 NAME = "check"
-HELP = "validate a case file and print the model summary"
 EPILOG = examples([
     ("floatwind check cases/oc3_platform_decay.yaml", "validate a case, print its model"),
     ("floatwind check cases/oc3_hywind.yaml --env cases/environments/nielsen.yaml:U08",

@@ -17,7 +17,6 @@ from floatwind.cli._common import (
 from floatwind.errors import CaseError
 
 NAME = "dlc"
-HELP = "IEC 61400-3-1 design-load cases: runs, fatigue, extremes, load report (docs/dlc.md)"
 EPILOG = examples([
     ("floatwind dlc cases/dlc/oc3_hywind_iec.yaml --list",
      "print the expanded run table as CSV (runs nothing)"),

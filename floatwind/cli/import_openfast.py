@@ -8,7 +8,6 @@ import pathlib
 from floatwind.cli._common import check_output, examples, mooring_option, output_options
 
 NAME = "import-openfast"
-HELP = "convert an OpenFAST deck (.fst) to a case file"
 EPILOG = examples([
     ("floatwind import-openfast ../shared/reference/openfast/ref01_pitch_decay/"
      "ref01_pitch_decay.fst -o ref01.yaml", "convert an OpenFAST deck to a case file"),

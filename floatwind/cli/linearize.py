@@ -11,7 +11,6 @@ from floatwind.cli._common import check_output, examples, output_options
 from floatwind.errors import CaseError
 
 NAME = "linearize"
-HELP = "linear M, C, K about an operating point; natural periods, damping ratios, mode shapes"
 EPILOG = examples([
     ("floatwind linearize cases/oc3_platform_decay.yaml -o oc3_modes.nc",
      "modes of the OC3 spar about its static equilibrium; table, netCDF and figure"),

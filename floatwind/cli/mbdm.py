@@ -10,8 +10,6 @@ from floatwind.cli._results import clean, simulate_and_write, write_result
 from floatwind.errors import CaseError
 
 NAME = "mbdm"
-HELP = ("run an MBDM input file (Leble's note, sec. 7, 10): kinematic or dynamic analysis, netCDF "
-        "of body positions and Euler parameters (docs/mbdm.md)")
 EPILOG = examples([
     ("floatwind mbdm cases/mbdm/body_on_spring/mbdm -o spring.nc",
      "the note's body on a spring (sec. 10.1; its mbdm.expert.mooring is read too)"),

@@ -10,7 +10,6 @@ from floatwind.cli._common import check_output, examples, output_options
 from floatwind.errors import CaseError
 
 NAME = "mooring"
-HELP = "mooring statics: equilibrium, linearised 6x6 stiffness, line tensions, offset-tension curve"
 EPILOG = examples([
     ("floatwind mooring cases/oc3_hywind_catenary.yaml --figure mooring.png",
      "equilibrium, 6x6 stiffness, line tensions, offset-tension figure"),

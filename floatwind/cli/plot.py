@@ -9,7 +9,6 @@ from floatwind.cli._common import examples
 from floatwind.errors import CaseError
 
 NAME = "plot"
-HELP = "standard figures of a finished study"
 EPILOG = examples([
     ("floatwind plot cases/studies/fig25_spar_family.yaml -o fig25",
      "the study's standard figures (after 'floatwind study')"),

@@ -13,7 +13,6 @@ from floatwind.cli._common import check_output, examples, output_options
 from floatwind.errors import CaseError
 
 NAME = "rao"
-HELP = "frequency-domain response: RAOs per heading, response spectra, significant responses"
 EPILOG = examples([
     ("floatwind rao ../shared/reference/openfast/ref13_potential_irregular/"
      "ref13_potential_irregular.fst -o rao.nc",

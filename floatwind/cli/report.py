@@ -17,7 +17,6 @@ from floatwind.cli._common import check_output, examples, output_options
 from floatwind.errors import CaseError
 
 NAME = "report"
-HELP = "build a report (validation: run every validation)"
 EPILOG = examples([
     ("floatwind report validation -o report.html --quick",
      "run the validations on short windows, write the HTML report"),

@@ -18,7 +18,6 @@ from floatwind.cli._results import (
 from floatwind.errors import CaseError
 
 NAME = "run"
-HELP = "run a case and write the result"
 EPILOG = GENERAL_EXAMPLES  # its --help ends as floatwind --help does
 NO_DASK = True  # a single run never uses Dask (floatwind.cli.without_dask)
 

@@ -10,8 +10,6 @@ from floatwind.cli._common import check_output, examples, output_options
 from floatwind.errors import CaseError
 
 NAME = "ss-fit"
-HELP = ("state-space model of a WAMIT body's radiation memory (.ss, RdtnMod = 2) or wave "
-        "excitation (.ssexctn, ExctnMod = 2) in HydroDyn's format (docs/potential_flow.md)")
 EPILOG = examples([
     ("floatwind ss-fit ../shared/reference/openfast/ref07_potential_decay/HydroData/spar "
      "-o spar.ss", "frequency-domain fit of the OC3 hull's radiation kernels (1e-3), as .ss"),

@@ -10,7 +10,6 @@ from floatwind.cli._common import batch_options, check_batch_options, check_stud
 from floatwind.errors import CaseError
 
 NAME = "study"
-HELP = "run a statistical / design-load-case study (docs/studies.md)"
 EPILOG = examples([
     ("floatwind study cases/studies/fig25_spar_family.yaml -o fig25 --list",
      "list the run ids of a study (runs nothing)"),

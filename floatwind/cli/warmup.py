@@ -10,7 +10,6 @@ from floatwind.cli._common import examples
 from floatwind.errors import CaseError
 
 NAME = "warmup"
-HELP = "compile the kernels ahead of time for the shipped cases (or the given ones)"
 EPILOG = examples([
     ("floatwind warmup cases/oc3_platform_decay.yaml",
      "compile what this case needs (once per installation)"),

@@ -10,26 +10,19 @@ from __future__ import annotations
 import logging
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from floatwind.environment.base import CONSTANT_DEFAULTS, Environment, NoWind, StillWater
-from floatwind.environment.spectra import JonswapSpectrum, PiersonMoskowitzSpectrum
-from floatwind.environment.waves import (
-    read_elevation_file,
-    sea_from_elevation,
-    sea_from_spectrum,
-)
-from floatwind.environment.wind import (
-    FullFieldWind,
-    SteadyWind,
-    direction_shift,
-    iec_edc,
-    iec_eog,
-)
 from floatwind.errors import CaseError
 from floatwind.validate import Section, integer, resolve_path
+
+if TYPE_CHECKING:
+    from floatwind.environment.wind import SteadyWind
+
+# the sea and wind modules are imported where a case has waves or wind (a still-water, no-wind
+# run imports neither: issue 41, a run's imports)
 
 logger = logging.getLogger(__name__)
 
@@ -169,6 +162,13 @@ def _build_waves(cfg, *, g, depth, n, seeds, duration, base_dir, file):
 
 
 def _build_sea(kind, c: Section, *, g, depth, n, seeds, duration, base_dir, file, stretching):
+    from floatwind.environment.spectra import JonswapSpectrum, PiersonMoskowitzSpectrum
+    from floatwind.environment.waves import (
+        read_elevation_file,
+        sea_from_elevation,
+        sea_from_spectrum,
+    )
+
     heading = math.radians(c.number("heading_deg"))
     if kind == "elevation":
         path = c.path_to("file", base_dir)
@@ -255,6 +255,8 @@ def _build_sea(kind, c: Section, *, g, depth, n, seeds, duration, base_dir, file
 
 
 def _steady(c: Section) -> SteadyWind:
+    from floatwind.environment.wind import SteadyWind
+
     shear = c.choice("shear", ["power", "log"])
     return SteadyWind(
         speed=c.number("speed", lo=0.0),
@@ -284,6 +286,8 @@ def _build_wind(cfg, *, n, seeds, duration, dt_hint, base_dir, file, where="envi
         return NoWind()
     if kind == "steady":
         return _steady(c)
+    from floatwind.environment.wind import FullFieldWind, direction_shift, iec_edc, iec_eog
+
     if kind in ("iec_edc", "iec_eog", "direction_shift"):
         if c.has("base"):
             base = _build_wind(

@@ -32,7 +32,6 @@ import shutil
 import stat
 import sys
 import tempfile
-import uuid
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -422,7 +421,7 @@ def check_output(
             raise CaseError(
                 f"cannot create folder {parent}: {exc.strerror}", field=option
             ) from None
-    probe = parent / f".floatwind-probe-{uuid.uuid4().hex[:8]}"
+    probe = parent / f".floatwind-probe-{os.urandom(4).hex()}"
     try:
         with open(probe, "xb"):
             pass
@@ -479,7 +478,7 @@ def temporary_name(path: str | pathlib.Path) -> pathlib.Path:
     """A hidden temporary name beside ``path`` with the same suffix (and the writing process's
     id, so :func:`sweep_temporaries` can tell an abandoned one from one being written)."""
     path = pathlib.Path(path)
-    return path.with_name(f".{path.stem}.tmp-{os.getpid()}-{uuid.uuid4().hex[:6]}{path.suffix}")
+    return path.with_name(f".{path.stem}.tmp-{os.getpid()}-{os.urandom(3).hex()}{path.suffix}")
 
 
 _TEMPORARY = re.compile(r"^\.(?P<stem>.*)\.tmp-(?P<pid>\d+)-[0-9a-f]{6}(\.[^.]*)?$")

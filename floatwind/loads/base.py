@@ -86,6 +86,27 @@ class LoadKindError(TypeError):
 _KINDS: dict[str, type] = {}
 #: read-only view of the table (``floatwind.loads.registry`` answers from it)
 KINDS = MappingProxyType(_KINDS)
+#: floatwind's own case-file kinds -> the module of floatwind.loads that defines the class, which
+#: ``floatwind.loads.registry`` imports when a case names the kind (issue 41: a run imports the
+#: load modules its case uses); a class of another module cannot take one of these kinds
+SHIPPED = MappingProxyType({
+    "aerodisk": "aerodisk",
+    "bem_rotor": "rotor_bem",
+    "constant_force": "simple",
+    "gravity": "simple",
+    "harmonic_force": "simple",
+    "hydrostatics": "hydrostatics",
+    "linear": "simple",
+    "mooring_catenary": "catenary",
+    "mooring_lumped": "moordyn",
+    "mooring_taut": "mooring",
+    "morison": "morison",
+    "potential_excitation": "potential",
+    "potential_radiation": "potential",
+    "servodyn": "servo",
+    "thrust_ct": "thrust",
+    "time_series_force": "simple",
+})  # fmt: skip
 
 _KIND_NAME = re.compile(r"[a-z][a-z0-9_]*")
 
@@ -104,6 +125,13 @@ def _register_kind(cls: type, kind: str) -> None:
         raise LoadKindError(
             f"load class {_qualified(cls)} (kind {kind!r}) must define from_config (contract "
             "rule 7): a case file's mapping is built through it"
+        )
+    home = SHIPPED.get(kind)
+    if kind not in _KINDS and home is not None and cls.__module__ != f"floatwind.loads.{home}":
+        # a kind floatwind ships, whose module is not imported yet (it is on use)
+        raise LoadKindError(
+            f"load kind {kind!r} of {_qualified(cls)} is floatwind's own (floatwind.loads."
+            f"{home}); give the new class a kind of its own"
         )
     old = _KINDS.get(kind)
     # the same class defined again (its module reloaded) replaces itself

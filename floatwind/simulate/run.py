@@ -10,9 +10,6 @@ import numpy as np
 
 from floatwind.io.result import Result
 from floatwind.model import Model
-
-# the schemes floatwind ships: each registers itself where it is defined (simulate.schemes)
-from floatwind.simulate import bossak, euler313, first_order, lie  # noqa: F401
 from floatwind.simulate.outputs import LIGHT, check_channel_names, output_times
 from floatwind.simulate.sanity import check_step_count
 from floatwind.simulate.schemes import progress_bar, scheme_for

@@ -4,7 +4,7 @@ A *scheme* runs one model: a formulation of the equations of motion (``Model.for
 by an integrator (``simulation.integrator``). ``simulate`` looks the scheme up here
 (:func:`scheme_for`) instead of choosing it in an if-chain, and every scheme meets the same
 contract (:class:`Scheme`). Each one is defined, and registers itself (:func:`register`), in the
-module of its formulation; importing :mod:`floatwind.simulate` imports them:
+module of its formulation, imported when a model first asks for it (:data:`SHIPPED`):
 
 ============  =====================================  ==========================================
 formulation   integrators                            module
@@ -112,17 +112,94 @@ class Scheme:
         return f"{type(self).__name__}({self.formulation}: {', '.join(self.integrators)})"
 
 
-#: (formulation, integrator) -> scheme; filled by :func:`register`
-SCHEMES: dict[tuple[str, str], Scheme] = {}
+#: the schemes floatwind ships, in the order they register: (formulation, integrator) -> the
+#: module of :mod:`floatwind.simulate` that defines and registers it
+SHIPPED = {
+    ("mcm", "bossak_newmark"): "bossak",
+    ("euler313", ANY[0]): "euler313",
+    ("mcm", "rk4"): "first_order",
+    ("mcm", "dop853"): "first_order",
+    ("mcm", "rk45"): "first_order",
+    ("mcm", "lie_generalized_alpha"): "lie",
+}
+
+
+#: module name -> its import, for the modules of :data:`SHIPPED`: filled by the package
+#: ``floatwind.simulate`` (the scheme modules import this one, so it cannot import them)
+IMPORT: dict[str, Callable[[], object]] = {}
+
+
+def _import_shipped(key) -> None:
+    """Import the module of shipped scheme ``key`` if it has not registered yet."""
+    module = SHIPPED.get(key)
+    if module is not None and not dict.__contains__(SCHEMES, key):
+        IMPORT[module]()
+
+
+class _Table(dict):
+    """(formulation, integrator) -> scheme, filled by :func:`register`. A scheme's module is
+    imported when it is first asked for (an RK4 run imports no Bossak, Lie-group or Euler 3-1-3
+    code: issue 41, a run's fixed cost): a key read imports the module of that key, a read of
+    the whole table (iterating it, its length) every shipped module, after which the table is
+    in the order :data:`SHIPPED` gives, as if all had registered at once."""
+
+    _whole = False
+
+    def _fill(self) -> None:
+        if not self._whole:
+            self._whole = True
+            for key in SHIPPED:
+                _import_shipped(key)
+            entries = dict(dict.items(self))
+            ordered = {k: entries.pop(k) for k in SHIPPED if k in entries} | entries
+            dict.clear(self)
+            dict.update(self, ordered)
+
+    def __getitem__(self, key):
+        _import_shipped(key)
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        _import_shipped(key)
+        return dict.get(self, key, default)
+
+    def __contains__(self, key) -> bool:
+        _import_shipped(key)
+        return dict.__contains__(self, key)
+
+    def __iter__(self):
+        self._fill()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._fill()
+        return dict.__len__(self)
+
+    def keys(self):
+        self._fill()
+        return dict.keys(self)
+
+    def values(self):
+        self._fill()
+        return dict.values(self)
+
+    def items(self):
+        self._fill()
+        return dict.items(self)
+
+
+#: (formulation, integrator) -> scheme; filled by :func:`register` (see :class:`_Table`)
+SCHEMES: dict[tuple[str, str], Scheme] = _Table()
 
 
 def register(scheme: Scheme) -> Scheme:
     """Add ``scheme`` to the lookup under each of its (formulation, integrator) keys."""
     for name in scheme.integrators:
         key = (scheme.formulation, name)
-        if key in SCHEMES and type(SCHEMES[key]) is not type(scheme):
-            raise ValueError(f"scheme {key} registered twice: {SCHEMES[key]!r} and {scheme!r}")
-        SCHEMES[key] = scheme
+        old = dict.get(SCHEMES, key)
+        if old is not None and type(old) is not type(scheme):
+            raise ValueError(f"scheme {key} registered twice: {old!r} and {scheme!r}")
+        dict.__setitem__(SCHEMES, key, scheme)
     return scheme
 
 

@@ -22,29 +22,35 @@ name AeroDisk does not write (AeroDisk stops at initialisation).
 
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
 from typing import Any
 
 from floatwind.case.openfast.reader import _ed, _float
 from floatwind.case.openfast.settings import OUT, FileKind, I, M, N
-from floatwind.io.aerodisk import read_aerodisk
-from floatwind.loads.aerodisk import CHANNELS
 
 __all__ = ["FILE_KIND", "aerodisk_case_load", "outlist_problems"]
 
-_CHANNEL_NAMES = {n.upper() for n in CHANNELS}
+
+@functools.cache
+def _channel_names() -> frozenset[str]:
+    """AeroDisk's channel names, upper case (its load module imported on first use: issue 41)."""
+    from floatwind.loads.aerodisk import CHANNELS
+
+    return frozenset(n.upper() for n in CHANNELS)
 
 
 def outlist_problems(names) -> list[str]:
     """The OutList names AeroDisk does not know (its ``SetOutParam``: a leading ``-``, ``_``,
     ``m`` or ``M`` asks for the negative; case-insensitive)."""
+    known = _channel_names()
     bad = []
     for name in names:
         up = str(name).upper()
-        if up in _CHANNEL_NAMES:
+        if up in known:
             continue
-        if up[:1] in ("-", "_", "M") and up[1:] in _CHANNEL_NAMES:
+        if up[:1] in ("-", "_", "M") and up[1:] in known:
             continue
         bad.append(str(name))
     return bad
@@ -69,6 +75,8 @@ def aerodisk_case_load(deck: dict, *, body: str = "rotor", rotor_centre=(0.0, 0.
     """
     adf = deck["AeroDisk"]
     path = adf["file"]
+    from floatwind.io.aerodisk import read_aerodisk
+
     parsed = read_aerodisk(path)  # AeroDisk's rules now, errors naming the file and the line
     entry: dict[str, Any] = {
         "type": "aerodisk",

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from floatwind.case.openfast.reader import (
     DEFAULT,
@@ -32,7 +32,9 @@ from floatwind.case.openfast.reader import (
 from floatwind.case.openfast.settings import OUT, Ctx, FileKind, I, M, N, R, Setting, eq, show
 from floatwind.case.openfast.settings import same as same_value
 from floatwind.errors import CaseError
-from floatwind.io.aerodyn import AirfoilFile, BladeFile, check_af_ids, read_airfoil, read_blade
+
+if TYPE_CHECKING:  # the readers are imported where a deck has AeroDyn files (issue 41)
+    from floatwind.io.aerodyn import AirfoilFile, BladeFile
 
 __all__ = [
     "FILE_KIND",
@@ -104,6 +106,8 @@ def read_aerodyn_files(fst: dict, num_bl: int) -> dict[str, Any]:
     CaseError
         A file missing or malformed (naming file and line), an airfoil ID beyond ``NumAFfiles``.
     """
+    from floatwind.io.aerodyn import check_af_ids, read_airfoil, read_blade
+
     why = "CompAero = 2 reads the AeroDyn file: "
     ad_path = _resolve(fst["file"], fst["values"].get("AeroFile"), "AeroFile",
                        key_line(fst, "AeroFile"), why)  # fmt: skip

@@ -55,6 +55,7 @@ _INT_RE = re.compile(r"^[+-]?\d+$")
 _FLOAT_RE = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eEdD][+-]?\d+)?$")
 _KEY_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\(\d+\))*$")
 _SECTION_RE = re.compile(r"^\s*(-{3,}|={3,})")
+_PHASE_RE = re.compile(r"1p[-+]?\d+(\.\d*)?")  # SeaState WaveMod = 1P# (phase, deg)
 
 
 class _Token:
@@ -80,7 +81,7 @@ class _Token:
             self.kind, self.value = "bool", False
         elif low == "default":
             self.kind, self.value = "default", DEFAULT
-        elif re.fullmatch(r"1p[-+]?\d+(\.\d*)?", low):  # SeaState WaveMod = 1P# (phase, deg)
+        elif _PHASE_RE.fullmatch(low):  # SeaState WaveMod = 1P# (phase, deg)
             self.kind, self.value = "quoted", text.upper()
         elif _KEY_RE.match(text):
             self.kind, self.value = "word", text
@@ -102,8 +103,25 @@ def _finite(toks: list[_Token], path, field: str) -> None:
                             file=str(path))  # fmt: skip
 
 
+#: the tokens read so far, by their text: a token's kind and value depend on its text alone and a
+#: token is never changed, so one object serves every occurrence (a deck's comments and keys
+#: repeat the same words: ref01's six files hold ~10,000 tokens; issue 41, a run's fixed cost)
+_SEEN: dict[str, _Token] = {}
+_SEEN_MAX = 100_000  # beyond it (a very large table file) tokens are made, not kept
+
+
+def _token(text: str) -> _Token:
+    tok = _SEEN.get(text)
+    if tok is None:
+        tok = _Token(text)
+        if len(_SEEN) < _SEEN_MAX:
+            _SEEN[text] = tok
+    return tok
+
+
 def _tokens(line: str) -> list[_Token]:
-    return [_Token(m.group(0)) for m in _TOKEN_RE.finditer(line)]
+    seen = _SEEN
+    return [seen.get(text) or _token(text) for text in _TOKEN_RE.findall(line)]
 
 
 def _section_title(line: str) -> str:

@@ -10,13 +10,15 @@ is not 1 (phi(1) = 1 is what makes the modal coordinate the tower-top deflection
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from floatwind.case.openfast.reader import _bool, _find_table, _float, _int, _table_columns
 from floatwind.errors import CaseError
-from floatwind.multibody.flex_tower import MODE_NAMES, TowerModes
+
+if TYPE_CHECKING:  # imported where a deck has tower DOFs on (issue 41: a run's imports)
+    from floatwind.multibody.flex_tower import TowerModes
 
 __all__ = ["TOWER_DOF_FLAGS", "tower_dofs_on", "tower_modes"]
 
@@ -68,6 +70,8 @@ def tower_modes(deck: dict, gravity: float, top_mass: float) -> TowerModes:
     """The deck's flexible tower (all four modes' data; the active ones from the DOF flags).
 
     ``top_mass`` = ElastoDyn's TwrTpMass (rotor + nacelle + yaw bearing), ``gravity`` (m/s^2)."""
+    from floatwind.multibody.flex_tower import TowerModes
+
     ed = deck["ElastoDyn"]
     twr = deck["ElastoDyn_tower"]
     tf = twr["file"]
@@ -209,6 +213,8 @@ def tower_modes(deck: dict, gravity: float, top_mass: float) -> TowerModes:
 
 def describe(tm: TowerModes) -> str:
     """One line: the active modes and their frequencies (Hz, with top mass and gravity)."""
+    from floatwind.multibody.flex_tower import MODE_NAMES
+
     f = tm.frequencies()
     parts = [f"{MODE_NAMES[k]} {f[MODE_NAMES[k]][1]:.4f} Hz" for k in tm.active]
     return "flexible tower: " + ", ".join(parts)
