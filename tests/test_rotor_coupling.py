@@ -44,7 +44,7 @@ def test_history_extrapolates_in_time_as_openfasts_glue_code(compiled):
     rec = kr.history_record if compiled else kr.history_record.py_func
     at = kr.history_loads if compiled else kr.history_loads.py_func
     dt = 0.5
-    h = kr.aero_history(2, 4, t0=1.0, dt=dt, order=2)
+    h = kr.aero_history(2, 2, 2, t0=1.0, dt=dt, order=2)
 
     def loads(t):
         out = np.full((2, 4, 6), np.nan)
@@ -76,7 +76,7 @@ def test_history_extrapolates_in_time_as_openfasts_glue_code(compiled):
     np.testing.assert_array_equal(loads(2.7)[1], before)
     assert not loads(1.2)[0]  # step 0 is gone
     # InterpOrder 1: linear through the last two
-    h1 = kr.aero_history(2, 4, t0=0.0, dt=dt, order=1)
+    h1 = kr.aero_history(2, 2, 2, t0=0.0, dt=dt, order=1)
     for k in range(3):
         rec(h1, k, L[k])
     out = np.empty((2, 4, 6))
@@ -85,7 +85,7 @@ def test_history_extrapolates_in_time_as_openfasts_glue_code(compiled):
 
 
 def test_placeholder_history_never_answers():
-    h = kr.aero_history(1, 4)  # dt = 0: the compiled form outside a run
+    h = kr.aero_history(1, 2, 2)  # dt = 0: the compiled form outside a run
     assert not kr.history_loads.py_func(h, 0.0, np.zeros((1, 4, 6)))
 
 

@@ -561,13 +561,22 @@ class AeroHistory(NamedTuple):
     stamp: np.ndarray  # (3,) int64: the step index each slot holds (-1: none)
     bad: np.ndarray  # (1,) int64: a step whose solve the compiled wind could not give (-1: none)
     nodal: np.ndarray  # (3, B, P, 6) nodal force and moment of each node (blade after blade)
+    #: the warm start's memory: the inflow angles of the solve before the last (B, nb, nn), and
+    #: the steps (1,) they and the solve state's angles (``BemRotor.Params.state``) belong to
+    phi_prev: np.ndarray
+    k_prev: np.ndarray
+    k_cur: np.ndarray
 
 
-def aero_history(batch: int, n_points: int, t0: float = 0.0, dt: float = 0.0, order: int = 2):
-    """An empty :class:`AeroHistory` for ``n_points`` blade nodes (``dt`` = 0: a placeholder that
-    never answers, the kernel then solves at every call)."""
+def aero_history(batch: int, n_blades: int, n_nodes: int, t0: float = 0.0, dt: float = 0.0,
+                 order: int = 2):  # fmt: skip
+    """An empty :class:`AeroHistory` for ``n_blades`` x ``n_nodes`` blade nodes (``dt`` = 0: a
+    placeholder that never answers, the kernel then solves at every call)."""
+    P = n_blades * n_nodes
     return AeroHistory(float(t0), float(dt), int(order), np.full(3, -1, dtype=np.int64),
-                       np.full(1, -1, dtype=np.int64), np.zeros((3, batch, n_points, 6)))  # fmt: skip
+                       np.full(1, -1, dtype=np.int64), np.zeros((3, batch, P, 6)),
+                       np.zeros((batch, n_blades, n_nodes)), np.full(1, -1, dtype=np.int64),
+                       np.full(1, -1, dtype=np.int64))  # fmt: skip
 
 
 @njit(cache=True, fastmath=False)
@@ -706,8 +715,27 @@ def rotor_step_after(p, t, kin, y):
     if h.dt <= 0.0:
         return None
     k = int(round((t - h.t0) / h.dt))
+    # the warm start from the inflow angles extrapolated in time (2 phi_k-1 - phi_k-2) where the
+    # last two solves were the fast path's (floatwind's, docs/rotor.md "Root finding"): the
+    # secant's first point is then within ~1e-6 rad of the root (one or two residual
+    # evaluations per node instead of three; the root is another point within IndToler)
+    st_ = p.state
+    last = st_.phi.copy()
+    cont = h.k_cur[0] == k - 1
+    if cont and h.k_prev[0] == k - 2:
+        for b in range(last.shape[0]):
+            for i in range(last.shape[1]):
+                for j in range(last.shape[2]):
+                    if st_.valid[b, i, j] and st_.slope[b, i, j] != 0.0 and h.phi_prev[b, i, j] != 0.0:
+                        st_.phi[b, i, j] = 2.0 * last[b, i, j] - h.phi_prev[b, i, j]
     dy = np.zeros_like(y)
     _f, _m, nodal, st = _solve_loads(p, t, kin, y, dy, kin.r_G.shape[1])
+    if cont:
+        h.phi_prev[:] = last
+        h.k_prev[0] = k - 1
+    else:
+        h.k_prev[0] = -1
+    h.k_cur[0] = k
     if st != 0:
         h.bad[0] = k
         return None

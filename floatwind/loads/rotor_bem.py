@@ -543,7 +543,7 @@ class BemRotor(Load, kind="bem_rotor"):
                             "rk4 (or coupling: stage)", field="simulation.integrator")  # fmt: skip
         from floatwind._kernels import rotor as kr
 
-        return kr.aero_history(batch, self.n_blades * len(self.blade.span), t0, dt,
+        return kr.aero_history(batch, self.n_blades, len(self.blade.span), t0, dt,
                                self.interp_order)  # fmt: skip
 
     # -- the dynamic inflow's states (DBEMT; floatwind._kernels.dbemt) ------------------------
@@ -646,7 +646,7 @@ class BemRotor(Load, kind="bem_rotor"):
                         dbemt=self._dbemt(), state0=-1, blade_mass=self.blade_mass,
                         gravity=float(env.gravity))  # fmt: skip
         if self.coupling == "step":  # the run binds its history (memory) in place of this one
-            p = p._replace(memory=kr.aero_history(batch, self.n_blades * len(self.blade.span)))
+            p = p._replace(memory=kr.aero_history(batch, self.n_blades, len(self.blade.span)))
             return CompiledLoad(kr.bem_rotor_step_kernel, p, after_step=kr.rotor_step_after)
         if self.memory_of is None:
             return CompiledLoad(kr.bem_rotor_kernel, p)
