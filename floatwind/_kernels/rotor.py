@@ -161,7 +161,7 @@ class BladeNodes(NamedTuple):
 
 
 @njit(cache=True, fastmath=False)
-def rotor_solve(g, opt, af, kin, at, n_bodies, state, dyn, y, dy, s0, nodal=None):
+def rotor_solve(g, opt, af, kin, at, n_bodies, state, dyn, y, dy, s0, nodal=None, chain=0):
     """The element solve and loads of every member (module docstring, steps 3-5) at the
     blade nodes ``at`` (a :class:`BladeNodes`).
 
@@ -174,7 +174,9 @@ def rotor_solve(g, opt, af, kin, at, n_bodies, state, dyn, y, dy, s0, nodal=None
     tip-speed ratio, disk-averaged relative wind, C_P, C_T, skew angle (rad), the hub's spin rate
     about the shaft), the element outputs (B, nb, nn, ``N_ELEM``: the solver's columns, then Vx,
     Vy) and the status bits of the element solves. ``nodal`` (B, P, 6), optional: the lumped
-    nodal force and moment of every node (inertial), written."""
+    nodal force and moment of every node (inertial), written. ``chain`` > 0: the rows are
+    time-major blocks of ``chain`` members (outputs at several times); row ``b`` starts from the
+    solve of row ``b - chain`` (the same member at the previous time) instead of ``state[b]``."""
     r_G, R_b2g, w_b = kin.r_G, kin.R_b2g, kin.w_b
     pos, vel, apex, wind, dpitch = at.pos, at.vel, at.apex, at.wind, at.dpitch
     body = g.body
@@ -214,6 +216,13 @@ def rotor_solve(g, opt, af, kin, at, n_bodies, state, dyn, y, dy, s0, nodal=None
     Mr = np.empty(3)  # one blade's moment about its root
     xc = np.empty(3)
     for b in range(B):
+        if chain > 0 and b >= chain:
+            state.phi[b] = state.phi[b - chain]
+            state.valid[b] = state.valid[b - chain]
+            state.slope[b] = state.slope[b - chain]
+            state.a[b] = state.a[b - chain]
+            state.ap[b] = state.ap[b - chain]
+            state.known[b] = state.known[b - chain]
         R = R_b2g[b, body]
         _rot(R, g.shaft_b, xh)
         _rot(R, g.hub_z_b, zh)

@@ -318,6 +318,8 @@ class BemRotor(Load, kind="bem_rotor"):
                             field=_f(field, "interp_order"))  # fmt: skip
         self.coupling = str(coupling)
         self.interp_order = int(interp_order)
+        #: the outputs' last solves (time, members, BemtState arrays): ``wrench_times``' chain
+        self._out_chain = None
 
     # -- geometry --------------------------------------------------------------------------
 
@@ -435,7 +437,7 @@ class BemRotor(Load, kind="bem_rotor"):
         (B, n_states): the dynamic inflow's states (None: their quasi-steady start)."""
         return self._evaluate(t, kin, env, memory, s)[:5]
 
-    def _evaluate(self, t, kin: Kinematics, env, memory, s, nodal=None):
+    def _evaluate(self, t, kin: Kinematics, env, memory, s, nodal=None, chain=0):
         """:meth:`evaluate` and the states used (B, n_states) and their rates."""
         from floatwind._kernels import rotor as kr
         from floatwind._kernels.bemt import bemt_state
@@ -457,6 +459,14 @@ class BemRotor(Load, kind="bem_rotor"):
         else:
             wind = np.broadcast_to(env.wind.velocity(t, pos), pos.shape)
         fresh = bemt_state(self.n_blades, len(self.blade.span), batch=kin.batch)
+        if chain:
+            # outputs at successive times (``wrench_times``): the first time's rows continue the
+            # previous block's last solves (each member's chain of solves is then the same
+            # whatever the blocks, alone or in a batch)
+            prev = self._out_chain
+            if prev is not None and prev[1] == chain and float(np.min(t)) > prev[0]:
+                for name, last in zip(fresh._fields, prev[2]):
+                    getattr(fresh, name)[:chain] = last
         y = np.zeros((kin.batch, self.n_states))
         if s is not None:
             y[:] = s
@@ -464,7 +474,10 @@ class BemRotor(Load, kind="bem_rotor"):
         at = kr.BladeNodes(pos=pos, vel=vel, apex=apex, wind=f64(wind), dpitch=dp)
         out = python_form(kr.rotor_solve)(g, self._options(env), self.airfoils, bk, at,
                                           kin.n_bodies, fresh, self._dbemt(init=s is None), y,
-                                          dy, 0, nodal)  # fmt: skip
+                                          dy, 0, nodal, chain)  # fmt: skip
+        if chain:
+            self._out_chain = (float(np.max(t)), chain,
+                               tuple(np.array(a[-chain:]) for a in fresh))  # fmt: skip
         return (*out, y, dy)
 
     def after_step(self, t, kin: Kinematics, env, memory, s) -> None:
@@ -591,19 +604,23 @@ class BemRotor(Load, kind="bem_rotor"):
 
     def wrench_times(self, t, B: int, kin: Kinematics, env, memory) -> Wrench:
         """The outputs' evaluation (``System.evaluate_many``) of a rotor with ``coupling: step``:
-        the element solve at each row's state, with the channels (the history is the stepping's)."""
-        return self._wrench(t, kin, env, None, None)[0]
+        the element solve at each row's state, with the channels (the history is the stepping's).
+        The rows are time-major (``B`` members per time): each member's solve starts from its
+        solve at the previous output time (``rotor_solve``'s ``chain``), the first time from a
+        fresh state."""
+        return self._wrench(t, kin, env, None, None, chain=B)[0]
 
     def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
         """The rotor's aerodynamic force at the body CM and moment about it (inertial axes),
         with the hub and blade-node channels (the dynamic inflow at its quasi-steady start)."""
         return self._wrench(t, kin, env, None, None)[0]
 
-    def _wrench(self, t, kin: Kinematics, env, memory, s):
+    def _wrench(self, t, kin: Kinematics, env, memory, s, chain=0):
         from floatwind._kernels import bemt as kb
         from floatwind._kernels import rotor as kr
 
-        force, moment, hub, elem, _status, _y, dy = self._evaluate(t, kin, env, memory, s)
+        force, moment, hub, elem, _status, _y, dy = self._evaluate(t, kin, env, memory, s,
+                                                                   chain=chain)  # fmt: skip
         out = Wrench(force, moment)
         p = self.channel_prefix
         for i, name in enumerate(kr.HUB_CHANNELS):
