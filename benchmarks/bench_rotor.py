@@ -92,6 +92,9 @@ def main() -> int:
             ld["strip_length"] = args.strip_length
     spars["oc3_hywind"] = model_from_dict(case, base_dir=ROOT / "cases", name="oc3_hywind")
     rotor = next(ld for ld in rotor_model.loads if ld.kind == "bem_rotor")
+    # one element solve per call: the stage coupling's kernel (the importer's coupling: step
+    # solves once per step, in the load's after_step; its stages cost ~2.5 us each)
+    rotor.coupling = "stage"
     print(f"rotor: {rotor.n_blades} blades x {len(rotor.blade.span)} nodes")
     import copy
 

@@ -141,6 +141,12 @@ _MSG_LIMIT = 0.07
 _PI = math.pi
 _PI_2 = 0.5 * math.pi
 
+# The functions of one residual evaluation and of one node's solve that take the records of
+# arrays (``af``, ``opt``, ``node``, ``state``) are inlined into their callers at numba's IR level
+# (``inline="always"``): as calls they cost more than their arithmetic (the arrays' reference
+# counts at each call), 1.6x on a solve of ref09's rotor (62 -> 39 us, min of 7 x 400 solves along
+# a trajectory, process CPU; docs/performance.md); the same operations, the same bits.
+
 
 class Sections(NamedTuple):
     """The blade sections of a rotor, read by name (the rotor load's ``Geometry`` has these
@@ -230,7 +236,7 @@ def _mpi2pi(angle):
     return angle
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def _locate(x, xs, i0, n):
     # the row lo of xs[i0 : i0 + n] with xs[lo] <= x < xs[lo + 1]; -1 below the first angle,
     # -2 at or above the last (NWTC_Num InterpStp holds the end values there)
@@ -248,7 +254,7 @@ def _locate(x, xs, i0, n):
     return lo
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def _at(x, xs, ys, lo, i0, n):
     # NWTC_Num InterpStp: y(lo) + (y(lo+1) - y(lo)) (x - x(lo)) / (x(lo+1) - x(lo))
     if lo == -1:
@@ -258,7 +264,7 @@ def _at(x, xs, ys, lo, i0, n):
     return ys[lo] + (ys[lo + 1] - ys[lo]) * (x - xs[lo]) / (xs[lo + 1] - xs[lo])
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def _cl_cd(af, i_af, alpha):
     # Cl, Cd of airfoil i_af at alpha (rad) (AFI_ComputeAirfoilCoefs1D, linear, angle in [-pi, pi))
     a = _mpi2pi(alpha)
@@ -268,7 +274,7 @@ def _cl_cd(af, i_af, alpha):
     return _at(a, af.alpha, af.cl, lo, i0, n), _at(a, af.alpha, af.cd, lo, i0, n)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def airfoil_coefs(af, i_af, alpha):
     """Cl, Cd, Cm, Cpmin of airfoil ``i_af`` at ``alpha`` (rad): AirfoilInfo
     ``AFI_ComputeAirfoilCoefs1D`` with one table (AFTabMod 1) and linear interpolation
@@ -319,7 +325,7 @@ def _tangential_induction(a, cphi, sphi, vx, f, sigma, cy):
     return ap, kp
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def induction_residual(opt, af, node, phi):
     """The residual of Ning's one-equation BEM at the inflow angle ``phi`` for the blade node
     ``node`` (:class:`Node`) and the inductions it implies: ``(residual, a, a', valid, F)``. AeroDyn ``BEMTU_InductionWithResidual`` with
@@ -470,7 +476,7 @@ def _brent(opt, af, node, a, b, fa, fb):
     return b, valid, False
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def _secant(opt, af, node, x0, slope0):
     """The fast path of the inflow-angle solve: a secant iteration on the same residual from
     ``x0`` (the previous solution, or the angle of a = 1/3), the first step with ``slope0``
@@ -510,7 +516,7 @@ def _secant(opt, af, node, x0, slope0):
     return x1, False, 0.0, 0.0, 0.0
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def _solve_node_fast(opt, af, node, st, k, j):
     """The inflow angle of node (k, j) (:class:`Node` ``node``) into the state ``st``: the fast path (:func:`_secant`)
     from the previous solution (or the angle of a = 1/3), else AeroDyn's solve

@@ -49,13 +49,20 @@ from floatwind.jit import njit
 
 __all__ = [
     "HUB_CHANNELS",
+    "AeroHistory",
     "BladeNodes",
+    "aero_history",
     "bem_rotor_kernel",
+    "bem_rotor_step_kernel",
     "blade_root_structure",
     "pitch_change",
+    "history_loads",
+    "history_record",
+    "nodal_wrench",
     "rotor_after_step",
     "rotor_points",
     "rotor_solve",
+    "rotor_step_after",
 ]
 
 #: columns of the hub channel array of :func:`rotor_solve` (B, N_HUB): HUB_CHANNELS, then
@@ -154,7 +161,7 @@ class BladeNodes(NamedTuple):
 
 
 @njit(cache=True, fastmath=False)
-def rotor_solve(g, opt, af, kin, at, n_bodies, state, dyn, y, dy, s0):
+def rotor_solve(g, opt, af, kin, at, n_bodies, state, dyn, y, dy, s0, nodal=None, chain=0):
     """The element solve and loads of every member (module docstring, steps 3-5) at the
     blade nodes ``at`` (a :class:`BladeNodes`).
 
@@ -166,7 +173,10 @@ def rotor_solve(g, opt, af, kin, at, n_bodies, state, dyn, y, dy, s0):
     the hub channels (B, N_HUB) (``HUB_CHANNELS``: loads about the apex in the hub frame, power,
     tip-speed ratio, disk-averaged relative wind, C_P, C_T, skew angle (rad), the hub's spin rate
     about the shaft), the element outputs (B, nb, nn, ``N_ELEM``: the solver's columns, then Vx,
-    Vy) and the status bits of the element solves."""
+    Vy) and the status bits of the element solves. ``nodal`` (B, P, 6), optional: the lumped
+    nodal force and moment of every node (inertial), written. ``chain`` > 0: the rows are
+    time-major blocks of ``chain`` members (outputs at several times); row ``b`` starts from the
+    solve of row ``b - chain`` (the same member at the previous time) instead of ``state[b]``."""
     r_G, R_b2g, w_b = kin.r_G, kin.R_b2g, kin.w_b
     pos, vel, apex, wind, dpitch = at.pos, at.vel, at.apex, at.wind, at.dpitch
     body = g.body
@@ -206,6 +216,13 @@ def rotor_solve(g, opt, af, kin, at, n_bodies, state, dyn, y, dy, s0):
     Mr = np.empty(3)  # one blade's moment about its root
     xc = np.empty(3)
     for b in range(B):
+        if chain > 0 and b >= chain:
+            state.phi[b] = state.phi[b - chain]
+            state.valid[b] = state.valid[b - chain]
+            state.slope[b] = state.slope[b - chain]
+            state.a[b] = state.a[b - chain]
+            state.ap[b] = state.ap[b - chain]
+            state.known[b] = state.known[b - chain]
         R = R_b2g[b, body]
         _rot(R, g.shaft_b, xh)
         _rot(R, g.hub_z_b, zh)
@@ -322,6 +339,10 @@ def rotor_solve(g, opt, af, kin, at, n_bodies, state, dyn, y, dy, s0):
                 h1 = pos[b, i, 1] - apex[b, 1]
                 h2 = pos[b, i, 2] - apex[b, 2]
                 f0, f1, f2 = Fn[j, 0], Fn[j, 1], Fn[j, 2]
+                if nodal is not None:
+                    for c in range(3):
+                        nodal[b, i, c] = Fn[j, c]
+                        nodal[b, i, 3 + c] = Mn[j, c]
                 force[b, n, 0] += f0
                 force[b, n, 1] += f1
                 force[b, n, 2] += f2
@@ -529,3 +550,203 @@ def bem_rotor_kernel(p, t, kin, y, dy, force, moment, added):
                 force[b, n, k] += f[b, n, k]
                 moment[b, n, k] += m[b, n, k]
     return 0
+
+
+# -- OpenFAST's coupling: the rotor solved once per step, its loads extrapolated in time -----------
+
+
+class AeroHistory(NamedTuple):
+    """The rotor's step memory for ``coupling: step`` (:class:`floatwind.loads.rotor_bem.BemRotor`):
+    the lumped force and moment of every blade node (inertial axes) of the element solve at the
+    last three accepted steps, as OpenFAST's glue code keeps ElastoDyn's inputs (the blade-node
+    loads mapped from AeroDyn) at ``InterpOrder + 1`` input times (FAST_Subs.f90
+    ``FAST_InitIOarrays``, ``ED%Input``/``ED%InputTimes``). Slot ``k % 3`` holds step ``k``
+    (``stamp``: its step index, -1 empty), so recording a step again (a step handed back to the
+    Python path) writes the same slot with the same index."""
+
+    t0: float  # the run's first time (s)
+    dt: float  # its step (s)
+    order: int  # InterpOrder: 1 linear, 2 quadratic in time
+    stamp: np.ndarray  # (3,) int64: the step index each slot holds (-1: none)
+    bad: np.ndarray  # (1,) int64: a step whose solve the compiled wind could not give (-1: none)
+    nodal: np.ndarray  # (3, B, P, 6) nodal force and moment of each node (blade after blade)
+    #: the warm start's memory: the inflow angles of the solve before the last (B, nb, nn), and
+    #: the steps (1,) they and the solve state's angles (``BemRotor.Params.state``) belong to
+    phi_prev: np.ndarray
+    k_prev: np.ndarray
+    k_cur: np.ndarray
+
+
+def aero_history(batch: int, n_blades: int, n_nodes: int, t0: float = 0.0, dt: float = 0.0,
+                 order: int = 2):  # fmt: skip
+    """An empty :class:`AeroHistory` for ``n_blades`` x ``n_nodes`` blade nodes (``dt`` = 0: a
+    placeholder that never answers, the kernel then solves at every call)."""
+    P = n_blades * n_nodes
+    return AeroHistory(float(t0), float(dt), int(order), np.full(3, -1, dtype=np.int64),
+                       np.full(1, -1, dtype=np.int64), np.zeros((3, batch, P, 6)),
+                       np.zeros((batch, n_blades, n_nodes)), np.full(1, -1, dtype=np.int64),
+                       np.full(1, -1, dtype=np.int64))  # fmt: skip
+
+
+@njit(cache=True, fastmath=False)
+def history_record(h, k, nodal):
+    """Keep the nodal loads ``nodal`` (B, P, 6) of the accepted step ``k`` in the history ``h``
+    (:class:`AeroHistory`)."""
+    s = k % 3
+    h.nodal[s] = nodal
+    h.stamp[s] = k
+    if h.bad[0] == k:
+        h.bad[0] = -1
+
+
+@njit(cache=True, fastmath=False)
+def history_loads(h, t, out):
+    """The nodal loads at time ``t`` from the history ``h`` into ``out`` (B, P, 6); False (``out``
+    untouched) where the history cannot answer.
+
+    At an accepted step's time with that step recorded: its loads (the solve at that state, as
+    OpenFAST's ``CalcOutputs_And_SolveForInputs`` sets ElastoDyn's input at the new time). Inside
+    the step (t_n, t_n+1] (the integrator's stages): the loads of steps n, n - 1, n - 2 extrapolated
+    to ``t`` by the Lagrange polynomial of order ``h.order`` through them (OpenFAST's
+    ``ED_Input_ExtrapInterp`` at the stage times of ElastoDyn's integrator, the newest input the
+    predictor's extrapolation from the same three); before the run's first steps the missing
+    earlier steps are copies of step 0 (``FAST_InitIOarrays``: the first step is then a
+    zeroth-order, the second a first-order extrapolation)."""
+    if h.dt <= 0.0:
+        return False
+    tau = (t - h.t0) / h.dt
+    m = int(round(tau))
+    if abs(tau - m) <= 1e-6 and m >= 0 and h.stamp[m % 3] == m:
+        out[:] = h.nodal[m % 3]
+        return True
+    if abs(tau - m) <= 1e-6 and h.bad[0] == m:
+        return False  # the accepted state of a step the compiled wind could not solve
+    n0 = int(math.ceil(tau - 1e-6)) - 1  # t in (t_n0, t_n0+1]
+    if n0 < 0 or h.stamp[n0 % 3] != n0:
+        return False
+    n1 = max(n0 - 1, 0)
+    n2 = max(n0 - 2, 0)
+    if h.stamp[n1 % 3] != n1 or h.stamp[n2 % 3] != n2:
+        return False
+    x = tau - n0  # (0, 1]: the time from t_n0 in steps
+    if h.order == 1:
+        w0 = 1.0 + x
+        w1 = -x
+        w2 = 0.0
+    else:
+        w0 = 0.5 * (x + 1.0) * (x + 2.0)
+        w1 = -x * (x + 2.0)
+        w2 = 0.5 * x * (x + 1.0)
+    a0, a1, a2 = h.nodal[n0 % 3], h.nodal[n1 % 3], h.nodal[n2 % 3]
+    for b in range(out.shape[0]):
+        for i in range(out.shape[1]):
+            for c in range(6):
+                out[b, i, c] = w0 * a0[b, i, c] + w1 * a1[b, i, c] + w2 * a2[b, i, c]
+    return True
+
+
+@njit(cache=True, fastmath=False)
+def nodal_wrench(g, kin, nodal, force, moment):
+    """Add the nodal loads ``nodal`` (B, P, 6) (force, moment; inertial) at the blade nodes where
+    ``kin`` puts them (:func:`rotor_points`, no commanded pitch) to ``force``, ``moment``
+    (B, N, 3): a force at each blade body's CM and its moment about it, as ElastoDyn applies its
+    blade-node loads at its own node positions (the same operations as :func:`rotor_solve`)."""
+    nb, nn = g.nodes_b.shape[0], g.nodes_b.shape[1]
+    B = force.shape[0]
+    pos, _vel, _apex = rotor_points(g, kin, np.zeros((B, nb)))
+    r_G = kin.r_G
+    for b in range(B):
+        for k in range(nb):
+            n = g.blade_body[k]
+            for j in range(nn):
+                i = k * nn + j
+                a0 = pos[b, i, 0] - r_G[b, n, 0]
+                a1 = pos[b, i, 1] - r_G[b, n, 1]
+                a2 = pos[b, i, 2] - r_G[b, n, 2]
+                f0, f1, f2 = nodal[b, i, 0], nodal[b, i, 1], nodal[b, i, 2]
+                force[b, n, 0] += f0
+                force[b, n, 1] += f1
+                force[b, n, 2] += f2
+                moment[b, n, 0] += a1 * f2 - a2 * f1 + nodal[b, i, 3]
+                moment[b, n, 1] += a2 * f0 - a0 * f2 + nodal[b, i, 4]
+                moment[b, n, 2] += a0 * f1 - a1 * f0 + nodal[b, i, 5]
+
+
+@njit(cache=True, fastmath=False)
+def _solve_loads(p, t, kin, y, dy, n_bodies):
+    """The element solve of every member at ``(t, kin)`` (no commanded pitch): force, moment
+    (B, N, 3), the nodal loads (B, P, 6) and the wind status."""
+    B = kin.r_G.shape[0]
+    nb, nn = p.geometry.nodes_b.shape[0], p.geometry.nodes_b.shape[1]
+    dp = np.zeros((B, nb))
+    nodal = np.zeros((B, nb * nn, 6))
+    pos, vel, apex = rotor_points(p.geometry, kin, dp)
+    wv, st = kwi.wind_velocity(p.wind, t, pos)
+    if st != 0:
+        return np.zeros((B, n_bodies, 3)), np.zeros((B, n_bodies, 3)), nodal, st
+    f, m, _hub, _elem, _st = rotor_solve(p.geometry, p.options, p.airfoils, kin,
+                                         BladeNodes(pos, vel, apex, wv, dp), n_bodies, p.state,
+                                         p.dbemt, y, dy, p.state0, nodal)  # fmt: skip
+    return f, m, nodal, 0
+
+
+@njit(cache=True, fastmath=False)
+def bem_rotor_step_kernel(p, t, kin, y, dy, force, moment, added):
+    """:class:`floatwind.loads.rotor_bem.BemRotor` with ``coupling: step`` (OpenFAST's): the nodal
+    loads from the history ``p.memory`` (:class:`AeroHistory`, filled at the accepted steps by
+    :func:`rotor_step_after`; :func:`history_loads`) at the nodes where the bodies are now
+    (:func:`nodal_wrench`); the element solve of :func:`bem_rotor_kernel` where the history cannot
+    answer (none: a placeholder memory)."""
+    h = p.memory
+    nodal = np.empty((force.shape[0], h.nodal.shape[2], 6))
+    if h.nodal.shape[1] == force.shape[0] and history_loads(h, t, nodal):
+        nodal_wrench(p.geometry, kin, nodal, force, moment)
+        return 0
+    f, m, _nodal, st = _solve_loads(p, t, kin, y, dy, force.shape[1])
+    if st != 0:
+        return st
+    for b in range(force.shape[0]):
+        for n in range(force.shape[1]):
+            for k in range(3):
+                force[b, n, k] += f[b, n, k]
+                moment[b, n, k] += m[b, n, k]
+    return 0
+
+
+@njit(cache=True, fastmath=False)
+def rotor_step_after(p, t, kin, y):
+    """The element solve at the accepted step ending at ``t`` (AeroDyn's ``UpdateStates`` and
+    ``CalcOutput`` once per glue step), its nodal loads into the history ``p.memory``
+    (:func:`history_record`); the solve warm-starts from the member's previous one (``p.state``).
+    Wind outside the compiled field: the step is marked (``bad``), so the evaluation at that state
+    solves, gets the status and hands the step to the NumPy path."""
+    h = p.memory
+    if h.dt <= 0.0:
+        return None
+    k = int(round((t - h.t0) / h.dt))
+    # the warm start from the inflow angles extrapolated in time (2 phi_k-1 - phi_k-2) where the
+    # last two solves were the fast path's (floatwind's, docs/rotor.md "Root finding"): the
+    # secant's first point is then within ~1e-6 rad of the root (one or two residual
+    # evaluations per node instead of three; the root is another point within IndToler)
+    st_ = p.state
+    last = st_.phi.copy()
+    cont = h.k_cur[0] == k - 1
+    if cont and h.k_prev[0] == k - 2:
+        for b in range(last.shape[0]):
+            for i in range(last.shape[1]):
+                for j in range(last.shape[2]):
+                    if st_.valid[b, i, j] and st_.slope[b, i, j] != 0.0 and h.phi_prev[b, i, j] != 0.0:
+                        st_.phi[b, i, j] = 2.0 * last[b, i, j] - h.phi_prev[b, i, j]
+    dy = np.zeros_like(y)
+    _f, _m, nodal, st = _solve_loads(p, t, kin, y, dy, kin.r_G.shape[1])
+    if cont:
+        h.phi_prev[:] = last
+        h.k_prev[0] = k - 1
+    else:
+        h.k_prev[0] = -1
+    h.k_cur[0] = k
+    if st != 0:
+        h.bad[0] = k
+        return None
+    history_record(h, k, nodal)
+    return None

@@ -103,6 +103,8 @@ _TOP_KEYS = (
     "channel_prefix",
     "pitch_from",
     "blade_mass",
+    "coupling",
+    "interp_order",
 )
 
 #: keys of ``blade_mass`` (issue 36: the blades' weight and inertia in a controller's root moments)
@@ -173,6 +175,17 @@ class BemRotor(Load, kind="bem_rotor"):
         one per blade): the blades' weight and inertial loads in the root moments a controller
         library receives (:func:`floatwind._kernels.rotor.blade_root_structure`); without it
         those moments are aerodynamic only.
+    coupling : {"stage", "step"}
+        ``"stage"`` (the default): the element solve at every right-hand-side evaluation, each
+        integrator stage with its own inputs. ``"step"``: OpenFAST's coupling, which the deck
+        importer selects: the solve once per step at the accepted state (AeroDyn's
+        ``UpdateStates``/``CalcOutput`` once per glue step), the integrator's stages taking the
+        loads of the last steps extrapolated in time (:class:`floatwind._kernels.rotor.
+        AeroHistory`, docs/rotor.md "Coupling"); needs a fixed step, and is not built with
+        dynamic inflow or a commanded pitch (refused).
+    interp_order : {1, 2}
+        With ``coupling: step``: the order of the extrapolation in time (OpenFAST's
+        ``InterpOrder``), default 2.
     """
 
     name = "rotor"
@@ -200,6 +213,8 @@ class BemRotor(Load, kind="bem_rotor"):
         dbemt_mod: int = 0,
         tau1_const: float | None = None,
         blade_mass=None,
+        coupling: str = "stage",
+        interp_order: int = 2,
         field: str = "",
     ):
         self.body = check_body(body, _f(field, "body"))
@@ -289,6 +304,22 @@ class BemRotor(Load, kind="bem_rotor"):
         from floatwind._kernels import dbemt as kd
 
         self.n_states = (kd.N_NODE_STATES * self.n_blades * nn) if self.dbemt_mod else 0
+        if coupling not in ("stage", "step"):
+            raise CaseError(f"expected 'stage' or 'step', got {coupling!r}",
+                            field=_f(field, "coupling"))  # fmt: skip
+        if coupling == "step" and self.dbemt_mod:
+            raise CaseError("coupling: step with dynamic inflow (DBEMT_Mod != 0) is not built yet; "
+                            "use coupling: stage", field=_f(field, "coupling"))  # fmt: skip
+        if coupling == "step" and self.memory_of is not None:
+            raise CaseError("coupling: step with a commanded pitch (pitch_from) is not built yet; "
+                            "use coupling: stage", field=_f(field, "coupling"))  # fmt: skip
+        if interp_order not in (1, 2):
+            raise CaseError(f"expected 1 or 2 (InterpOrder), got {interp_order!r}",
+                            field=_f(field, "interp_order"))  # fmt: skip
+        self.coupling = str(coupling)
+        self.interp_order = int(interp_order)
+        #: the outputs' last solves (time, members, BemtState arrays): ``wrench_times``' chain
+        self._out_chain = None
 
     # -- geometry --------------------------------------------------------------------------
 
@@ -406,7 +437,7 @@ class BemRotor(Load, kind="bem_rotor"):
         (B, n_states): the dynamic inflow's states (None: their quasi-steady start)."""
         return self._evaluate(t, kin, env, memory, s)[:5]
 
-    def _evaluate(self, t, kin: Kinematics, env, memory, s):
+    def _evaluate(self, t, kin: Kinematics, env, memory, s, nodal=None, chain=0):
         """:meth:`evaluate` and the states used (B, n_states) and their rates."""
         from floatwind._kernels import rotor as kr
         from floatwind._kernels.bemt import bemt_state
@@ -417,8 +448,25 @@ class BemRotor(Load, kind="bem_rotor"):
         dp = python_form(kr.pitch_change)(self._pitch_params(memory), float(np.max(t)),
                                           kin.batch)  # fmt: skip
         pos, vel, apex = python_form(kr.rotor_points)(g, bk, dp)
-        wind = np.broadcast_to(env.wind.velocity(t, pos), pos.shape)
+        if np.ndim(t) and not getattr(env.wind, "accepts_time_array", False):
+            # per-row times (``wrench_times``) with a wind that takes one time a call
+            tt = np.asarray(t, dtype=float)
+            wind = np.empty(pos.shape)
+            for tv in np.unique(tt):
+                rows = tt == tv
+                wind[rows] = np.broadcast_to(env.wind.velocity(float(tv), pos[rows]),
+                                             pos[rows].shape)  # fmt: skip
+        else:
+            wind = np.broadcast_to(env.wind.velocity(t, pos), pos.shape)
         fresh = bemt_state(self.n_blades, len(self.blade.span), batch=kin.batch)
+        if chain:
+            # outputs at successive times (``wrench_times``): the first time's rows continue the
+            # previous block's last solves (each member's chain of solves is then the same
+            # whatever the blocks, alone or in a batch)
+            prev = self._out_chain
+            if prev is not None and prev[1] == chain and float(np.min(t)) > prev[0]:
+                for name, last in zip(fresh._fields, prev[2]):
+                    getattr(fresh, name)[:chain] = last
         y = np.zeros((kin.batch, self.n_states))
         if s is not None:
             y[:] = s
@@ -426,13 +474,26 @@ class BemRotor(Load, kind="bem_rotor"):
         at = kr.BladeNodes(pos=pos, vel=vel, apex=apex, wind=f64(wind), dpitch=dp)
         out = python_form(kr.rotor_solve)(g, self._options(env), self.airfoils, bk, at,
                                           kin.n_bodies, fresh, self._dbemt(init=s is None), y,
-                                          dy, 0)  # fmt: skip
+                                          dy, 0, nodal, chain)  # fmt: skip
+        if chain:
+            self._out_chain = (float(np.max(t)), chain,
+                               tuple(np.array(a[-chain:]) for a in fresh))  # fmt: skip
         return (*out, y, dy)
 
     def after_step(self, t, kin: Kinematics, env, memory, s) -> None:
         """At a controller library's call steps, the rotor's measurements at the accepted state
         into the servodyn load's memory it reads (:func:`floatwind._kernels.rotor.
-        rotor_after_step`, whose NumPy form this is)."""
+        rotor_after_step`, whose NumPy form this is); with ``coupling: step`` the element solve at
+        the accepted state into the history (:func:`floatwind._kernels.rotor.rotor_step_after`)."""
+        if self.coupling == "step":
+            if memory is not None and memory.dt > 0.0:
+                from floatwind._kernels import rotor as kr
+
+                nodal = np.zeros((kin.batch, self.n_blades * len(self.blade.span), 6))
+                self._evaluate(t, kin, env, None, None, nodal)
+                k = int(round((float(t) - memory.t0) / memory.dt))
+                python_form(kr.history_record)(memory, k, nodal)
+            return
         if self.memory_of is None or memory is None or int(memory.sense_every[0]) <= 0:
             return
         k = int(round((float(t) - memory.t0) / memory.dt))
@@ -474,8 +535,29 @@ class BemRotor(Load, kind="bem_rotor"):
     @property
     def stateful(self) -> bool:
         """A rotor with dynamic inflow has states; one whose pitch a servodyn load commands reads
-        that load's step memory."""
-        return self.n_states > 0 or self.memory_of is not None
+        that load's step memory; one coupled per step keeps its loads of the last steps."""
+        return self.n_states > 0 or self.memory_of is not None or self.coupling == "step"
+
+    # -- OpenFAST's coupling (coupling: step) ---------------------------------------------------
+
+    @property
+    def keeps_memory(self) -> bool:
+        """Whether this rotor keeps a step memory (``coupling: step``: the loads of the last
+        accepted steps, :class:`floatwind._kernels.rotor.AeroHistory`)."""
+        return self.coupling == "step"
+
+    def memory(self, batch: int, t0: float, dt: float, n_steps: int):
+        """``coupling: step``: an empty history of the rotor's loads for a run from ``t0`` in steps
+        of ``dt``; None otherwise."""
+        if self.coupling != "step":
+            return None
+        if not dt > 0.0:
+            raise CaseError("the rotor's coupling: step needs a fixed time step: use integrator "
+                            "rk4 (or coupling: stage)", field="simulation.integrator")  # fmt: skip
+        from floatwind._kernels import rotor as kr
+
+        return kr.aero_history(batch, self.n_blades, len(self.blade.span), t0, dt,
+                               self.interp_order)  # fmt: skip
 
     # -- the dynamic inflow's states (DBEMT; floatwind._kernels.dbemt) ------------------------
 
@@ -504,19 +586,41 @@ class BemRotor(Load, kind="bem_rotor"):
         return self._evaluate(t, kin, env, None, None)[5]
 
     def wrench_state(self, t, kin: Kinematics, env, s, memory):
+        if self.coupling == "step":
+            if memory is not None:
+                from floatwind._kernels import rotor as kr
+
+                nodal = np.zeros((kin.batch, self.n_blades * len(self.blade.span), 6))
+                if memory.nodal.shape[1] == kin.batch and python_form(kr.history_loads)(
+                    memory, float(np.max(t)), nodal
+                ):
+                    w = Wrench.zeros(kin.batch, kin.n_bodies)
+                    python_form(kr.nodal_wrench)(self._geometry, body_kinematics(kin), nodal,
+                                                 w.force, w.moment)  # fmt: skip
+                    return w, None
+            return self._wrench(t, kin, env, None, None)[0], None
         w, dy = self._wrench(t, kin, env, memory, s)
         return w, (dy if self.n_states else None)
+
+    def wrench_times(self, t, B: int, kin: Kinematics, env, memory) -> Wrench:
+        """The outputs' evaluation (``System.evaluate_many``) of a rotor with ``coupling: step``:
+        the element solve at each row's state, with the channels (the history is the stepping's).
+        The rows are time-major (``B`` members per time): each member's solve starts from its
+        solve at the previous output time (``rotor_solve``'s ``chain``), the first time from a
+        fresh state."""
+        return self._wrench(t, kin, env, None, None, chain=B)[0]
 
     def wrench(self, t: float, kin: Kinematics, env) -> Wrench:
         """The rotor's aerodynamic force at the body CM and moment about it (inertial axes),
         with the hub and blade-node channels (the dynamic inflow at its quasi-steady start)."""
         return self._wrench(t, kin, env, None, None)[0]
 
-    def _wrench(self, t, kin: Kinematics, env, memory, s):
+    def _wrench(self, t, kin: Kinematics, env, memory, s, chain=0):
         from floatwind._kernels import bemt as kb
         from floatwind._kernels import rotor as kr
 
-        force, moment, hub, elem, _status, _y, dy = self._evaluate(t, kin, env, memory, s)
+        force, moment, hub, elem, _status, _y, dy = self._evaluate(t, kin, env, memory, s,
+                                                                   chain=chain)  # fmt: skip
         out = Wrench(force, moment)
         p = self.channel_prefix
         for i, name in enumerate(kr.HUB_CHANNELS):
@@ -558,6 +662,9 @@ class BemRotor(Load, kind="bem_rotor"):
                         state=state, pitch_ref=pp.pitch_ref, memory=pp.memory,
                         dbemt=self._dbemt(), state0=-1, blade_mass=self.blade_mass,
                         gravity=float(env.gravity))  # fmt: skip
+        if self.coupling == "step":  # the run binds its history (memory) in place of this one
+            p = p._replace(memory=kr.aero_history(batch, self.n_blades, len(self.blade.span)))
+            return CompiledLoad(kr.bem_rotor_step_kernel, p, after_step=kr.rotor_step_after)
         if self.memory_of is None:
             return CompiledLoad(kr.bem_rotor_kernel, p)
         return CompiledLoad(
@@ -680,6 +787,8 @@ class BemRotor(Load, kind="bem_rotor"):
             dbemt_mod=dbemt_mod,
             tau1_const=tau1,
             blade_mass=_mass_config(sec),
+            coupling=sec.raw("coupling", "stage"),
+            interp_order=sec.integer("interp_order", 2),
             field=field,
         )
 

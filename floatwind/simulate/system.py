@@ -73,6 +73,16 @@ class Evaluation:
 _base_memory = Load.memory
 
 
+def _keeps_memory(ld) -> bool:
+    """Whether load ``ld`` keeps a step memory: its ``keeps_memory`` where it says (a load whose
+    memory depends on its settings, e.g. a rotor coupled per step), else whether its type
+    overrides :meth:`Load.memory`."""
+    own = getattr(ld, "keeps_memory", None)
+    if own is not None:
+        return bool(own)
+    return getattr(type(ld), "memory", None) is not None and type(ld).memory is not _base_memory
+
+
 def _kin_slice(kin: Kinematics, t: float, a: int, b: int) -> Kinematics:
     """Members a .. b - 1 of a stacked Kinematics, at time t."""
     return Kinematics(
@@ -124,11 +134,7 @@ class System:
         self._slice_of = dict(layout)
         self._stateful = [bool(getattr(ld, "stateful", False)) for ld in self.loads]
         self.memories: list = [None] * len(self.loads)
-        self._has_memory = [
-            getattr(type(ld), "memory", None) is not None
-            and type(ld).memory is not _base_memory
-            for ld in self.loads
-        ]
+        self._has_memory = [_keeps_memory(ld) for ld in self.loads]
         # loads reading another load's step memory (Load.memory_of): index of that load
         self._memory_of: dict[int, int] = {}
         names = {getattr(ld, "name", None): j for j, ld in enumerate(self.loads)}

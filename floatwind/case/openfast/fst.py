@@ -239,7 +239,9 @@ _SETTINGS = {
         "TMax": M("simulation.t_max"),
         "DT": M("simulation.dt"),
         "ModCoupling": N(_GLUE),
-        "InterpOrder": N(_GLUE),
+        "InterpOrder": M("bem_rotor interp_order: with AeroDyn the order of the loads' "
+                         "extrapolation in time (coupling: step, docs/rotor.md); otherwise "
+                         + _GLUE),
         "NumCrctn": N(_GLUE),
         "RhoInf": N(_GLUE),
         "ConvTol": N(_GLUE),

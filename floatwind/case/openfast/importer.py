@@ -334,6 +334,7 @@ def case_from_deck(
     if deck.get("AeroDyn") is not None:
         loads.append(_rotor_load(deck, mp, ic, split=split, rotor_separate=rotor_separate,
                                  nacelle_separate=nacelle_separate))  # fmt: skip
+        rotor_entry = loads[-1]
         if srv is not None and "pitch" in srv:
             loads[-1]["pitch_from"] = "servodyn"
             if srv.get("controller", {}).get("kind") == "dll" and not split:
@@ -344,6 +345,13 @@ def case_from_deck(
                     for k, f in (("mass", "mass"), ("first_moment", "first_moment"),
                                  ("second_moment", "second_moment"))
                 }  # fmt: skip
+        if "pitch_from" not in rotor_entry and not rotor_entry["options"].get("dbemt_mod"):
+            # OpenFAST's coupling (docs/rotor.md, "Coupling"): AeroDyn solved once per glue step,
+            # ElastoDyn's stages on its loads extrapolated in time with the deck's InterpOrder
+            # (dynamic inflow and a commanded pitch keep the solve at every stage: not built)
+            rotor_entry["coupling"] = "step"
+            order = fst["values"].get("InterpOrder")
+            rotor_entry["interp_order"] = 1 if order == 1 else 2
     sea = case_waves(ss, notes)
     environment = {
         "gravity": float(env["gravity"]),
