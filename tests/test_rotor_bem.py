@@ -199,7 +199,7 @@ def test_batch_bit_identity_and_compiled_equals_python():
     y0 = np.empty((4, 0))
     at = kr.BladeNodes(pos=pos, vel=vel, apex=apex, wind=wind, dpitch=np.zeros((4, 3)))
     fp, mp, _h, _e, _s = py(g, rot._options(e), rot.airfoils, bk, at, N,
-                            kb.bemt_state(3, 19, batch=4), rot._dbemt(), y0, y0, 0)  # fmt: skip
+                            kb.bemt_state(3, 19, batch=4), kr.InflowStates(rot._dbemt(), y0, y0, 0))  # fmt: skip
     np.testing.assert_allclose(fp, f, rtol=1e-12, atol=1e-6)
     np.testing.assert_allclose(mp, m, rtol=1e-12, atol=1e-5)
 

@@ -62,6 +62,7 @@ __all__ = [
     "rotor_after_step",
     "rotor_points",
     "rotor_solve",
+    "InflowStates",
     "rotor_step_after",
 ]
 
@@ -160,14 +161,23 @@ class BladeNodes(NamedTuple):
     dpitch: np.ndarray  # (B, nb) pitch change from the geometry's (rad; :func:`pitch_change`)
 
 
-@njit(cache=True, fastmath=False)
-def rotor_solve(g, opt, af, kin, at, n_bodies, state, dyn, y, dy, s0, nodal=None, chain=0):
-    """The element solve and loads of every member (module docstring, steps 3-5) at the
-    blade nodes ``at`` (a :class:`BladeNodes`).
+class InflowStates(NamedTuple):
+    """The dynamic inflow of one evaluation of :func:`rotor_solve`: its parameters
+    (:class:`floatwind._kernels.dbemt.DbemtParams`; mode 0: none), whose states are the columns
+    ``s0 ..`` of ``y`` (B, n) and whose rates go to the same columns of ``dy``
+    (:func:`floatwind._kernels.dbemt.dbemt_apply`)."""
 
-    ``dyn``: the dynamic inflow (:class:`floatwind._kernels.dbemt.DbemtParams`; mode 0: none),
-    whose states are the columns ``s0 ..`` of ``y`` (B, n) and whose rates go to the same
-    columns of ``dy`` (:func:`floatwind._kernels.dbemt.dbemt_apply`).
+    params: object  # DbemtParams
+    y: np.ndarray  # (B, n) the load's states
+    dy: np.ndarray  # (B, n) their rates (written)
+    s0: int  # the first column of the dynamic inflow's states
+
+
+@njit(cache=True, fastmath=False)
+def rotor_solve(g, opt, af, kin, at, n_bodies, state, inflow_states, nodal=None, chain=0):
+    """The element solve and loads of every member (module docstring, steps 3-5) at the
+    blade nodes ``at`` (a :class:`BladeNodes`), the dynamic inflow ``inflow_states`` (an
+    :class:`InflowStates`).
 
     Returns ``force``, ``moment`` (B, N, 3) on the blade bodies (moment about their CMs, inertial),
     the hub channels (B, N_HUB) (``HUB_CHANNELS``: loads about the apex in the hub frame, power,
@@ -179,6 +189,7 @@ def rotor_solve(g, opt, af, kin, at, n_bodies, state, dyn, y, dy, s0, nodal=None
     solve of row ``b - chain`` (the same member at the previous time) instead of ``state[b]``."""
     r_G, R_b2g, w_b = kin.r_G, kin.R_b2g, kin.w_b
     pos, vel, apex, wind, dpitch = at.pos, at.vel, at.apex, at.wind, at.dpitch
+    dyn, y, dy, s0 = inflow_states.params, inflow_states.y, inflow_states.dy, inflow_states.s0
     body = g.body
     nb, nn = g.nodes_b.shape[0], g.nodes_b.shape[1]
     B = pos.shape[0]
@@ -515,7 +526,7 @@ def rotor_after_step(p, t, kin, y):
     dy = np.zeros_like(y)
     _f, _m, hub, _e, _st = rotor_solve(p.geometry, p.options, p.airfoils, kin,
                                        BladeNodes(pos, vel, apex, wv, dp), kin.r_G.shape[1], s,
-                                       p.dbemt, y, dy, p.state0)  # fmt: skip
+                                       InflowStates(p.dbemt, y, dy, p.state0))  # fmt: skip
     s.phi[:] = keep[0]
     s.valid[:] = keep[1]
     s.slope[:] = keep[2]
@@ -543,7 +554,7 @@ def bem_rotor_kernel(p, t, kin, y, dy, force, moment, added):
         return st
     f, m, _hub, _elem, _st = rotor_solve(p.geometry, p.options, p.airfoils, kin,
                                          BladeNodes(pos, vel, apex, wv, dp), force.shape[1],
-                                         p.state, p.dbemt, y, dy, p.state0)  # fmt: skip
+                                         p.state, InflowStates(p.dbemt, y, dy, p.state0))  # fmt: skip
     for b in range(force.shape[0]):
         for n in range(force.shape[1]):
             for k in range(3):
@@ -686,7 +697,7 @@ def _solve_loads(p, t, kin, y, dy, n_bodies):
         return np.zeros((B, n_bodies, 3)), np.zeros((B, n_bodies, 3)), nodal, st
     f, m, _hub, _elem, _st = rotor_solve(p.geometry, p.options, p.airfoils, kin,
                                          BladeNodes(pos, vel, apex, wv, dp), n_bodies, p.state,
-                                         p.dbemt, y, dy, p.state0, nodal)  # fmt: skip
+                                         InflowStates(p.dbemt, y, dy, p.state0), nodal)  # fmt: skip
     return f, m, nodal, 0
 
 

@@ -473,8 +473,9 @@ class BemRotor(Load, kind="bem_rotor"):
         dy = np.zeros_like(y)
         at = kr.BladeNodes(pos=pos, vel=vel, apex=apex, wind=f64(wind), dpitch=dp)
         out = python_form(kr.rotor_solve)(g, self._options(env), self.airfoils, bk, at,
-                                          kin.n_bodies, fresh, self._dbemt(init=s is None), y,
-                                          dy, 0, nodal, chain)  # fmt: skip
+                                          kin.n_bodies, fresh,
+                                          kr.InflowStates(self._dbemt(init=s is None), y, dy, 0),
+                                          nodal, chain)  # fmt: skip
         if chain:
             self._out_chain = (float(np.max(t)), chain,
                                tuple(np.array(a[-chain:]) for a in fresh))  # fmt: skip
