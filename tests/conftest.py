@@ -173,6 +173,44 @@ _SHARED_STEPPER = {
 }
 
 
+
+#: seconds of the slowest files in a cold CI-like run (2026-11-29, 2 workers, `--durations=120`,
+#: the machine at load 7-11, so about twice CI's): the units are handed out longest first, so that
+#: a long file does not start last and keep one worker busy while the other idles (xdist's own
+#: order is by the number of tests). Only the order depends on these numbers, never a result; a
+#: file not listed counts 0.3 s per test.
+_FILE_SECONDS = {
+    "test_moordyn.py": 528, "test_mbdm_compiled.py": 318, "test_compiled_home.py": 299,
+    "test_case_bem.py": 269, "test_studies.py": 267, "test_servo.py": 263,
+    "test_flex_tower.py": 184, "test_compiled_coverage.py": 171, "test_potential_flow.py": 149,
+    "test_bem.py": 141, "test_joint_dofs.py": 127, "test_aot.py": 112,
+    "test_openfast_ecosystem.py": 110, "test_bemt_ccblade.py": 102, "test_dlc_control.py": 72,
+    "test_mbdm_files.py": 62, "test_dlc.py": 61, "test_drift.py": 59,
+    "test_nothing_lost_runs.py": 58, "test_aerodisk.py": 56, "test_fused.py": 55,
+    "test_bossak.py": 52, "test_trust.py": 51, "test_seed_cases.py": 48,
+    "test_tower_base_split.py": 39, "test_rotor_ref09.py": 39, "test_compare_openfast.py": 36,
+    "test_added_mass_coupling.py": 35, "test_dbemt.py": 33, "test_load_states.py": 31,
+    "test_env_recorded_sea.py": 31, "test_rigid_body.py": 30, "test_mbdm_turbine.py": 29,
+}  # fmt: skip
+
+
+#: the first unit of each worker: the BEM group and the MBDM file share no kernel (the MBDM
+#: stepping is floatwind._kernels.mbdm alone), so the two workers' first minutes of compiling do
+#: not compile the same kernels at the same time; the later files find them in numba's cache
+_FIRST = ("bem_rotor_stepper", "tests/test_mbdm_compiled.py")
+
+
+def _unit_key(scope: str, nodeids) -> tuple:
+    first = _FIRST.index(scope) if scope in _FIRST else len(_FIRST)
+    return first, -_unit_seconds(scope, nodeids)
+
+
+def _unit_seconds(scope: str, nodeids) -> float:
+    files = [f for f, unit in _SHARED_STEPPER.items() if unit == scope] or [scope.rsplit("/", 1)[-1]]
+    known = sum(_FILE_SECONDS.get(f, 0) for f in files)
+    return known if known else 0.3 * len(nodeids)
+
+
 def pytest_xdist_make_scheduler(config, log):
     if getattr(config.option, "dist", "load") != "load":
         return None
@@ -182,6 +220,14 @@ def pytest_xdist_make_scheduler(config, log):
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::", 1)[0]
             return _SHARED_STEPPER.get(path.rsplit("/", 1)[-1], path)
+
+        def _assign_work_unit(self, node) -> None:
+            if not getattr(self, "_longest_first", False):
+                units = sorted(self.workqueue.items(), key=lambda kv: _unit_key(*kv))
+                self.workqueue.clear()
+                self.workqueue.update(units)
+                self._longest_first = True
+            super()._assign_work_unit(node)
 
     return FileScheduling(config, log)
 

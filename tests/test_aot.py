@@ -124,6 +124,9 @@ def toy(tmp_path, monkeypatch):
     (tmp_path / "aot_toy_kernels.py").write_text(TOY)
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("FLOATWIND_KERNEL_DIR", str(tmp_path / "kernels"))
+    # the test's own folder also when FLOATWIND_AOT_DIR is set for the suite: a folder shared
+    # by the toy tests serves the second one the first one's module, and it records nothing
+    monkeypatch.setenv("FLOATWIND_AOT_DIR", str(tmp_path / "aot"))
     monkeypatch.setenv("FLOATWIND_AOT", "1")
     aot.reset()
     mod = importlib.import_module("aot_toy_kernels")
