@@ -69,6 +69,7 @@ def model(folder: pathlib.Path, *, preset: str, speed: float, tmax: float, seed:
     for ld in case["loads"]:
         if ld["type"] == "bem_rotor":
             ld["pitch_from"] = "servodyn"
+            ld["coupling"] = "stage"  # a commanded pitch needs the per-stage solve
     if preset == "rosco":
         ctrl = {"kind": "dll", "library": "rosco", "dt": case["simulation"]["dt"],
                 "input": str(pathlib.Path(__file__).resolve().parents[1] / "cases" / "control"

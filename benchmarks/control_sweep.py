@@ -98,6 +98,7 @@ def model(folder: pathlib.Path, *, speed: float, preset: str, tmax: float, dt_ou
     for ld in case["loads"]:
         if ld["type"] == "bem_rotor":
             ld["pitch_from"] = "servodyn"
+            ld["coupling"] = "stage"  # a commanded pitch needs the per-stage solve
     case["loads"].append({"type": "servodyn", "joint": "shaft", "gearbox_ratio": 97.0,
                           "efficiency": 0.944, "pitch": {"initial_deg": [pitch0] * 3},
                           "controller": {"preset": preset, "dt": case["simulation"]["dt"]}})  # fmt: skip

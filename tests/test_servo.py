@@ -519,6 +519,7 @@ def _controlled_ref09(
     for ld in case["loads"]:
         if ld["type"] == "bem_rotor":
             ld["pitch_from"] = "servodyn"
+            ld["coupling"] = "stage"  # a commanded pitch needs the per-stage solve
     case["loads"].append({"type": "servodyn", "joint": "shaft", "gearbox_ratio": 97.0,
                           "efficiency": 0.944, "pitch": {"initial_deg": [pitch_deg] * 3},
                           "controller": {"preset": preset, "dt": case["simulation"]["dt"]}})  # fmt: skip
