@@ -477,14 +477,18 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         self._ic_cache[key] = y.copy()
         return y
 
-    def static_states(self, kin: Kinematics, env, tol: float = 1e-10) -> np.ndarray:
+    def static_states(self, kin: Kinematics, env, tol: float = 1e-10,
+                      warm: bool = False) -> np.ndarray:
         """The lines at rest for the body pose ``kin`` (B, n_states): the node positions (and
         free points) where every net force vanishes, velocities 0 (Levenberg-Marquardt,
         ``scipy.optimize.root``, on the nodes' accelerations from the catenary start shape;
         where that start is too far, from the lines dynamically relaxed first; ``tol``
         relative). The static
         equilibrium of the same discrete model the run integrates (``floatwind mooring``, the
-        statics, the refinement test)."""
+        statics, the refinement test). With free points Newton's method has the whole Jacobian;
+        ``warm`` (the statics' many nearby poses, :meth:`states_at_rest`) starts it from the
+        last rest found: the result then depends on the calls before to within ``tol``, so a
+        run's states (``initial.start: static``) never use it."""
         from floatwind._kernels import lumped as kl
 
         bk = body_kinematics(kin)
@@ -535,11 +539,11 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             g = float(getattr(env, "gravity", 9.80665))
             start = one[0, pos].copy()
             x = None
-            warm = getattr(self, "_rest_warm", None)
-            if free and warm is not None and warm.shape == start.shape:
+            last = getattr(self, "_rest_warm", None)
+            if free and warm and last is not None and last.shape == start.shape:
                 # free points: from the last rest found (the statics' nearby poses: the pre-run
                 # check's 52 solves, an equilibrium's iterations, a sweep)
-                x = self._newton_rest(residuals, warm.copy(), tol)
+                x = self._newton_rest(residuals, last.copy(), tol)
             if x is None:
                 x = self._newton_rest(residuals, start.copy(), tol)
             if x is None and free:
@@ -734,13 +738,13 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
 
     def states_at_rest(self, t, kin, env):
         """The lines at rest at ``kin``'s pose (:meth:`static_states`), for static equilibria."""
-        return self.static_states(kin, env)
+        return self.static_states(kin, env, warm=True)
 
     def wrench(self, t, kin, env):
         """Without states (statics, start-up checks): the lines at rest at ``kin``
         (:meth:`static_states`), with the interior nodes' positions as channels too (the
         shapes ``floatwind mooring`` draws)."""
-        s = self.static_states(kin, env)
+        s = self.static_states(kin, env, warm=True)
         out = self.wrench_state(t, kin, env, s, None)[0]
         for n, name in enumerate(self.state_names()):
             if name[-2] == "P":
@@ -931,7 +935,7 @@ class SubsteppedLumpedMooring(LumpedMassMooring):
 
     def wrench_state(self, t, kin, env, s, memory):
         if memory is None:  # statics and start-up checks: the lines at rest at kin
-            s = self.static_states(kin, env)
+            s = self.static_states(kin, env, warm=True)
         else:
             s = self._states_at(np.full(kin.batch, float(t)), kin.batch, memory)
             if not np.all(np.isfinite(s)):
@@ -945,7 +949,7 @@ class SubsteppedLumpedMooring(LumpedMassMooring):
         """:meth:`wrench_state` of a stack of (time, member) rows in one call (the same
         numbers per row; ``System.evaluate_many``)."""
         if memory is None:
-            s = self.static_states(kin, env)
+            s = self.static_states(kin, env, warm=True)
         else:
             s = self._states_at(times, batch, memory)
         return self._with_nodes(self._wrench_of(kin, env, s)[0], s)
