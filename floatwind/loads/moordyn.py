@@ -477,14 +477,18 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         self._ic_cache[key] = y.copy()
         return y
 
-    def static_states(self, kin: Kinematics, env, tol: float = 1e-10) -> np.ndarray:
+    def static_states(self, kin: Kinematics, env, tol: float = 1e-10,
+                      warm: bool = False) -> np.ndarray:
         """The lines at rest for the body pose ``kin`` (B, n_states): the node positions (and
         free points) where every net force vanishes, velocities 0 (Levenberg-Marquardt,
         ``scipy.optimize.root``, on the nodes' accelerations from the catenary start shape;
         where that start is too far, from the lines dynamically relaxed first; ``tol``
         relative). The static
         equilibrium of the same discrete model the run integrates (``floatwind mooring``, the
-        statics, the refinement test)."""
+        statics, the refinement test). With free points Newton's method has the whole Jacobian;
+        ``warm`` (the statics' many nearby poses, :meth:`states_at_rest`) starts it from the
+        last rest found: the result then depends on the calls before to within ``tol``, so a
+        run's states (``initial.start: static``) never use it."""
         from floatwind._kernels import lumped as kl
 
         bk = body_kinematics(kin)
@@ -505,6 +509,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         many = python_form(kl.rest_residuals)
         nodes = kl.member_nodes.py_func(p, 0)  # views of the record's scratch rows
         ipos, iacc = np.flatnonzero(pos), np.flatnonzero(acc)  # the same entries as the masks
+        free = bool(np.any(self.pt_state >= 0))
         for b in range(B):
             rp = np.zeros((len(self.points), 3))
             vp = np.zeros((len(self.points), 3))
@@ -533,8 +538,24 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
 
             g = float(getattr(env, "gravity", 9.80665))
             start = one[0, pos].copy()
-            x = self._newton_rest(residuals, start.copy(), tol)
-            if x is not None:  # the fast path (lines without free points)
+            x = None
+            last = getattr(self, "_rest_warm", None)
+            if free and warm and last is not None and last.shape == start.shape:
+                # free points: from the last rest found (the statics' nearby poses: the pre-run
+                # check's 52 solves, an equilibrium's iterations, a sweep)
+                x = self._newton_rest(residuals, last.copy(), tol)
+            if x is None:
+                x = self._newton_rest(residuals, start.copy(), tol)
+            if x is None and free:
+                # free points (clump weights, buoys) given where a user guessed them: Newton
+                # from the lines relaxed dynamically first (as below), its dense Jacobian a few
+                # milliseconds, instead of Levenberg-Marquardt's seconds per solve
+                self._relax_for_statics(p, one, rp, vp, env)
+                one[0, ~pos] = 0.0
+                x = self._newton_rest(residuals, one[0, pos].copy(), tol)
+            if x is not None:  # the fast path
+                if free:
+                    self._rest_warm = x.copy()
                 one[0, pos] = x
                 y[b] = one[0]
                 continue
@@ -550,14 +571,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                 # a start far from rest (a free point's given position, a taut guess): relax
                 # the lines dynamically first (MoorDyn's relaxation, drag x 4, 120 s at most),
                 # then polish
-                self.start_shape(rp, env, one[0])
-                dtic = 0.1  # the step: dtM, or what RK2 needs for these lines (statics only)
-                dt = min(self.dt_m, 0.5 * stable_step(self.fastest_rate(env), RK2_BOUND))
-                n_check = int(math.ceil(dtic / dt - 1e-12))
-                ic = kl.Relaxation(dt=dtic / n_check, n_check=n_check, n_max=1200,
-                                   thresh=1e-6, cd_scale=max(self.ic_cd_scale, 4.0))  # fmt: skip
-                python_form(kl.relax)(p, 0, one, 0, rp, vp, ic, kl.member_nodes.py_func(p, 0),
-                                      np.zeros((len(self.lines), 10)))  # fmt: skip
+                self._relax_for_statics(p, one, rp, vp, env)
                 one[0, ~pos] = 0.0
                 sol = root(residual, one[0, pos].copy(), method="lm",
                            options={"xtol": tol, "ftol": tol})  # fmt: skip
@@ -565,8 +579,25 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                 raise SimulationError(f"{self.name}: the lines' static equilibrium was not found "
                                       f"({sol.message})", time=kin.t)  # fmt: skip
             one[0, pos] = sol.x
+            if free:
+                self._rest_warm = sol.x.copy()
             y[b] = one[0]
         return y
+
+    def _relax_for_statics(self, p, one, rp, vp, env) -> None:
+        """The lines of ``one`` (1, n_states) from the catenary start relaxed dynamically
+        (MoorDyn's relaxation, drag x 4, 120 s at most): a start for the static solve where the
+        given one is far from rest (a free point's given position, a taut guess)."""
+        from floatwind._kernels import lumped as kl
+
+        self.start_shape(rp, env, one[0])
+        dtic = 0.1  # the step: dtM, or what RK2 needs for these lines (statics only)
+        dt = min(self.dt_m, 0.5 * stable_step(self.fastest_rate(env), RK2_BOUND))
+        n_check = int(math.ceil(dtic / dt - 1e-12))
+        ic = kl.Relaxation(dt=dtic / n_check, n_check=n_check, n_max=1200,
+                           thresh=1e-6, cd_scale=max(self.ic_cd_scale, 4.0))  # fmt: skip
+        python_form(kl.relax)(p, 0, one, 0, rp, vp, ic, kl.member_nodes.py_func(p, 0),
+                              np.zeros((len(self.lines), 10)))  # fmt: skip
 
     def _rest_plan(self, n: int):
         """The structure of :meth:`_newton_rest`'s Jacobian for ``n`` unknowns (the lines'
@@ -617,27 +648,44 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         partial pivoting; a block of 3 (N - 1) unknowns, 57 for ref10's lines): scipy.linalg's
         banded solve cost 0.3-0.6 s of import in every run with these lines (the pre-run
         check) for a few milliseconds of solves."""
-        if np.any(self.pt_state >= 0) or x.size == 0:
+        if x.size == 0:
             return None
-        groups, fill, _, blocks = self._rest_plan(x.size)
+        free = bool(np.any(self.pt_state >= 0))
+        if not free:
+            groups, fill, _, blocks = self._rest_plan(x.size)
         f = residuals(x[None])[0]
         g = 9.80665
         for _ in range(max_iter):
             J = np.zeros((x.size, x.size))
             h = 1e-7 * np.maximum(np.abs(x), 1.0)
-            XP = np.repeat(x[None], len(groups), axis=0)
-            for k, gr in enumerate(groups):
-                XP[k, gr] += h[gr]
-            F = residuals(XP)  # every group's perturbed accelerations in one call
-            for k, (rows, cols) in enumerate(fill):
-                df = F[k] - f
-                J[rows, cols] = df[rows] / h[cols]  # the rows within reach of each unknown
             dx = np.empty_like(x)
-            try:  # one system per line (lines between fixed and coupled points only)
-                for sl in blocks:
-                    dx[sl] = np.linalg.solve(J[sl, sl], -f[sl])
-            except np.linalg.LinAlgError:
-                return None
+            if free:
+                # free points join lines: the whole Jacobian, one unknown per guess (a few
+                # hundred rows in one compiled call), one dense system
+                F = residuals(x[None] + np.diag(h))
+                J[:, :] = ((F - f[None]) / h[:, None]).T
+                from threadpoolctl import threadpool_limits
+
+                # one BLAS thread: a threaded solve of these ~200 unknowns cost 120 ms instead
+                # of 0.8 ms on a loaded 2-core machine
+                with threadpool_limits(1, user_api="blas"):
+                    try:
+                        dx[:] = np.linalg.solve(J, -f)
+                    except np.linalg.LinAlgError:
+                        return None
+            else:
+                XP = np.repeat(x[None], len(groups), axis=0)
+                for k, gr in enumerate(groups):
+                    XP[k, gr] += h[gr]
+                F = residuals(XP)  # every group's perturbed accelerations in one call
+                for k, (rows, cols) in enumerate(fill):
+                    df = F[k] - f
+                    J[rows, cols] = df[rows] / h[cols]  # the rows within reach of each unknown
+                try:  # one system per line (lines between fixed and coupled points only)
+                    for sl in blocks:
+                        dx[sl] = np.linalg.solve(J[sl, sl], -f[sl])
+                except np.linalg.LinAlgError:
+                    return None
             if not np.all(np.isfinite(dx)):
                 return None
             step, fn = 1.0, np.inf
@@ -690,13 +738,13 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
 
     def states_at_rest(self, t, kin, env):
         """The lines at rest at ``kin``'s pose (:meth:`static_states`), for static equilibria."""
-        return self.static_states(kin, env)
+        return self.static_states(kin, env, warm=True)
 
     def wrench(self, t, kin, env):
         """Without states (statics, start-up checks): the lines at rest at ``kin``
         (:meth:`static_states`), with the interior nodes' positions as channels too (the
         shapes ``floatwind mooring`` draws)."""
-        s = self.static_states(kin, env)
+        s = self.static_states(kin, env, warm=True)
         out = self.wrench_state(t, kin, env, s, None)[0]
         for n, name in enumerate(self.state_names()):
             if name[-2] == "P":
@@ -887,7 +935,7 @@ class SubsteppedLumpedMooring(LumpedMassMooring):
 
     def wrench_state(self, t, kin, env, s, memory):
         if memory is None:  # statics and start-up checks: the lines at rest at kin
-            s = self.static_states(kin, env)
+            s = self.static_states(kin, env, warm=True)
         else:
             s = self._states_at(np.full(kin.batch, float(t)), kin.batch, memory)
             if not np.all(np.isfinite(s)):
@@ -901,7 +949,7 @@ class SubsteppedLumpedMooring(LumpedMassMooring):
         """:meth:`wrench_state` of a stack of (time, member) rows in one call (the same
         numbers per row; ``System.evaluate_many``)."""
         if memory is None:
-            s = self.static_states(kin, env)
+            s = self.static_states(kin, env, warm=True)
         else:
             s = self._states_at(times, batch, memory)
         return self._with_nodes(self._wrench_of(kin, env, s)[0], s)
