@@ -542,6 +542,16 @@ def rotor_after_step(p, t, kin, y):
 
 
 @njit(cache=True, fastmath=False)
+def _add_wrench(force, moment, f, m):
+    """Add the rotor's ``f``, ``m`` (B, N, 3) to a load kernel's ``force``, ``moment``."""
+    for b in range(force.shape[0]):
+        for n in range(force.shape[1]):
+            for k in range(3):
+                force[b, n, k] += f[b, n, k]
+                moment[b, n, k] += m[b, n, k]
+
+
+@njit(cache=True, fastmath=False)
 def bem_rotor_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.rotor_bem.BemRotor`: the element loads of every blade as one
     wrench on the rotor body, wind from the field's table ``p.wind``
@@ -555,11 +565,7 @@ def bem_rotor_kernel(p, t, kin, y, dy, force, moment, added):
     f, m, _hub, _elem, _st = rotor_solve(p.geometry, p.options, p.airfoils, kin,
                                          BladeNodes(pos, vel, apex, wv, dp), force.shape[1],
                                          p.state, InflowStates(p.dbemt, y, dy, p.state0))  # fmt: skip
-    for b in range(force.shape[0]):
-        for n in range(force.shape[1]):
-            for k in range(3):
-                force[b, n, k] += f[b, n, k]
-                moment[b, n, k] += m[b, n, k]
+    _add_wrench(force, moment, f, m)
     return 0
 
 
@@ -716,11 +722,7 @@ def bem_rotor_step_kernel(p, t, kin, y, dy, force, moment, added):
     f, m, _nodal, st = _solve_loads(p, t, kin, y, dy, force.shape[1])
     if st != 0:
         return st
-    for b in range(force.shape[0]):
-        for n in range(force.shape[1]):
-            for k in range(3):
-                force[b, n, k] += f[b, n, k]
-                moment[b, n, k] += m[b, n, k]
+    _add_wrench(force, moment, f, m)
     return 0
 
 
