@@ -550,12 +550,13 @@ class ServoDyn(Load, kind="servodyn"):
             for ms in ps.sections("maneuvers", _MANEUVER_KEYS, required=False):
                 maneuvers.append((ms.number("start_time"), ms.angle("rate"), ms.angle("final")))
         controller, controller_dt, library = None, 0.0, None
+        # the nacelle's own joint to the body below it (None: merged into that body)
+        below = next((j for j in tree.joint_of.values() if j.child == joint.parent), None)
         craw = sec.raw("controller", None)
         if isinstance(craw, dict) and craw.get("kind") == "none":
             pass  # no controller (a parked DLC switches a case's controller off this way)
         elif isinstance(craw, dict) and craw.get("kind") == "dll":
-            if (not sec.has("nacelle_mass")
-                    and not any(j.child == joint.parent for j in tree.joint_of.values())):
+            if below is None and not sec.has("nacelle_mass"):
                 # records 77-78 (the yaw-bearing moments a library reads) carry the nacelle's
                 # weight and inertia; merged into the body below, its mass cannot be told apart
                 raise CaseError(
@@ -582,7 +583,6 @@ class ServoDyn(Load, kind="servodyn"):
         # the yaw bearing: the nacelle's own joint to the body below it (ElastoDyn's tower-top
         # frame); a nacelle without one (merged into the platform): the shaft joint's point
         # (``tower_top``: the point in the nacelle body's frame, e.g. the importer's TowerHt)
-        below = next((j for j in tree.joint_of.values() if j.child == joint.parent), None)
         if below is not None:
             tt, tt_body = below.r_J_c, below.parent
         else:
