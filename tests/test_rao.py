@@ -255,3 +255,59 @@ def test_dlc_screening_equals_the_direct_frequency_domain_solve(tmp_path, capsys
             str(tmp_path / "s.nc")]  # fmt: skip
     assert main(argv) == 2
     assert "the DLC set gives the sea states" in capsys.readouterr().err
+
+
+REF12 = ROOT / "../shared/reference/openfast/ref12_mean_drift_regular"
+
+
+@pytest.mark.skipif(not REF12.exists(), reason="shared OpenFAST references absent")
+def test_dlc_screening_adds_each_sea_states_mean_drift(tmp_path):
+    """With a mean-drift load (ref12's hull: potential flow, MnDrift from spar.8, linear mooring)
+    each sea state of the screening carries its own mean drift into its operating point: the
+    drift equals 2 int S(omega) Q(omega, 0) domega integrated here from the file's table (1e-3);
+    it grows as Hs^2 exactly and, with the linear mooring, so does the offset it causes (1e-4);
+    a condition from 30 deg drifts along 30 deg (the file's sway drift)."""
+    from floatwind.case import load_case
+    from floatwind.cli import main
+    from floatwind.dlc.spec import load_dlc
+    from floatwind.environment.wind import SteadyWind
+    from floatwind.linear.screening import screen, sea_state_sea
+    from floatwind.loads.drift import read_mean_drift
+
+    case = tmp_path / "ref12.yaml"
+    deck = REF12 / "ref12_mean_drift_regular.fst"
+    assert main(["import-openfast", str(deck), "-o", str(case)]) == 0
+    full = load_dlc(ROOT / "cases/dlc/oc3_hywind_iec.yaml")
+    lc16 = next(lc for lc in full.load_cases if lc.dlc == "1.6")
+    dlc = dataclasses.replace(full, case=case,
+                              load_cases=[dataclasses.replace(lc16, wind_speeds=[24.0])])  # fmt: skip
+    rows, _ = screen(dlc, np.linspace(0.05, 3.0, 200))
+    head = next(r for r in rows if r["heading_deg"] == 0.0)
+    # the drift integrated from the file's own table at beta1 = beta2 = 0
+    d = read_mean_drift(REF12 / "HydroData/spar.8")
+    i0 = int(np.argmin(np.abs(d.beta1))), int(np.argmin(np.abs(d.beta2)))
+    w = np.linspace(d.omega[0], d.omega[-1], 200001)
+    q = 1025.0 * 9.80665 * np.interp(w, d.omega, d.re[:, i0[0], i0[1], 0])
+    sea = JonswapSpectrum(head["hs"], head["tp"], head["gamma"])
+    expect = 2.0 * np.trapezoid(np.asarray(sea(w)) * q, w)
+    assert head["mean_drift"][0] == pytest.approx(expect, rel=1e-3)
+    assert head["mean_drift"][0] > 1e3 and head["drift_left_out"] < 1e-2
+    oblique = next(r for r in rows if r["heading_deg"] == 30.0)
+    ang = np.degrees(np.arctan2(oblique["mean_drift"][1], oblique["mean_drift"][0]))
+    assert 20.0 < ang < 40.0 and oblique["offset"][1] > 0.0
+    # Hs^2 scaling of the drift and (linear mooring) of the offset it causes
+    model = load_case(case)
+    wind = SteadyWind(speed=24.0, ref_height=float(dlc.site["hub_height"]),
+                      alpha=float(dlc.site["shear_exponent"]))  # fmt: skip
+    env = dataclasses.replace(model.env, wind=wind)
+    calm = linearize(dataclasses.replace(model, env=env))
+    moves, drifts = [], []
+    for hs in (head["hs"], 0.5 * head["hs"]):
+        s, _ = sea_state_sea(model, hs, head["tp"], head["gamma"], 0.0)
+        lin = linearize(dataclasses.replace(model, env=dataclasses.replace(env, sea=s)), "mean")
+        moves.append(lin.x0 - calm.x0)
+        drifts.append(lin.mean_drift)
+    np.testing.assert_allclose(drifts[0], 4.0 * drifts[1], rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(head["offset"], calm.x0 + moves[0], rtol=0, atol=1e-9)
+    for k in (0, 4):  # surge, pitch
+        assert moves[0][k] == pytest.approx(4.0 * moves[1][k], rel=1e-4)

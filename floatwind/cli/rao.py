@@ -190,8 +190,21 @@ def _screen(args) -> int:
                              {"units": "m or rad", "long_name": "standard deviation sqrt(m0)"}),
             "significant_response": (c + ("coordinate",), np.array([r["significant"] for r in rows]),
                                      {"units": "m or rad", "long_name": "4 sqrt(m0)"}),
+            "mean_offset": (c + ("platform",), np.array([r["offset"] for r in rows]),
+                            {"units": "m (surge, sway, heave), rad (roll, pitch, yaw)",
+                             "long_name": "platform offset of the operating point (mean wind "
+                                          "thrust and, with a drift load, the sea state's mean drift)"}),
+            "mean_drift": (c + ("platform",), np.array([r["mean_drift"] for r in rows]),
+                           {"units": "N (surge, sway, heave), N m (roll, pitch, yaw)",
+                            "long_name": "mean wave drift of the sea state at the WAMIT reference "
+                                         "point, earth axes (zero without a drift load)"}),
+            "drift_variance_left_out": (c, [r["drift_left_out"] for r in rows],
+                                        {"units": "1", "long_name": "fraction of the spectrum's "
+                                         "variance outside the drift file's frequencies"}),
         },
-        coords={"condition": [r["condition"] + "/" + r["dlc"] for r in rows], "coordinate": dof},
+        coords={"condition": [r["condition"] + "/" + r["dlc"] for r in rows], "coordinate": dof,
+                "platform": ["PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch",
+                             "PtfmYaw"]},
         attrs={"title": f"floatwind frequency-domain screening of {dlc.name}",
                "not_screened": "; ".join(skipped), "source": str(args.case),
                "conventions": "docs/linearization.md"},
@@ -202,6 +215,14 @@ def _screen(args) -> int:
           f"{wall:.1f} s")  # fmt: skip
     for note in skipped:
         print(f"  {note}")
+    drift = np.array([r["mean_drift"] for r in rows])
+    if np.any(drift != 0.0):
+        k = int(np.argmax(np.hypot(drift[:, 0], drift[:, 1])))
+        off = rows[k]["offset"]
+        print(f"each sea state's mean wave drift is in its operating point; the largest: "
+              f"{np.hypot(drift[k, 0], drift[k, 1]):.4g} N horizontal, offset surge {off[0]:.3g} m, "
+              f"sway {off[1]:.3g} m, pitch {np.degrees(off[4]):.3g} deg (DLC {rows[k]['dlc']} "
+              f"{rows[k]['condition']})")  # fmt: skip
     print("largest significant responses (m, deg) and their condition:")
     for i, d in enumerate(dof):
         k = int(np.argmax(sig[:, i]))

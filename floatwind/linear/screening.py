@@ -7,7 +7,15 @@ wind of that speed at hub height with the site's shear (the mean thrust sets the
 and pitch; the thrust's dependence on the relative wind is the aerodynamic damping); for each
 load condition (sea state Hs, Tp, gamma from a heading) the RAOs at that heading give the
 response spectra in the JONSWAP sea and the standard deviations and significant responses
-(floatwind.linear.rao). Turbulence, second-order wave loads and the seeds are outside a linear
+(floatwind.linear.rao). Where the case has a mean-drift load (a potential-flow excitation with
+``second_order: mean_drift`` or ``newman``), each sea state adds its own mean wave drift to the
+operating point, as ``floatwind linearize --at mean`` does for the case's own sea: ``F_k = 2
+int S(omega) Q_k(omega, beta) domega`` over the drift file's frequencies (trapezoidal weights on
+``n_drift`` points; HydroDyn WAMIT2.f90 ``MnDrift_InitCalc`` sums the same ``|a_j|^2 Q_k`` over a
+sea's components, ``|a_j|^2 = 2 S(omega_j) domega``), so each condition is linearised about its
+own mean offset (the mooring's stiffness there). The spectrum's variance outside the drift
+file's frequencies carries no drift (HydroDyn takes zero there) and is reported per condition.
+Turbulence, the slowly varying (difference-frequency) drift and the seeds are outside a linear
 screen; parked DLCs (6.x) need the parked rotor that the DLC runner builds and are listed as
 not screened.
 """
@@ -20,14 +28,53 @@ from floatwind.environment.spectra import JonswapSpectrum
 from floatwind.linear.matrices import linearize
 from floatwind.linear.rao import raos, response_spectra
 
-__all__ = ["screen"]
+__all__ = ["screen", "sea_state_sea"]
+
+
+def _drift_loads(model) -> list:
+    """The potential-flow excitation loads of ``model`` with a mean drift (MnDrift / Newman)."""
+    return [ld for ld in model.loads if getattr(ld, "second_order", None) is not None
+            and getattr(ld, "drift", None) is not None]  # fmt: skip
+
+
+def sea_state_sea(model, hs: float, tp: float, gamma, heading_deg: float, n_drift: int = 400):
+    """(sea, left_out): a unidirectional first-order sea (``LinearSea``) of the JONSWAP spectrum
+    (hs, tp, gamma) from ``heading_deg`` whose components carry the spectrum's variance over the
+    common frequency range of the drift files of ``model`` (``|a_j|^2 = 2 S(omega_j) w_j``, w_j
+    trapezoidal weights on ``n_drift`` points): its mean drift ``sum_j |a_j|^2 Q(omega_j)`` is
+    ``2 int S Q domega`` (module docstring). ``left_out``: the fraction of the spectrum's variance
+    outside that range (it carries no drift, as in HydroDyn)."""
+    from floatwind.environment.waves import LinearSea
+
+    loads = _drift_loads(model)
+    if not loads:
+        raise ValueError("the model has no mean-drift load")
+    lo = max(float(ld.drift.omega[0]) for ld in loads)
+    hi = min(float(ld.drift.omega[-1]) for ld in loads)
+    spec = JonswapSpectrum(hs, tp, gamma)
+    w = np.linspace(lo, hi, int(n_drift))
+    wt = np.full(w.size, w[1] - w[0])
+    wt[[0, -1]] *= 0.5
+    S = np.asarray(spec(w), float)
+    dense = np.linspace(1e-3, max(10.0, 3.0 * hi), 20001)
+    Sd = np.asarray(spec(dense), float)
+    total = np.trapezoid(Sd, dense)
+    inside = np.trapezoid(np.where((dense >= lo) & (dense <= hi), Sd, 0.0), dense)
+    env = model.env
+    sea = LinearSea(omega=w, amplitude=np.sqrt(2.0 * S * wt)[None, :],
+                    heading=np.full((1, w.size), np.radians(heading_deg)),
+                    depth=float(env.water_depth), gravity=float(env.gravity),
+                    info={"spectrum": "jonswap", "hs": hs, "tp": tp, "gamma": gamma})  # fmt: skip
+    return sea, float(max(0.0, 1.0 - inside / total)) if total > 0 else 0.0
 
 
 def screen(dlc, omega=None) -> tuple[list[dict], list[str]]:
     """(rows, skipped): one row per operating load condition of the DLC set ``dlc``
     (``floatwind.dlc.spec.DLCSet``) with its dlc, condition, wind speed, hs, tp, gamma, heading,
-    ``std`` and ``significant`` (n,) per DOF and ``dof`` names; ``skipped`` names the load
-    cases not screened."""
+    ``std`` and ``significant`` (n,) per DOF and ``dof`` names, ``offset`` (6,) the operating
+    point's platform offset (m, rad) and ``mean_drift`` (6,) the sea state's mean drift (N, N m;
+    zeros without a drift load), ``drift_left_out`` the spectrum's variance fraction outside
+    the drift file; ``skipped`` names the load cases not screened."""
     import dataclasses
 
     from floatwind.case import load_case
@@ -36,7 +83,9 @@ def screen(dlc, omega=None) -> tuple[list[dict], list[str]]:
     omega = np.linspace(0.02, 4.0, 400) if omega is None else np.asarray(omega, float)
     site = dlc.site
     cache: dict[float, object] = {}
+    lin_env: dict[float, object] = {}
     model = load_case(dlc.case)
+    drifting = bool(_drift_loads(model))
     rows, skipped = [], []
     for lc in dlc.load_cases:
         groups = dlc.groups(lc)
@@ -49,8 +98,15 @@ def screen(dlc, omega=None) -> tuple[list[dict], list[str]]:
                 wind = SteadyWind(speed=v, ref_height=float(site["hub_height"]), shear="power",
                                   alpha=float(site["shear_exponent"]))  # fmt: skip
                 env = dataclasses.replace(model.env, wind=wind)
-                cache[v] = linearize(dataclasses.replace(model, env=env))
-            lin = cache[v]
+                lin_env[v] = env
+                # with a drift load every sea state has its own operating point (below)
+                cache[v] = None if drifting else linearize(dataclasses.replace(model, env=env))
+            lin, left_out = cache[v], 0.0
+            if drifting:  # the operating point under this sea state's own mean drift
+                wave_sea, left_out = sea_state_sea(model, g["hs"], g["tp"], g["gamma"],
+                                                   g["wave_heading_deg"])  # fmt: skip
+                env = dataclasses.replace(lin_env[v], sea=wave_sea)
+                lin = linearize(dataclasses.replace(model, env=env), at="mean")
             sea = JonswapSpectrum(g["hs"], g["tp"], g["gamma"])
             beta = np.radians([g["wave_heading_deg"]])
             R = raos(lin, omega, beta, sea)
@@ -58,5 +114,8 @@ def screen(dlc, omega=None) -> tuple[list[dict], list[str]]:
             rows.append({"dlc": lc.dlc, "condition": g["condition"], "wind_speed": v,
                          "hs": g["hs"], "tp": g["tp"], "gamma": g["gamma"],
                          "heading_deg": g["wave_heading_deg"], "std": sigma[0],
-                         "significant": sig[0], "dof": list(lin.dof)})  # fmt: skip
+                         "significant": sig[0], "dof": list(lin.dof), "offset": np.asarray(lin.x0, float),
+                         "mean_drift": (np.zeros(6) if lin.mean_drift is None
+                                        else np.asarray(lin.mean_drift, float)),
+                         "drift_left_out": left_out})  # fmt: skip
     return rows, skipped
