@@ -224,8 +224,11 @@ def test_morison_spar_matches_the_nonlinear_time_domain_run():
 def test_dlc_screening_equals_the_direct_frequency_domain_solve(tmp_path, capsys):
     """The screening of a DLC set (cases/dlc/oc3_hywind_iec.yaml, DLC 1.6 cut to its 24 m/s
     bin, and DLC 6.1): each operating condition's significant responses equal a direct RAO solve
-    of the case linearised in a steady wind of that speed; the parked DLC is named as not
-    screened; the command refuses a sea state of its own."""
+    of the case linearised in a steady wind of that speed; the parked DLC is screened with the
+    DLC runner's parked rotor (spin locked, the disc's parked C_T) in its 50-year wind: the
+    yaw misalignments +-8 deg give the same operating point (1e-9), below the aligned one's
+    surge (the disc's thrust along its axis: about cos^2 8 deg of it, 2 %), a larger offset than
+    the operating rotor's in 24 m/s; the command refuses a sea state of its own."""
     from floatwind.cli import main
     from floatwind.dlc.spec import load_dlc
     from floatwind.environment.wind import SteadyWind
@@ -238,15 +241,23 @@ def test_dlc_screening_equals_the_direct_frequency_domain_solve(tmp_path, capsys
                                                 lc61])  # fmt: skip
     w = np.linspace(0.02, 3.0, 300)
     rows, skipped = screen(dlc, w)
-    assert len(rows) == len(full.site["wave_directions"]) and skipped == [
-        "DLC 6.1 (parked rotor: not screened)"]  # fmt: skip
+    nd = len(full.site["wave_directions"])
+    assert skipped == [] and len(rows) == nd + 3 * nd  # 6.1: yaw -8, 0, +8 deg
+    park = {
+        r["yaw_misalignment_deg"]: r for r in rows if r["dlc"] == "6.1" and r["heading_deg"] == 0
+    }
+    assert all(r["rotor"] == "parked" and r["wind_speed"] > 60.0 for r in park.values())
+    np.testing.assert_allclose(park[8.0]["offset"], park[-8.0]["offset"], rtol=1e-9, atol=1e-12)
+    ratio = park[8.0]["offset"][0] / park[0.0]["offset"][0]
+    assert ratio == pytest.approx(np.cos(np.radians(8.0)) ** 2, abs=0.02) and ratio < 1.0
+    assert park[0.0]["offset"][0] > rows[0]["offset"][0]
     from floatwind.case import load_case
 
     model = load_case(dlc.case)
     wind = SteadyWind(speed=24.0, ref_height=float(dlc.site["hub_height"]),
                       alpha=float(dlc.site["shear_exponent"]))  # fmt: skip
     lin = linearize(dataclasses.replace(model, env=dataclasses.replace(model.env, wind=wind)))
-    r = rows[-1]
+    r = rows[nd - 1]
     sea = JonswapSpectrum(r["hs"], r["tp"], r["gamma"])
     R = raos(lin, w, np.radians([r["heading_deg"]]), sea)
     np.testing.assert_allclose(r["significant"], response_spectra(R, w, sea(w))[2][0], rtol=1e-9)

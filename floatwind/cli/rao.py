@@ -186,6 +186,8 @@ def _screen(args) -> int:
             "tp": (c, [r["tp"] for r in rows], {"units": "s"}),
             "gamma": (c, [r["gamma"] for r in rows], {"units": "1"}),
             "heading": (c, [r["heading_deg"] for r in rows], {"units": "deg"}),
+            "rotor": (c, np.array([r["rotor"] for r in rows], dtype=object)),
+            "yaw_misalignment": (c, [r["yaw_misalignment_deg"] for r in rows], {"units": "deg"}),
             "response_std": (c + ("coordinate",), np.array([r["std"] for r in rows]),
                              {"units": "m or rad", "long_name": "standard deviation sqrt(m0)"}),
             "significant_response": (c + ("coordinate",), np.array([r["significant"] for r in rows]),

@@ -16,8 +16,9 @@ sea's components, ``|a_j|^2 = 2 S(omega_j) domega``), so each condition is linea
 own mean offset (the mooring's stiffness there). The spectrum's variance outside the drift
 file's frequencies carries no drift (HydroDyn takes zero there) and is reported per condition.
 Turbulence, the slowly varying (difference-frequency) drift and the seeds are outside a linear
-screen; parked DLCs (6.x) need the parked rotor that the DLC runner builds and are listed as
-not screened.
+screen. Parked DLCs (6.1, 6.3) are linearised with the parked rotor the DLC runner builds for
+them (:meth:`floatwind.dlc.spec.DLCSet.parked_rotor`: spin locked, blades feathered or the C_T
+disc's parked thrust coefficient) in each condition's steady extreme wind and yaw misalignment.
 """
 
 from __future__ import annotations
@@ -68,6 +69,28 @@ def sea_state_sea(model, hs: float, tp: float, gamma, heading_deg: float, n_drif
     return sea, float(max(0.0, 1.0 - inside / total)) if total > 0 else 0.0
 
 
+def _parked_models(dlc, lc) -> dict:
+    """{condition: model} of a parked DLC (6.x): the DLC runner's own case of each condition
+    (``DLCSet.study``: the spin joint locked, the BEM rotor feathered or the C_T disc's parked
+    thrust coefficient, ServoDyn parked) in its steady extreme wind with its yaw misalignment,
+    in still water (the sea enters the frequency-domain solve)."""
+    from floatwind.case.loader import model_from_dict
+
+    study = dlc.study(lc)
+    out: dict = {}
+    for run in study.runs():
+        if run.condition in out:
+            continue
+        data = study.case_dict(run)
+        env = dict(data.get("environment") or {})
+        env.pop("waves", None)
+        data["environment"] = env
+        case = study.case_path(run.design_index)
+        out[run.condition] = model_from_dict(data, base_dir=case.parent, name=run.id,
+                                             source=str(case), text="")  # fmt: skip
+    return out
+
+
 def screen(dlc, omega=None) -> tuple[list[dict], list[str]]:
     """(rows, skipped): one row per operating load condition of the DLC set ``dlc``
     (``floatwind.dlc.spec.DLCSet``) with its dlc, condition, wind speed, hs, tp, gamma, heading,
@@ -82,36 +105,47 @@ def screen(dlc, omega=None) -> tuple[list[dict], list[str]]:
 
     omega = np.linspace(0.02, 4.0, 400) if omega is None else np.asarray(omega, float)
     site = dlc.site
-    cache: dict[float, object] = {}
-    lin_env: dict[float, object] = {}
+    cache: dict = {}  # linearizations by wind speed (operating) or condition (parked)
+    models: dict = {}
     model = load_case(dlc.case)
     drifting = bool(_drift_loads(model))
     rows, skipped = [], []
     for lc in dlc.load_cases:
         groups = dlc.groups(lc)
-        if not groups or groups[0]["rotor"] != "operating":
-            skipped.append(f"DLC {lc.dlc} (parked rotor: not screened)")
+        if not groups:
+            skipped.append(f"DLC {lc.dlc} (no load condition)")
             continue
+        parked = _parked_models(dlc, lc) if groups[0]["rotor"] != "operating" else None
         for g in groups:
             v = float(g["wind_speed"])
-            if v not in cache:
-                wind = SteadyWind(speed=v, ref_height=float(site["hub_height"]), shear="power",
-                                  alpha=float(site["shear_exponent"]))  # fmt: skip
-                env = dataclasses.replace(model.env, wind=wind)
-                lin_env[v] = env
-                # with a drift load every sea state has its own operating point (below)
-                cache[v] = None if drifting else linearize(dataclasses.replace(model, env=env))
-            lin, left_out = cache[v], 0.0
+            if parked is not None:  # the DLC runner's parked rotor in the condition's own wind
+                key = ("parked", g["condition"])
+                if key not in models:
+                    models[key] = parked[g["condition"]]
+            else:
+                key = v
+                if key not in models:
+                    wind = SteadyWind(speed=v, ref_height=float(site["hub_height"]),
+                                      shear="power", alpha=float(site["shear_exponent"]))  # fmt: skip
+                    models[key] = dataclasses.replace(
+                        model, env=dataclasses.replace(model.env, wind=wind)
+                    )
+            base, left_out = models[key], 0.0
             if drifting:  # the operating point under this sea state's own mean drift
-                wave_sea, left_out = sea_state_sea(model, g["hs"], g["tp"], g["gamma"],
+                wave_sea, left_out = sea_state_sea(base, g["hs"], g["tp"], g["gamma"],
                                                    g["wave_heading_deg"])  # fmt: skip
-                env = dataclasses.replace(lin_env[v], sea=wave_sea)
-                lin = linearize(dataclasses.replace(model, env=env), at="mean")
+                env = dataclasses.replace(base.env, sea=wave_sea)
+                lin = linearize(dataclasses.replace(base, env=env), at="mean")
+            else:
+                if key not in cache:
+                    cache[key] = linearize(base)
+                lin = cache[key]
             sea = JonswapSpectrum(g["hs"], g["tp"], g["gamma"])
             beta = np.radians([g["wave_heading_deg"]])
             R = raos(lin, omega, beta, sea)
             _, sigma, sig = response_spectra(R, omega, sea(omega))
             rows.append({"dlc": lc.dlc, "condition": g["condition"], "wind_speed": v,
+                         "rotor": g["rotor"], "yaw_misalignment_deg": g["yaw_misalignment_deg"],
                          "hs": g["hs"], "tp": g["tp"], "gamma": g["gamma"],
                          "heading_deg": g["wave_heading_deg"], "std": sigma[0],
                          "significant": sig[0], "dof": list(lin.dof), "offset": np.asarray(lin.x0, float),

@@ -374,6 +374,14 @@ class PotentialExcitation(Load, kind="potential_excitation"):
             self.name = str(name)
         self._field = field
         self._cache: dict = {}
+        self._alive: dict = {}  # the seas of the cache keys (see _key)
+
+    def _key(self, kind: str, sea) -> tuple:
+        """The cache key of ``sea``: its id, with the sea kept alive by the load. An id is
+        unique only while its object lives: a freed sea's id taken by a new sea (a screening's
+        sea states, built one after another) would otherwise find the old sea's entry."""
+        self._alive[id(sea)] = sea
+        return (kind, id(sea))
 
     @classmethod
     def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None):
@@ -444,7 +452,7 @@ class PotentialExcitation(Load, kind="potential_excitation"):
     def coefficients(self, env) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(omega (M,), Re c (R, M, 6), Im c (R, M, 6)) of ``F = Re sum c e^{i omega t}``."""
         sea = env.sea
-        key = id(sea)
+        key = self._key("coefficients", sea)
         if key in self._cache:
             return self._cache[key]
         if not hasattr(sea, "amplitude"):  # still water
@@ -499,7 +507,7 @@ class PotentialExcitation(Load, kind="potential_excitation"):
         ``a`` the components' amplitudes in WAMIT's ``e^{+i omega t}`` form."""
         from floatwind.loads.drift import drift_coefficients
 
-        key = ("drift", id(env.sea))
+        key = self._key("drift", env.sea)
         if key in self._cache:
             return self._cache[key]
         w, _, _ = self.coefficients(env)
@@ -561,7 +569,7 @@ class PotentialExcitation(Load, kind="potential_excitation"):
         is), the last row repeating the first: HydroDyn's ``WaveExctn`` (WAMIT_Init: the inverse
         FFT of ``X WaveElevC0`` on SeaState's grid) and WAMIT2's mean-drift / Newman series
         (``|IFFT(a sqrt(Q))|^2``), here by an inverse FFT over the components' harmonics."""
-        key = ("table", id(env.sea))
+        key = self._key("table", env.sea)
         if key in self._cache:
             return self._cache[key]
         where = f"{self._field}.time_step" if self._field else "time_step"
@@ -617,7 +625,7 @@ class PotentialExcitation(Load, kind="potential_excitation"):
         return out
 
     def _params(self, env):
-        key = ("params", id(env.sea))
+        key = self._key("params", env.sea)
         if key not in self._cache:  # immutable arrays: built once per sea
             self._cache[key] = self._build_params(env)
         return self._cache[key]
@@ -791,7 +799,7 @@ class PotentialExcitationSS(PotentialExcitation):
         self.n_states = (self._blocks.n_states if self._blocks is not None
                          else sum(f.a.shape[0] for f in self.fits))  # fmt: skip
         self._by_rg: dict[float, rf.SSBlocks] = {}
-        self._eta: dict[int, tuple] = {}
+        self._eta: dict[tuple, tuple] = {}
         logger.info(self.fit_report)
 
     def state_names(self):
@@ -849,7 +857,7 @@ class PotentialExcitationSS(PotentialExcitation):
         return f64(np.asarray(sea.omega, float)), f64(A.real), f64(A.imag)
 
     def _ss_params(self, env, state0: int):
-        key = id(env.sea)
+        key = self._key("elevation", env.sea)
         if key not in self._eta:
             self._eta[key] = self._elevation(env)
         w, er, ei = self._eta[key]
