@@ -96,6 +96,20 @@ def fastest_rate(seg_len, ea, ba, mass_den, diam, can, rho, kbot, cbot) -> float
     return max(axial, seabed)
 
 
+def _served_once(kernel, args):
+    """``kernel`` (a compiled kernel, or its Python form) as the function that serves calls
+    with the argument types of ``args``: the ahead-of-time module's, looked up once for a loop
+    of many calls with the same types (each call through the kernel looks it up again, ~0.1 ms
+    for a params record of ~30 arrays: the statics' hundreds of calls), else the kernel."""
+    from floatwind import jit
+
+    look = jit.AOT_LOOKUP
+    if look is None or not isinstance(kernel, jit.Kernel):
+        return kernel
+    fn = look(kernel, tuple(args))
+    return kernel if fn is None else fn
+
+
 def stable_step(rate: float, bound: float = RK4_BOUND) -> float:
     """The largest step an explicit scheme with stability ``bound`` takes at ``rate``."""
     return bound / rate if rate > 0.0 else math.inf
@@ -487,8 +501,9 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         equilibrium of the same discrete model the run integrates (``floatwind mooring``, the
         statics, the refinement test). With free points Newton's method has the whole Jacobian;
         ``warm`` (the statics' many nearby poses, :meth:`states_at_rest`) starts it from the
-        last rest found: the result then depends on the calls before to within ``tol``, so a
-        run's states (``initial.start: static``) never use it."""
+        last rest found (lines with or without free points; each batch member from the one
+        before): the result then depends on the calls before to within ``tol``, so a run's
+        states (``initial.start: static``) never use it."""
         from floatwind._kernels import lumped as kl
 
         bk = body_kinematics(kin)
@@ -519,9 +534,9 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             for k, pt in enumerate(self.points):
                 if pt["kind"] == 2:
                     rp[k] = pt["position"]
-            self.start_shape(rp, env, one[0])
             dy = np.zeros_like(one)
             rpf, vpf = rp.copy(), vp.copy()
+            served = None
 
             def residual(x, one=one, dy=dy, rp=rp, vp=vp, rpf=rpf, vpf=vpf):
                 one[0, ipos] = x
@@ -531,20 +546,26 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
 
             def residuals(X, one=one, dy=dy, rp=rp, vp=vp, rpf=rpf, vpf=vpf):
                 # residual() of each row of X in one compiled call (the same bits)
+                nonlocal served
                 X = np.ascontiguousarray(X, dtype=float)
                 out = np.empty((X.shape[0], iacc.size))
-                many(p, X, ipos, iacc, one, rp, vp, rpf, vpf, dy, out)
+                args = (p, X, ipos, iacc, one, rp, vp, rpf, vpf, dy, out)
+                if served is None:  # the same argument types at every call of this solve
+                    served = _served_once(many, args)
+                served(*args)
                 return out
 
             g = float(getattr(env, "gravity", 9.80665))
-            start = one[0, pos].copy()
             x = None
             last = getattr(self, "_rest_warm", None)
-            if free and warm and last is not None and last.shape == start.shape:
-                # free points: from the last rest found (the statics' nearby poses: the pre-run
-                # check's 52 solves, an equilibrium's iterations, a sweep)
+            if warm and last is not None and last.shape == (ipos.size,):
+                # from the last rest found (the statics' nearby poses: the pre-run check's 52
+                # solves, the members of its Jacobians 1 cm or 1e-4 rad apart, an
+                # equilibrium's iterations, a sweep): 3 Newton iterations instead of 4-7
                 x = self._newton_rest(residuals, last.copy(), tol)
-            if x is None:
+            if x is None:  # from the catenary start
+                self.start_shape(rp, env, one[0])
+                start = one[0, pos].copy()
                 x = self._newton_rest(residuals, start.copy(), tol)
             if x is None and free:
                 # free points (clump weights, buoys) given where a user guessed them: Newton
@@ -554,8 +575,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                 one[0, ~pos] = 0.0
                 x = self._newton_rest(residuals, one[0, pos].copy(), tol)
             if x is not None:  # the fast path
-                if free:
-                    self._rest_warm = x.copy()
+                self._rest_warm = x.copy()
                 one[0, pos] = x
                 y[b] = one[0]
                 continue
@@ -579,8 +599,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                 raise SimulationError(f"{self.name}: the lines' static equilibrium was not found "
                                       f"({sol.message})", time=kin.t)  # fmt: skip
             one[0, pos] = sol.x
-            if free:
-                self._rest_warm = sol.x.copy()
+            self._rest_warm = sol.x.copy()
             y[b] = one[0]
         return y
 
