@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -96,6 +97,33 @@ def fastest_rate(seg_len, ea, ba, mass_den, diam, can, rho, kbot, cbot) -> float
     return max(axial, seabed)
 
 
+_NODE_CHANNEL = re.compile(r"L(\d+)[NS](\d+)(P[XYZ]|V[XYZ]|T)", re.IGNORECASE)
+
+
+def node_channel_name(name: str) -> str | None:
+    """MoorDyn's name of a line node's channel in floatwind's form (``L1N5PX``; MoorDyn-F reads
+    ``L<line><N|S><node><quantity>``, so ``l1s5t`` is ``L1N5T``), or None for another name."""
+    m = _NODE_CHANNEL.fullmatch(str(name).strip())
+    return None if m is None else f"L{int(m[1])}N{int(m[2])}{m[3].upper()}"
+
+
+def _node_channel_set(value, field: str, file) -> frozenset | None:
+    """``node_channels``: "all" (None) or a list of node channel names (a set of them)."""
+    if isinstance(value, str) and value.lower() == "all":
+        return None
+    if not isinstance(value, (list, tuple)):
+        raise CaseError(f"expected 'all' or a list of node channel names (L1N5PX), got {value!r}",
+                        field=field, file=file)  # fmt: skip
+    out = set()
+    for i, name in enumerate(value):
+        canon = node_channel_name(name)
+        if canon is None:
+            raise CaseError(f"{name!r} is not a line node channel (L<line>N<node>PX|PY|PZ|VX|VY|"
+                            "VZ|T)", field=f"{field}[{i}]", file=file)  # fmt: skip
+        out.add(canon)
+    return frozenset(out)
+
+
 def _served_once(kernel, args):
     """``kernel`` (a compiled kernel, or its Python form) as the function that serves calls
     with the argument types of ``args``: the ahead-of-time module's, looked up once for a loop
@@ -124,13 +152,17 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                  ic_threshold: float = 0.01, ic_cd_scale: float = 1.0, ic_dt: float = 1.0,
                  ic_start: str = "catenary", ic_step: str = "stable",
                  channel_prefix: str = "", name: str | None = None, field: str = "",
-                 file: str | None = None):  # fmt: skip
+                 file: str | None = None, node_channels="all"):  # fmt: skip
         self.body = int(body)
         self.name = name or "moordyn"
         self.channel_prefix = channel_prefix
         self._field = field
         self._file = file
         f = lambda k: f"{field}.{k}" if field else k  # noqa: E731
+        #: the per-node channels a run writes (``L#N#PX..``, ``L#N#VX..``, ``L#N#T``): None =
+        #: all; else the set of names (upper case, without the prefix); the statics
+        #: (``floatwind mooring``) always have every node
+        self.node_channels = _node_channel_set(node_channels, f("node_channels"), file)
         if not isinstance(line_types, Mapping) or not line_types:
             raise CaseError("expected a non-empty mapping of line types", field=f("line_types"),
                             file=file)  # fmt: skip
@@ -270,7 +302,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
     def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None):
         sec = Section(cfg, field, ("type", "body", "line_types", "points", "lines", "seabed",
                                    "dt_m", "initial", "channel_prefix", "name",
-                                   "integration"))  # fmt: skip
+                                   "integration", "node_channels"))  # fmt: skip
         sb = sec.section("seabed", ("kbot", "cbot"))
         ic = sec.section("initial", ("tmax", "threshold", "cd_scale", "dt", "start", "step"))
         types = sec.raw("line_types")
@@ -290,6 +322,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             ic_start=ic.choice("start", ("catenary", "static"), "catenary"),
             ic_step=ic.choice("step", ("stable", "dt_m"), "stable"),
             channel_prefix=sec.raw("channel_prefix", ""), name=sec.raw("name", None), field=field,
+            node_channels=sec.raw("node_channels", "all"),
         )  # fmt: skip
 
     # ------------------------------------------------------------------ params
@@ -764,20 +797,28 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         (:meth:`static_states`), with the interior nodes' positions as channels too (the
         shapes ``floatwind mooring`` draws)."""
         s = self.static_states(kin, env, warm=True)
-        out = self.wrench_state(t, kin, env, s, None)[0]
-        for n, name in enumerate(self.state_names()):
+        out = self._wrench_of(kin, env, s)[0]  # every node (node_channels: a run's outputs)
+        for n, name in enumerate(LumpedMassMooring.state_names(self)):
             if name[-2] == "P":
                 out.channels[name] = s[:, n].copy()
         return out
 
     def wrench_state(self, t, kin, env, s, memory):
-        return self._wrench_of(kin, env, s)
+        return self._wrench_of(kin, env, s, run=True)
 
-    def _wrench_of(self, kin, env, s):
-        """The wrench, channels and state rates of the line states ``s`` (B, n_line)."""
+    def _keep(self, name: str) -> bool:
+        """Whether a run writes the channel ``name`` (without the prefix): every channel but
+        the line nodes' not in ``node_channels``."""
+        return (self.node_channels is None or name in self.node_channels
+                or not name.startswith("L") or node_channel_name(name) is None)  # fmt: skip
+
+    def _wrench_of(self, kin, env, s, run: bool = False):
+        """The wrench, channels and state rates of the line states ``s`` (B, n_line); a run's
+        (``run``) per-node channels only those of ``node_channels``."""
         p, force, moment, added, dy = self._evaluate(kin, env, s)
         out = Wrench(force, moment, added_mass=added)
         pre = self.channel_prefix
+        keep = self._keep if run else (lambda name: True)
         for j in range(len(self.lines)):
             o, n = int(self.node0[j]), int(self.nseg[j])
             so = int(self.seg0[j])
@@ -789,15 +830,17 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             out.channels[f"{pre}L{j + 1}TENA"] = out.channels[f"{pre}ANCHTEN{j + 1}"].copy()
             out.channels[f"{pre}L{j + 1}TENB"] = out.channels[f"{pre}FAIRTEN{j + 1}"].copy()
             for i in range(n + 1):
+                node = f"L{j + 1}N{i}"
                 if i in (0, n):
                     f = p.scratch_f[:, o + i]
-                    ten = np.sqrt(np.sum(f * f, axis=1))
                     for c, ax in enumerate("XYZ"):
-                        out.channels[f"{pre}L{j + 1}N{i}P{ax}"] = p.scratch_r[:, o + i, c].copy()
-                else:
-                    ten = 0.5 * (np.abs(p.scratch_seg[:, so + i - 1, 1])
-                                 + np.abs(p.scratch_seg[:, so + i, 1]))  # fmt: skip
-                out.channels[f"{pre}L{j + 1}N{i}T"] = ten
+                        if keep(f"{node}P{ax}"):
+                            out.channels[f"{pre}{node}P{ax}"] = p.scratch_r[:, o + i, c].copy()
+                    if keep(f"{node}T"):
+                        out.channels[f"{pre}{node}T"] = np.sqrt(np.sum(f * f, axis=1))
+                elif keep(f"{node}T"):
+                    out.channels[f"{pre}{node}T"] = 0.5 * (np.abs(p.scratch_seg[:, so + i - 1, 1])
+                                                           + np.abs(p.scratch_seg[:, so + i, 1]))  # fmt: skip
         for k, pt in enumerate(self.points):
             for c, ax in enumerate("XYZ"):
                 out.channels[f"{pre}POINT{k + 1}F{ax}"] = p.scratch_pf[:, k, c].copy()
@@ -962,7 +1005,7 @@ class SubsteppedLumpedMooring(LumpedMassMooring):
                                       "lines (MoorDyn's RK2 at its stable step for the linear "
                                       "modes; violent drag can exceed it): integration: states "
                                       "or --mooring dynamic-states", time=float(t))  # fmt: skip
-        return self._with_nodes(self._wrench_of(kin, env, s)[0], s), None
+        return self._with_nodes(self._wrench_of(kin, env, s, run=True)[0], s), None
 
     def wrench_times(self, times, batch: int, kin, env, memory) -> Wrench:
         """:meth:`wrench_state` of a stack of (time, member) rows in one call (the same
@@ -971,11 +1014,15 @@ class SubsteppedLumpedMooring(LumpedMassMooring):
             s = self.static_states(kin, env, warm=True)
         else:
             s = self._states_at(times, batch, memory)
-        return self._with_nodes(self._wrench_of(kin, env, s)[0], s)
+        return self._with_nodes(self._wrench_of(kin, env, s, run=True)[0], s)
 
     def _with_nodes(self, out, s):
+        """The interior nodes' positions and velocities of ``s`` as channels (those of
+        ``node_channels``)."""
+        pre = len(self.channel_prefix)
         for n, name in enumerate(self._line_names()):
-            out.channels[name] = s[:, n].copy()
+            if self._keep(name[pre:]):
+                out.channels[name] = s[:, n].copy()
         return out
 
     def _line_names(self) -> list[str]:

@@ -584,9 +584,9 @@ _COLUMNS = {
         "NodeFair": M("line end B"),
         "AttachA": M("line end A"),
         "AttachB": M("line end B"),
-        "Flags/Outputs": N("MoorDyn output flags of the line"),
-        "Outputs": N("MoorDyn output flags of the line"),
-        "LineOutputs": N("MoorDyn output flags of the line"),
+        **{k: M("MoorDyn output flags of the line: p, v, t write its nodes' positions, "
+                "velocities, tensions (mooring_lumped node_channels; with OUTPUTS' node names)")
+           for k in ("Flags/Outputs", "Outputs", "LineOutputs")},  # fmt: skip
     },  # fmt: skip
 }
 
