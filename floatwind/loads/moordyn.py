@@ -1019,10 +1019,14 @@ class SubsteppedLumpedMooring(LumpedMassMooring):
     def _with_nodes(self, out, s):
         """The interior nodes' positions and velocities of ``s`` as channels (those of
         ``node_channels``)."""
-        pre = len(self.channel_prefix)
-        for n, name in enumerate(self._line_names()):
-            if self._keep(name[pre:]):
-                out.channels[name] = s[:, n].copy()
+        kept = self.__dict__.get("_kept_names")
+        if kept is None:  # the state columns written, once per load
+            pre = len(self.channel_prefix)
+            kept = [(n, name) for n, name in enumerate(self._line_names())
+                    if self._keep(name[pre:])]  # fmt: skip
+            self._kept_names = kept
+        for n, name in kept:
+            out.channels[name] = s[:, n].copy()
         return out
 
     def _line_names(self) -> list[str]:
