@@ -81,11 +81,14 @@ def read_moordyn_lumped(path, *, depth: float, rho: float, gravity: float):
                     "cd_scale": get["cdscaleic"], "dt": get["dtic"]},
     }  # fmt: skip
     _check_dtm(cfg, rho, opts["dtm"], file, md.options["dtm"][1])
-    k = len(cfg["node_channels"])
-    notes = [*md.notes, f"{pathlib.Path(file).name}: the lines' node channels written: "
-             f"{k} (those its OUTPUTS and LineOutputs ask for, as OpenFAST + MoorDyn writes "
-             "them; node_channels: all in an imported case file writes every node's)"]  # fmt: skip
-    return cfg, notes
+    return cfg, list(md.notes)
+
+
+def _nodes_note(cfg: dict) -> str:
+    """The part of the mooring-model note that says which node channels a run writes."""
+    return (f"; the lines' node channels written: {len(cfg['node_channels'])} (those its OUTPUTS "
+            "and LineOutputs ask for, as OpenFAST + MoorDyn; node_channels: all writes every "
+            "node's)")  # fmt: skip
 
 
 def _node_channels(md) -> list[str]:
@@ -218,6 +221,7 @@ def mooring_load(moor: dict, env: dict, ref: np.ndarray, notes: list[str], model
             f"{name}: mooring model: MoorDyn lumped-mass lines (mooring_lumped), sub-stepped "
             "with MoorDyn's RK2 inside each step of DT (--mooring dynamic-states integrates "
             "their nodes with the bodies; --mooring quasi-static runs the quasi-static catenary)"
+            + _nodes_note(cfg)
         )
         return cfg, None
     step, k = lumped_run_step(cfg, rho, dt)
@@ -227,5 +231,6 @@ def mooring_load(moor: dict, env: dict, ref: np.ndarray, notes: list[str], model
         "states of the run (--mooring dynamic sub-steps them inside DT; --mooring quasi-static "
         "runs the quasi-static catenary)"
         + (f"; run step DT/{k} = {step:.6g} s for the lines' fastest mode" if k > 1 else "")
+        + _nodes_note(cfg)
     )
     return cfg, (step if k > 1 else None)
