@@ -378,6 +378,7 @@ def test_quasi_static_choice_and_dynamic_default_notes(tmp_path):
     assert "mooring_lumped" in kinds and "mooring_catenary" not in kinds
     assert "mooring_catenary" in [ld["type"] for ld in qs["case"]["loads"]]
     assert sum("mooring model: MoorDyn lumped-mass lines" in n for n in dyn["notes"]) == 1
+    assert any("node channels written: 0" in n for n in dyn["notes"])
     assert sum("mooring model: quasi-static catenary" in n for n in qs["notes"]) == 1
     # the default sub-steps the lines inside DT; dynamic-states makes them states at DT/2
     lumped = next(ld for ld in dyn["case"]["loads"] if ld["type"] == "mooring_lumped")
@@ -392,7 +393,7 @@ def test_quasi_static_choice_and_dynamic_default_notes(tmp_path):
 # ------------------------------------------------------------------------------- whole runs
 
 
-def _oc3_lumped_model(disp, t_max=0.1, integration="states"):
+def _oc3_lumped_model(disp, t_max=0.1, integration="states", node_channels="all"):
     """cases/oc3_hywind_catenary.yaml with its three lines as 6-segment lumped-mass lines."""
     import dataclasses
 
@@ -412,7 +413,8 @@ def _oc3_lumped_model(disp, t_max=0.1, integration="states"):
     case["loads"][i] = {"type": "mooring_lumped", "body": "tower", "line_types": OC3,
                         "points": pts, "lines": lines, "dt_m": 0.002,
                         "initial": {"tmax": 1.0, "threshold": 1e-5, "cd_scale": 4.0,
-                                    "start": "static"}, "integration": integration}  # fmt: skip
+                                    "start": "static"}, "integration": integration,
+                        "node_channels": node_channels}  # fmt: skip
     case["simulation"].update(t_max=t_max, dt=0.005, dt_out=0.05)
     m = model_from_dict(case, base_dir=ROOT / "cases", name="oc3_lumped")
     ic = m.initial
@@ -609,3 +611,39 @@ def test_substeps_with_a_clump_follow_the_states_on_a_prescribed_fairlead_path(t
     # the issue's limits: tensions 1e-2, positions 1e-3
     assert max(err[:3]) < 1e-2 and max(err[3:]) < 1e-3, err
     assert np.ptp(a[:, 0]) > 1e4 and np.ptp(a[:, 3]) > 0.1, np.ptp(a, axis=0)
+
+
+def test_node_channels_choose_the_line_nodes_a_run_writes(tmp_path):
+    """node_channels: a run writes only the line nodes' channels listed (MoorDyn's names, its
+    S spelling too), the same numbers as with all of them; every other channel stays; a name
+    that is no node channel is refused naming the field. A deck writes what its MoorDyn file's
+    OUTPUTS and LineOutputs ask for (ref10: none, as OpenFAST + MoorDyn)."""
+    from floatwind.case.openfast.moordyn import read_moordyn_lumped
+    from floatwind.errors import CaseError
+    from floatwind.simulate import simulate
+
+    every = simulate(_oc3_lumped_model([[6.0, 0, 0]], integration="substep"), progress=False)
+    some = simulate(_oc3_lumped_model([[6.0, 0, 0]], integration="substep",
+                                      node_channels=["L1N3PX", "l2s1t"]), progress=False)  # fmt: skip
+    nodes = [n for n in every.data_vars if n.startswith(("L1N", "L2N", "L3N"))]
+    assert len(nodes) > 100
+    assert sorted(n for n in some.data_vars if n in nodes) == ["L1N3PX", "L2N1T"]
+    for name in some.data_vars:
+        assert np.array_equal(some[name].values, every[name].values), name
+    assert set(every.data_vars) - set(nodes) == set(some.data_vars) - {"L1N3PX", "L2N1T"}
+    with pytest.raises(CaseError, match="node_channels"):
+        _oc3_lumped_model([[6.0, 0, 0]], node_channels=["FAIRTEN1"])
+    if not REF10.is_dir():
+        return
+    cfg, _ = read_moordyn_lumped(REF10 / "MoorDyn.dat", depth=320.0, rho=1025.0,
+                                 gravity=9.80665)  # fmt: skip
+    assert cfg["node_channels"] == []
+    text = (REF10 / "MoorDyn.dat").read_text()
+    text = text.replace("FairTen1\n", "FairTen1\nL1N5PX\nl3s2t\n")
+    rows = [ln for ln in text.splitlines() if ln.split()[:2] == ["2", "main"]]
+    text = text.replace(rows[0], rows[0].rstrip()[:-1] + "pt")
+    (tmp_path / "MoorDyn.dat").write_text(text)
+    cfg, _ = read_moordyn_lumped(tmp_path / "MoorDyn.dat", depth=320.0, rho=1025.0,
+                                 gravity=9.80665)  # fmt: skip
+    line2 = [f"L2N{i}{q}" for i in range(21) for q in ("PX", "PY", "PZ", "T")]
+    assert sorted(cfg["node_channels"]) == sorted(["L1N5PX", "L3N2T", *line2])

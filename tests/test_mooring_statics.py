@@ -121,3 +121,40 @@ def test_bridle_adds_yaw_stiffness():
         k[name] = sm.mooring_stiffness(model, origin, R)
     assert k["bridle"][5, 5] > 3.0 * k["plain"][5, 5]
     assert k["bridle"][0, 0] == pytest.approx(k["plain"][0, 0], rel=0.25)
+
+
+def test_mooring_command_solves_the_statics_in_still_water(tmp_path, capsys):
+    """A case in regular waves with a Morison column: `floatwind mooring` gives the equilibrium
+    of the same case in still water (the waves' force at t = 0 is one instant of the sea, not
+    a rest: -32.5 m of surge instead of -0.074 m here) and says so."""
+    import re
+
+    from floatwind.cli import main
+    from floatwind.simulate.equilibrium import static_equilibrium
+
+    def surge_heave(data, name):
+        case = tmp_path / f"{name}.yaml"
+        case.write_text(yaml.safe_dump(copy.deepcopy(data)))
+        fig = tmp_path / f"{name}.png"
+        assert main(["mooring", str(case), "--figure", str(fig), "--surge-max", "1"]) == 0
+        out = capsys.readouterr().out
+        m = re.search(r"at the static equilibrium in still water \(PtfmSurge (\S+), PtfmSway "
+                      r"\S+, PtfmHeave (\S+),", out)  # fmt: skip
+        assert m, out
+        return float(m.group(1)), float(m.group(2))
+
+    calm = _single()
+    calm["loads"].append({"type": "morison", "body": "platform", "cd": 0.6, "cm": 2.0,
+                          "ca": 1.0, "strip_length": 4.0,
+                          "members": [{"end_a": [0.0, 0.0, -120.0], "end_b": [0.0, 0.0, 10.0],
+                                       "diameter": 9.4}]})  # fmt: skip
+    waves = copy.deepcopy(calm)
+    waves["environment"]["waves"] = {"kind": "regular", "height": 6.0, "period": 10.0,
+                                     "phase_deg": 90.0}  # fmt: skip
+    at_t0 = static_equilibrium(_model(waves))  # what the statics gave before: the sea at t = 0
+    calm_eq = static_equilibrium(_model(calm))
+    assert abs(at_t0["PtfmSurge"] - calm_eq["PtfmSurge"]) > 1.0
+    calm_cli = surge_heave(calm, "calm")
+    assert surge_heave(waves, "waves") == calm_cli
+    assert calm_cli == pytest.approx((calm_eq["PtfmSurge"], calm_eq["PtfmHeave"]), rel=1e-5,
+                                     abs=1e-6)  # fmt: skip

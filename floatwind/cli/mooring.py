@@ -38,7 +38,7 @@ def main(args) -> int:
 
     if args.figure:
         check_figure_suffix(args.figure, "--figure")
-    model = load_model(args.case)
+    model, sea_words = sm.in_still_water(load_model(args.case))  # the statics' sea: still
     loads = sm.mooring_loads(model)
     if not loads:
         raise CaseError(sm.no_mooring_message().replace("the model", "the case", 1), field="loads")
@@ -61,7 +61,7 @@ def main(args) -> int:
         y[:, 6 : system.n_rigid] = 0.0  # the loads' own states (line nodes) kept
         y[0, :6] = eq["q"]
         origin, R = sm.pose_of_state(model, system, y, body)
-        where = "at the static equilibrium (" + ", ".join(
+        where = f"at the static equilibrium {sea_words} (" + ", ".join(
             f"{k} {eq[k]:.6g}" for k in ("PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll",
                                          "PtfmPitch", "PtfmYaw")
         ) + " m/rad)"  # fmt: skip

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -96,6 +97,47 @@ def fastest_rate(seg_len, ea, ba, mass_den, diam, can, rho, kbot, cbot) -> float
     return max(axial, seabed)
 
 
+_NODE_CHANNEL = re.compile(r"L(\d+)[NS](\d+)(P[XYZ]|V[XYZ]|T)", re.IGNORECASE)
+
+
+def node_channel_name(name: str) -> str | None:
+    """MoorDyn's name of a line node's channel in floatwind's form (``L1N5PX``; MoorDyn-F reads
+    ``L<line><N|S><node><quantity>``, so ``l1s5t`` is ``L1N5T``), or None for another name."""
+    m = _NODE_CHANNEL.fullmatch(str(name).strip())
+    return None if m is None else f"L{int(m[1])}N{int(m[2])}{m[3].upper()}"
+
+
+def _node_channel_set(value, field: str, file) -> frozenset | None:
+    """``node_channels``: "all" (None) or a list of node channel names (a set of them)."""
+    if isinstance(value, str) and value.lower() == "all":
+        return None
+    if not isinstance(value, (list, tuple)):
+        raise CaseError(f"expected 'all' or a list of node channel names (L1N5PX), got {value!r}",
+                        field=field, file=file)  # fmt: skip
+    out = set()
+    for i, name in enumerate(value):
+        canon = node_channel_name(name)
+        if canon is None:
+            raise CaseError(f"{name!r} is not a line node channel (L<line>N<node>PX|PY|PZ|VX|VY|"
+                            "VZ|T)", field=f"{field}[{i}]", file=file)  # fmt: skip
+        out.add(canon)
+    return frozenset(out)
+
+
+def _served_once(kernel, args):
+    """``kernel`` (a compiled kernel, or its Python form) as the function that serves calls
+    with the argument types of ``args``: the ahead-of-time module's, looked up once for a loop
+    of many calls with the same types (each call through the kernel looks it up again, ~0.1 ms
+    for a params record of ~30 arrays: the statics' hundreds of calls), else the kernel."""
+    from floatwind import jit
+
+    look = jit.AOT_LOOKUP
+    if look is None or not isinstance(kernel, jit.Kernel):
+        return kernel
+    fn = look(kernel, tuple(args))
+    return kernel if fn is None else fn
+
+
 def stable_step(rate: float, bound: float = RK4_BOUND) -> float:
     """The largest step an explicit scheme with stability ``bound`` takes at ``rate``."""
     return bound / rate if rate > 0.0 else math.inf
@@ -110,13 +152,17 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                  ic_threshold: float = 0.01, ic_cd_scale: float = 1.0, ic_dt: float = 1.0,
                  ic_start: str = "catenary", ic_step: str = "stable",
                  channel_prefix: str = "", name: str | None = None, field: str = "",
-                 file: str | None = None):  # fmt: skip
+                 file: str | None = None, node_channels="all"):  # fmt: skip
         self.body = int(body)
         self.name = name or "moordyn"
         self.channel_prefix = channel_prefix
         self._field = field
         self._file = file
         f = lambda k: f"{field}.{k}" if field else k  # noqa: E731
+        #: the per-node channels a run writes (``L#N#PX..``, ``L#N#VX..``, ``L#N#T``): None =
+        #: all; else the set of names (upper case, without the prefix); the statics
+        #: (``floatwind mooring``) always have every node
+        self.node_channels = _node_channel_set(node_channels, f("node_channels"), file)
         if not isinstance(line_types, Mapping) or not line_types:
             raise CaseError("expected a non-empty mapping of line types", field=f("line_types"),
                             file=file)  # fmt: skip
@@ -256,7 +302,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
     def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None):
         sec = Section(cfg, field, ("type", "body", "line_types", "points", "lines", "seabed",
                                    "dt_m", "initial", "channel_prefix", "name",
-                                   "integration"))  # fmt: skip
+                                   "integration", "node_channels"))  # fmt: skip
         sb = sec.section("seabed", ("kbot", "cbot"))
         ic = sec.section("initial", ("tmax", "threshold", "cd_scale", "dt", "start", "step"))
         types = sec.raw("line_types")
@@ -276,6 +322,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             ic_start=ic.choice("start", ("catenary", "static"), "catenary"),
             ic_step=ic.choice("step", ("stable", "dt_m"), "stable"),
             channel_prefix=sec.raw("channel_prefix", ""), name=sec.raw("name", None), field=field,
+            node_channels=sec.raw("node_channels", "all"),
         )  # fmt: skip
 
     # ------------------------------------------------------------------ params
@@ -487,8 +534,9 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         equilibrium of the same discrete model the run integrates (``floatwind mooring``, the
         statics, the refinement test). With free points Newton's method has the whole Jacobian;
         ``warm`` (the statics' many nearby poses, :meth:`states_at_rest`) starts it from the
-        last rest found: the result then depends on the calls before to within ``tol``, so a
-        run's states (``initial.start: static``) never use it."""
+        last rest found (lines with or without free points; each batch member from the one
+        before): the result then depends on the calls before to within ``tol``, so a run's
+        states (``initial.start: static``) never use it."""
         from floatwind._kernels import lumped as kl
 
         bk = body_kinematics(kin)
@@ -519,9 +567,9 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             for k, pt in enumerate(self.points):
                 if pt["kind"] == 2:
                     rp[k] = pt["position"]
-            self.start_shape(rp, env, one[0])
             dy = np.zeros_like(one)
             rpf, vpf = rp.copy(), vp.copy()
+            served = None
 
             def residual(x, one=one, dy=dy, rp=rp, vp=vp, rpf=rpf, vpf=vpf):
                 one[0, ipos] = x
@@ -531,20 +579,26 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
 
             def residuals(X, one=one, dy=dy, rp=rp, vp=vp, rpf=rpf, vpf=vpf):
                 # residual() of each row of X in one compiled call (the same bits)
+                nonlocal served
                 X = np.ascontiguousarray(X, dtype=float)
                 out = np.empty((X.shape[0], iacc.size))
-                many(p, X, ipos, iacc, one, rp, vp, rpf, vpf, dy, out)
+                args = (p, X, ipos, iacc, one, rp, vp, rpf, vpf, dy, out)
+                if served is None:  # the same argument types at every call of this solve
+                    served = _served_once(many, args)
+                served(*args)
                 return out
 
             g = float(getattr(env, "gravity", 9.80665))
-            start = one[0, pos].copy()
             x = None
             last = getattr(self, "_rest_warm", None)
-            if free and warm and last is not None and last.shape == start.shape:
-                # free points: from the last rest found (the statics' nearby poses: the pre-run
-                # check's 52 solves, an equilibrium's iterations, a sweep)
+            if warm and last is not None and last.shape == (ipos.size,):
+                # from the last rest found (the statics' nearby poses: the pre-run check's 52
+                # solves, the members of its Jacobians 1 cm or 1e-4 rad apart, an
+                # equilibrium's iterations, a sweep): 3 Newton iterations instead of 4-7
                 x = self._newton_rest(residuals, last.copy(), tol)
-            if x is None:
+            if x is None:  # from the catenary start
+                self.start_shape(rp, env, one[0])
+                start = one[0, pos].copy()
                 x = self._newton_rest(residuals, start.copy(), tol)
             if x is None and free:
                 # free points (clump weights, buoys) given where a user guessed them: Newton
@@ -554,8 +608,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                 one[0, ~pos] = 0.0
                 x = self._newton_rest(residuals, one[0, pos].copy(), tol)
             if x is not None:  # the fast path
-                if free:
-                    self._rest_warm = x.copy()
+                self._rest_warm = x.copy()
                 one[0, pos] = x
                 y[b] = one[0]
                 continue
@@ -579,8 +632,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
                 raise SimulationError(f"{self.name}: the lines' static equilibrium was not found "
                                       f"({sol.message})", time=kin.t)  # fmt: skip
             one[0, pos] = sol.x
-            if free:
-                self._rest_warm = sol.x.copy()
+            self._rest_warm = sol.x.copy()
             y[b] = one[0]
         return y
 
@@ -745,20 +797,28 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         (:meth:`static_states`), with the interior nodes' positions as channels too (the
         shapes ``floatwind mooring`` draws)."""
         s = self.static_states(kin, env, warm=True)
-        out = self.wrench_state(t, kin, env, s, None)[0]
-        for n, name in enumerate(self.state_names()):
+        out = self._wrench_of(kin, env, s)[0]  # every node (node_channels: a run's outputs)
+        for n, name in enumerate(LumpedMassMooring.state_names(self)):
             if name[-2] == "P":
                 out.channels[name] = s[:, n].copy()
         return out
 
     def wrench_state(self, t, kin, env, s, memory):
-        return self._wrench_of(kin, env, s)
+        return self._wrench_of(kin, env, s, run=True)
 
-    def _wrench_of(self, kin, env, s):
-        """The wrench, channels and state rates of the line states ``s`` (B, n_line)."""
+    def _keep(self, name: str) -> bool:
+        """Whether a run writes the channel ``name`` (without the prefix): every channel but
+        the line nodes' not in ``node_channels``."""
+        return (self.node_channels is None or name in self.node_channels
+                or not name.startswith("L") or node_channel_name(name) is None)  # fmt: skip
+
+    def _wrench_of(self, kin, env, s, run: bool = False):
+        """The wrench, channels and state rates of the line states ``s`` (B, n_line); a run's
+        (``run``) per-node channels only those of ``node_channels``."""
         p, force, moment, added, dy = self._evaluate(kin, env, s)
         out = Wrench(force, moment, added_mass=added)
         pre = self.channel_prefix
+        keep = self._keep if run else (lambda name: True)
         for j in range(len(self.lines)):
             o, n = int(self.node0[j]), int(self.nseg[j])
             so = int(self.seg0[j])
@@ -770,15 +830,17 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             out.channels[f"{pre}L{j + 1}TENA"] = out.channels[f"{pre}ANCHTEN{j + 1}"].copy()
             out.channels[f"{pre}L{j + 1}TENB"] = out.channels[f"{pre}FAIRTEN{j + 1}"].copy()
             for i in range(n + 1):
+                node = f"L{j + 1}N{i}"
                 if i in (0, n):
                     f = p.scratch_f[:, o + i]
-                    ten = np.sqrt(np.sum(f * f, axis=1))
                     for c, ax in enumerate("XYZ"):
-                        out.channels[f"{pre}L{j + 1}N{i}P{ax}"] = p.scratch_r[:, o + i, c].copy()
-                else:
-                    ten = 0.5 * (np.abs(p.scratch_seg[:, so + i - 1, 1])
-                                 + np.abs(p.scratch_seg[:, so + i, 1]))  # fmt: skip
-                out.channels[f"{pre}L{j + 1}N{i}T"] = ten
+                        if keep(f"{node}P{ax}"):
+                            out.channels[f"{pre}{node}P{ax}"] = p.scratch_r[:, o + i, c].copy()
+                    if keep(f"{node}T"):
+                        out.channels[f"{pre}{node}T"] = np.sqrt(np.sum(f * f, axis=1))
+                elif keep(f"{node}T"):
+                    out.channels[f"{pre}{node}T"] = 0.5 * (np.abs(p.scratch_seg[:, so + i - 1, 1])
+                                                           + np.abs(p.scratch_seg[:, so + i, 1]))  # fmt: skip
         for k, pt in enumerate(self.points):
             for c, ax in enumerate("XYZ"):
                 out.channels[f"{pre}POINT{k + 1}F{ax}"] = p.scratch_pf[:, k, c].copy()
@@ -943,7 +1005,7 @@ class SubsteppedLumpedMooring(LumpedMassMooring):
                                       "lines (MoorDyn's RK2 at its stable step for the linear "
                                       "modes; violent drag can exceed it): integration: states "
                                       "or --mooring dynamic-states", time=float(t))  # fmt: skip
-        return self._with_nodes(self._wrench_of(kin, env, s)[0], s), None
+        return self._with_nodes(self._wrench_of(kin, env, s, run=True)[0], s), None
 
     def wrench_times(self, times, batch: int, kin, env, memory) -> Wrench:
         """:meth:`wrench_state` of a stack of (time, member) rows in one call (the same
@@ -952,10 +1014,18 @@ class SubsteppedLumpedMooring(LumpedMassMooring):
             s = self.static_states(kin, env, warm=True)
         else:
             s = self._states_at(times, batch, memory)
-        return self._with_nodes(self._wrench_of(kin, env, s)[0], s)
+        return self._with_nodes(self._wrench_of(kin, env, s, run=True)[0], s)
 
     def _with_nodes(self, out, s):
-        for n, name in enumerate(self._line_names()):
+        """The interior nodes' positions and velocities of ``s`` as channels (those of
+        ``node_channels``)."""
+        kept = self.__dict__.get("_kept_names")
+        if kept is None:  # the state columns written, once per load
+            pre = len(self.channel_prefix)
+            kept = [(n, name) for n, name in enumerate(self._line_names())
+                    if self._keep(name[pre:])]  # fmt: skip
+            self._kept_names = kept
+        for n, name in kept:
             out.channels[name] = s[:, n].copy()
         return out
 

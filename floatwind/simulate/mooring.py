@@ -23,6 +23,7 @@ __all__ = [
     "mooring_stiffness",
     "mooring_wrench",
     "no_mooring_message",
+    "in_still_water",
     "offset_curve",
     "rest_pose",
 ]
@@ -39,6 +40,22 @@ def no_mooring_message() -> str:
     from floatwind.loads import registry
 
     return f"the model has no {' or '.join(registry.kinds(lambda c: c.is_mooring))} load"
+
+
+def in_still_water(model: Model) -> tuple[Model, str]:
+    """The model with its sea replaced by still water (the statics' sea: a static equilibrium
+    with the waves' force at t = 0 in it is one instant of the sea, not a rest), and a few words
+    saying which environment the statics then include: still water, and the wind at t = 0 where
+    the model has one (a steady wind's thrust is a static load)."""
+    import dataclasses
+
+    from floatwind.environment.base import NoWind, StillWater
+
+    still = dataclasses.replace(model, env=dataclasses.replace(model.env, sea=StillWater()))
+    wind = getattr(model.env, "wind", None)
+    words = "in still water" + ("" if wind is None or isinstance(wind, NoWind)
+                                else ", with the wind at t = 0")  # fmt: skip
+    return still, words
 
 
 def _rotvec(phi: np.ndarray) -> np.ndarray:

@@ -72,7 +72,9 @@ def read_moordyn_lumped(path, *, depth: float, rho: float, gravity: float):
         "body": "platform",
         "line_types": md.line_types,
         "points": points,
-        "lines": [{k: v for k, v in ln.items() if k != "_line"} for ln in md.lines],
+        "lines": [{k: v for k, v in ln.items() if k not in ("_line", "outputs")}
+                  for ln in md.lines],  # fmt: skip
+        "node_channels": _node_channels(md),
         "seabed": {"kbot": get["kbot"], "cbot": get["cbot"]},
         "dt_m": opts["dtm"],
         "initial": {"tmax": get["tmaxic"], "threshold": get["threshic"],
@@ -80,6 +82,29 @@ def read_moordyn_lumped(path, *, depth: float, rho: float, gravity: float):
     }  # fmt: skip
     _check_dtm(cfg, rho, opts["dtm"], file, md.options["dtm"][1])
     return cfg, list(md.notes)
+
+
+def _nodes_note(cfg: dict) -> str:
+    """The part of the mooring-model note that says which node channels a run writes."""
+    return (f"; the lines' node channels written: {len(cfg['node_channels'])} (those its OUTPUTS "
+            "and LineOutputs ask for, as OpenFAST + MoorDyn; node_channels: all writes every "
+            "node's)")  # fmt: skip
+
+
+def _node_channels(md) -> list[str]:
+    """The line nodes' channels a deck run writes, as OpenFAST + MoorDyn writes them: those the
+    OUTPUTS section names (``L1N5PX``, ``L1S5T``), and every node's positions, velocities or
+    tensions of a line whose LineOutputs flags hold ``p``, ``v`` or ``t`` (MoorDyn writes those
+    to its line file; floatwind to the run's output). ref10: none (its lines' flags are ``-``)."""
+    from floatwind.loads.moordyn import node_channel_name
+
+    out = [c for c in (node_channel_name(n) for n in md.outputs) if c is not None]
+    for j, ln in enumerate(md.lines):
+        flags = str(ln.get("outputs", "-"))
+        for q, names in (("p", ("PX", "PY", "PZ")), ("v", ("VX", "VY", "VZ")), ("t", ("T",))):
+            if q in flags:  # MoorDyn's lower-case flags (upper-case D, U are other outputs)
+                out += [f"L{j + 1}N{i}{x}" for i in range(ln["segments"] + 1) for x in names]
+    return list(dict.fromkeys(out))
 
 
 def _check_dtm(cfg: dict, rho: float, dtm: float, file: str, line: int | None) -> None:
@@ -196,6 +221,7 @@ def mooring_load(moor: dict, env: dict, ref: np.ndarray, notes: list[str], model
             f"{name}: mooring model: MoorDyn lumped-mass lines (mooring_lumped), sub-stepped "
             "with MoorDyn's RK2 inside each step of DT (--mooring dynamic-states integrates "
             "their nodes with the bodies; --mooring quasi-static runs the quasi-static catenary)"
+            + _nodes_note(cfg)
         )
         return cfg, None
     step, k = lumped_run_step(cfg, rho, dt)
@@ -205,5 +231,6 @@ def mooring_load(moor: dict, env: dict, ref: np.ndarray, notes: list[str], model
         "states of the run (--mooring dynamic sub-steps them inside DT; --mooring quasi-static "
         "runs the quasi-static catenary)"
         + (f"; run step DT/{k} = {step:.6g} s for the lines' fastest mode" if k > 1 else "")
+        + _nodes_note(cfg)
     )
     return cfg, (step if k > 1 else None)

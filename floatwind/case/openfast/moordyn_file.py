@@ -88,10 +88,11 @@ class MoorDynFile(NamedTuple):
     points: list[dict]  # {name, kind (fixed|coupled|free), position, mass, volume, cda, ca,
     #                      force, _line}
     point_section: str  # "POINTS" (v2) or "CONNECTION PROPERTIES" (v1)
-    lines: list[dict]  # {name, type, end_a, end_b, length, segments, _line}
+    lines: list[dict]  # {name, type, end_a, end_b, length, segments, outputs, _line}
     options: dict[str, tuple[float, int, str]]  # lower-case key -> (value, line, key as
     #                                             spelled): OPTION_KEYS and FEATURE_KEYS
     notes: list[str]
+    outputs: tuple[str, ...] = ()  # the OUTPUTS section's channel names, as written
 
 
 def read_moordyn_file(path, *, depth: float, rho: float | None = None,
@@ -120,7 +121,21 @@ def read_moordyn_file(path, *, depth: float, rho: float | None = None,
     points, psec = _points(secs, file, depth)
     lines = _lines(secs, file, types, {p["name"]: p for p in points}, psec)
     options, notes = _options(secs, file, path.name, depth, rho, gravity)
-    return MoorDynFile(file, types, points, psec, lines, options, notes)
+    return MoorDynFile(file, types, points, psec, lines, options, notes, _outputs(secs))
+
+
+def _outputs(secs) -> tuple[str, ...]:
+    """The channel names of the OUTPUTS section (one or more a row, quotes and commas
+    stripped, up to END)."""
+    names: list[str] = []
+    for _n, toks in secs.get("OUTPUTS", []):
+        for tok in toks:
+            name = tok.strip("\"',")
+            if name.upper() == "END":
+                return tuple(names)
+            if name:
+                names.append(name)
+    return tuple(names)
 
 
 def _line_types(secs, file) -> dict[str, dict]:
@@ -261,8 +276,11 @@ def _lines(secs, file, types, kinds, psec) -> list[dict]:
                 )  # fmt: skip
         if a == b:
             raise CaseError("both ends of the line are the same point", field=fld, file=file)
+        # the LineOutputs / flags column: MoorDyn's per-line output file (p positions, v
+        # velocities, t tensions, ...; "-" none)
         lines.append({"name": toks[0], "type": ltype, "end_a": a, "end_b": b, "length": length,
-                      "segments": nseg, "_line": n})  # fmt: skip
+                      "segments": nseg, "outputs": toks[6] if len(toks) > 6 else "-",
+                      "_line": n})  # fmt: skip
     if not lines:
         raise CaseError("no lines defined", field="LINES", file=file)
     return lines

@@ -388,6 +388,11 @@ _MOORDYN_DYN = (
     "the import notes that MoorDyn's dynamics are not represented"
 )
 
+_LINE_OUTPUTS = (
+    "MoorDyn output flags of the line: p, v, t write its nodes' positions, velocities, "
+    "tensions (mooring_lumped node_channels; with the OUTPUTS section's node names)"
+)
+
 _SETTINGS = {
     # MAP++ SOLVER OPTIONS (first word of each option row); read by read_map
     "MAP": {
@@ -584,9 +589,9 @@ _COLUMNS = {
         "NodeFair": M("line end B"),
         "AttachA": M("line end A"),
         "AttachB": M("line end B"),
-        "Flags/Outputs": N("MoorDyn output flags of the line"),
-        "Outputs": N("MoorDyn output flags of the line"),
-        "LineOutputs": N("MoorDyn output flags of the line"),
+        "Flags/Outputs": M(_LINE_OUTPUTS),
+        "Outputs": M(_LINE_OUTPUTS),
+        "LineOutputs": M(_LINE_OUTPUTS),
     },  # fmt: skip
 }
 
