@@ -28,7 +28,7 @@ of a record (named tuple) each time a function binds it, and the records of this
 parameters' 43 arrays, the state's 19, the solve's scratch 26) made ~45 % of a step. The
 parameters are two flat arrays built once (``fp`` float64, ``ip`` int64, :func:`pack`; ``ip``
 holds the sizes and the offsets into both), the per-member state one flat float64 array of
-``B * state_size(N, nf)`` (:func:`state_layout`), the scratch one flat array per call; the
+``B * size`` (``_xlay``), the scratch one flat array per call; the
 kernels index them with offsets and never make a view.
 
 The NumPy path (flex_dynamics.py) is the reference; the two agree to rounding. Every member
@@ -47,7 +47,7 @@ from floatwind._kernels import mcm as km
 from floatwind._kernels.joints import DofParams
 from floatwind.jit import njit
 
-__all__ = ["FlexParams", "flex_dynamics", "flex_state", "pack", "state_layout"]
+__all__ = ["FlexParams", "flex_dynamics", "flex_state", "pack"]
 
 
 class FlexParams(NamedTuple):
@@ -97,20 +97,12 @@ def pack(fl: dict, it: dict, sizes: tuple) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(fp), np.ascontiguousarray(ipa)
 
 
-def state_layout(N: int, nf: int) -> dict:
-    """Offsets of one member's row of the flexible state (:func:`flex_state`) and its size
-    (``"size"``): rho, drho, ddrho (N, 3) of the bodies about G_s (C_1), R (N, 3, 3), w, dw
-    (N, 3), P, dP (3, 3), Q, dQ (3,) of bodies + nodes, the partials E, L (N, 3, nf), and the
-    node sums nm1 (3,), nL, nD (3, nf), nLL (nf, nf), nLr (nf, 3, 3), nLv (3, nf), nLa (nf,)."""
-    o = _xlay(N, nf)
-    names = ("rho", "drho", "ddrho", "R", "w", "dw", "P", "dP", "Q", "dQ", "E", "L", "nm1",
-             "nL", "nD", "nLL", "nLr", "nLv", "nLa", "size")  # fmt: skip
-    return dict(zip(names, o))
-
-
 @njit(cache=True, fastmath=False, inline="always")
 def _xlay(N, nf):
-    """The offsets of :func:`state_layout` (a tuple of ints)."""
+    """Offsets of one member's row of the flexible state (:func:`flex_state`) and its size (the
+    last): rho, drho, ddrho (N, 3) of the bodies about G_s (C_1), R (N, 3, 3), w, dw (N, 3), P,
+    dP (3, 3), Q, dQ (3,) of bodies + nodes, the partials E, L (N, 3, nf), and the node sums
+    nm1 (3,), nL, nD (3, nf), nLL (nf, nf), nLr (nf, 3, 3), nLv (3, nf), nLa (nf,)."""
     oRho = 0
     oDrho = 3 * N
     oDdrho = 6 * N
@@ -220,13 +212,18 @@ def _top_frame(t1, t3, RF, o):
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def _deflect(fp, ophi, oax, oe, n, ws, oq, oqd, oaxq, op, ov, oa, oL):
+def _deflect(fp, ophi, oax, oe, n, ws, oq, op, oL):
     """A point of the tower at shape ``phi`` (n,) and axial reduction ``ax`` (n, n) (or their
     mass-weighted node sums, the modal integrals): deflection p = sum phi_k q_k e_k - 1/2 sum
     ax_kl q_k q_l z, partials Lp[:, k] = phi_k e_k - sum_l ax_kl q_l z (3, n) at ``oL``,
     velocity v = Lp q', acceleration at q'' = 0 a = -sum ax_kl q'_k q'_l z (ElastoDyn rZT,
     PLinVelET, LinAccETt; docs/multibody.md "Flexible tower", Kinematics). Parameters in
-    ``fp`` at ``ophi``, ``oax``, ``oe``; q, q' and the results in ``ws``."""
+    ``fp`` at ``ophi``, ``oax``, ``oe``; in ``ws`` q, q' and the scratch sum_l ax_kl q_l (n each)
+    from ``oq``, p, v, a (3 each) from ``op``, Lp at ``oL``."""
+    oqd = oq + n
+    oaxq = oq + 2 * n
+    ov = op + 3
+    oa = op + 6
     for k in range(n):
         c = 0.0
         for m in range(n):
@@ -261,7 +258,7 @@ def _deflect(fp, ophi, oax, oe, n, ws, oq, oqd, oaxq, op, ov, oa, oL):
 
 @njit(cache=True, fastmath=False)
 def flex_state(fp, ip, trho, tdrho, tddrho, tR, tw, tdw, per_member, gm, y):
-    """The flexible state of every member (flat, ``B * state_layout(N, nf)["size"]``) and the
+    """The flexible state of every member (flat, ``B * size``, ``_xlay``) and the
     bodies' absolute kinematics r_G, R_b2g, v_G, w_g (B, N, ...; Wang 5.10) at (``gm``, y).
 
     ``trho .. tdw`` the relative kinematics of the tree (``floatwind._kernels.fused.RelTable``
@@ -295,39 +292,21 @@ def flex_state(fp, ip, trho, tdrho, tddrho, tR, tw, tdw, per_member, gm, y):
     wLb = wLs + 3 * n  # mass-weighted mean of the partials (3, nf)
     wLn = wLb + 3 * nf  # a node's partials before the mean is removed (3, nf)
     wLc = wLn + 3 * nf  # a node's partials (3, nf)
-    wq = wLc + 3 * nf
+    wq = wLc + 3 * nf  # q, q', sum_l AxRed_kl q_l (n each: _deflect)
     wqd = wq + n
     waxq = wqd + n
-    wpT = waxq + n
-    wvT = wpT + 3
-    waT = wvT + 3
-    wrs = waT + 3
-    wdrs = wrs + 3
-    wddrs = wdrs + 3
-    wrn = wddrs + 3
-    wvn = wrn + 3
-    wan = wvn + 3
-    wwF = wan + 3
-    ws_ = wwF + 3
-    wRs = ws_ + 3
-    wRds = wRs + 3
-    wRdds = wRds + 3
-    wt1 = wRdds + 3
-    wt2 = wt1 + 3
-    wt3 = wt2 + 3
-    wRF = wt3 + 3
-    wR0 = wRF + 9
-    wdR0 = wR0 + 9
-    wM3 = wdR0 + 9
-    wJm = wM3 + 9
-    wdJ = wJm + 9
-    wRI = wdJ + 9
-    wRb = wRI + 9  # the base frame (body kinematics)
-    wTb = wRb + 9
-    wws = wTb + 9
-    wv = wws + 3
-    wo = wv + 3
-    ws = np.empty(wo + 3)
+    # 3-vectors: the top's deflection, velocity, acceleration (_deflect), G_s and its
+    # derivatives, the node sums' (_deflect), w_F, then small vectors
+    v3 = waxq + n
+    wpT, wvT, waT, wrs, wdrs, wddrs = v3, v3 + 3, v3 + 6, v3 + 9, v3 + 12, v3 + 15
+    wrn, wvn, wan, wwF, ws_, wRs = v3 + 18, v3 + 21, v3 + 24, v3 + 27, v3 + 30, v3 + 33
+    wRds, wRdds, wt1, wt2, wt3 = v3 + 36, v3 + 39, v3 + 42, v3 + 45, v3 + 48
+    wws, wv, wo = v3 + 51, v3 + 54, v3 + 57
+    # 3x3 blocks: R_F, R0, dR0, products, Jm, dJ, R I, the base frame R and T(omega)
+    m9 = v3 + 60
+    wRF, wR0, wdR0, wM3, wJm, wdJ = m9, m9 + 9, m9 + 18, m9 + 27, m9 + 36, m9 + 45
+    wRI, wRb, wTb = m9 + 54, m9 + 63, m9 + 72
+    ws = np.empty(m9 + 81)
     for k in range(n):
         for c in range(3):
             ws[wEF + c * n + k] = 0.0
@@ -379,7 +358,7 @@ def flex_state(fp, ip, trho, tdrho, tddrho, tR, tw, tdw, per_member, gm, y):
         ws[wwF + 2] = 0.0
         # the tower top (ElastoDyn rZT, PLinVelET, LinAccETt with q'' = 0; docs/multibody.md
         # "Flexible tower", Kinematics): phi_k(L) e_k q_k - 1/2 sum AxRed_kl(L) q_k q_l z
-        _deflect(fp, o_phit, o_axt, o_e, n, ws, wq, wqd, waxq, wpT, wvT, waT, wLT)
+        _deflect(fp, o_phit, o_axt, o_e, n, ws, wq, wpT, wLT)
         # the bodies on the deflected top: r_T + R_F s, w_F + R_F w, R_F R (dw_F = 0)
         for i in range(N):
             if ip[i_rider + i] == 0:
@@ -429,7 +408,7 @@ def flex_state(fp, ip, trho, tdrho, tddrho, tR, tw, tdw, per_member, gm, y):
         # sum m_J r_J = c0 + sum_k (sum m phi_k) q_k e_k - 1/2 z sum_kl (sum m AxRed_kl) q_k q_l
         # (docs/multibody.md "Flexible tower": rZT summed over the nodes; the same sums in
         # another order: equal to round-off)
-        _deflect(fp, o_pm, o_am, o_e, n, ws, wq, wqd, waxq, wrn, wvn, wan, wLs)
+        _deflect(fp, o_pm, o_am, o_e, n, ws, wq, wrn, wLs)
         for k in range(3):
             ws[wrs + k] = fp[o_c0 + k] + ws[wrn + k]
             ws[wdrs + k] = ws[wvn + k]
@@ -713,9 +692,7 @@ def _euler123(a4, a5, a6, R, o):
     """``floatwind._kernels.mcm._euler123`` into R[o:o+9]."""
     c4, c5, c6 = math.cos(a4), math.cos(a5), math.cos(a6)
     s4, s5, s6 = math.sin(a4), math.sin(a5), math.sin(a6)
-    R[o] = c5 * c6
-    R[o + 1] = -c5 * s6
-    R[o + 2] = s5
+    R[o], R[o + 1], R[o + 2] = c5 * c6, -c5 * s6, s5
     R[o + 3] = s4 * s5 * c6 + c4 * s6
     R[o + 4] = -s4 * s5 * s6 + c4 * c6
     R[o + 5] = -s4 * c5
@@ -729,15 +706,9 @@ def _t_omega(a5, a6, T, o):
     """``floatwind._kernels.mcm._t_omega`` into T[o:o+9]."""
     c5, c6 = math.cos(a5), math.cos(a6)
     s5, s6 = math.sin(a5), math.sin(a6)
-    T[o] = c5 * c6
-    T[o + 1] = s6
-    T[o + 2] = 0.0
-    T[o + 3] = -c5 * s6
-    T[o + 4] = c6
-    T[o + 5] = 0.0
-    T[o + 6] = s5
-    T[o + 7] = 0.0
-    T[o + 8] = 1.0
+    T[o], T[o + 1], T[o + 2] = c5 * c6, s6, 0.0
+    T[o + 3], T[o + 4], T[o + 5] = -c5 * s6, c6, 0.0
+    T[o + 6], T[o + 7], T[o + 8] = s5, 0.0, 1.0
 
 
 @njit(cache=True, fastmath=False)
@@ -770,24 +741,8 @@ def flex_dynamics(fp, ip, y, X, tau, force, moment, A, coupled, out):
     r = np.empty(nn)
     u = np.empty(nn)
     # scratch: the base frame and the small vectors, Jb (N, 6, nn), cb (N, 6), rho_g (N, 3)
-    sR = 0
-    sTw = 9
-    sRE = 18
-    sw = 21
-    sh = 24
-    st1 = 27
-    st2 = 30
-    st3 = 33
-    sx3 = 36
-    sF = 39
-    sMg = 42
-    sJs = 45
-    sRb = 54
-    sIg = 63
-    swb = 72
-    sMi = 75
-    sv6 = 111
-    sMJ = 117
+    sR, sTw, sRE, sw, sh, st1, st2, st3, sx3, sF, sMg = 0, 9, 18, 21, 24, 27, 30, 33, 36, 39, 42
+    sJs, sRb, sIg, swb, sMi, sv6, sMJ = 45, 54, 63, 72, 75, 111, 117
     sJb = sMJ + 6 * nn
     scb = sJb + N * 6 * nn
     srg = scb + N * 6
