@@ -9,7 +9,7 @@ Morison spar in its JONSWAP sea with the rotor at 12.1 rpm; three variants: the 
 Times ``rk4_chunk`` of ``--steps`` RK4 steps (process CPU, min and median of ``--repeat``, the
 variants alternated in each round so that the machine's load hits them alike), after a warm-up
 chunk that compiles. ``--pieces`` also times, inside a compiled loop, the flexible stages of
-one right-hand side (``flex_state``, ``flex_forces``, ``flex_dynamics``) for the four-mode
+one right-hand side (``flex_state``, ``flex_dynamics``) for the four-mode
 model. Prints microseconds; asserts nothing.
 """
 
@@ -71,54 +71,40 @@ def pieces(fr, n: int, repeat: int) -> None:
     from floatwind._kernels import flex as kfx
 
     f = fr.params.dofs
-    f = f._replace(d=f.d._replace(motion=fr._motion if fr._motion is not None else f.d.motion))
     y = fr.system.initial_state()
     y = y + 1e-3 * np.random.default_rng(0).standard_normal(y.shape)
-    N = f.d.mass.shape[0]
+    N = int(f.ip[kfx.IP_N])
     B = y.shape[0]
     force = np.zeros((B, N, 3))
     moment = np.zeros((B, N, 3))
     A = np.zeros((B, N, 6, 6))
-
-    import inspect
-
     rel = fr._rel(np.array([0.0]))
-    new = len(inspect.signature(kfx.flex_state.py_func).parameters) == 4  # (f, rel, g, y)
+    tr = (rel.rho, rel.drho, rel.ddrho, rel.R_c2s, rel.w_rel, rel.dw_rel)
 
     @njit(cache=False)
-    def l_state_new(f, rel, y, n):
+    def l_state(fp, ip, tr, y, n):
         for _ in range(n):
-            kfx.flex_state(f, rel, 0, y)
+            kfx.flex_state(fp, ip, tr[0], tr[1], tr[2], tr[3], tr[4], tr[5], False, 0, y)
 
     @njit(cache=False)
-    def l_state_old(f, y, n):
+    def l_dyn(fp, ip, y, X, force, moment, A, out, n):
         for _ in range(n):
-            kfx.flex_state(f, 0, y)
+            tau = np.empty((y.shape[0], 4))
+            kfx.flex_dynamics(fp, ip, y, X, tau, force, moment, A, False, out)
 
-    @njit(cache=False)
-    def l_forces(f, y, n):
-        for _ in range(n):
-            kfx.flex_forces(f, 0, y)
-
-    @njit(cache=False)
-    def l_dyn(f, y, st, tau, force, moment, A, n):
-        for _ in range(n):
-            kfx.flex_dynamics(y[:, 0:6], y[:, 6:12], st, f, tau, force, moment, A, False)
-
-    st = kfx.flex_state(f, rel, 0, y) if new else kfx.flex_state(f, 0, y)[1]
-    tau = kfx.flex_forces(f, 0, y)
+    X = kfx.flex_state(f.fp, f.ip, *tr, False, 0, y)[0]
+    out = np.zeros_like(y)
     res = {}
     for name, fn, args in (
-        ("flex_state", l_state_new, (f, rel, y)) if new else ("flex_state", l_state_old, (f, y)),
-        ("flex_forces", l_forces, (f, y)),
-        ("flex_dynamics", l_dyn, (f, y, st, tau, force, moment, A)),
+        ("flex_state", l_state, (f.fp, f.ip, tr, y)),
+        ("flex_dynamics", l_dyn, (f.fp, f.ip, y, X, force, moment, A, out)),
     ):
         fn(*args, 1)
         best = []
         for _ in range(repeat):
-            c0 = time.perf_counter()
+            c0 = time.process_time()
             fn(*args, n)
-            best.append((time.perf_counter() - c0) / n * 1e6)
+            best.append((time.process_time() - c0) / n * 1e6)
         res[name] = (min(best), float(np.median(best)))
     for k, (mn, md) in res.items():
         print(f"  {k:14s} min {mn:7.2f} us  median {md:7.2f} us per call")

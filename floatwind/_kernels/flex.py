@@ -11,13 +11,25 @@ The state holds, after the 12 rigid-body columns, the joint angles and the modal
   modal coordinates (ElastoDyn ``CalculatePositions`` rZT, ``SetCoordSy`` / ``SmllRotTrans``
   for the top frame), the bodies above the top carried by the deflected top, the momentum
   coefficients over bodies + nodes (Wang 5.16-5.22) and the partial velocities of the joints
-  and the modes (mass-weighted mean removed: G_s of bodies + nodes). The tower nodes are not
-  points of the solve: G_s and the mean partial take their first moments from modal integrals
-  computed once (``FlexParams.Mn, c0, pm, am``), and one scalar pass over the nodes sums what
-  the rows need (``FlexState.nm1 .. nLa``; docs/multibody.md, "Flexible tower", Compiled path);
-* :func:`flex_dynamics`: the base rows of Wang (5.26) with the DOF accelerations in dQ and
-  Kane's rows of the joints and the modes (docs/multibody.md, "Joint DOFs") over the bodies,
-  plus the nodes' rows and weight from those sums, solved together per member.
+  and the modes (mass-weighted mean removed: G_s of bodies + nodes), then the bodies' absolute
+  kinematics (Wang 5.10, as ``floatwind._kernels.mcm.body_kinematics``). The tower nodes are
+  not points of the solve: G_s and the mean partial take their first moments from modal
+  integrals computed once (``pm``, ``am``, ``c0`` of the layout), and one scalar pass over the
+  nodes sums what the rows need (``nm1 .. nLa`` of the state row; docs/multibody.md, "Flexible
+  tower", Compiled path);
+* :func:`flex_dynamics`: the modal forces -K q - C q', the base rows of Wang (5.26) with the DOF
+  accelerations in dQ and Kane's rows of the joints and the modes (docs/multibody.md, "Joint
+  DOFs") over the bodies, plus the nodes' rows and weight from those sums, solved together per
+  member (the joint-DOF solve's pieces of ``floatwind._kernels.joints``, written here on flat
+  arrays).
+
+Plain arrays only (docs/performance.md, "Flexible tower"): numba reference-counts every array
+of a record (named tuple) each time a function binds it, and the records of this stage (the
+parameters' 43 arrays, the state's 19, the solve's scratch 26) made ~45 % of a step. The
+parameters are two flat arrays built once (``fp`` float64, ``ip`` int64, :func:`pack`; ``ip``
+holds the sizes and the offsets into both), the per-member state one flat float64 array of
+``B * size`` (``_xlay``), the scratch one flat array per call; the
+kernels index them with offsets and never make a view.
 
 The NumPy path (flex_dynamics.py) is the reference; the two agree to rounding. Every member
 goes through the same operations in the same order whatever B (bit-identical alone and in a
@@ -31,85 +43,155 @@ from typing import NamedTuple
 
 import numpy as np
 
-from floatwind._kernels import joints as kj
 from floatwind._kernels import mcm as km
 from floatwind._kernels.joints import DofParams
 from floatwind.jit import njit
 
-__all__ = ["FlexParams", "FlexState", "flex_dynamics", "flex_state"]
+__all__ = ["FlexParams", "flex_dynamics", "flex_state", "pack"]
 
 
 class FlexParams(NamedTuple):
-    """The tree (its joints in ``d``, ``d.n`` of them) and the tower modes of a flexible model."""
+    """A flexible model: the tower and the tree in two flat arrays (:func:`pack`), the tree's
+    joint DOFs and drives (``d``, read only by a model with joint DOFs: their relative
+    kinematics and drive torques) and the sizes the glue needs."""
 
+    fp: np.ndarray  # float64: the layout's float arrays and scalars
+    ip: np.ndarray  # int64: sizes, offsets (IP_*), then the int arrays
     d: DofParams
+    cm_b: np.ndarray  # (N, 3) the bodies' CM in their frames (BodyKinematics)
     n: int  # tower modes
-    nf: int  # d.n + n: the DOF columns of the state
-    phi: np.ndarray  # (n, J1) mode shapes at the nodes, last = the top (1)
-    e: np.ndarray  # (n, 3) mode direction (x fore-aft, y side-side)
-    slope: np.ndarray  # (n,) mode slopes at the top
-    is_fa: np.ndarray  # (n,) int64: 1 fore-aft
-    axred: np.ndarray  # (n, n, J1) ElastoDyn AxRed
-    Km: np.ndarray  # (n, n) modal stiffness
-    Cm: np.ndarray  # (n, n) modal damping
-    node0: np.ndarray  # (J1, 3) undeflected nodes and top rel. the base CM (base frame)
-    mass_ext: np.ndarray  # (N + J1,) bodies then nodes (the top point massless)
-    inertia_ext: np.ndarray  # (N + J1, 3, 3)
-    total_mass: float
-    gravity: float
-    top0: np.ndarray  # (3,) undeflected tower top rel. the base CM
-    pt: np.ndarray  # (N, 3) joint point of a joint on the base rel. the undeflected top
-    rider: np.ndarray  # (N,) int64: 1 for the bodies carried by the tower top
+    nj: int  # joint DOFs (d.n)
+    nf: int  # nj + n: the DOF columns of the state
     moving: bool  # the prescribed joint motions change in time (else d.motion has one row)
-    # the nodes node-major (the massive ones; the top point above), and their modal integrals
-    # (mass-weighted node sums, computed once: ElastoDyn's node sums of rZT, PLinVelET)
-    mn: np.ndarray  # (J,) node masses
-    node0n: np.ndarray  # (J, 3)
-    phin: np.ndarray  # (J, n) mode shapes at the nodes
-    axn: np.ndarray  # (J, n, n) AxRed at the nodes
-    phit: np.ndarray  # (n,) mode shapes at the top (1)
-    axt: np.ndarray  # (n, n) AxRed at the top
-    Mn: float  # sum m_J
-    c0: np.ndarray  # (3,) sum m_J node0_J
-    pm: np.ndarray  # (n,) sum m_J phi_k(h_J)
-    am: np.ndarray  # (n, n) sum m_J AxRed_kl(J)
 
 
-class FlexState(NamedTuple):
-    """One row per member: the bodies about G_s of bodies + nodes, their partials, and the
-    nodes' sums the coupled solve needs (rho, L of a node about G_s with the mean removed)."""
-
-    rho: np.ndarray  # (B, N, 3)
-    drho: np.ndarray
-    ddrho: np.ndarray
-    R: np.ndarray  # (B, N, 3, 3) body frames in C_1
-    w: np.ndarray  # (B, N, 3) relative angular velocity (C_1)
-    dw: np.ndarray
-    P: np.ndarray  # (B, 3, 3) of bodies + nodes
-    dP: np.ndarray
-    Q: np.ndarray  # (B, 3)
-    dQ: np.ndarray
-    E: np.ndarray  # (B, N, 3, nf) partial angular velocities
-    L: np.ndarray  # (B, N, 3, nf) partial velocities of rho
-    nm1: np.ndarray  # (B, 3) sum m_J rho_J
-    nL: np.ndarray  # (B, 3, nf) sum m_J L_Jj
-    nD: np.ndarray  # (B, 3, nf) sum m_J rho_J x L_Jj
-    nLL: np.ndarray  # (B, nf, nf) sum m_J L_Jj . L_Jk
-    nLr: np.ndarray  # (B, nf, 3, 3) sum m_J L_Jj rho_J^T
-    nLv: np.ndarray  # (B, 3, nf) sum m_J rho_J' x L_Jj
-    nLa: np.ndarray  # (B, nf) sum m_J L_Jj . rho_J''
+# ip header: sizes, then the offsets of the arrays in fp, then of the int arrays in ip
+IP_N, IP_NJ, IP_NM, IP_NF, IP_J, IP_MOVING = 0, 1, 2, 3, 4, 5
+_FP_FIELDS = (
+    "phit", "axt", "e", "slope", "Km", "Cm", "mass", "inertia", "top0", "pt", "mn", "node0n",
+    "phin", "axn", "pm", "am", "c0", "axis", "ratio", "rJp", "scal",
+)  # fmt: skip
+_IP_FIELDS = ("is_fa", "rider", "dof_of", "parent", "sub")
+IP_HEAD = 6 + len(_FP_FIELDS) + len(_IP_FIELDS)
 
 
-@njit(cache=True, fastmath=False)
-def _top_frame(t1, t3, RF):
+def pack(fl: dict, it: dict, sizes: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """``fp``, ``ip`` from the float arrays ``fl`` (names of ``_FP_FIELDS``; ``scal`` =
+    [total_mass, gravity, M_n]) and the int arrays ``it`` (``_IP_FIELDS``), ``sizes`` = (N, nj,
+    n, nf, J, moving)."""
+    ip = [int(v) for v in sizes] + [0] * (len(_FP_FIELDS) + len(_IP_FIELDS))
+    parts, o = [], 0
+    for k, name in enumerate(_FP_FIELDS):
+        a = np.ascontiguousarray(fl[name], dtype=np.float64).ravel()
+        ip[6 + k] = o
+        parts.append(a)
+        o += a.size
+    ints, o = [], IP_HEAD
+    for k, name in enumerate(_IP_FIELDS):
+        a = np.ascontiguousarray(it[name], dtype=np.int64).ravel()
+        ip[6 + len(_FP_FIELDS) + k] = o
+        ints.append(a)
+        o += a.size
+    fp = np.concatenate(parts) if parts else np.zeros(0)
+    ipa = np.concatenate([np.asarray(ip, dtype=np.int64)] + ints)
+    return np.ascontiguousarray(fp), np.ascontiguousarray(ipa)
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def _xlay(N, nf):
+    """Offsets of one member's row of the flexible state (:func:`flex_state`) and its size (the
+    last): rho, drho, ddrho (N, 3) of the bodies about G_s (C_1), R (N, 3, 3), w, dw (N, 3), P,
+    dP (3, 3), Q, dQ (3,) of bodies + nodes, the partials E, L (N, 3, nf), and the node sums
+    nm1 (3,), nL, nD (3, nf), nLL (nf, nf), nLr (nf, 3, 3), nLv (3, nf), nLa (nf,)."""
+    oRho = 0
+    oDrho = 3 * N
+    oDdrho = 6 * N
+    oR = 9 * N
+    oW = 18 * N
+    oDw = 21 * N
+    oP = 24 * N
+    odP = oP + 9
+    oQ = odP + 9
+    odQ = oQ + 3
+    oE = odQ + 3
+    oL = oE + 3 * N * nf
+    onm1 = oL + 3 * N * nf
+    onL = onm1 + 3
+    onD = onL + 3 * nf
+    onLL = onD + 3 * nf
+    onLr = onLL + nf * nf
+    onLv = onLr + 9 * nf
+    onLa = onLv + 3 * nf
+    size = onLa + nf
+    return (oRho, oDrho, oDdrho, oR, oW, oDw, oP, odP, oQ, odQ, oE, oL, onm1, onL, onD, onLL,
+            onLr, onLv, onLa, size)  # fmt: skip
+
+
+# small vector algebra on flat arrays at offsets (the same operations in the same order as
+# floatwind._kernels.mcm._mv, _mm, _cross)
+@njit(cache=True, fastmath=False, inline="always")
+def _mv(M, om, V, ov, O, oo):
+    """O[oo:oo+3] = M V (M 3x3 row-major at om)."""
+    v0, v1, v2 = V[ov], V[ov + 1], V[ov + 2]
+    for i in range(3):
+        O[oo + i] = M[om + 3 * i] * v0 + M[om + 3 * i + 1] * v1 + M[om + 3 * i + 2] * v2
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def _mtv(M, om, V, ov, O, oo):
+    """O = M^T V."""
+    v0, v1, v2 = V[ov], V[ov + 1], V[ov + 2]
+    for i in range(3):
+        O[oo + i] = M[om + i] * v0 + M[om + 3 + i] * v1 + M[om + 6 + i] * v2
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def _mm(A, oa, Bm, ob, O, oo):
+    """O = A B (3x3 row-major)."""
+    for i in range(3):
+        for j in range(3):
+            O[oo + 3 * i + j] = (
+                A[oa + 3 * i] * Bm[ob + j]
+                + A[oa + 3 * i + 1] * Bm[ob + 3 + j]
+                + A[oa + 3 * i + 2] * Bm[ob + 6 + j]
+            )
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def _cross(A, oa, Bv, ob, O, oo):
+    """O = A x B."""
+    a0, a1, a2 = A[oa], A[oa + 1], A[oa + 2]
+    b0, b1, b2 = Bv[ob], Bv[ob + 1], Bv[ob + 2]
+    x = a1 * b2 - a2 * b1
+    y = a2 * b0 - a0 * b2
+    z = a0 * b1 - a1 * b0
+    O[oo] = x
+    O[oo + 1] = y
+    O[oo + 2] = z
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def _rot_inertia(R, orr, I, oi, O, oo):
+    """O = R I R^T (``floatwind._kernels.joints._rot_inertia``)."""
+    for a in range(3):
+        for c in range(3):
+            s = 0.0
+            for k in range(3):
+                for m in range(3):
+                    s += R[orr + 3 * a + k] * I[oi + 3 * k + m] * R[orr + 3 * c + m]
+            O[oo + 3 * a + c] = s
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def _top_frame(t1, t3, RF, o):
     """ElastoDyn ``SmllRotTrans(t1, 0, t3)`` (NWTC_Num.f90, the orthonormalised small-angle
     matrix; b_i = T_ij a_j with a1 = x, a2 = -z... as FlexTower._top_frame_elastodyn) as the
-    columns x_top, y_top, z_top of R_F in the base frame."""
+    columns x_top, y_top, z_top of R_F in the base frame (row-major at ``o``)."""
     S = t1 * t1 + t3 * t3
     if S == 0.0:
         for i in range(3):
             for j in range(3):
-                RF[i, j] = 1.0 if i == j else 0.0
+                RF[o + 3 * i + j] = 1.0 if i == j else 0.0
         return
     sq = math.sqrt(1.0 + S)
     D = S * sq
@@ -124,600 +206,789 @@ def _top_frame(t1, t3, RF):
     T12 = t1 * S / D
     T21 = -t1 * S / D
     # a1 = x, a2 = (0, 0, -1), a3 = (0, 1, 0): b_i = (T_i0, -T_i2, T_i1); R_F = [b0, -b2, b1]
-    RF[0, 0], RF[1, 0], RF[2, 0] = T00, -T02, T01
-    RF[0, 1], RF[1, 1], RF[2, 1] = -T20, T22, -T21
-    RF[0, 2], RF[1, 2], RF[2, 2] = T10, -T12, T11
+    RF[o], RF[o + 3], RF[o + 6] = T00, -T02, T01
+    RF[o + 1], RF[o + 4], RF[o + 7] = -T20, T22, -T21
+    RF[o + 2], RF[o + 5], RF[o + 8] = T10, -T12, T11
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def _deflect(fp, ophi, oax, oe, n, ws, oq, op, oL):
+    """A point of the tower at shape ``phi`` (n,) and axial reduction ``ax`` (n, n) (or their
+    mass-weighted node sums, the modal integrals): deflection p = sum phi_k q_k e_k - 1/2 sum
+    ax_kl q_k q_l z, partials Lp[:, k] = phi_k e_k - sum_l ax_kl q_l z (3, n) at ``oL``,
+    velocity v = Lp q', acceleration at q'' = 0 a = -sum ax_kl q'_k q'_l z (ElastoDyn rZT,
+    PLinVelET, LinAccETt; docs/multibody.md "Flexible tower", Kinematics). Parameters in
+    ``fp`` at ``ophi``, ``oax``, ``oe``; in ``ws`` q, q' and the scratch sum_l ax_kl q_l (n each)
+    from ``oq``, p, v, a (3 each) from ``op``, Lp at ``oL``."""
+    oqd = oq + n
+    oaxq = oq + 2 * n
+    ov = op + 3
+    oa = op + 6
+    for k in range(n):
+        c = 0.0
+        for m in range(n):
+            c += ws[oq + m] * fp[oax + k * n + m]
+        ws[oaxq + k] = c
+    for c in range(3):
+        s = 0.0
+        for k in range(n):
+            s += ws[oq + k] * fp[ophi + k] * fp[oe + 3 * k + c]
+        ws[op + c] = s
+    s = 0.0
+    for k in range(n):
+        s += ws[oaxq + k] * ws[oq + k]
+    ws[op + 2] -= 0.5 * s
+    for k in range(n):
+        for c in range(3):
+            ws[oL + c * n + k] = fp[ophi + k] * fp[oe + 3 * k + c]
+        ws[oL + 2 * n + k] -= ws[oaxq + k]
+    for c in range(3):
+        s = 0.0
+        for k in range(n):
+            s += ws[oL + c * n + k] * ws[oqd + k]
+        ws[ov + c] = s
+    s = 0.0
+    for k in range(n):
+        for m in range(n):
+            s += ws[oqd + k] * fp[oax + k * n + m] * ws[oqd + m]
+    ws[oa] = 0.0
+    ws[oa + 1] = 0.0
+    ws[oa + 2] = -s
 
 
 @njit(cache=True, fastmath=False)
-def flex_state(f, rel, g, y):
-    """Relative kinematics (one row per member) of the tree bodies on the deflected tower and
-    the :class:`FlexState` of bodies + nodes at grid index ``g`` (see the module docstring).
-    ``rel`` the run's table of the tree (``floatwind._kernels.fused.RelTable``, the same kernel
-    ``km.rel_table``): used as it is when the tree has no joint DOFs (the same for every
-    member), else the tree is computed per member from its joint states."""
-    d = f.d
+def flex_state(fp, ip, trho, tdrho, tddrho, tR, tw, tdw, per_member, gm, y):
+    """The flexible state of every member (flat, ``B * size``, ``_xlay``) and the
+    bodies' absolute kinematics r_G, R_b2g, v_G, w_g (B, N, ...; Wang 5.10) at (``gm``, y).
+
+    ``trho .. tdw`` the relative kinematics of the tree (``floatwind._kernels.fused.RelTable``
+    fields): row ``gm`` for every member (the run's table, a tree without joint DOFs), or with
+    ``per_member`` row b for member b (the joint DOFs' table of the members,
+    ``floatwind._kernels.joints.rel_rows``)."""
     B = y.shape[0]
-    N = d.mass.shape[0]
-    nj = d.n
-    n = f.n
-    nf = f.nf
-    mn, node0n, phin, axn, e = f.mn, f.node0n, f.phin, f.axn, f.e
-    J = mn.shape[0]
-    gm = g if f.moving else 0
-    if nj == 0:  # the run's table: one row (or one per grid time) for every member
-        trho, tdrho, tddrho = rel.rho, rel.drho, rel.ddrho
-        tR, tw, tdw = rel.R_c2s, rel.w_rel, rel.dw_rel
-    else:
-        t0 = kj.rel_rows(d, kj.member_motion(d, gm, y, nf))
-        trho, tdrho, tddrho = t0.rho, t0.drho, t0.ddrho
-        tR, tw, tdw = t0.R_c2s, t0.w_rel, t0.dw_rel
-    st = FlexState(
-        np.empty((B, N, 3)), np.empty((B, N, 3)), np.empty((B, N, 3)),
-        np.empty((B, N, 3, 3)), np.empty((B, N, 3)), np.empty((B, N, 3)),
-        np.empty((B, 3, 3)), np.empty((B, 3, 3)), np.empty((B, 3)), np.empty((B, 3)),
-        np.zeros((B, N, 3, nf)), np.zeros((B, N, 3, nf)),
-        np.empty((B, 3)), np.empty((B, 3, nf)), np.empty((B, 3, nf)), np.empty((B, nf, nf)),
-        np.empty((B, nf, 3, 3)), np.empty((B, 3, nf)), np.empty((B, nf)),
-    )  # fmt: skip
-    # the scratch of a member in one allocation (an allocation costs ~40 ns: ~40 of them
-    # were a fifth of the stage)
-    ws = np.empty(N * 9 + N * 9 + 6 * n + 9 * nf + 3 * n + 17 * 3 + 7 * 9)
-    r = ws[0 : 3 * N].reshape((N, 3))
-    dr = ws[3 * N : 6 * N].reshape((N, 3))
-    ddr = ws[6 * N : 9 * N].reshape((N, 3))
-    o = 9 * N
-    dR = ws[o : o + 9 * N].reshape((N, 3, 3))
-    o += 9 * N
-    EF = ws[o : o + 3 * n].reshape((3, n))
-    o += 3 * n
-    LT = ws[o : o + 3 * n].reshape((3, n))  # the top's mode partials (PLinVelET at the top)
-    o += 3 * n
-    Lb = ws[o : o + 3 * nf].reshape((3, nf))  # mass-weighted mean of the partials
-    o += 3 * nf
-    Ln = ws[o : o + 3 * nf].reshape((3, nf))  # a node's partials before the mean is removed
-    o += 3 * nf
-    Lc = ws[o : o + 3 * nf].reshape((3, nf))  # a node's partials
-    o += 3 * nf
-    q = ws[o : o + n]
-    qd = ws[o + n : o + 2 * n]
-    axq = ws[o + 2 * n : o + 3 * n]
-    o += 3 * n
-    pT = ws[o : o + 3]
-    o += 3
-    vT = ws[o : o + 3]
-    o += 3
-    aT = ws[o : o + 3]
-    o += 3
-    s = ws[o : o + 3]
-    o += 3
-    Rs = ws[o : o + 3]
-    o += 3
-    Rds = ws[o : o + 3]
-    o += 3
-    Rdds = ws[o : o + 3]
-    o += 3
-    t1 = ws[o : o + 3]
-    o += 3
-    t2 = ws[o : o + 3]
-    o += 3
-    t3 = ws[o : o + 3]
-    o += 3
-    rs = ws[o : o + 3]
-    o += 3
-    drs = ws[o : o + 3]
-    o += 3
-    ddrs = ws[o : o + 3]
-    o += 3
-    rn = ws[o : o + 3]
-    o += 3
-    vn = ws[o : o + 3]
-    o += 3
-    an = ws[o : o + 3]
-    o += 3
-    wF = ws[o : o + 3]
-    o += 3
-    RF = ws[o : o + 9].reshape((3, 3))
-    o += 9
-    R0 = ws[o : o + 9].reshape((3, 3))
-    o += 9
-    dR0 = ws[o : o + 9].reshape((3, 3))
-    o += 9
-    M3 = ws[o : o + 9].reshape((3, 3))
-    o += 9
-    Jm = ws[o : o + 9].reshape((3, 3))
-    o += 9
-    dJ = ws[o : o + 9].reshape((3, 3))
-    o += 9
-    RI = ws[o : o + 9].reshape((3, 3))
-    o += 9
+    N, nj, n, nf, J = ip[IP_N], ip[IP_NJ], ip[IP_NM], ip[IP_NF], ip[IP_J]
+    o_phit, o_axt, o_e, o_slope = ip[6], ip[7], ip[8], ip[9]
+    o_mass, o_in, o_top0, o_pt = ip[12], ip[13], ip[14], ip[15]
+    o_mn, o_node0n, o_phin, o_axn = ip[16], ip[17], ip[18], ip[19]
+    o_pm, o_am, o_c0, o_axis, o_ratio, o_rJp, o_sc = (ip[20], ip[21], ip[22], ip[23], ip[24],
+                                                      ip[25], ip[26])  # fmt: skip
+    i_fa, i_rider, i_dof, i_par, i_sub = ip[27], ip[28], ip[29], ip[30], ip[31]
+    total_mass = fp[o_sc]
+    (oRho, oDrho, oDdrho, oR, oW, oDw, oP, odP, oQ, odQ, oE, oL, onm1, onL, onD, onLL, onLr,
+     onLv, onLa, S) = _xlay(N, nf)  # fmt: skip
+    X = np.empty(B * S)
+    r_G = np.empty((B, N, 3))
+    R_b2g = np.empty((B, N, 3, 3))
+    v_G = np.empty((B, N, 3))
+    w_g = np.empty((B, N, 3))
+    # the scratch of a member, one allocation: offsets
+    wr = 0
+    wdr = 3 * N
+    wddr = 6 * N
+    wdR = 9 * N
+    wEF = 18 * N
+    wLT = wEF + 3 * n  # the top's mode partials (PLinVelET at the top), (3, n)
+    wLs = wLT + 3 * n  # the node sums' mode partials (modal integrals), (3, n)
+    wLb = wLs + 3 * n  # mass-weighted mean of the partials (3, nf)
+    wLn = wLb + 3 * nf  # a node's partials before the mean is removed (3, nf)
+    wLc = wLn + 3 * nf  # a node's partials (3, nf)
+    wq = wLc + 3 * nf  # q, q', sum_l AxRed_kl q_l (n each: _deflect)
+    wqd = wq + n
+    waxq = wqd + n
+    # 3-vectors: the top's deflection, velocity, acceleration (_deflect), G_s and its
+    # derivatives, the node sums' (_deflect), w_F, then small vectors
+    v3 = waxq + n
+    wpT, wvT, waT, wrs, wdrs, wddrs = v3, v3 + 3, v3 + 6, v3 + 9, v3 + 12, v3 + 15
+    wrn, wvn, wan, wwF, ws_, wRs = v3 + 18, v3 + 21, v3 + 24, v3 + 27, v3 + 30, v3 + 33
+    wRds, wRdds, wt1, wt2, wt3 = v3 + 36, v3 + 39, v3 + 42, v3 + 45, v3 + 48
+    wws, wv, wo = v3 + 51, v3 + 54, v3 + 57
+    # 3x3 blocks: R_F, R0, dR0, products, Jm, dJ, R I, the base frame R and T(omega)
+    m9 = v3 + 60
+    wRF, wR0, wdR0, wM3, wJm, wdJ = m9, m9 + 9, m9 + 18, m9 + 27, m9 + 36, m9 + 45
+    wRI, wRb, wTb = m9 + 54, m9 + 63, m9 + 72
+    ws = np.empty(m9 + 81)
     for k in range(n):
         for c in range(3):
-            EF[c, k] = 0.0
+            ws[wEF + c * n + k] = 0.0
     for b in range(B):
-        R = st.R[b]
-        w = st.w[b]
-        dw = st.dw[b]
-        E = st.E[b]
-        L = st.L[b]
-        tb = gm if nj == 0 else b
+        x = b * S
+        tb = b if per_member else gm
         # the tree relative to G_1 (rho_i - rho_1; dR = [w] R)
         for i in range(N):
             for k in range(3):
-                r[i, k] = trho[tb, i, k] - trho[tb, 0, k]
-                dr[i, k] = tdrho[tb, i, k] - tdrho[tb, 0, k]
-                ddr[i, k] = tddrho[tb, i, k] - tddrho[tb, 0, k]
-                w[i, k] = tw[tb, i, k]
-                dw[i, k] = tdw[tb, i, k]
+                ws[wr + 3 * i + k] = trho[tb, i, k] - trho[tb, 0, k]
+                ws[wdr + 3 * i + k] = tdrho[tb, i, k] - tdrho[tb, 0, k]
+                ws[wddr + 3 * i + k] = tddrho[tb, i, k] - tddrho[tb, 0, k]
+                X[x + oW + 3 * i + k] = tw[tb, i, k]
+                X[x + oDw + 3 * i + k] = tdw[tb, i, k]
                 for c in range(3):
-                    R[i, k, c] = tR[tb, i, k, c]
+                    X[x + oR + 9 * i + 3 * k + c] = tR[tb, i, k, c]
             for c in range(3):
                 for k in range(3):
-                    t1[k] = R[i, k, c]
-                km._cross(w[i], t1, t2)
+                    ws[wt1 + k] = X[x + oR + 9 * i + 3 * k + c]
+                _cross(X, x + oW + 3 * i, ws, wt1, ws, wt2)
                 for k in range(3):
-                    dR[i, k, c] = t2[k]
+                    ws[wdR + 9 * i + 3 * k + c] = ws[wt2 + k]
+        # E, L start at zero (the modes' columns of the riders and the joints' are added)
+        for k in range(3 * N * nf):
+            X[x + oE + k] = 0.0
+            X[x + oL + k] = 0.0
         # tower top slopes (ElastoDyn SetCoordSy): th_y fore-aft, th_x = -side-side
         thx = 0.0
         thy = 0.0
         thxd = 0.0
         thyd = 0.0
         for k in range(n):
-            q[k] = y[b, 12 + nj + k]
-            qd[k] = y[b, 12 + nf + nj + k]
-            if f.is_fa[k] == 1:
-                thy += f.slope[k] * q[k]
-                thyd += f.slope[k] * qd[k]
-                EF[1, k] = f.slope[k]
+            qk = y[b, 12 + nj + k]
+            qdk = y[b, 12 + nf + nj + k]
+            ws[wq + k] = qk
+            ws[wqd + k] = qdk
+            sl = fp[o_slope + k]
+            if ip[i_fa + k] == 1:
+                thy += sl * qk
+                thyd += sl * qdk
+                ws[wEF + n + k] = sl
             else:
-                thx -= f.slope[k] * q[k]
-                thxd -= f.slope[k] * qd[k]
-                EF[0, k] = -f.slope[k]
-        _top_frame(thx, -thy, RF)
-        wF[0] = thxd
-        wF[1] = thyd
-        wF[2] = 0.0
+                thx -= sl * qk
+                thxd -= sl * qdk
+                ws[wEF + k] = -sl
+        _top_frame(thx, -thy, ws, wRF)
+        ws[wwF] = thxd
+        ws[wwF + 1] = thyd
+        ws[wwF + 2] = 0.0
         # the tower top (ElastoDyn rZT, PLinVelET, LinAccETt with q'' = 0; docs/multibody.md
         # "Flexible tower", Kinematics): phi_k(L) e_k q_k - 1/2 sum AxRed_kl(L) q_k q_l z
-        _deflect(f.phit, f.axt, f.e, q, qd, axq, pT, vT, aT, LT)
+        _deflect(fp, o_phit, o_axt, o_e, n, ws, wq, wpT, wLT)
         # the bodies on the deflected top: r_T + R_F s, w_F + R_F w, R_F R (dw_F = 0)
         for i in range(N):
-            if f.rider[i] == 0:
+            if ip[i_rider + i] == 0:
                 continue
             for k in range(3):
-                s[k] = r[i, k] - f.top0[k]
-            km._mv(RF, s, Rs)
-            km._mv(RF, dr[i], Rds)
-            km._mv(RF, ddr[i], Rdds)
-            km._cross(wF, Rs, t1)
-            km._cross(wF, t1, t2)
-            km._cross(wF, Rds, t3)
+                ws[ws_ + k] = ws[wr + 3 * i + k] - fp[o_top0 + k]
+            _mv(ws, wRF, ws, ws_, ws, wRs)
+            _mv(ws, wRF, ws, wdr + 3 * i, ws, wRds)
+            _mv(ws, wRF, ws, wddr + 3 * i, ws, wRdds)
+            _cross(ws, wwF, ws, wRs, ws, wt1)
+            _cross(ws, wwF, ws, wt1, ws, wt2)
+            _cross(ws, wwF, ws, wRds, ws, wt3)
             for k in range(3):
-                r[i, k] = f.top0[k] + pT[k] + Rs[k]
-                dr[i, k] = vT[k] + t1[k] + Rds[k]
-                ddr[i, k] = aT[k] + t2[k] + 2.0 * t3[k] + Rdds[k]
-            km._mv(RF, w[i], t1)
-            km._mv(RF, dw[i], t2)
-            km._cross(wF, t1, t3)
+                ws[wr + 3 * i + k] = fp[o_top0 + k] + ws[wpT + k] + ws[wRs + k]
+                ws[wdr + 3 * i + k] = ws[wvT + k] + ws[wt1 + k] + ws[wRds + k]
+                ws[wddr + 3 * i + k] = (
+                    ws[waT + k] + ws[wt2 + k] + 2.0 * ws[wt3 + k] + ws[wRdds + k]
+                )
+            _mv(ws, wRF, X, x + oW + 3 * i, ws, wt1)
+            _mv(ws, wRF, X, x + oDw + 3 * i, ws, wt2)
+            _cross(ws, wwF, ws, wt1, ws, wt3)
             for k in range(3):
-                w[i, k] = wF[k] + t1[k]
-                dw[i, k] = t3[k] + t2[k]
-            for k in range(3):
-                for c in range(3):
-                    R0[k, c] = R[i, k, c]
-                    dR0[k, c] = dR[i, k, c]
-            km._mm(RF, R0, M3)
+                X[x + oW + 3 * i + k] = ws[wwF + k] + ws[wt1 + k]
+                X[x + oDw + 3 * i + k] = ws[wt3 + k] + ws[wt2 + k]
+            for k in range(9):
+                ws[wR0 + k] = X[x + oR + 9 * i + k]
+                ws[wdR0 + k] = ws[wdR + 9 * i + k]
+            _mm(ws, wRF, ws, wR0, ws, wM3)
             for c in range(3):
                 for k in range(3):
-                    t1[k] = M3[k, c]
-                km._cross(wF, t1, t2)
+                    ws[wt1 + k] = ws[wM3 + 3 * k + c]
+                _cross(ws, wwF, ws, wt1, ws, wt2)
                 for k in range(3):
-                    R[i, k, c] = M3[k, c]
-                    dR[i, k, c] = t2[k]
-            km._mm(RF, dR0, M3)
-            for k in range(3):
-                for c in range(3):
-                    dR[i, k, c] += M3[k, c]
+                    X[x + oR + 9 * i + 3 * k + c] = ws[wM3 + 3 * k + c]
+                    ws[wdR + 9 * i + 3 * k + c] = ws[wt2 + k]
+            _mm(ws, wRF, ws, wdR0, ws, wM3)
+            for k in range(9):
+                ws[wdR + 9 * i + k] += ws[wM3 + k]
             for m in range(n):
                 for k in range(3):
-                    t1[k] = EF[k, m]
-                km._cross(t1, Rs, t2)
+                    ws[wt1 + k] = ws[wEF + k * n + m]
+                _cross(ws, wt1, ws, wRs, ws, wt2)
                 for k in range(3):
-                    E[i, k, nj + m] = EF[k, m]
-                    L[i, k, nj + m] = LT[k, m] + t2[k]
+                    X[x + oE + (3 * i + k) * nf + nj + m] = ws[wEF + k * n + m]
+                    X[x + oL + (3 * i + k) * nf + nj + m] = ws[wLT + k * n + m] + ws[wt2 + k]
         # G_s of bodies + nodes: the nodes' first moments from the modal integrals
         # sum m_J r_J = c0 + sum_k (sum m phi_k) q_k e_k - 1/2 z sum_kl (sum m AxRed_kl) q_k q_l
         # (docs/multibody.md "Flexible tower": rZT summed over the nodes; the same sums in
         # another order: equal to round-off)
-        _deflect(f.pm, f.am, f.e, q, qd, axq, rn, vn, an, Ln)
+        _deflect(fp, o_pm, o_am, o_e, n, ws, wq, wrn, wLs)
         for k in range(3):
-            rs[k] = f.c0[k] + rn[k]
-            drs[k] = vn[k]
-            ddrs[k] = an[k]
+            ws[wrs + k] = fp[o_c0 + k] + ws[wrn + k]
+            ws[wdrs + k] = ws[wvn + k]
+            ws[wddrs + k] = ws[wan + k]
         for i in range(N):
-            mi = f.mass_ext[i]
+            mi = fp[o_mass + i]
             for k in range(3):
-                rs[k] += mi * r[i, k]
-                drs[k] += mi * dr[i, k]
-                ddrs[k] += mi * ddr[i, k]
+                ws[wrs + k] += mi * ws[wr + 3 * i + k]
+                ws[wdrs + k] += mi * ws[wdr + 3 * i + k]
+                ws[wddrs + k] += mi * ws[wddr + 3 * i + k]
         for k in range(3):
-            rs[k] /= f.total_mass
-            drs[k] /= f.total_mass
-            ddrs[k] /= f.total_mass
-        # (sum over nodes of m L_k before the mean is removed: Ln, from the same integrals)
-        P = st.P[b]
-        dPm = st.dP[b]
-        Q = st.Q[b]
-        dQ = st.dQ[b]
+            ws[wrs + k] /= total_mass
+            ws[wdrs + k] /= total_mass
+            ws[wddrs + k] /= total_mass
+        for k in range(9):
+            X[x + oP + k] = 0.0
+            X[x + odP + k] = 0.0
         for k in range(3):
-            for c in range(3):
-                P[k, c] = 0.0
-                dPm[k, c] = 0.0
-            Q[k] = 0.0
-            dQ[k] = 0.0
-        rho = st.rho[b]
-        drho = st.drho[b]
-        ddrho = st.ddrho[b]
+            X[x + oQ + k] = 0.0
+            X[x + odQ + k] = 0.0
         # mass distribution of the bodies about G_s (Wang 5.16-5.22)
         for i in range(N):
             for k in range(3):
-                rho[i, k] = r[i, k] - rs[k]
-                drho[i, k] = dr[i, k] - drs[k]
-                ddrho[i, k] = ddr[i, k] - ddrs[k]
-            km._mm(R[i], f.inertia_ext[i], RI)
-            km._mm(dR[i], f.inertia_ext[i], M3)
+                X[x + oRho + 3 * i + k] = ws[wr + 3 * i + k] - ws[wrs + k]
+                X[x + oDrho + 3 * i + k] = ws[wdr + 3 * i + k] - ws[wdrs + k]
+                X[x + oDdrho + 3 * i + k] = ws[wddr + 3 * i + k] - ws[wddrs + k]
+            oRi = x + oR + 9 * i
+            odRi = wdR + 9 * i
+            _mm(X, oRi, fp, o_in + 9 * i, ws, wRI)
+            _mm(ws, odRi, fp, o_in + 9 * i, ws, wM3)
             for k in range(3):
                 for c in range(3):
-                    Jm[k, c] = RI[k, 0] * R[i, c, 0] + RI[k, 1] * R[i, c, 1] + RI[k, 2] * R[i, c, 2]
-                    dJ[k, c] = (
-                        M3[k, 0] * R[i, c, 0] + M3[k, 1] * R[i, c, 1] + M3[k, 2] * R[i, c, 2]
-                        + RI[k, 0] * dR[i, c, 0] + RI[k, 1] * dR[i, c, 1]
-                        + RI[k, 2] * dR[i, c, 2]
-                    )  # fmt: skip
-            mi = f.mass_ext[i]
-            _point_moments(mi, rho[i], drho[i], ddrho[i], P, dPm, Q, dQ, t1, t2)
+                    ws[wJm + 3 * k + c] = (
+                        ws[wRI + 3 * k] * X[oRi + 3 * c]
+                        + ws[wRI + 3 * k + 1] * X[oRi + 3 * c + 1]
+                        + ws[wRI + 3 * k + 2] * X[oRi + 3 * c + 2]
+                    )
+                    ws[wdJ + 3 * k + c] = (
+                        ws[wM3 + 3 * k] * X[oRi + 3 * c]
+                        + ws[wM3 + 3 * k + 1] * X[oRi + 3 * c + 1]
+                        + ws[wM3 + 3 * k + 2] * X[oRi + 3 * c + 2]
+                        + ws[wRI + 3 * k] * ws[odRi + 3 * c]
+                        + ws[wRI + 3 * k + 1] * ws[odRi + 3 * c + 1]
+                        + ws[wRI + 3 * k + 2] * ws[odRi + 3 * c + 2]
+                    )
+            mi = fp[o_mass + i]
+            # a point mass's part of P, dP, Q, dQ about G_s (Wang 4.12, 5.16-5.22)
+            orh = x + oRho + 3 * i
+            odr = x + oDrho + 3 * i
+            oddr = x + oDdrho + 3 * i
+            rr = X[orh] * X[orh] + X[orh + 1] * X[orh + 1] + X[orh + 2] * X[orh + 2]
+            rd = X[orh] * X[odr] + X[orh + 1] * X[odr + 1] + X[orh + 2] * X[odr + 2]
             for k in range(3):
                 for c in range(3):
-                    P[k, c] += Jm[k, c]
-                    dPm[k, c] += dJ[k, c]
-            km._mv(Jm, w[i], t1)
-            km._mv(dJ, w[i], t2)
-            km._mv(Jm, dw[i], t3)
+                    eye = 1.0 if k == c else 0.0
+                    P2 = rr * eye - X[orh + k] * X[orh + c]  # rho_bar, Wang (4.12)
+                    dP2 = 2.0 * rd * eye - X[odr + k] * X[orh + c] - X[orh + k] * X[odr + c]
+                    X[x + oP + 3 * k + c] += mi * P2
+                    X[x + odP + 3 * k + c] += mi * dP2
+            _cross(X, orh, X, odr, ws, wt1)
+            _cross(X, orh, X, oddr, ws, wt2)
             for k in range(3):
-                Q[k] += t1[k]
-                dQ[k] += t2[k] + t3[k]
+                X[x + oQ + k] += mi * ws[wt1 + k]
+                X[x + odQ + k] += mi * ws[wt2 + k]
+            for k in range(9):
+                X[x + oP + k] += ws[wJm + k]
+                X[x + odP + k] += ws[wdJ + k]
+            _mv(ws, wJm, X, x + oW + 3 * i, ws, wt1)
+            _mv(ws, wdJ, X, x + oW + 3 * i, ws, wt2)
+            _mv(ws, wJm, X, x + oDw + 3 * i, ws, wt3)
+            for k in range(3):
+                X[x + oQ + k] += ws[wt1 + k]
+                X[x + odQ + k] += ws[wt2 + k] + ws[wt3 + k]
         # joint partials (joints.forward_dynamics_dofs; a joint on the base at the deflected top)
         for c in range(N):
-            j = d.dof_of[c]
+            j = ip[i_dof + c]
             if j < 0:
                 continue
-            p = d.parent[c]
-            km._mv(R[c], d.axis[c], t1)
+            p = ip[i_par + c]
+            _mv(X, x + oR + 9 * c, fp, o_axis + 3 * c, ws, wt1)
             for k in range(3):
-                t1[k] *= d.dof_ratio[c]
+                ws[wt1 + k] *= fp[o_ratio + c]
             if p == 0:
-                km._mv(RF, f.pt[c], t2)
+                _mv(ws, wRF, fp, o_pt + 3 * c, ws, wt2)
                 for k in range(3):
-                    t2[k] += f.top0[k] + pT[k] - rs[k]
+                    ws[wt2 + k] += fp[o_top0 + k] + ws[wpT + k] - ws[wrs + k]
             else:
-                km._mv(R[p], d.rJp[c], t2)
+                _mv(X, x + oR + 9 * p, fp, o_rJp + 3 * c, ws, wt2)
                 for k in range(3):
-                    t2[k] += rho[p, k]
+                    ws[wt2 + k] += X[x + oRho + 3 * p + k]
             for i in range(N):
-                if d.sub[c, i] == 0:
+                if ip[i_sub + c * N + i] == 0:
                     continue
                 for k in range(3):
-                    t3[k] = rho[i, k] - t2[k]
-                km._cross(t1, t3, s)
+                    ws[wt3 + k] = X[x + oRho + 3 * i + k] - ws[wt2 + k]
+                _cross(ws, wt1, ws, wt3, ws, ws_)
                 for k in range(3):
-                    E[i, k, j] += t1[k]
-                    L[i, k, j] += s[k]
-        # the partials' mass-weighted mean over bodies + nodes (the nodes: Ln, modes only)
+                    X[x + oE + (3 * i + k) * nf + j] += ws[wt1 + k]
+                    X[x + oL + (3 * i + k) * nf + j] += ws[ws_ + k]
+        # the partials' mass-weighted mean over bodies + nodes (the nodes: Ls, modes only)
         for j in range(nf):
             for k in range(3):
-                a = 0.0 if j < nj else Ln[k, j - nj]
+                a = 0.0 if j < nj else ws[wLs + k * n + j - nj]
                 for i in range(N):
-                    a += f.mass_ext[i] * L[i, k, j]
-                Lb[k, j] = a / f.total_mass
+                    a += fp[o_mass + i] * X[x + oL + (3 * i + k) * nf + j]
+                lb = a / total_mass
+                ws[wLb + k * nf + j] = lb
                 for i in range(N):
-                    L[i, k, j] -= Lb[k, j]
+                    X[x + oL + (3 * i + k) * nf + j] -= lb
         # the nodes (point masses about G_s, their partials with the mean removed): their
         # part of P, dP, Q, dQ (Wang 5.16-5.22) and the sums the coupled solve needs
         # (flex_dynamics), one pass over the nodes
-        nm1 = st.nm1[b]
-        nL = st.nL[b]
-        nD = st.nD[b]
-        nLL = st.nLL[b]
-        nLr = st.nLr[b]
-        nLv = st.nLv[b]
-        nLa = st.nLa[b]
         for k in range(3):
-            nm1[k] = 0.0
-            for j in range(nf):
-                nL[k, j] = 0.0
-                nD[k, j] = 0.0
-                nLv[k, j] = 0.0
-        for j in range(nf):
-            nLa[j] = 0.0
-            for k in range(nf):
-                nLL[j, k] = 0.0
-            for k in range(3):
-                for c in range(3):
-                    nLr[j, k, c] = 0.0
-        # scalar code, no array views or calls per node (each costs numba reference counts)
+            X[x + onm1 + k] = 0.0
+        for k in range(3 * nf):
+            X[x + onL + k] = 0.0
+            X[x + onD + k] = 0.0
+            X[x + onLv + k] = 0.0
+        for k in range(nf):
+            X[x + onLa + k] = 0.0
+        for k in range(nf * nf):
+            X[x + onLL + k] = 0.0
+        for k in range(9 * nf):
+            X[x + onLr + k] = 0.0
+        rs0, rs1, rs2 = ws[wrs], ws[wrs + 1], ws[wrs + 2]
+        drs0, drs1, drs2 = ws[wdrs], ws[wdrs + 1], ws[wdrs + 2]
+        ddrs0, ddrs1, ddrs2 = ws[wddrs], ws[wddrs + 1], ws[wddrs + 2]
+        xP = x + oP
+        xdP = x + odP
         for jn in range(J):
-            mj = mn[jn]
+            mj = fp[o_mn + jn]
+            oax = o_axn + jn * n * n
             for k in range(n):
                 c = 0.0
                 for m in range(n):
-                    c += q[m] * axn[jn, k, m]
-                axq[k] = c
+                    c += ws[wq + m] * fp[oax + k * n + m]
+                ws[waxq + k] = c
             # rZT, PLinVelET, LinAccETt at node J (docs/multibody.md "Flexible tower")
-            r0 = node0n[jn, 0] - rs[0]
-            r1 = node0n[jn, 1] - rs[1]
-            r2 = node0n[jn, 2] - rs[2]
-            v0 = -drs[0]
-            v1 = -drs[1]
-            v2 = -drs[2]
+            r0 = fp[o_node0n + 3 * jn] - rs0
+            r1 = fp[o_node0n + 3 * jn + 1] - rs1
+            r2 = fp[o_node0n + 3 * jn + 2] - rs2
+            v0 = -drs0
+            v1 = -drs1
+            v2 = -drs2
             sz = 0.0
             az = 0.0
             for k in range(n):
-                ph = phin[jn, k]
-                r0 += ph * q[k] * e[k, 0]
-                r1 += ph * q[k] * e[k, 1]
-                r2 += ph * q[k] * e[k, 2]
-                sz += axq[k] * q[k]
-                l0 = ph * e[k, 0]
-                l1 = ph * e[k, 1]
-                l2 = ph * e[k, 2] - axq[k]
-                Ln[0, nj + k] = l0
-                Ln[1, nj + k] = l1
-                Ln[2, nj + k] = l2
-                v0 += l0 * qd[k]
-                v1 += l1 * qd[k]
-                v2 += l2 * qd[k]
+                ph = fp[o_phin + jn * n + k]
+                qk = ws[wq + k]
+                e0 = fp[o_e + 3 * k]
+                e1 = fp[o_e + 3 * k + 1]
+                e2 = fp[o_e + 3 * k + 2]
+                axk = ws[waxq + k]
+                r0 += ph * qk * e0
+                r1 += ph * qk * e1
+                r2 += ph * qk * e2
+                sz += axk * qk
+                l0 = ph * e0
+                l1 = ph * e1
+                l2 = ph * e2 - axk
+                ws[wLn + nj + k] = l0
+                ws[wLn + nf + nj + k] = l1
+                ws[wLn + 2 * nf + nj + k] = l2
+                qdk = ws[wqd + k]
+                v0 += l0 * qdk
+                v1 += l1 * qdk
+                v2 += l2 * qdk
                 for m in range(n):
-                    az += qd[k] * axn[jn, k, m] * qd[m]
+                    az += qdk * fp[oax + k * n + m] * ws[wqd + m]
             r2 -= 0.5 * sz
-            a0 = -ddrs[0]
-            a1 = -ddrs[1]
-            a2 = -az - ddrs[2]
+            a0 = -ddrs0
+            a1 = -ddrs1
+            a2 = -az - ddrs2
             # P, dP, Q, dQ of a point mass (Wang 4.12, 5.16-5.22)
             rr = r0 * r0 + r1 * r1 + r2 * r2
             rd = r0 * v0 + r1 * v1 + r2 * v2
-            P[0, 0] += mj * (rr - r0 * r0)
-            P[1, 1] += mj * (rr - r1 * r1)
-            P[2, 2] += mj * (rr - r2 * r2)
+            X[xP] += mj * (rr - r0 * r0)
+            X[xP + 4] += mj * (rr - r1 * r1)
+            X[xP + 8] += mj * (rr - r2 * r2)
             p01 = mj * r0 * r1
             p02 = mj * r0 * r2
             p12 = mj * r1 * r2
-            P[0, 1] -= p01
-            P[1, 0] -= p01
-            P[0, 2] -= p02
-            P[2, 0] -= p02
-            P[1, 2] -= p12
-            P[2, 1] -= p12
-            dPm[0, 0] += mj * (2.0 * rd - 2.0 * v0 * r0)
-            dPm[1, 1] += mj * (2.0 * rd - 2.0 * v1 * r1)
-            dPm[2, 2] += mj * (2.0 * rd - 2.0 * v2 * r2)
+            X[xP + 1] -= p01
+            X[xP + 3] -= p01
+            X[xP + 2] -= p02
+            X[xP + 6] -= p02
+            X[xP + 5] -= p12
+            X[xP + 7] -= p12
+            X[xdP] += mj * (2.0 * rd - 2.0 * v0 * r0)
+            X[xdP + 4] += mj * (2.0 * rd - 2.0 * v1 * r1)
+            X[xdP + 8] += mj * (2.0 * rd - 2.0 * v2 * r2)
             p01 = mj * (v0 * r1 + r0 * v1)
             p02 = mj * (v0 * r2 + r0 * v2)
             p12 = mj * (v1 * r2 + r1 * v2)
-            dPm[0, 1] -= p01
-            dPm[1, 0] -= p01
-            dPm[0, 2] -= p02
-            dPm[2, 0] -= p02
-            dPm[1, 2] -= p12
-            dPm[2, 1] -= p12
-            Q[0] += mj * (r1 * v2 - r2 * v1)
-            Q[1] += mj * (r2 * v0 - r0 * v2)
-            Q[2] += mj * (r0 * v1 - r1 * v0)
-            dQ[0] += mj * (r1 * a2 - r2 * a1)
-            dQ[1] += mj * (r2 * a0 - r0 * a2)
-            dQ[2] += mj * (r0 * a1 - r1 * a0)
-            nm1[0] += mj * r0
-            nm1[1] += mj * r1
-            nm1[2] += mj * r2
+            X[xdP + 1] -= p01
+            X[xdP + 3] -= p01
+            X[xdP + 2] -= p02
+            X[xdP + 6] -= p02
+            X[xdP + 5] -= p12
+            X[xdP + 7] -= p12
+            X[x + oQ] += mj * (r1 * v2 - r2 * v1)
+            X[x + oQ + 1] += mj * (r2 * v0 - r0 * v2)
+            X[x + oQ + 2] += mj * (r0 * v1 - r1 * v0)
+            X[x + odQ] += mj * (r1 * a2 - r2 * a1)
+            X[x + odQ + 1] += mj * (r2 * a0 - r0 * a2)
+            X[x + odQ + 2] += mj * (r0 * a1 - r1 * a0)
+            X[x + onm1] += mj * r0
+            X[x + onm1 + 1] += mj * r1
+            X[x + onm1 + 2] += mj * r2
             for j in range(nf):
                 if j < nj:
-                    l0 = -Lb[0, j]
-                    l1 = -Lb[1, j]
-                    l2 = -Lb[2, j]
+                    l0 = -ws[wLb + j]
+                    l1 = -ws[wLb + nf + j]
+                    l2 = -ws[wLb + 2 * nf + j]
                 else:
-                    l0 = Ln[0, j] - Lb[0, j]
-                    l1 = Ln[1, j] - Lb[1, j]
-                    l2 = Ln[2, j] - Lb[2, j]
-                Lc[0, j] = l0
-                Lc[1, j] = l1
-                Lc[2, j] = l2
-                nL[0, j] += mj * l0
-                nL[1, j] += mj * l1
-                nL[2, j] += mj * l2
-                nD[0, j] += mj * (r1 * l2 - r2 * l1)
-                nD[1, j] += mj * (r2 * l0 - r0 * l2)
-                nD[2, j] += mj * (r0 * l1 - r1 * l0)
-                nLv[0, j] += mj * (v1 * l2 - v2 * l1)
-                nLv[1, j] += mj * (v2 * l0 - v0 * l2)
-                nLv[2, j] += mj * (v0 * l1 - v1 * l0)
-                nLa[j] += mj * (l0 * a0 + l1 * a1 + l2 * a2)
-                nLr[j, 0, 0] += mj * l0 * r0
-                nLr[j, 0, 1] += mj * l0 * r1
-                nLr[j, 0, 2] += mj * l0 * r2
-                nLr[j, 1, 0] += mj * l1 * r0
-                nLr[j, 1, 1] += mj * l1 * r1
-                nLr[j, 1, 2] += mj * l1 * r2
-                nLr[j, 2, 0] += mj * l2 * r0
-                nLr[j, 2, 1] += mj * l2 * r1
-                nLr[j, 2, 2] += mj * l2 * r2
+                    l0 = ws[wLn + j] - ws[wLb + j]
+                    l1 = ws[wLn + nf + j] - ws[wLb + nf + j]
+                    l2 = ws[wLn + 2 * nf + j] - ws[wLb + 2 * nf + j]
+                ws[wLc + j] = l0
+                ws[wLc + nf + j] = l1
+                ws[wLc + 2 * nf + j] = l2
+                X[x + onL + j] += mj * l0
+                X[x + onL + nf + j] += mj * l1
+                X[x + onL + 2 * nf + j] += mj * l2
+                X[x + onD + j] += mj * (r1 * l2 - r2 * l1)
+                X[x + onD + nf + j] += mj * (r2 * l0 - r0 * l2)
+                X[x + onD + 2 * nf + j] += mj * (r0 * l1 - r1 * l0)
+                X[x + onLv + j] += mj * (v1 * l2 - v2 * l1)
+                X[x + onLv + nf + j] += mj * (v2 * l0 - v0 * l2)
+                X[x + onLv + 2 * nf + j] += mj * (v0 * l1 - v1 * l0)
+                X[x + onLa + j] += mj * (l0 * a0 + l1 * a1 + l2 * a2)
+                oj = x + onLr + 9 * j
+                X[oj] += mj * l0 * r0
+                X[oj + 1] += mj * l0 * r1
+                X[oj + 2] += mj * l0 * r2
+                X[oj + 3] += mj * l1 * r0
+                X[oj + 4] += mj * l1 * r1
+                X[oj + 5] += mj * l1 * r2
+                X[oj + 6] += mj * l2 * r0
+                X[oj + 7] += mj * l2 * r1
+                X[oj + 8] += mj * l2 * r2
                 for k in range(j + 1):
-                    nLL[k, j] += mj * (Lc[0, k] * l0 + Lc[1, k] * l1 + Lc[2, k] * l2)
+                    X[x + onLL + k * nf + j] += mj * (
+                        ws[wLc + k] * l0 + ws[wLc + nf + k] * l1 + ws[wLc + 2 * nf + k] * l2
+                    )
         for j in range(nf):
             for k in range(j):
-                nLL[j, k] = nLL[k, j]
-    return st
+                X[x + onLL + j * nf + k] = X[x + onLL + k * nf + j]
+        # the bodies' absolute kinematics (Wang 5.10; floatwind._kernels.mcm.body_kinematics)
+        _euler123(y[b, 3], y[b, 4], y[b, 5], ws, wRb)
+        _t_omega(y[b, 4], y[b, 5], ws, wTb)
+        _mv(ws, wTb, y[b], 9, ws, wws)
+        for i in range(N):
+            _mv(ws, wRb, X, x + oRho + 3 * i, ws, wo)
+            for k in range(3):
+                r_G[b, i, k] = y[b, k] + ws[wo + k]
+            _cross(ws, wws, X, x + oRho + 3 * i, ws, wt1)
+            for k in range(3):
+                ws[wv + k] = X[x + oDrho + 3 * i + k] + ws[wt1 + k]
+            _mv(ws, wRb, ws, wv, ws, wo)
+            for k in range(3):
+                v_G[b, i, k] = y[b, 6 + k] + ws[wo + k]
+            oRi = x + oR + 9 * i
+            for r in range(3):
+                for c in range(3):
+                    R_b2g[b, i, r, c] = (
+                        ws[wRb + 3 * r] * X[oRi + c]
+                        + ws[wRb + 3 * r + 1] * X[oRi + 3 + c]
+                        + ws[wRb + 3 * r + 2] * X[oRi + 6 + c]
+                    )
+            for k in range(3):
+                ws[wv + k] = ws[wws + k] + X[x + oW + 3 * i + k]
+            _mv(ws, wRb, ws, wv, ws, wo)
+            for k in range(3):
+                w_g[b, i, k] = ws[wo + k]
+    return X, r_G, R_b2g, v_G, w_g
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def _deflect(phi, ax, e, q, qd, axq, p, v, a, Lp):
-    """A point of the tower at shape ``phi`` (n,) and axial reduction ``ax`` (n, n) (or their
-    mass-weighted node sums, the modal integrals): deflection p = sum phi_k q_k e_k - 1/2 sum
-    ax_kl q_k q_l z, partials Lp[:, k] = phi_k e_k - sum_l ax_kl q_l z, velocity v = Lp q',
-    acceleration at q'' = 0 a = -sum ax_kl q'_k q'_l z (ElastoDyn rZT, PLinVelET, LinAccETt;
-    docs/multibody.md "Flexible tower", Kinematics)."""
-    n = q.shape[0]
-    for k in range(n):
-        c = 0.0
-        for m in range(n):
-            c += q[m] * ax[k, m]
-        axq[k] = c
-    for c in range(3):
-        s = 0.0
-        for k in range(n):
-            s += q[k] * phi[k] * e[k, c]
-        p[c] = s
-    s = 0.0
-    for k in range(n):
-        s += axq[k] * q[k]
-    p[2] -= 0.5 * s
-    for k in range(n):
-        for c in range(3):
-            Lp[c, k] = phi[k] * e[k, c]
-        Lp[2, k] -= axq[k]
-    for c in range(3):
-        s = 0.0
-        for k in range(n):
-            s += Lp[c, k] * qd[k]
-        v[c] = s
-    s = 0.0
-    for k in range(n):
-        for m in range(n):
-            s += qd[k] * ax[k, m] * qd[m]
-    a[0] = 0.0
-    a[1] = 0.0
-    a[2] = -s
+def _euler123(a4, a5, a6, R, o):
+    """``floatwind._kernels.mcm._euler123`` into R[o:o+9]."""
+    c4, c5, c6 = math.cos(a4), math.cos(a5), math.cos(a6)
+    s4, s5, s6 = math.sin(a4), math.sin(a5), math.sin(a6)
+    R[o], R[o + 1], R[o + 2] = c5 * c6, -c5 * s6, s5
+    R[o + 3] = s4 * s5 * c6 + c4 * s6
+    R[o + 4] = -s4 * s5 * s6 + c4 * c6
+    R[o + 5] = -s4 * c5
+    R[o + 6] = -c4 * s5 * c6 + s4 * s6
+    R[o + 7] = c4 * s5 * s6 + s4 * c6
+    R[o + 8] = c4 * c5
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def _point_moments(mi, rho, drho, ddrho, P, dP, Q, dQ, t1, t2):
-    """A point mass's part of P, dP, Q, dQ about G_s (Wang 4.12, 5.16-5.22)."""
-    rr = rho[0] * rho[0] + rho[1] * rho[1] + rho[2] * rho[2]
-    rd = rho[0] * drho[0] + rho[1] * drho[1] + rho[2] * drho[2]
-    for k in range(3):
-        for c in range(3):
-            eye = 1.0 if k == c else 0.0
-            P2 = rr * eye - rho[k] * rho[c]  # rho_bar, Wang (4.12)
-            dP2 = 2.0 * rd * eye - drho[k] * rho[c] - rho[k] * drho[c]
-            P[k, c] += mi * P2
-            dP[k, c] += mi * dP2
-    km._cross(rho, drho, t1)
-    km._cross(rho, ddrho, t2)
-    for k in range(3):
-        Q[k] += mi * t1[k]
-        dQ[k] += mi * t2[k]
-
-
-@njit(cache=True, fastmath=False, inline="always")
-def flex_forces(f, g, y):
-    """tau (B, nf): the joint drives (``joints.drive_rows``) then -K q - C q' of the modes.
-    (Inlined into the right-hand side, and the drives only called with joints: a compiled call
-    taking the parameter records costs ~45 ns per array in them, numba's reference counts.)"""
-    nj = f.d.n
-    nf = f.nf
-    tau = np.empty((y.shape[0], nf))
-    if nj > 0:
-        kj.drive_rows(f.d, g if f.moving else 0, y, nf, tau)
-    Km = f.Km
-    Cm = f.Cm
-    for b in range(y.shape[0]):
-        for k in range(f.n):
-            v = 0.0
-            for m in range(f.n):
-                v -= Km[k, m] * y[b, 12 + nj + m]
-            for m in range(f.n):
-                v -= Cm[k, m] * y[b, 12 + nf + nj + m]
-            tau[b, nj + k] = v
-    return tau
+def _t_omega(a5, a6, T, o):
+    """``floatwind._kernels.mcm._t_omega`` into T[o:o+9]."""
+    c5, c6 = math.cos(a5), math.cos(a6)
+    s5, s6 = math.sin(a5), math.sin(a6)
+    T[o], T[o + 1], T[o + 2] = c5 * c6, s6, 0.0
+    T[o + 3], T[o + 4], T[o + 5] = -c5 * s6, c6, 0.0
+    T[o + 6], T[o + 7], T[o + 8] = s5, 0.0, 1.0
 
 
 @njit(cache=True, fastmath=False)
-def flex_dynamics(q, qd, st, f, tau, force, moment, A, coupled):
-    """Base, joint and modal accelerations of every member: FlexTower.forward_dynamics
-    (Wang 5.26 base rows with the DOFs in dQ, Kane's rows over bodies + nodes), assembled with
-    the joint-DOF solve's pieces (``floatwind._kernels.joints``: base_frame, base_rows,
-    point_rows, dof_rows, body_rows, solve_rows) for the bodies plus the nodes' rows from the
-    node sums of :func:`flex_state`. Returns qdd (B, 6), qdd_dof (B, nf)."""
-    B = q.shape[0]
-    N = force.shape[1]
-    nf = f.nf
+def flex_dynamics(fp, ip, y, X, tau, force, moment, A, coupled, out):
+    """dy/dt of every member into ``out`` (FlexTower.forward_dynamics): out[:, :6] = qd,
+    out[:, 6:12] = the base accelerations, then the DOF rates and accelerations. ``tau`` (B, nf)
+    holds the joint drives' torques in its first nj columns (``joints.drive_rows``); the modes'
+    -K q - C q' are written here. Wang 5.26 base rows with the DOFs in dQ, Kane's rows over
+    bodies + nodes, assembled as the joint-DOF solve's pieces (``floatwind._kernels.joints``:
+    base_frame, base_rows, point_rows, dof_rows, body_rows, solve_rows) for the bodies plus the
+    nodes' rows and weight from the node sums of :func:`flex_state`."""
+    B = y.shape[0]
+    N, nj, n, nf = ip[IP_N], ip[IP_NJ], ip[IP_NM], ip[IP_NF]
+    o_Km, o_Cm, o_mass, o_in = ip[10], ip[11], ip[12], ip[13]
+    o_sc = ip[26]
+    total_mass, g, Mn = fp[o_sc], fp[o_sc + 1], fp[o_sc + 2]
+    (oRho, oDrho, oDdrho, oR, oW, oDw, oP, odP, oQ, odQ, oE, oL, onm1, onL, onD, onLL, onLr,
+     onLv, onLa, S) = _xlay(N, nf)  # fmt: skip
     nn = 6 + nf
-    qdd = np.empty((B, 6))
-    qdd_dof = np.empty((B, nf))
-    s = kj.work(nn, N)
-    R, RE, K, r, t1, t2, t3, w = s.R, s.RE, s.K, s.r, s.t1, s.t2, s.t3, s.w
-    Tw, cb = s.Tw, s.cb
-    g = f.gravity
+    # the modal forces (ElastoDyn Coeff: KTFA, CTFA): tau[:, nj + k] = -K q - C q'
     for b in range(B):
-        rho = st.rho[b]
-        E = st.E[b]
-        L = st.L[b]
-        nm1 = st.nm1[b]
-        nL = st.nL[b]
-        nD = st.nD[b]
-        kj.base_frame(s, q[b], qd[b], st.P[b], st.Q[b])
-        kj.base_rows(s, rho, force[b], moment[b], st.dP[b], st.P[b], st.dQ[b], f.total_mass)
+        for k in range(n):
+            v = 0.0
+            for m in range(n):
+                v -= fp[o_Km + k * n + m] * y[b, 12 + nj + m]
+            for m in range(n):
+                v -= fp[o_Cm + k * n + m] * y[b, 12 + nf + nj + m]
+            tau[b, nj + k] = v
+    K = np.empty((nn, nn))
+    r = np.empty(nn)
+    u = np.empty(nn)
+    # scratch: the base frame and the small vectors, Jb (N, 6, nn), cb (N, 6), rho_g (N, 3)
+    sR, sTw, sRE, sw, sh, st1, st2, st3, sx3, sF, sMg = 0, 9, 18, 21, 24, 27, 30, 33, 36, 39, 42
+    sJs, sRb, sIg, swb, sMi, sv6, sMJ = 45, 54, 63, 72, 75, 111, 117
+    sJb = sMJ + 6 * nn
+    scb = sJb + N * 6 * nn
+    srg = scb + N * 6
+    ws = np.empty(srg + 3 * N)
+    G = np.empty((6, 6))
+    GA = np.empty((6, 6))
+    Rm = np.empty((3, 3))
+    for b in range(B):
+        x = b * S
+        # base_frame: R, Tw, RE, w (Wang 5.10) and h = P w + Q
+        _euler123(y[b, 3], y[b, 4], y[b, 5], ws, sR)
+        _t_omega(y[b, 4], y[b, 5], ws, sTw)
+        q4, q5 = y[b, 4], y[b, 5]
+        d4, d5, d6 = y[b, 9], y[b, 10], y[b, 11]
+        c5, c6 = math.cos(q4), math.cos(q5)
+        s5, s6 = math.sin(q4), math.sin(q5)
+        ws[sRE] = -d4 * d5 * s5 * c6 - d4 * d6 * c5 * s6 + d5 * d6 * c6
+        ws[sRE + 1] = d4 * d5 * s5 * s6 - d4 * d6 * c5 * c6 - d5 * d6 * s6
+        ws[sRE + 2] = d4 * d5 * c5
+        _mv(ws, sTw, y[b], 9, ws, sw)
+        _mv(X, x + oP, ws, sw, ws, st1)
+        for k in range(3):
+            ws[sh + k] = ws[st1 + k] + X[x + oQ + k]
+        # base_rows: the wrench about G_s and the base rows of Wang (5.26), the DOF rows zeroed
+        for k in range(3):
+            ws[sF + k] = 0.0
+            ws[sMg + k] = 0.0
+        for i in range(N):
+            _mv(ws, sR, X, x + oRho + 3 * i, ws, st1)
+            for k in range(3):
+                ws[srg + 3 * i + k] = ws[st1 + k]
+            t10, t11, t12 = ws[st1], ws[st1 + 1], ws[st1 + 2]
+            f0, f1, f2 = force[b, i, 0], force[b, i, 1], force[b, i, 2]
+            ws[st2] = t11 * f2 - t12 * f1
+            ws[st2 + 1] = t12 * f0 - t10 * f2
+            ws[st2 + 2] = t10 * f1 - t11 * f0
+            for k in range(3):
+                ws[sF + k] += force[b, i, k]
+                ws[sMg + k] += moment[b, i, k] + ws[st2 + k]
+        _mtv(ws, sR, ws, sMg, ws, st1)
+        _mv(X, x + odP, ws, sw, ws, st2)
+        _mv(X, x + oP, ws, sRE, ws, st3)
+        _cross(ws, sw, ws, sh, ws, sx3)
+        for k in range(nn):
+            r[k] = 0.0
+            for c in range(nn):
+                K[k, c] = 0.0
+        for k in range(3):
+            r[k] = ws[sF + k]
+            r[3 + k] = (
+                ws[st1 + k] - ws[st2 + k] - X[x + odQ + k] - ws[st3 + k] - ws[sx3 + k]
+            )
+            K[k, k] = total_mass
+            for c in range(3):
+                K[3 + k, 3 + c] = (
+                    X[x + oP + 3 * k] * ws[sTw + c]
+                    + X[x + oP + 3 * k + 1] * ws[sTw + 3 + c]
+                    + X[x + oP + 3 * k + 2] * ws[sTw + 6 + c]
+                )
         # the nodes' weight -m_J g Z (inertial): force -M_n g Z, moment about G_s
         # sum R rho_J x (-m_J g Z), in C_s axes nm1 x (-g R^T Z) (r[3:6] holds R^T M_G)
-        r[2] -= g * f.Mn
+        r[2] -= g * Mn
         for k in range(3):
-            t1[k] = -g * R[2, k]
-        km._cross(nm1, t1, t2)
+            ws[st1 + k] = -g * ws[sR + 6 + k]
+        _cross(X, x + onm1, ws, st1, ws, st2)
         for k in range(3):
-            r[3 + k] += t2[k]
-        # Jb (inertial): [a_G; alpha] = Jb u + cb of the bodies
-        kj.point_rows(s, rho, st.drho[b], st.ddrho[b], E, L, f.mass_ext, N)
+            r[3 + k] += ws[st2 + k]
+        # point_rows (bodies): Jb (inertial) [a_G; alpha] = Jb u + cb
         for i in range(N):
-            km._cross(w, st.w[b, i], t1)
+            oJ = sJb + i * 6 * nn
+            for k in range(6 * nn):
+                ws[oJ + k] = 0.0
+            for c in range(3):
+                ws[st1] = ws[sTw + c]
+                ws[st1 + 1] = ws[sTw + 3 + c]
+                ws[st1 + 2] = ws[sTw + 6 + c]
+                _cross(X, x + oRho + 3 * i, ws, st1, ws, st2)
+                _mv(ws, sR, ws, st2, ws, st3)
+                for rr in range(3):
+                    ws[oJ + rr * nn + 3 + c] = -ws[st3 + rr]
+                    ws[oJ + (3 + rr) * nn + 3 + c] = (
+                        ws[sR + 3 * rr] * ws[sTw + c]
+                        + ws[sR + 3 * rr + 1] * ws[sTw + 3 + c]
+                        + ws[sR + 3 * rr + 2] * ws[sTw + 6 + c]
+                    )
+            for rr in range(3):
+                ws[oJ + rr * nn + rr] = 1.0
+            for j in range(nf):
+                for k in range(3):
+                    ws[st1 + k] = X[x + oL + (3 * i + k) * nf + j]
+                _mv(ws, sR, ws, st1, ws, st3)
+                for k in range(3):
+                    ws[oJ + k * nn + 6 + j] = ws[st3 + k]
+                for k in range(3):
+                    ws[st2 + k] = X[x + oE + (3 * i + k) * nf + j]
+                _mv(ws, sR, ws, st2, ws, sx3)
+                for k in range(3):
+                    ws[oJ + (3 + k) * nn + 6 + j] = ws[sx3 + k]
+            _cross(ws, sw, X, x + oDrho + 3 * i, ws, st1)
+            _cross(ws, sw, X, x + oRho + 3 * i, ws, st2)
+            _cross(ws, sw, ws, st2, ws, st3)
+            _cross(ws, sRE, X, x + oRho + 3 * i, ws, sx3)
             for k in range(3):
-                t2[k] = RE[k] + st.dw[b, i, k] + t1[k]
-            km._mv(R, t2, t3)
+                ws[st2 + k] = (
+                    X[x + oDdrho + 3 * i + k] + 2.0 * ws[st1 + k] + ws[st3 + k] + ws[sx3 + k]
+                )
+            _mv(ws, sR, ws, st2, ws, st3)
             for k in range(3):
-                cb[i, 3 + k] = t3[k]
-        # D_k = sum_i (J_i E_ik + m_i rho_i x L_ik): the DOF accelerations in dQ (5.20); the
-        # nodes' part sum m_J rho_J x L_Jk = nD
-        kj.dof_rows(s, E, L, rho, f.mass_ext, st.R[b], f.inertia_ext, N)
+                ws[scb + 6 * i + k] = ws[st3 + k]
+        for i in range(N):
+            _cross(ws, sw, X, x + oW + 3 * i, ws, st1)
+            for k in range(3):
+                ws[st2 + k] = ws[sRE + k] + X[x + oDw + 3 * i + k] + ws[st1 + k]
+            _mv(ws, sR, ws, st2, ws, st3)
+            for k in range(3):
+                ws[scb + 6 * i + 3 + k] = ws[st3 + k]
+        # dof_rows: D_k = sum_i (J_i E_ik + m_i rho_i x L_ik): the DOF accelerations in dQ
+        # (5.20); the nodes' part sum m_J rho_J x L_Jk = nD
+        for i in range(N):
+            _rot_inertia(X, x + oR + 9 * i, fp, o_in + 9 * i, ws, sJs)
+            mi = fp[o_mass + i]
+            for j in range(nf):
+                for k in range(3):
+                    ws[st1 + k] = X[x + oL + (3 * i + k) * nf + j]
+                _cross(X, x + oRho + 3 * i, ws, st1, ws, st2)
+                oEj = x + oE + 3 * i * nf + j
+                for k in range(3):
+                    a = (
+                        ws[sJs + 3 * k] * X[oEj]
+                        + ws[sJs + 3 * k + 1] * X[oEj + nf]
+                        + ws[sJs + 3 * k + 2] * X[oEj + 2 * nf]
+                    )
+                    K[3 + k, 6 + j] += a + mi * ws[st2 + k]
         for j in range(nf):
             for k in range(3):
-                K[3 + k, 6 + j] += nD[k, j]
+                K[3 + k, 6 + j] += X[x + onD + k * nf + j]
         # the nodes' Kane rows (point masses; docs/multibody.md "Flexible tower", Equations):
         # sum_J m_J (R L_Jj) . (a_J - g) with a_J = Jb_J u + cb_J (joints.point_rows) summed
         # over the nodes: translation columns R sum m L_j, rotation columns Tw^T sum m rho x
         # L_j, DOF columns sum m L_j . L_k; cb_J = R (rho'' + 2 w x rho' + w x (w x rho)
         # + RE x rho) gives sum m L_j . rho'' + 2 w . sum m rho' x L_j + w^T (sum m L_j
         # rho^T) w - |w|^2 tr(sum m L_j rho^T) + RE . sum m rho x L_j
-        ww = w[0] * w[0] + w[1] * w[1] + w[2] * w[2]
-        nLL = st.nLL[b]
-        nLr = st.nLr[b]
-        nLv = st.nLv[b]
-        nLa = st.nLa[b]
+        w0, w1, w2 = ws[sw], ws[sw + 1], ws[sw + 2]
+        ww = w0 * w0 + w1 * w1 + w2 * w2
         for j in range(nf):
+            nL0 = X[x + onL + j]
+            nL1 = X[x + onL + nf + j]
+            nL2 = X[x + onL + 2 * nf + j]
+            nD0 = X[x + onD + j]
+            nD1 = X[x + onD + nf + j]
+            nD2 = X[x + onD + 2 * nf + j]
             for c in range(3):
-                K[6 + j, c] += R[c, 0] * nL[0, j] + R[c, 1] * nL[1, j] + R[c, 2] * nL[2, j]
-                K[6 + j, 3 + c] += Tw[0, c] * nD[0, j] + Tw[1, c] * nD[1, j] + Tw[2, c] * nD[2, j]
+                K[6 + j, c] += ws[sR + 3 * c] * nL0 + ws[sR + 3 * c + 1] * nL1 + ws[
+                    sR + 3 * c + 2
+                ] * nL2
+                K[6 + j, 3 + c] += (
+                    ws[sTw + c] * nD0 + ws[sTw + 3 + c] * nD1 + ws[sTw + 6 + c] * nD2
+                )
             for c in range(nf):
-                K[6 + j, 6 + c] += nLL[j, c]
+                K[6 + j, 6 + c] += X[x + onLL + j * nf + c]
+            oj = x + onLr + 9 * j
             wLw = 0.0
             for k in range(3):
-                wLw += w[k] * (nLr[j, k, 0] * w[0] + nLr[j, k, 1] * w[1] + nLr[j, k, 2] * w[2])
+                wLw += ws[sw + k] * (
+                    X[oj + 3 * k] * w0 + X[oj + 3 * k + 1] * w1 + X[oj + 3 * k + 2] * w2
+                )
             v = (
-                nLa[j]
-                + 2.0 * (w[0] * nLv[0, j] + w[1] * nLv[1, j] + w[2] * nLv[2, j])
-                + wLw - ww * (nLr[j, 0, 0] + nLr[j, 1, 1] + nLr[j, 2, 2])
-                + RE[0] * nD[0, j] + RE[1] * nD[1, j] + RE[2] * nD[2, j]
+                X[x + onLa + j]
+                + 2.0 * (w0 * X[x + onLv + j] + w1 * X[x + onLv + nf + j]
+                         + w2 * X[x + onLv + 2 * nf + j])
+                + wLw - ww * (X[oj] + X[oj + 4] + X[oj + 8])
+                + ws[sRE] * nD0 + ws[sRE + 1] * nD1 + ws[sRE + 2] * nD2
             )  # fmt: skip
-            gz = R[2, 0] * nL[0, j] + R[2, 1] * nL[1, j] + R[2, 2] * nL[2, j]
+            gz = ws[sR + 6] * nL0 + ws[sR + 7] * nL1 + ws[sR + 8] * nL2
             r[6 + j] += -g * gz - v
-        # per body: inertia (inertial), gyroscopic term, added mass; Kane's rows
-        kj.body_rows(s, st.R[b], f.inertia_ext, f.mass_ext, st.w[b], A[b], force[b], moment[b],
-                     coupled)  # fmt: skip
-        kj.solve_rows(s, tau[b], qdd[b], qdd_dof[b])
-    return qdd, qdd_dof
+        # body_rows: per body inertia (inertial), gyroscopic term, added mass; Kane's rows
+        for i in range(N):
+            oRi = x + oR + 9 * i
+            for rr in range(3):
+                for c in range(3):
+                    ws[sRb + 3 * rr + c] = (
+                        ws[sR + 3 * rr] * X[oRi + c]
+                        + ws[sR + 3 * rr + 1] * X[oRi + 3 + c]
+                        + ws[sR + 3 * rr + 2] * X[oRi + 6 + c]
+                    )
+            _rot_inertia(ws, sRb, fp, o_in + 9 * i, ws, sIg)
+            for k in range(3):
+                ws[st1 + k] = ws[sw + k] + X[x + oW + 3 * i + k]
+            _mv(ws, sR, ws, st1, ws, swb)
+            mi = fp[o_mass + i]
+            for k in range(36):
+                ws[sMi + k] = 0.0
+            for rr in range(3):
+                ws[sMi + 7 * rr] = mi
+                for c in range(3):
+                    ws[sMi + (3 + rr) * 6 + 3 + c] = ws[sIg + 3 * rr + c]
+            oJ = sJb + i * 6 * nn
+            if coupled:
+                for k in range(9):
+                    Rm[k // 3, k % 3] = ws[sR + k]
+                km.added_mass_rows(Rm, ws[srg + 3 * i : srg + 3 * i + 3], A[b, i], G, GA)
+                for rr in range(6):
+                    for c in range(nn):
+                        a = 0.0
+                        for k in range(6):
+                            a += GA[rr, k] * ws[oJ + k * nn + c]
+                        K[rr, c] += a
+                    a = 0.0
+                    for k in range(6):
+                        a += GA[rr, k] * ws[scb + 6 * i + k]
+                    r[rr] -= a
+                for rr in range(6):
+                    for c in range(6):
+                        ws[sMi + 6 * rr + c] += A[b, i, rr, c]
+            for rr in range(6):
+                for c in range(nn):
+                    a = 0.0
+                    for k in range(6):
+                        a += ws[sMi + 6 * rr + k] * ws[oJ + k * nn + c]
+                    ws[sMJ + rr * nn + c] = a
+                a = 0.0
+                for k in range(6):
+                    a += ws[sMi + 6 * rr + k] * ws[scb + 6 * i + k]
+                ws[sv6 + rr] = a
+            _mv(ws, sIg, ws, swb, ws, st1)
+            _cross(ws, swb, ws, st1, ws, st2)
+            for k in range(3):
+                ws[sv6 + k] = force[b, i, k] - ws[sv6 + k]
+                ws[sv6 + 3 + k] = moment[b, i, k] - ws[st2 + k] - ws[sv6 + 3 + k]
+            for j in range(nf):
+                for c in range(nn):
+                    a = 0.0
+                    for k in range(6):
+                        a += ws[oJ + k * nn + 6 + j] * ws[sMJ + k * nn + c]
+                    K[6 + j, c] += a
+                a = 0.0
+                for k in range(6):
+                    a += ws[oJ + k * nn + 6 + j] * ws[sv6 + k]
+                r[6 + j] += a
+        # solve_rows: the generalized forces in the DOF rows, K u = r
+        for j in range(nf):
+            r[6 + j] += tau[b, j]
+        km.solve_small(K, r, u)
+        for k in range(6):
+            out[b, k] = y[b, 6 + k]
+            out[b, 6 + k] = u[k]
+        for j in range(nf):
+            out[b, 12 + j] = y[b, 12 + nf + j]
+            out[b, 12 + nf + j] = u[6 + j]

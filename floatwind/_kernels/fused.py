@@ -138,27 +138,35 @@ def rhs_kinematics_flex(rel, f, euler_tol, y, g):
     """:func:`rhs_kinematics` of a model with a flexible tower (``f`` a
     :class:`floatwind._kernels.flex.FlexParams`, ``rel`` the run's table of the tree): the
     relative kinematics of the tree on the deflected tower per member, then the body kinematics
-    (Wang 5.10)."""
+    (Wang 5.10). The flexible kernels take plain arrays (``f.fp``, ``f.ip``, the table's
+    fields): the tree's record ``f.d`` is read only with joint DOFs."""
     status = 0
     for b in range(y.shape[0]):
         if abs(math.cos(y[b, 4])) < euler_tol:
             status = EULER_SINGULAR
-    st = kfx.flex_state(f, rel, g, y)
-    r_G, R_b2g, v_G, w_b = km.body_kinematics(y[:, 0:6], y[:, 6:12], st.rho, st.drho, st.R, st.w)
-    return status, BodyKinematics(r_G, R_b2g, v_G, w_b, f.d.cm_b), st
+    gm = g if f.moving else 0
+    if f.nj == 0:  # the run's table: one row (or one per grid time) for every member
+        X, r_G, R_b2g, v_G, w_b = kfx.flex_state(
+            f.fp, f.ip, rel.rho, rel.drho, rel.ddrho, rel.R_c2s, rel.w_rel, rel.dw_rel, False,
+            gm, y,
+        )  # fmt: skip
+    else:
+        t0 = kj.rel_rows(f.d, kj.member_motion(f.d, gm, y, f.nf))
+        X, r_G, R_b2g, v_G, w_b = kfx.flex_state(
+            f.fp, f.ip, t0.rho, t0.drho, t0.ddrho, t0.R_c2s, t0.w_rel, t0.dw_rel, True, gm, y
+        )  # fmt: skip
+    return status, BodyKinematics(r_G, R_b2g, v_G, w_b, f.cm_b), X
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def rhs_dynamics_flex(st, f, adds_mass, g, y, force, moment, A, out):
+def rhs_dynamics_flex(X, f, adds_mass, g, y, force, moment, A, out):
     """Forward dynamics with the tower modes (and joint DOFs): out[:, :6] = qd, out[:, 6:12] =
-    qdd, then the DOF rates and accelerations (``floatwind._kernels.flex.flex_dynamics``)."""
-    nf = f.nf
-    tau = kfx.flex_forces(f, g, y)
-    qdd, qdd_dof = kfx.flex_dynamics(y[:, 0:6], y[:, 6:12], st, f, tau, force, moment, A, adds_mass)
-    out[:, 0:6] = y[:, 6:12]
-    out[:, 6:12] = qdd
-    out[:, 12 : 12 + nf] = y[:, 12 + nf : 12 + 2 * nf]
-    out[:, 12 + nf : 12 + 2 * nf] = qdd_dof
+    qdd, then the DOF rates and accelerations (``floatwind._kernels.flex.flex_dynamics``; the
+    joints' drive torques first, ``joints.drive_rows``)."""
+    tau = np.empty((y.shape[0], f.nf))
+    if f.nj > 0:
+        kj.drive_rows(f.d, g if f.moving else 0, y, f.nf, tau)
+    kfx.flex_dynamics(f.fp, f.ip, y, X, tau, force, moment, A, adds_mass, out)
 
 
 def system_rhs(p, t, y, g, out):

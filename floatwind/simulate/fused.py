@@ -211,9 +211,9 @@ def stepper_kind(system) -> bool | str:
 
 def flex_params(flex, motion: np.ndarray | None = None):
     """The compiled form of a flexible tower and its tree
-    (:class:`floatwind._kernels.flex.FlexParams`; ``flex`` a
-    :class:`floatwind.multibody.flex_dynamics.FlexTower`)."""
-    from floatwind._kernels.flex import FlexParams
+    (:class:`floatwind._kernels.flex.FlexParams`: two flat arrays, ``floatwind._kernels.flex.
+    pack``; ``flex`` a :class:`floatwind.multibody.flex_dynamics.FlexTower`)."""
+    from floatwind._kernels.flex import FlexParams, pack
 
     tree = flex.tree
     N = tree.n_bodies
@@ -223,7 +223,6 @@ def flex_params(flex, motion: np.ndarray | None = None):
             pt[c] = j.r_J_p - tree.cm_b[0] - flex.top0
     rider = np.zeros(N, dtype=np.int64)
     rider[list(flex.riders)] = 1
-    f = np.ascontiguousarray
     # the nodes node-major, the top apart, and the modal integrals of the nodes' first moments
     # (ElastoDyn's node sums of rZT / PLinVelET weighted by the node masses, computed once)
     J = int(flex.J)
@@ -231,19 +230,24 @@ def flex_params(flex, motion: np.ndarray | None = None):
     node0n = np.asarray(flex.node0[:J], dtype=float)
     phin = np.asarray(flex.phi[:, :J], dtype=float).T
     axn = np.moveaxis(np.asarray(flex.axred[:, :, :J], dtype=float), 2, 0)
+    d = dof_params(tree, motion)
+    n, nj = int(flex.n), int(tree.n_dofs)
+    fl = {
+        "phit": flex.phi[:, J], "axt": flex.axred[:, :, J], "e": flex.e,
+        "slope": flex.slope_top, "Km": flex.K, "Cm": flex.C, "mass": flex.mass_ext[:N],
+        "inertia": flex.inertia_ext[:N], "top0": flex.top0, "pt": pt, "mn": mn,
+        "node0n": node0n, "phin": phin, "axn": axn, "pm": phin.T @ mn,
+        "am": np.einsum("j,jkl->kl", mn, axn), "c0": mn @ node0n, "axis": d.axis,
+        "ratio": d.dof_ratio, "rJp": d.rJp,
+        "scal": [float(flex.total_mass), float(flex.gravity), float(mn.sum())],
+    }  # fmt: skip
+    it = {"is_fa": flex.is_fa, "rider": rider, "dof_of": d.dof_of, "parent": d.parent,
+          "sub": d.sub}  # fmt: skip
+    moving = _moving(tree)
+    fp, ip = pack(fl, it, (N, nj, n, nj + n, J, int(moving)))
     return FlexParams(
-        d=dof_params(tree, motion), n=int(flex.n), nf=int(tree.n_dofs + flex.n),
-        phi=f(flex.phi, dtype=float), e=f(flex.e, dtype=float),
-        slope=f(flex.slope_top, dtype=float), is_fa=f(flex.is_fa, dtype=np.int64),
-        axred=f(flex.axred, dtype=float), Km=f(flex.K, dtype=float), Cm=f(flex.C, dtype=float),
-        node0=f(flex.node0, dtype=float), mass_ext=f(flex.mass_ext, dtype=float),
-        inertia_ext=f(flex.inertia_ext, dtype=float), total_mass=float(flex.total_mass),
-        gravity=float(flex.gravity), top0=f(flex.top0, dtype=float), pt=pt, rider=rider,
-        moving=_moving(tree),
-        mn=f(mn), node0n=f(node0n), phin=f(phin), axn=f(axn),
-        phit=f(flex.phi[:, J], dtype=float), axt=f(flex.axred[:, :, J], dtype=float),
-        Mn=float(mn.sum()), c0=f(mn @ node0n), pm=f(phin.T @ mn),
-        am=f(np.einsum("j,jkl->kl", mn, axn)),
+        fp=fp, ip=ip, d=d, cm_b=np.ascontiguousarray(tree.cm_b, dtype=float), n=n, nj=nj,
+        nf=nj + n, moving=moving,
     )  # fmt: skip
 
 
