@@ -255,6 +255,7 @@ class FlexTower:
             "thy": thy,
             "dT": dT,
             "vT": vT,
+            "dP": dP,  # the nodes' and the top's deflections (the gages' channels)
         }
         return rel_tree, ext
 
@@ -530,7 +531,7 @@ class FlexTower:
         # tower gages (ElastoDyn TwHt#): deflection of node j in platform axes; the load of
         # everything above the gage (bodies, nodes above) on the tower below, about the node,
         # in the node's local axes (the slopes at the node, SmllRotTrans as at the top)
-        dP = self._points(qm, qmd)[0]
+        dP = ext["dP"]
         for i, j in enumerate(self.modes.gages, start=1):
             for k, ax in enumerate("xyz"):
                 out[f"TwHt{i}TD{ax}t"] = dP[:, j, k]
