@@ -38,8 +38,6 @@ from floatwind.multibody.mcm import (
     Accelerations,
     MassDistribution,
     RelativeKinematics,
-    rho_bar,
-    rho_bar_dot,
 )
 from floatwind.rotation import euler123_matrix, re_vector, skew, t_omega
 from floatwind.rotation.vec import cross
@@ -48,7 +46,35 @@ __all__ = ["FlexTower"]
 
 
 def _mv(M, v):
-    return np.einsum("...ij,...j->...i", M, v)
+    """M v for stacks of small matrices and vectors (the products summed in order)."""
+    out = M[..., :, 0] * v[..., 0, None]
+    for j in range(1, M.shape[-1]):
+        out += M[..., :, j] * v[..., j, None]
+    return out
+
+
+def _rv(R, X):
+    """R x for every point of a member: R (B, 3, 3), X (B, P, 3), one (P, 3) x (3, 3) product
+    per member (X R^T)."""
+    return np.matmul(X, np.swapaxes(R, -1, -2))
+
+
+def _rm(R, X):
+    """R X for every point of a member: R (B, 3, 3), X (B, P, 3, k), one (3, 3) x (3, P k)
+    product per member."""
+    B, P, _, k = X.shape
+    Y = np.ascontiguousarray(np.swapaxes(X, 1, 2)).reshape(B, 3, P * k)
+    return np.swapaxes((R @ Y).reshape(B, 3, P, k), 1, 2)
+
+
+def _mm(A, B):
+    """A @ B for stacks of small matrices, the k products summed in order element-wise over
+    the stack (numpy's ``@`` calls BLAS once per matrix, ~0.35 us each: most of the output
+    channels' time on (time, point) stacks; docs/performance.md, "Flexible tower")."""
+    out = A[..., :, 0, None] * B[..., 0, None, :]
+    for j in range(1, A.shape[-1]):
+        out += A[..., :, j, None] * B[..., j, None, :]
+    return out
 
 
 @dataclass
@@ -113,7 +139,7 @@ class FlexTower:
         Ry = np.zeros((B, 3, 3))
         Ry[:, 1, 1] = 1.0
         Ry[:, 0, 0], Ry[:, 0, 2], Ry[:, 2, 0], Ry[:, 2, 2] = cy, sy, -sy, cy
-        RF = Rx @ Ry
+        RF = _mm(Rx, Ry)
         ex = np.broadcast_to(np.array([1.0, 0.0, 0.0]), (B, 3))
         ey_r = Rx[:, :, 1]  # Rx y
         E = np.zeros((B, 3, self.n))
@@ -213,10 +239,11 @@ class FlexTower:
             w[:, i] = wF + Rw
             dw[:, i] = dwF + cross(wF, Rw) + Rdw
             R0, dR0, ddR0 = R[:, i].copy(), dR[:, i].copy(), ddR[:, i].copy()
-            RR = RF @ R0
+            RR = _mm(RF, R0)
             R[:, i] = RR
-            dR[:, i] = W @ RR + RF @ dR0
-            ddR[:, i] = (dW + W @ W) @ RR + 2.0 * W @ (RF @ dR0) + RF @ ddR0
+            RdR0 = _mm(RF, dR0)
+            dR[:, i] = _mm(W, RR) + RdR0
+            ddR[:, i] = _mm(dW + _mm(W, W), RR) + _mm(2.0 * W, RdR0) + _mm(RF, ddR0)
             E[:, i] = EF
             L[:, i] = LT + np.cross(EF, Rs[:, :, None], axis=1)
         J = J + 1  # the nodes and the top point
@@ -242,6 +269,7 @@ class FlexTower:
             "thy": thy,
             "dT": dT,
             "vT": vT,
+            "dP": dP,  # the nodes' and the top's deflections (the gages' channels)
         }
         return rel_tree, ext
 
@@ -256,18 +284,32 @@ class FlexTower:
         rho = ext["r"] - r_s[:, None]
         drho = ext["dr"] - dr_s[:, None]
         ddrho = ext["ddr"] - ddr_s[:, None]
-        I = self.inertia_ext[None]
-        R = ext["R"]
+        # the rotational terms over the tree bodies only: the tower nodes are point masses
+        # (no inertia, no rotation: their J, dJ are zero)
+        N = self.tree.n_bodies
+        I = self.inertia_ext[None, :N]
+        R = ext["R"][:, :N]
+        dR = ext["dR"][:, :N]
         Rt = np.swapaxes(R, -1, -2)
-        Jm = R @ I @ Rt
-        dJ = ext["dR"] @ I @ Rt + R @ I @ np.swapaxes(ext["dR"], -1, -2)
-        P1 = Jm.sum(axis=1)
-        P2 = (m[..., None] * rho_bar(rho)).sum(axis=1)
-        Q1 = _mv(Jm, ext["w"]).sum(axis=1)
+        RI = _mm(R, I)
+        Jb = _mm(RI, Rt)
+        dJ = _mm(_mm(dR, I), Rt) + _mm(RI, np.swapaxes(dR, -1, -2))
+        Jm = np.zeros(ext["R"].shape)
+        Jm[:, :N] = Jb
+        wN, dwN = ext["w"][:, :N], ext["dw"][:, :N]
+        P1 = Jb.sum(axis=1)
+        # sum m rho_bar(rho) (Wang 4.12) = (sum m rho.rho) I - sum m rho rho^T, its derivative
+        # (Wang 5.22) 2 (sum m rho.drho) I - X - X^T with X = sum m drho rho^T
+        mw = self.mass_ext
+        eye = np.eye(3)
+        S = np.einsum("j,bjc,bjd->bcd", mw, rho, rho)
+        P2 = np.trace(S, axis1=1, axis2=2)[:, None, None] * eye - S
+        Q1 = _mv(Jb, wN).sum(axis=1)
         Q2 = (m * cross(rho, drho)).sum(axis=1)
         dP1 = dJ.sum(axis=1)
-        dP2 = (m[..., None] * rho_bar_dot(rho, drho)).sum(axis=1)
-        dQ1 = (_mv(dJ, ext["w"]) + _mv(Jm, ext["dw"])).sum(axis=1)
+        X = np.einsum("j,bjc,bjd->bcd", mw, drho, rho)
+        dP2 = 2.0 * np.trace(X, axis1=1, axis2=2)[:, None, None] * eye - X - np.swapaxes(X, 1, 2)
+        dQ1 = (_mv(dJ, wN) + _mv(Jb, dwN)).sum(axis=1)
         dQ2 = (m * cross(rho, ddrho)).sum(axis=1)
         return MassDistribution(rho, drho, ddrho, r_s, P1 + P2, dP1 + dP2, Q1 + Q2, dQ1 + dQ2,
                                 Jm, P1, P2)  # fmt: skip
@@ -343,7 +385,7 @@ class FlexTower:
         force[:, :N] = wrench.force
         moment[:, :N] = wrench.moment
         force[:, N:, 2] = -self.gravity * self.node_mass[None, :]  # node weight, inertial z
-        rho_g = _mv(R_s2g[:, None], md.rho)
+        rho_g = _rv(R_s2g, md.rho)
         F_tot = force.sum(axis=1)
         M_Gs_s = _mv(R_g2s, (moment + cross(rho_g, force)).sum(axis=1))
         rhs_rot = M_Gs_s - _mv(dP, w) - dQ - _mv(P, RE) - cross(w, H)  # Wang (5.26)
@@ -356,52 +398,71 @@ class FlexTower:
         E, L = self.partials(rel_tree, ext, md)
         Jb = np.zeros((B, NE, 6, nn))
         Jb[..., 0:3, 0:3] = np.eye(3)
-        Jb[..., 0:3, 3:6] = -(R_s2g[:, None] @ skew(md.rho)) @ Tw[:, None]
-        Jb[..., 3:6, 3:6] = (R_s2g @ Tw)[:, None]
-        Jb[..., 0:3, 6:] = R_s2g[:, None] @ L
-        Jb[..., 3:6, 6:] = R_s2g[:, None] @ E
+        RTw = _mm(R_s2g, Tw)
+        # -R [rho]x Tw = -[R rho]x R Tw: column c is (R Tw)_c x rho_g
+        for c in range(3):
+            Jb[..., 0:3, 3 + c] = cross(RTw[:, None, :, c], rho_g)
+        Jb[..., 3:6, 3:6] = RTw[:, None]
+        Jb[..., 0:3, 6:] = _rm(R_s2g, L)
+        Jb[:, :N, 3:6, 6:] = _mm(R_s2g[:, None], E[:, :N])  # the nodes' E are zero
         cb = np.zeros((B, NE, 6))
-        cb[..., 0:3] = _mv(R_s2g[:, None], c_a_s + cross(RE[:, None], md.rho))
-        cb[..., 3:6] = _mv(R_s2g[:, None], RE[:, None] + c_al_s)
+        cb[..., 0:3] = _rv(R_s2g, c_a_s + cross(RE[:, None], md.rho))
+        cb[..., 3:6] = _rv(R_s2g, RE[:, None] + c_al_s)
         K = np.zeros((B, nn, nn))
         r = np.zeros((B, nn))
         K[:, 0:3, 0:3] = self.total_mass * np.eye(3)
-        K[:, 3:6, 3:6] = P @ Tw
+        K[:, 3:6, 3:6] = _mm(P, Tw)
         m = self.mass_ext[None, :, None]
-        D = (md.J @ E).sum(axis=1) + (m[..., None] * np.cross(md.rho[..., None], L, axis=-2)).sum(
-            axis=1
+        # the rotational terms over the tree bodies only: the tower nodes are point masses (no
+        # inertia, no rotation, no added mass: their J, E, I_g, gyroscopic terms are zero)
+        rL = cross(md.rho[:, :, None, :], np.swapaxes(L, -1, -2))  # rho x L_k (B, NE, nf, 3)
+        D = _mm(md.J[:, :N], E[:, :N]).sum(axis=1) + np.swapaxes(
+            (m[..., None] * rL).sum(axis=1), -1, -2
         )  # the DOF accelerations in dQ (Wang 5.20, 5.22)
         K[:, 3:6, 6:] = D
         r[:, 0:3] = F_tot
         r[:, 3:6] = rhs_rot
-        R_b = R_s2g[:, None] @ ext["R"]
-        I_g = R_b @ self.inertia_ext[None] @ np.swapaxes(R_b, -1, -2)
-        w_b = _mv(R_s2g[:, None], w[:, None] + ext["w"])
-        Mi = np.zeros((B, NE, 6, 6))
-        Mi[..., 0:3, 0:3] = self.mass_ext[None, :, None, None] * np.eye(3)
+        R_b = _mm(R_s2g[:, None], ext["R"][:, :N])
+        I_g = _mm(_mm(R_b, self.inertia_ext[None, :N]), np.swapaxes(R_b, -1, -2))
+        w_b = _mv(R_s2g[:, None], w[:, None] + ext["w"][:, :N])
+        Mi = np.zeros((B, N, 6, 6))
+        Mi[..., 0:3, 0:3] = self.mass_ext[None, :N, None, None] * np.eye(3)
         Mi[..., 3:6, 3:6] = I_g
-        gyro = np.zeros((B, NE, 6))
+        gyro = np.zeros((B, N, 6))
         gyro[..., 3:6] = cross(w_b, _mv(I_g, w_b))
-        W = np.concatenate([force, moment], axis=-1)
+        W = np.concatenate([force[:, :N], moment[:, :N]], axis=-1)
         A = wrench.added_mass
         if A is not None:
-            Ae = np.zeros((B, NE, 6, 6))
-            Ae[:, :N] = np.broadcast_to(A, (B, N, 6, 6))
-            G = np.zeros((B, NE, 6, 6))
+            Ae = np.broadcast_to(A, (B, N, 6, 6))
+            G = np.zeros((B, N, 6, 6))
             G[..., 0:3, 0:3] = np.eye(3)
-            G[..., 3:6, 0:3] = R_g2s[:, None] @ skew(rho_g)
+            G[..., 3:6, 0:3] = _mm(R_g2s[:, None], skew(rho_g[:, :N]))
             G[..., 3:6, 3:6] = R_g2s[:, None]
-            GA = G @ Ae
-            K[:, 0:6, :] += (GA @ Jb).sum(axis=1)
-            r[:, 0:6] -= _mv(GA, cb).sum(axis=1)
+            GA = _mm(G, Ae)
+            K[:, 0:6, :] += _mm(GA, Jb[:, :N]).sum(axis=1)
+            r[:, 0:6] -= _mv(GA, cb[:, :N]).sum(axis=1)
             Mi = Mi + Ae
         Jd = np.swapaxes(Jb[..., 6:], -1, -2)
-        K[:, 6:, :] = (Jd @ Mi @ Jb).sum(axis=1)  # Kane's rows (docs/multibody.md)
-        r[:, 6:] = tau + _mv(Jd, W - gyro - _mv(Mi, cb)).sum(axis=1)
+        # Kane's rows (docs/multibody.md): the bodies, then the nodes (mass m_J, linear rows:
+        # sum_J m_J (R L_J)^T Jb_J as one product over (node, component) per member)
+        mn = self.node_mass[None, :, None]
+        JbN = Jb[:, N:, 0:3]
+        LN = np.ascontiguousarray(np.moveaxis(JbN[..., 6:], 3, 1)).reshape(B, ndf, 3 * J)
+        K[:, 6:, :] = _mm(_mm(Jd[:, :N], Mi), Jb[:, :N]).sum(axis=1) + LN @ (
+            mn[..., None] * JbN
+        ).reshape(B, 3 * J, nn)
+        r[:, 6:] = (
+            tau
+            + _mv(Jd[:, :N], W - gyro - _mv(Mi, cb[:, :N])).sum(axis=1)
+            + (LN @ (force[:, N:] - mn * cb[:, N:, 0:3]).reshape(B, 3 * J, 1))[..., 0]
+        )
         u = np.linalg.solve(K, r[..., None])[..., 0]
-        acc6 = _mv(Jb, u[:, None]) + cb
-        acc = Accelerations(u[:, 0:6], acc6[:, :N, 0:3], acc6[:, :N, 3:6], H, u[:, 6:])
-        acc.node_acc = acc6[:, N:, 0:3]
+        # acc = Jb u + cb; the linear rows' first block is the identity, the angular rows' zero
+        ua = u[:, None, 3:]
+        a_lin = u[:, None, 0:3] + _mv(Jb[..., 0:3, 3:], ua) + cb[..., 0:3]
+        al = _mv(Jb[:, :N, 3:6, 3:], ua) + cb[:, :N, 3:6]
+        acc = Accelerations(u[:, 0:6], a_lin[:, :N], al, H, u[:, 6:])
+        acc.node_acc = a_lin[:, N:]
         return acc
 
     def energy(self, ev) -> tuple[np.ndarray, np.ndarray]:
@@ -459,7 +520,7 @@ class FlexTower:
         # m_i a_i) - I_i alpha_i - w_i x I_i w_i]
         F, M = ev.total_wrench()
         a_b, al_b = ev.acc.a_G_g, ev.acc.dw_b_g
-        rho_g = _mv(Rg[:, None], md_ext.rho)
+        rho_g = _rv(Rg, md_ext.rho)
         R_b = Rg[:, None] @ ext["R"][:, :N]
         I_g = R_b @ self.tree.inertia_b[None] @ np.swapaxes(R_b, -1, -2)
         w_b = _mv(Rg[:, None], w[:, None] + ext["w"][:, :N])
@@ -484,7 +545,7 @@ class FlexTower:
         # tower gages (ElastoDyn TwHt#): deflection of node j in platform axes; the load of
         # everything above the gage (bodies, nodes above) on the tower below, about the node,
         # in the node's local axes (the slopes at the node, SmllRotTrans as at the top)
-        dP = self._points(qm, qmd)[0]
+        dP = ext["dP"]
         for i, j in enumerate(self.modes.gages, start=1):
             for k, ax in enumerate("xyz"):
                 out[f"TwHt{i}TD{ax}t"] = dP[:, j, k]
