@@ -184,7 +184,8 @@ def system_rhs_dofs(p, t, y, g, out):
     ``system_rhs``). A model with a flexible tower is generated from it with
     ``rhs_kinematics_flex``/``rhs_dynamics_flex`` in place of the ``_dofs`` pair (the tree on the
     deflected tower, the coupled base + joint + mode solve; ``floatwind.simulate.generate``)."""
-    status, kin, rel = rhs_kinematics_dofs(p.dofs, p.euler_tol, y, g)
+    d = p.dofs  # taken once: taking a record increfs each of its arrays
+    status, kin, rel = rhs_kinematics_dofs(d, p.euler_tol, y, g)
     if status != 0:
         return status
     B, N = y.shape[0], kin.r_G.shape[1]
@@ -194,7 +195,7 @@ def system_rhs_dofs(p, t, y, g, out):
     status = _loads(p.loads, t, kin, y, out, force, moment, A)  # noqa: F821 (generated)
     if status != 0:
         return status
-    rhs_dynamics_dofs(rel, p.dofs, p.adds_mass, g, y, force, moment, A, out)
+    rhs_dynamics_dofs(rel, d, p.adds_mass, g, y, force, moment, A, out)
     return 0
 
 
@@ -210,7 +211,8 @@ def system_after_step(p, t, y, g):
 def system_after_step_dofs(p, t, y, g):
     """:func:`system_after_step` of a model with joint degrees of freedom (template; with a
     flexible tower generated with ``rhs_kinematics_flex``, as :func:`system_rhs_dofs`)."""
-    status, kin, rel = rhs_kinematics_dofs(p.dofs, p.euler_tol, y, g)
+    d = p.dofs
+    status, kin, rel = rhs_kinematics_dofs(d, p.euler_tol, y, g)
     _after_steps(p.loads, t, kin, y)  # noqa: F821 (generated)
 
 

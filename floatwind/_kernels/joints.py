@@ -78,7 +78,7 @@ class DofParams(NamedTuple):
 
 def kin_out_size(B: int, N: int) -> int:
     """The length of the outputs at the start of ``DofParams.ws_kin`` (:func:`member_kinematics`:
-    the table ``rel`` of B rows, then r_G, R_b2g, v_G, w_b)."""
+    the table ``rel`` of B rows and r_G, R_b2g, v_G, w_b, in blocks of one shape)."""
     return (B * N * 24 + B * 24) + B * N * 18
 
 
@@ -112,35 +112,17 @@ def member_kinematics(d, g, y):
     N = d.mass.shape[0]
     BN = B * N
     buf = d.ws_kin
-    a, o = _take(buf, 0, BN * 3)
-    rho = a.reshape((B, N, 3))
-    a, o = _take(buf, o, BN * 3)
-    drho = a.reshape((B, N, 3))
-    a, o = _take(buf, o, BN * 3)
-    ddrho = a.reshape((B, N, 3))
-    a, o = _take(buf, o, BN * 9)
-    R_c2s = a.reshape((B, N, 3, 3))
-    a, o = _take(buf, o, BN * 3)
-    w_rel = a.reshape((B, N, 3))
-    a, o = _take(buf, o, BN * 3)
-    dw_rel = a.reshape((B, N, 3))
-    a, o = _take(buf, o, B * 9)
-    P = a.reshape((B, 3, 3))
-    a, o = _take(buf, o, B * 9)
-    dP = a.reshape((B, 3, 3))
-    a, o = _take(buf, o, B * 3)
-    Q = a.reshape((B, 3))
-    a, o = _take(buf, o, B * 3)
-    dQ = a.reshape((B, 3))
-    rel = RelTableB(rho, drho, ddrho, R_c2s, w_rel, dw_rel, P, dP, Q, dQ, d.total_mass, d.cm_b)
-    a, o = _take(buf, o, BN * 3)
-    r_G = a.reshape((B, N, 3))
-    a, o = _take(buf, o, BN * 9)
-    R_b2g = a.reshape((B, N, 3, 3))
-    a, o = _take(buf, o, BN * 3)
-    v_G = a.reshape((B, N, 3))
-    a, o = _take(buf, o, BN * 3)
-    w_b = a.reshape((B, N, 3))
+    a, o = _take(buf, 0, 8 * BN * 3)  # one reshape per block of one shape
+    v = a.reshape((8, B, N, 3))
+    a, o = _take(buf, o, 2 * BN * 9)
+    m = a.reshape((2, B, N, 3, 3))
+    a, o = _take(buf, o, 2 * B * 9)
+    bm = a.reshape((2, B, 3, 3))
+    a, o = _take(buf, o, 2 * B * 3)
+    bv = a.reshape((2, B, 3))
+    r_G, R_b2g, v_G, w_b = v[5], m[1], v[6], v[7]
+    rel = RelTableB(v[0], v[1], v[2], m[0], v[3], v[4], bm[0], bm[1], bv[0], bv[1], d.total_mass,
+                    d.cm_b)  # fmt: skip
     kinematics_rows(d, g, y, rel, r_G, R_b2g, v_G, w_b, o)
     return rel, r_G, R_b2g, v_G, w_b
 
