@@ -300,7 +300,7 @@ def test_lean_start_one_blas_thread_and_gc_back_after_start(monkeypatch):
     garbage collection, which start_done switches back on (docs/performance.md)."""
     import gc
 
-    import floatwind.cli as cli
+    import floatwind.cli._common as cli
 
     monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
     monkeypatch.delitem(sys.modules, "numpy")  # as in a fresh process (restored after)

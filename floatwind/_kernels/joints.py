@@ -152,12 +152,9 @@ def kinematics_rows(d, g, y, rel, r_G, R_b2g, v_G, w_b, o):
     rt = km.RelScratch(n33[0], n33[1], n33[2], n3[0], n3[1], n3[2], n3[3], n3[4], m[0], m[1],
                        m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], v[0], v[1], v[2],
                        v[3], v[4], v[5], v[6], v[7])  # fmt: skip
-    km.rel_table_into(
-        d.order, d.parent, d.axis, d.R0_c2p, d.rJp, d.uc, d.mass, d.inertia_b, d.total_mass,
-        motion, rel, rt,
-    )  # fmt: skip
-    km.body_kinematics_into(y[:, 0:6], y[:, 6:12], rel.rho, rel.drho, rel.R_c2s, rel.w_rel, r_G,
-                            R_b2g, v_G, w_b, m[11], m[12], v[8], v[9], v[10], v[11])  # fmt: skip
+    km.rel_table_into(d, motion, rel, rt)
+    km.body_kinematics_into(y[:, 0:6], y[:, 6:12], rel.rho, rel.drho, rel.R_c2s, rel.w_rel,
+                            (r_G, R_b2g, v_G, w_b), (m[11], m[12], v[8], v[9], v[10], v[11]))
     return 0
 
 
@@ -533,8 +530,7 @@ def dynamics_rows(rel, d, g, y, force, moment, A, coupled, out):
     qdd = a.reshape((B, 6))
     a, o = _take(buf, o, B * nf)
     qdd_dof = a.reshape((B, nf))
-    forward_dynamics_dofs(y[:, 0:6], y[:, 6:12], rel, d, tau, force, moment, A, coupled, qdd,
-                          qdd_dof, buf[o:])  # fmt: skip
+    forward_dynamics_dofs(y, rel, d, tau, force, moment, A, coupled, qdd, qdd_dof, buf[o:])
     for b in range(B):
         for k in range(6):
             out[b, 6 + k] = qdd[b, k]
@@ -574,15 +570,16 @@ def _work_in(buf, n, npts):
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def forward_dynamics_dofs(q, qd, rel, d, tau, force, moment, A, coupled, qdd, qdd_dof, buf):
+def forward_dynamics_dofs(y, rel, d, tau, force, moment, A, coupled, qdd, qdd_dof, buf):
     """Base and joint accelerations of every member (see the module docstring) into qdd (B, 6)
     and qdd_dof (B, nf); ``buf`` the scratch (:func:`dyn_size`).
 
-    q, qd (B, 6); ``rel`` one row per member (:func:`member_kinematics`); ``tau`` (B, nf); force,
+    y (B, n_y) the state (q, qd its first 12 columns); ``rel`` one row per member (:func:`member_kinematics`); ``tau`` (B, nf); force,
     moment (B, N, 3); A (B, N, 6, 6) added mass (read when ``coupled``). (The body accelerations
     of Wang 5.24 follow from qdd, where the outputs need them:
     :func:`floatwind.multibody.mcm.forward_dynamics_dofs`.)
     """
+    q, qd = y[:, 0:6], y[:, 6:12]
     B = q.shape[0]
     N = d.mass.shape[0]
     nf = d.n

@@ -161,18 +161,19 @@ def body_kinematics(q, qd, rho, drho, R_c2s, w_rel):
     R_b2g = np.empty((B, N, 3, 3))
     v_G = np.empty((B, N, 3))
     w_g = np.empty((B, N, 3))
-    body_kinematics_into(q, qd, rho, drho, R_c2s, w_rel, r_G, R_b2g, v_G, w_g,
-                         np.empty((3, 3)), np.empty((3, 3)), np.empty(3), np.empty(3),
-                         np.empty(3), np.empty(3))  # fmt: skip
+    body_kinematics_into(q, qd, rho, drho, R_c2s, w_rel, (r_G, R_b2g, v_G, w_g),
+                         (np.empty((3, 3)), np.empty((3, 3)), np.empty(3), np.empty(3),
+                          np.empty(3), np.empty(3)))  # fmt: skip
     return r_G, R_b2g, v_G, w_g
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def body_kinematics_into(q, qd, rho, drho, R_c2s, w_rel, r_G, R_b2g, v_G, w_g, R, T, w_s, tmp, v,
-                         out):  # fmt: skip
-    """:func:`body_kinematics` into r_G, R_b2g, v_G, w_g (B, N, ...) with the scratch R, T (3, 3),
-    w_s, tmp, v, out (3,) (the joint-DOF right-hand side passes its run's arrays: no allocation
-    per evaluation)."""
+def body_kinematics_into(q, qd, rho, drho, R_c2s, w_rel, kin, ws):
+    """:func:`body_kinematics` into ``kin`` = (r_G, R_b2g, v_G, w_g) (B, N, ...) with the scratch
+    ``ws`` = (R, T (3, 3), w_s, tmp, v, out (3,)) (the joint-DOF right-hand side passes its run's
+    arrays: no allocation per evaluation)."""
+    r_G, R_b2g, v_G, w_g = kin
+    R, T, w_s, tmp, v, out = ws
     B = q.shape[0]
     N = rho.shape[1]
     for b in range(B):
@@ -476,15 +477,32 @@ def rel_table(order, parent, axis, R0_c2p, rJp, uc, mass, inertia_b, total_mass,
         np.zeros(3), np.zeros(3), np.zeros(3), np.zeros(3), np.zeros(3), np.zeros(3), np.zeros(3),
         np.zeros(3),
     )  # fmt: skip
-    rel_table_into(order, parent, axis, R0_c2p, rJp, uc, mass, inertia_b, total_mass, motion,
-                   out, ws)  # fmt: skip
+    tree = TreeArrays(order, parent, axis, R0_c2p, rJp, uc, mass, inertia_b, total_mass)
+    rel_table_into(tree, motion, out, ws)
+
+
+class TreeArrays(NamedTuple):
+    """The tree as :func:`rel_table_into` reads it (``floatwind._kernels.joints.DofParams`` has
+    these fields too)."""
+
+    order: np.ndarray
+    parent: np.ndarray
+    axis: np.ndarray
+    R0_c2p: np.ndarray
+    rJp: np.ndarray
+    uc: np.ndarray
+    mass: np.ndarray
+    inertia_b: np.ndarray
+    total_mass: float
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def rel_table_into(order, parent, axis, R0_c2p, rJp, uc, mass, inertia_b, total_mass, motion,
-                   out, ws):  # fmt: skip
-    """:func:`rel_table` with the scratch ``ws`` (:class:`RelScratch`; the joint-DOF right-hand
-    side passes its run's: no allocation per evaluation)."""
+def rel_table_into(tree, motion, out, ws):
+    """:func:`rel_table` of ``tree`` (a record with the fields of :class:`TreeArrays`) with the
+    scratch ``ws`` (:class:`RelScratch`; the joint-DOF right-hand side passes its run's: no
+    allocation per evaluation)."""
+    order, parent, axis, R0_c2p, rJp = tree.order, tree.parent, tree.axis, tree.R0_c2p, tree.rJp
+    uc, mass, inertia_b, total_mass = tree.uc, tree.mass, tree.inertia_b, tree.total_mass
     T = motion.shape[0]
     N = mass.shape[0]
     R, dR, ddR, r, dr, ddr, w, dw = ws.R, ws.dR, ws.ddR, ws.r, ws.dr, ws.ddr, ws.w, ws.dw

@@ -29,7 +29,8 @@ One module per command, listed in :data:`COMMANDS` with the command's name and i
 * ``add_arguments(parser)`` and ``main(args) -> exit status``,
 * ``NO_DASK = True`` when it never uses Dask (:func:`without_dask`),
 * ``LEAN_START = True`` when its start-up may go without BLAS threads and the cyclic garbage
-  collector (:func:`lean_start`; the command calls :func:`start_done` when it has started).
+  collector (``_common.lean_start``; the command calls ``_common.start_done`` when it has
+  started).
 
 Only the command named on the command line has its module imported (:func:`_parser`). A command
 module imports at its top only what building its parser needs (argparse and the helpers of this
@@ -47,7 +48,7 @@ import logging
 import sys
 
 from floatwind import __version__
-from floatwind.cli._common import GENERAL_EXAMPLES, exit_status
+from floatwind.cli._common import GENERAL_EXAMPLES, exit_status, lean_start
 
 #: the commands, in the order ``floatwind --help`` lists them: (name, module of this package,
 #: the command's line in ``floatwind --help``). A command's module is imported only when it runs
@@ -168,45 +169,6 @@ def without_dask() -> None:
 
 #: what :func:`without_dask` keeps out of a command's process (tests/test_startup.py)
 _UNUSED = ("dask", "pyarrow")
-
-#: whether :func:`lean_start` switched the cyclic garbage collector off (:func:`start_done`)
-_GC_PAUSED: list[bool] = []
-
-
-def lean_start() -> None:
-    """Start a command's own process without what it does not use (``floatwind run``).
-
-    * One BLAS thread (``OPENBLAS_NUM_THREADS=1``, unless the user set it; only before NumPy is
-      imported): NumPy's OpenBLAS otherwise starts a thread per core at its import, which spins
-      waiting for work (~0.015-0.02 s of CPU per run here) for matrices a run never makes large
-      enough to share out.
-    * No cyclic garbage collection until :func:`start_done`: importing the run path and building
-      the model made ~70 collections (0.02-0.03 s of CPU, a tenth of a cached 1-s run) and freed
-      nothing a run needs freed (objects are still freed when their last reference goes).
-
-    Nothing computed changes (the outputs of every reference deck are bit-identical with and
-    without; docs/performance.md)."""
-    import gc
-    import os
-
-    if "numpy" not in sys.modules:
-        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    if gc.isenabled():
-        gc.disable()
-        _GC_PAUSED.append(True)
-
-
-def start_done() -> None:
-    """The command has started (imports, the model): the objects made so far are frozen out of
-    the garbage collector's work (``gc.freeze``) and collection resumes, if :func:`lean_start`
-    paused it."""
-    import gc
-
-    if _GC_PAUSED:
-        _GC_PAUSED.clear()
-        gc.freeze()
-        gc.enable()
-
 
 def main(argv: list[str] | None = None) -> int:
     # the named command's module only: `floatwind run` imports no other command's
