@@ -31,7 +31,7 @@ from floatwind.multibody.mcm import (
     relative_kinematics,
     relative_kinematics_many,
 )
-from floatwind.multibody.motion import Motion
+from floatwind.multibody.motion import Motion, Ramp
 from floatwind.records import Wrench
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -268,6 +268,26 @@ def test_compiled_equals_numpy_and_batch_member_equals_alone():
     alone = _run(one, True)
     for ch in ("PtfmPitch", "PtfmYaw", "Q_yaw", "QD_spin", "YawBrMzp"):
         assert np.array_equal(alone[ch].values, fast[ch].values[1]), ch
+
+
+@pytest.mark.parametrize(
+    "ramp",
+    [
+        Ramp(0.0, 0.020943951023931952, 0.0, 4.71238898038469, True),  # ref03's yaw command
+        Ramp(-0.0, 0.0349, 9999.9, -0.0, False),
+        Ramp(1.0, -0.3, 2.0, None, False),
+        Ramp(1.0, -0.3, 2.0, -2.0, True),
+        Ramp(0.5, 0.0, 1.0, 2.0),
+    ],
+)
+def test_ramp_on_many_times_equals_one_time_at_a_time(ramp):
+    """Ramp.evaluate_many (whole arrays: the drive commands of every chunk) gives the bits of
+    evaluate at each time, signed zeros included, at the corners and the ends too."""
+    t = np.concatenate([np.arange(0.0, 300.0001, 0.00125), [1.0, 2.0, 12.0, 225.0],
+                        np.random.default_rng(0).uniform(-5.0, 400.0, 500)])  # fmt: skip
+    slow = Motion.evaluate_many(ramp, t)  # the base class: one evaluate per time
+    for a, b in zip(ramp.evaluate_many(t), slow):
+        assert np.array_equal(a, b) and np.array_equal(np.signbit(a), np.signbit(b))
 
 
 @pytest.mark.parametrize(

@@ -293,3 +293,28 @@ def test_a_shipped_kind_is_refused_to_another_class_before_its_module_is_importe
             @classmethod
             def from_config(cls, cfg, *, body_index, field, base_dir=None, tree=None):
                 return cls()
+
+
+def test_lean_start_one_blas_thread_and_gc_back_after_start(monkeypatch):
+    """`floatwind run` starts with one BLAS thread (unless the user chose) and without cyclic
+    garbage collection, which start_done switches back on (docs/performance.md)."""
+    import gc
+
+    import floatwind.cli._common as cli
+
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    monkeypatch.delitem(sys.modules, "numpy")  # as in a fresh process (restored after)
+    assert gc.isenabled()
+    try:
+        cli.lean_start()
+        assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+        assert not gc.isenabled()
+    finally:
+        cli.start_done()
+        gc.unfreeze()
+    assert gc.isenabled()
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
+    cli.lean_start()
+    cli.start_done()
+    gc.unfreeze()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "4" and gc.isenabled()

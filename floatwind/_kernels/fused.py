@@ -105,32 +105,28 @@ def rhs_dynamics(rel, adds_mass, i, y, force, moment, A, out):
 
 @njit(cache=True, fastmath=False)
 def rhs_kinematics_dofs(d, euler_tol, y, g):
-    """:func:`rhs_kinematics` of a tree with joint DOFs: the relative kinematics per member
-    (``floatwind._kernels.joints.member_rel``), then the body kinematics (Wang 5.10)."""
+    """:func:`rhs_kinematics` of a tree with joint DOFs: the relative kinematics per member, then
+    the body kinematics (Wang 5.10) (``floatwind._kernels.joints.member_kinematics``)."""
     status = 0
     for b in range(y.shape[0]):
         if abs(math.cos(y[b, 4])) < euler_tol:
             status = EULER_SINGULAR
-    rel = kj.member_rel(d, g, y)
-    r_G, R_b2g, v_G, w_b = km.body_kinematics(
-        y[:, 0:6], y[:, 6:12], rel.rho, rel.drho, rel.R_c2s, rel.w_rel
-    )
+    rel, r_G, R_b2g, v_G, w_b = kj.member_kinematics(d, g, y)
     return status, BodyKinematics(r_G, R_b2g, v_G, w_b, d.cm_b), rel
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, _nrt=False)
 def rhs_dynamics_dofs(rel, d, adds_mass, g, y, force, moment, A, out):
     """Forward dynamics with joint DOFs: out[:, :6] = qd, out[:, 6:12] = qdd, then the joint
-    rates and accelerations (``floatwind._kernels.joints.forward_dynamics_dofs``)."""
+    rates and accelerations (``floatwind._kernels.joints.dynamics_rows``; it allocates nothing
+    and returns no array: compiled without reference counting, as the kernels it inlines)."""
     nf = d.n
-    tau = kj.drive_torques(d, g, y)
-    qdd, qdd_dof, _aG, _dw, _H = kj.forward_dynamics_dofs(
-        y[:, 0:6], y[:, 6:12], rel, d, tau, force, moment, A, adds_mass
-    )
-    out[:, 0:6] = y[:, 6:12]
-    out[:, 6:12] = qdd
-    out[:, 12 : 12 + nf] = y[:, 12 + nf : 12 + 2 * nf]
-    out[:, 12 + nf : 12 + 2 * nf] = qdd_dof
+    for b in range(y.shape[0]):
+        for k in range(6):
+            out[b, k] = y[b, 6 + k]
+        for k in range(nf):
+            out[b, 12 + k] = y[b, 12 + nf + k]
+    kj.dynamics_rows(rel, d, g, y, force, moment, A, adds_mass, out)
 
 
 @njit(cache=True, fastmath=False, inline="always")
@@ -196,7 +192,8 @@ def system_rhs_dofs(p, t, y, g, out):
     ``system_rhs``). A model with a flexible tower is generated from it with
     ``rhs_kinematics_flex``/``rhs_dynamics_flex`` in place of the ``_dofs`` pair (the tree on the
     deflected tower, the coupled base + joint + mode solve; ``floatwind.simulate.generate``)."""
-    status, kin, rel = rhs_kinematics_dofs(p.dofs, p.euler_tol, y, g)
+    d = p.dofs  # taken once: taking a record increfs each of its arrays
+    status, kin, rel = rhs_kinematics_dofs(d, p.euler_tol, y, g)
     if status != 0:
         return status
     B, N = y.shape[0], kin.r_G.shape[1]
@@ -206,7 +203,7 @@ def system_rhs_dofs(p, t, y, g, out):
     status = _loads(p.loads, t, kin, y, out, force, moment, A)  # noqa: F821 (generated)
     if status != 0:
         return status
-    rhs_dynamics_dofs(rel, p.dofs, p.adds_mass, g, y, force, moment, A, out)
+    rhs_dynamics_dofs(rel, d, p.adds_mass, g, y, force, moment, A, out)
     return 0
 
 
@@ -222,7 +219,8 @@ def system_after_step(p, t, y, g):
 def system_after_step_dofs(p, t, y, g):
     """:func:`system_after_step` of a model with joint degrees of freedom (template; with a
     flexible tower generated with ``rhs_kinematics_flex``, as :func:`system_rhs_dofs`)."""
-    status, kin, rel = rhs_kinematics_dofs(p.dofs, p.euler_tol, y, g)
+    d = p.dofs
+    status, kin, rel = rhs_kinematics_dofs(d, p.euler_tol, y, g)
     _after_steps(p.loads, t, kin, y)  # noqa: F821 (generated)
 
 

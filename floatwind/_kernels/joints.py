@@ -5,10 +5,11 @@ relative kinematics, for the fused right-hand side (:func:`floatwind._kernels.fu
 The state holds, after the 12 rigid-body columns, the angles (``12 .. 12 + nf``) and rates
 (``12 + nf .. 12 + 2 nf``) of the free joints. Per member:
 
-* :func:`member_rel`: the relative kinematics and momentum coefficients (Wang 5.14-5.23) with
-  the joint DOFs' angle and rate from the state (zero joint acceleration) and the prescribed
-  joints' motions at the grid time (``floatwind._kernels.mcm.rel_table`` on one row per member);
-* :func:`drive_torques`: the drives' torques (``floatwind.multibody.drives``);
+* :func:`member_kinematics`: the relative kinematics and momentum coefficients (Wang 5.14-5.23)
+  with the joint DOFs' angle and rate from the state (zero joint acceleration) and the prescribed
+  joints' motions at the grid time (``floatwind._kernels.mcm.rel_table`` on one row per member),
+  and the body kinematics (Wang 5.10);
+* :func:`drive_rows`: the drives' torques (``floatwind.multibody.drives``);
 * :func:`forward_dynamics_dofs`: the base rows of Wang (5.26) with the joint accelerations in
   dQ, and per DOF the axial moment of momentum (5.28) of the outboard subtree about the joint
   point (written with partial velocities), solved together per member.
@@ -27,7 +28,10 @@ from floatwind._kernels import loads as kl
 from floatwind._kernels import mcm as km
 from floatwind.jit import njit
 
-__all__ = ["DofParams", "drive_torques", "forward_dynamics_dofs", "member_rel"]
+__all__ = [
+    "DofParams", "drive_torques", "dyn_size", "dynamics_rows", "forward_dynamics_dofs",
+    "kin_size", "member_kinematics",
+]
 
 
 class DofParams(NamedTuple):
@@ -57,13 +61,101 @@ class DofParams(NamedTuple):
     table_x: np.ndarray  # (nf, n_max)
     table_y: np.ndarray  # (nf, n_max)
     motion: np.ndarray  # (T, N, 6) joint motions at the grid times (free joints: the command)
+    ws_kin: np.ndarray  # (kin_size(B, N),) scratch of the kinematics of B members (member_kinematics)
+    ws_dyn: np.ndarray  # (dyn_size(B, N, nf),) scratch of their dynamics (dynamics_rows)
 
 
-@njit(cache=True, fastmath=False)
-def member_rel(d, g, y):
+# The right-hand side of a model with joint DOFs runs four times a step. Its arrays are carved out
+# of two flat scratch arrays of the run (DofParams.ws_kin, ws_dyn, sized for its batch by
+# kin_size, dyn_size) instead of ~90 allocations per evaluation, and the kernels that fill them
+# allocate nothing and return no array, so they are compiled without the numba runtime's
+# reference counting (``_nrt=False``, as floatwind._kernels.mbdm): with it, every array of a
+# record passed to a function, every view and every scratch array cost an atomic increment and
+# decrement, about a third of ref03's step. Every region is written before it is read in each
+# evaluation: nothing is carried from one evaluation to the next, and a member alone and in a
+# batch go through the same operations.
+
+
+def kin_out_size(B: int, N: int) -> int:
+    """The length of the outputs at the start of ``DofParams.ws_kin`` (:func:`member_kinematics`:
+    the table ``rel`` of B rows and r_G, R_b2g, v_G, w_b, in blocks of one shape)."""
+    return (B * N * 24 + B * 24) + B * N * 18
+
+
+def kin_size(B: int, N: int) -> int:
+    """The length of ``DofParams.ws_kin`` for ``B`` members of a tree of ``N`` bodies (the
+    outputs, then the scratch of :func:`kinematics_rows`, in their order)."""
+    return kin_out_size(B, N) + B * N * 6 + (N * 42 + 11 * 9 + 8 * 3) + 30
+
+
+def dyn_size(B: int, N: int, nf: int) -> int:
+    """The length of ``DofParams.ws_dyn`` (the regions of :func:`dynamics_rows` and
+    :func:`forward_dynamics_dofs`, in their order)."""
+    n = 6 + nf
+    work = 9 + 9 + 3 * 9 + n * n + 2 * n + 27 + 36 + 3 + 72 + 6 * n + 6 + N * 6 * n + N * 9
+    return B * (2 * nf + 6) + work + 2 * N * 3 * nf
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def _take(buf, o, k):
+    """buf[o:o + k] and o + k."""
+    return buf[o : o + k], o + k
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def member_kinematics(d, g, y):
     """The relative kinematics table with one row per member (leading axis B) at grid index
-    ``g``: the prescribed motions of ``d.motion[g]``, the joint DOFs from ``y``."""
-    return rel_rows(d, member_motion(d, g, y, d.n))
+    ``g`` (the prescribed motions of ``d.motion[g]``, the joint DOFs from ``y``) and the body
+    kinematics (Wang 5.10) r_G, R_b2g, v_G, w_b: views of the run's scratch ``d.ws_kin``
+    (overwritten by the next evaluation), filled by :func:`kinematics_rows`."""
+    B = y.shape[0]
+    N = d.mass.shape[0]
+    BN = B * N
+    buf = d.ws_kin
+    a, o = _take(buf, 0, 8 * BN * 3)  # one reshape per block of one shape
+    v = a.reshape((8, B, N, 3))
+    a, o = _take(buf, o, 2 * BN * 9)
+    m = a.reshape((2, B, N, 3, 3))
+    a, o = _take(buf, o, 2 * B * 9)
+    bm = a.reshape((2, B, 3, 3))
+    a, o = _take(buf, o, 2 * B * 3)
+    bv = a.reshape((2, B, 3))
+    r_G, R_b2g, v_G, w_b = v[5], m[1], v[6], v[7]
+    rel = RelTableB(v[0], v[1], v[2], m[0], v[3], v[4], bm[0], bm[1], bv[0], bv[1], d.total_mass,
+                    d.cm_b)  # fmt: skip
+    kinematics_rows(d, g, y, rel, r_G, R_b2g, v_G, w_b, o)
+    return rel, r_G, R_b2g, v_G, w_b
+
+
+@njit(cache=True, fastmath=False, _nrt=False)
+def kinematics_rows(d, g, y, rel, r_G, R_b2g, v_G, w_b, o):
+    """Fill ``rel`` (:class:`RelTableB`, B rows) and r_G, R_b2g, v_G, w_b (B, N, ...) for the
+    state ``y`` at grid index ``g``: the joint motions (:func:`motion_rows`), the compiled
+    ``rel_table`` on one row per member, the body kinematics (Wang 5.10); the scratch from
+    ``d.ws_kin[o:]``."""
+    B = y.shape[0]
+    N = d.mass.shape[0]
+    buf = d.ws_kin
+    a, o = _take(buf, o, B * N * 6)
+    motion = a.reshape((B, N, 6))
+    motion_rows(d, g, y, d.n, motion)
+    # one reshape per block of scratch of one shape (a reshape calls numba's C helper; an
+    # index of the block is a plain view)
+    a, o = _take(buf, o, 3 * N * 9)
+    n33 = a.reshape((3, N, 3, 3))
+    a, o = _take(buf, o, 5 * N * 3)
+    n3 = a.reshape((5, N, 3))
+    a, o = _take(buf, o, 13 * 9)
+    m = a.reshape((13, 3, 3))
+    a, o = _take(buf, o, 12 * 3)
+    v = a.reshape((12, 3))
+    rt = km.RelScratch(n33[0], n33[1], n33[2], n3[0], n3[1], n3[2], n3[3], n3[4], m[0], m[1],
+                       m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], v[0], v[1], v[2],
+                       v[3], v[4], v[5], v[6], v[7])  # fmt: skip
+    km.rel_table_into(d, motion, rel, rt)
+    km.body_kinematics_into(y[:, 0:6], y[:, 6:12], rel.rho, rel.drho, rel.R_c2s, rel.w_rel,
+                            (r_G, R_b2g, v_G, w_b), (m[11], m[12], v[8], v[9], v[10], v[11]))
+    return 0
 
 
 @njit(cache=True, fastmath=False)
@@ -107,9 +199,16 @@ def member_motion(d, g, y, nf):
     """The joint motions (B, N, 6) of every member at grid index ``g``: the prescribed ones of
     ``d.motion[g]``, the joint DOFs' angle and rate from ``y`` (``nf`` DOF columns of the state:
     the joints first; zero joint acceleration)."""
+    motion = np.empty((y.shape[0], d.mass.shape[0], 6))
+    motion_rows(d, g, y, nf, motion)
+    return motion
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def motion_rows(d, g, y, nf, motion):
+    """:func:`member_motion` into ``motion`` (B, N, 6)."""
     B = y.shape[0]
     N = d.mass.shape[0]
-    motion = np.empty((B, N, 6))
     for b in range(B):
         for c in range(N):
             k = d.dof_of[c]
@@ -120,10 +219,9 @@ def member_motion(d, g, y, nf):
                 motion[b, c, 0] = r * y[b, 12 + k] + d.dof_offset[c]
                 motion[b, c, 1] = r * y[b, 12 + nf + k]
                 motion[b, c, 2] = 0.0
-    return motion
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def drive_rows(d, g, y, nf, tau):
     """tau[:, :d.n] = -K (theta - theta_c) - C (theta' - theta_c') + tau0 + table(theta')
     (``floatwind.multibody.drives.Drive.torque``); the command from ``d.motion[g]``, the rates
@@ -417,32 +515,84 @@ def solve_rows(s, tau, qdd, qdd_dof):
         qdd_dof[j] = u[6 + j]
 
 
-@njit(cache=True, fastmath=False)
-def forward_dynamics_dofs(q, qd, rel, d, tau, force, moment, A, coupled):
-    """Base and joint accelerations of every member (see the module docstring).
+@njit(cache=True, fastmath=False, inline="always")
+def dynamics_rows(rel, d, g, y, force, moment, A, coupled, out):
+    """out[:, 6:12] = qdd and out[:, 12 + nf:] = the joint accelerations of every member: the
+    drives' torques (:func:`drive_rows`), then :func:`forward_dynamics_dofs`, with the scratch
+    of the run, ``d.ws_dyn``."""
+    B = y.shape[0]
+    nf = d.n
+    buf = d.ws_dyn
+    a, o = _take(buf, 0, B * nf)
+    tau = a.reshape((B, nf))
+    drive_rows(d, g, y, nf, tau)
+    a, o = _take(buf, o, B * 6)
+    qdd = a.reshape((B, 6))
+    a, o = _take(buf, o, B * nf)
+    qdd_dof = a.reshape((B, nf))
+    forward_dynamics_dofs(y, rel, d, tau, force, moment, A, coupled, qdd, qdd_dof, buf[o:])
+    for b in range(B):
+        for k in range(6):
+            out[b, 6 + k] = qdd[b, k]
+        for k in range(nf):
+            out[b, 12 + nf + k] = qdd_dof[b, k]
 
-    q, qd (B, 6); ``rel`` one row per member (:func:`member_rel`); ``tau`` (B, nf); force,
-    moment (B, N, 3); A (B, N, 6, 6) added mass (read when ``coupled``).
-    Returns qdd (B, 6), qdd_dof (B, nf), a_G (B, N, 3), dw_b (B, N, 3), H (B, 3).
+
+@njit(cache=True, fastmath=False, inline="always")
+def _work_in(buf, n, npts):
+    """A :class:`Work` carved out of ``buf`` (the order of :func:`work`) and the length used."""
+    a, o = _take(buf, 0, 5 * 9)  # one reshape per block of one shape (member_kinematics)
+    m3 = a.reshape((5, 3, 3))
+    a, o = _take(buf, o, 10 * 3)
+    v3 = a.reshape((10, 3))
+    a, o = _take(buf, o, 3 * 36)
+    m6 = a.reshape((3, 6, 6))
+    R, Tw, Js, Rb, Ig = m3[0], m3[1], m3[2], m3[3], m3[4]
+    RE, w, h, t1, t2, t3, x3, F, Mg, wb = (v3[0], v3[1], v3[2], v3[3], v3[4], v3[5], v3[6],
+                                           v3[7], v3[8], v3[9])  # fmt: skip
+    Mi, G, GA = m6[0], m6[1], m6[2]
+    a, o = _take(buf, o, n * n)
+    K = a.reshape((n, n))
+    r, o = _take(buf, o, n)
+    u, o = _take(buf, o, n)
+    a, o = _take(buf, o, 6 * n)
+    MJ = a.reshape((6, n))
+    v6, o = _take(buf, o, 6)
+    a, o = _take(buf, o, npts * 6 * n)
+    Jb = a.reshape((npts, 6, n))
+    a, o = _take(buf, o, npts * 6)
+    cb = a.reshape((npts, 6))
+    a, o = _take(buf, o, npts * 3)
+    rho_g = a.reshape((npts, 3))
+    s = Work(R, Tw, RE, w, h, t1, t2, t3, x3, F, Mg, K, r, u, Js, Rb, Ig, Mi, wb, G, GA, MJ, v6,
+             Jb, cb, rho_g)  # fmt: skip
+    return s, o
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def forward_dynamics_dofs(y, rel, d, tau, force, moment, A, coupled, qdd, qdd_dof, buf):
+    """Base and joint accelerations of every member (see the module docstring) into qdd (B, 6)
+    and qdd_dof (B, nf); ``buf`` the scratch (:func:`dyn_size`).
+
+    y (B, n_y) the state (q, qd its first 12 columns); ``rel`` one row per member (:func:`member_kinematics`); ``tau`` (B, nf); force,
+    moment (B, N, 3); A (B, N, 6, 6) added mass (read when ``coupled``). (The body accelerations
+    of Wang 5.24 follow from qdd, where the outputs need them:
+    :func:`floatwind.multibody.mcm.forward_dynamics_dofs`.)
     """
+    q, qd = y[:, 0:6], y[:, 6:12]
     B = q.shape[0]
     N = d.mass.shape[0]
     nf = d.n
     n = 6 + nf
-    qdd = np.empty((B, 6))
-    qdd_dof = np.empty((B, nf))
-    a_G = np.empty((B, N, 3))
-    dw_b = np.empty((B, N, 3))
-    H = np.empty((B, 3))
-    s = work(n, N)
-    R, RE, h, t1, t2, t3, u, v6, w, x3 = s.R, s.RE, s.h, s.t1, s.t2, s.t3, s.u, s.v6, s.w, s.x3
-    Jb, cb = s.Jb, s.cb
-    E = np.empty((N, 3, nf))
-    L = np.empty((N, 3, nf))
+    s, o = _work_in(buf, n, N)
+    R, RE, t1, t2, t3, w, x3 = s.R, s.RE, s.t1, s.t2, s.t3, s.w, s.x3
+    cb = s.cb
+    a, o = _take(buf, o, N * 3 * nf)
+    E = a.reshape((N, 3, nf))
+    a, o = _take(buf, o, N * 3 * nf)
+    L = a.reshape((N, 3, nf))
     for b in range(B):
         base_frame(s, q[b], qd[b], rel.P[b], rel.Q[b])
-        for k in range(3):
-            H[b, k] = h[k]
         # external wrench about G_s (inertial) and the rotational right-hand side (5.26)
         base_rows(s, rel.rho[b], force[b], moment[b], rel.dP[b], rel.P[b], rel.dQ[b],
                   d.total_mass)  # fmt: skip
@@ -495,19 +645,9 @@ def forward_dynamics_dofs(q, qd, rel, d, tau, force, moment, A, coupled):
         body_rows(s, rel.R_c2s[b], d.inertia_b, d.mass, rel.w_rel[b], A[b], force[b], moment[b],
                   coupled)  # fmt: skip
         solve_rows(s, tau[b], qdd[b], qdd_dof[b])
-        for i in range(N):
-            for k in range(6):
-                a = cb[i, k]
-                for c in range(n):
-                    a += Jb[i, k, c] * u[c]
-                v6[k] = a
-            for k in range(3):
-                a_G[b, i, k] = v6[k]
-                dw_b[b, i, k] = v6[3 + k]
-    return qdd, qdd_dof, a_G, dw_b, H
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always", _nrt=False)
 def _rot_inertia(R, I, out):
     """out = R I R^T."""
     for a in range(3):

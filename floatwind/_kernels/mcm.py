@@ -6,6 +6,10 @@ and the batched state. One loop over batch members, the same operations in the s
 every member (no reduction across members), so a member alone and inside a batch give the same
 bits. The small linear systems (3x3 decoupled rotational block, 6x6 coupled added-mass system) are
 solved by Gaussian elimination with partial pivoting (the same algorithm as LAPACK ``getrf``).
+
+The small helpers (rotations, 3-vector products, ``solve_small``) allocate nothing and return no
+array: they are compiled without the numba runtime's reference counting (``_nrt=False``), so a
+call on views (``R[p]``, ``rho[i]``) costs no atomic increment and decrement of each argument.
 """
 
 from __future__ import annotations
@@ -17,10 +21,12 @@ import numpy as np
 
 from floatwind.jit import njit
 
-__all__ = ["Momentum", "body_kinematics", "forward_dynamics", "solve_small"]
+__all__ = [
+    "Momentum", "RelScratch", "body_kinematics", "forward_dynamics", "rel_table", "solve_small",
+]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, _nrt=False)
 def _euler123(a4, a5, a6, R):
     c4, c5, c6 = math.cos(a4), math.cos(a5), math.cos(a6)
     s4, s5, s6 = math.sin(a4), math.sin(a5), math.sin(a6)
@@ -35,7 +41,7 @@ def _euler123(a4, a5, a6, R):
     R[2, 2] = c4 * c5
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, _nrt=False)
 def _t_omega(a5, a6, T):
     c5, c6 = math.cos(a5), math.cos(a6)
     s5, s6 = math.sin(a5), math.sin(a6)
@@ -50,7 +56,7 @@ def _t_omega(a5, a6, T):
     T[2, 2] = 1.0
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, _nrt=False)
 def _re(a5, a6, d4, d5, d6, out):
     c5, c6 = math.cos(a5), math.cos(a6)
     s5, s6 = math.sin(a5), math.sin(a6)
@@ -59,19 +65,19 @@ def _re(a5, a6, d4, d5, d6, out):
     out[2] = d4 * d5 * c5
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, _nrt=False)
 def _mv(M, v, out):
     for i in range(3):
         out[i] = M[i, 0] * v[0] + M[i, 1] * v[1] + M[i, 2] * v[2]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, _nrt=False)
 def _mtv(M, v, out):
     for i in range(3):
         out[i] = M[0, i] * v[0] + M[1, i] * v[1] + M[2, i] * v[2]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, _nrt=False)
 def _cross(a, b, out):
     x = a[1] * b[2] - a[2] * b[1]
     y = a[2] * b[0] - a[0] * b[2]
@@ -81,7 +87,7 @@ def _cross(a, b, out):
     out[2] = z
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, _nrt=False)
 def solve_small(A, b, x):
     """Solve A x = b (n x n, n small) by Gaussian elimination with partial pivoting.
 
@@ -116,7 +122,7 @@ def solve_small(A, b, x):
         x[i] = s / A[i, i]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, _nrt=False)
 def added_mass_rows(R, rho_g, A, G, GA):
     """GA = G A: the generalized forces about G_s (C_s axes) of a body's added-mass wrench,
     G = [I 0; R^T skew(rho_g) R^T] ([sum F; R^T (M + rho_g x F)], Wang 5.26); ``A`` (6, 6) of the
@@ -155,12 +161,21 @@ def body_kinematics(q, qd, rho, drho, R_c2s, w_rel):
     R_b2g = np.empty((B, N, 3, 3))
     v_G = np.empty((B, N, 3))
     w_g = np.empty((B, N, 3))
-    R = np.empty((3, 3))
-    T = np.empty((3, 3))
-    w_s = np.empty(3)
-    tmp = np.empty(3)
-    v = np.empty(3)
-    out = np.empty(3)
+    body_kinematics_into(q, qd, rho, drho, R_c2s, w_rel, (r_G, R_b2g, v_G, w_g),
+                         (np.empty((3, 3)), np.empty((3, 3)), np.empty(3), np.empty(3),
+                          np.empty(3), np.empty(3)))  # fmt: skip
+    return r_G, R_b2g, v_G, w_g
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def body_kinematics_into(q, qd, rho, drho, R_c2s, w_rel, kin, ws):
+    """:func:`body_kinematics` into ``kin`` = (r_G, R_b2g, v_G, w_g) (B, N, ...) with the scratch
+    ``ws`` = (R, T (3, 3), w_s, tmp, v, out (3,)) (the joint-DOF right-hand side passes its run's
+    arrays: no allocation per evaluation)."""
+    r_G, R_b2g, v_G, w_g = kin
+    R, T, w_s, tmp, v, out = ws
+    B = q.shape[0]
+    N = rho.shape[1]
     for b in range(B):
         m = 0 if rho.shape[0] == 1 else b  # time-only inputs: shared, or one per member
         _euler123(q[b, 3], q[b, 4], q[b, 5], R)
@@ -188,7 +203,6 @@ def body_kinematics(q, qd, rho, drho, R_c2s, w_rel):
             _mv(R, v, out)
             for k in range(3):
                 w_g[b, i, k] = out[k]
-    return r_G, R_b2g, v_G, w_g
 
 
 class Momentum(NamedTuple):
@@ -389,11 +403,52 @@ def forward_dynamics(q, qd, rel, force, moment, A, coupled):
     return qdd, a_G, dw_b, H
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always", _nrt=False)
 def _mm(A, B, out):
     for i in range(3):
         for j in range(3):
             out[i, j] = A[i, 0] * B[0, j] + A[i, 1] * B[1, j] + A[i, 2] * B[2, j]
+
+
+class RelScratch(NamedTuple):
+    """Scratch of :func:`rel_table_into` for a tree of N bodies (:func:`rel_scratch`): nothing
+    in it is read before it is written."""
+
+    R: np.ndarray  # (N, 3, 3) the cascade and its derivatives
+    dR: np.ndarray
+    ddR: np.ndarray
+    r: np.ndarray  # (N, 3)
+    dr: np.ndarray
+    ddr: np.ndarray
+    w: np.ndarray
+    dw: np.ndarray
+    A: np.ndarray  # (3, 3)
+    Rot: np.ndarray
+    Rip: np.ndarray
+    dRip: np.ndarray
+    ddRip: np.ndarray
+    AA: np.ndarray
+    t1: np.ndarray
+    t2: np.ndarray
+    J: np.ndarray
+    dJ: np.ndarray
+    RI: np.ndarray
+    v: np.ndarray  # (3,)
+    v2: np.ndarray
+    u: np.ndarray
+    du: np.ndarray
+    ddu: np.ndarray
+    rs: np.ndarray
+    drs: np.ndarray
+    ddrs: np.ndarray
+
+
+def rel_scratch(N: int) -> RelScratch:
+    """A :class:`RelScratch` for ``N`` bodies (NumPy; compiled code makes its own in
+    :func:`rel_table`)."""
+    z = np.zeros
+    return RelScratch(*[z((N, 3, 3)) for _ in range(3)], *[z((N, 3)) for _ in range(5)],
+                      *[z((3, 3)) for _ in range(11)], *[z(3) for _ in range(8)])  # fmt: skip
 
 
 @njit(cache=True, fastmath=False)
@@ -413,32 +468,47 @@ def rel_table(order, parent, axis, R0_c2p, rJp, uc, mass, inertia_b, total_mass,
     * w_rel, dw_rel (relative angular velocity in C_1 and its local derivative)  Wang (5.14)
     * G_s, rho_{G_i/G_s}, P = P1 + P2, Q = Q1 + Q2 and their local derivatives  Wang (5.16)-(5.22)
     """
+    N = mass.shape[0]
+    ws = RelScratch(
+        np.zeros((N, 3, 3)), np.zeros((N, 3, 3)), np.zeros((N, 3, 3)), np.zeros((N, 3)),
+        np.zeros((N, 3)), np.zeros((N, 3)), np.zeros((N, 3)), np.zeros((N, 3)), np.zeros((3, 3)),
+        np.zeros((3, 3)), np.zeros((3, 3)), np.zeros((3, 3)), np.zeros((3, 3)), np.zeros((3, 3)),
+        np.zeros((3, 3)), np.zeros((3, 3)), np.zeros((3, 3)), np.zeros((3, 3)), np.zeros((3, 3)),
+        np.zeros(3), np.zeros(3), np.zeros(3), np.zeros(3), np.zeros(3), np.zeros(3), np.zeros(3),
+        np.zeros(3),
+    )  # fmt: skip
+    tree = TreeArrays(order, parent, axis, R0_c2p, rJp, uc, mass, inertia_b, total_mass)
+    rel_table_into(tree, motion, out, ws)
+
+
+class TreeArrays(NamedTuple):
+    """The tree as :func:`rel_table_into` reads it (``floatwind._kernels.joints.DofParams`` has
+    these fields too)."""
+
+    order: np.ndarray
+    parent: np.ndarray
+    axis: np.ndarray
+    R0_c2p: np.ndarray
+    rJp: np.ndarray
+    uc: np.ndarray
+    mass: np.ndarray
+    inertia_b: np.ndarray
+    total_mass: float
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def rel_table_into(tree, motion, out, ws):
+    """:func:`rel_table` of ``tree`` (a record with the fields of :class:`TreeArrays`) with the
+    scratch ``ws`` (:class:`RelScratch`; the joint-DOF right-hand side passes its run's: no
+    allocation per evaluation)."""
+    order, parent, axis, R0_c2p, rJp = tree.order, tree.parent, tree.axis, tree.R0_c2p, tree.rJp
+    uc, mass, inertia_b, total_mass = tree.uc, tree.mass, tree.inertia_b, tree.total_mass
     T = motion.shape[0]
     N = mass.shape[0]
-    R = np.zeros((N, 3, 3))
-    dR = np.zeros((N, 3, 3))
-    ddR = np.zeros((N, 3, 3))
-    r = np.zeros((N, 3))
-    dr = np.zeros((N, 3))
-    ddr = np.zeros((N, 3))
-    w = np.zeros((N, 3))
-    dw = np.zeros((N, 3))
-    A = np.zeros((3, 3))
-    Rot = np.zeros((3, 3))
-    Rip = np.zeros((3, 3))
-    dRip = np.zeros((3, 3))
-    ddRip = np.zeros((3, 3))
-    AA = np.zeros((3, 3))
-    t1 = np.zeros((3, 3))
-    t2 = np.zeros((3, 3))
-    J = np.zeros((3, 3))
-    dJ = np.zeros((3, 3))
-    RI = np.zeros((3, 3))
-    v = np.zeros(3)
-    v2 = np.zeros(3)
-    u = np.zeros(3)
-    du = np.zeros(3)
-    ddu = np.zeros(3)
+    R, dR, ddR, r, dr, ddr, w, dw = ws.R, ws.dR, ws.ddR, ws.r, ws.dr, ws.ddr, ws.w, ws.dw
+    A, Rot, Rip, dRip, ddRip, AA = ws.A, ws.Rot, ws.Rip, ws.dRip, ws.ddRip, ws.AA
+    t1, t2, J, dJ, RI = ws.t1, ws.t2, ws.J, ws.dJ, ws.RI
+    v, v2, u, du, ddu, rs, drs, ddrs = ws.v, ws.v2, ws.u, ws.du, ws.ddu, ws.rs, ws.drs, ws.ddrs
     for k in range(T):
         for i in range(3):
             for j in range(3):
@@ -514,9 +584,10 @@ def rel_table(order, parent, axis, R0_c2p, rJp, uc, mass, inertia_b, total_mass,
                 w[c, i] = w[p, i] + Ra * thd
                 dw[c, i] = dw[p, i] + dRa * thd + Ra * thdd
         # mass distribution about G_s (5.16)-(5.22)
-        rs = np.zeros(3)
-        drs = np.zeros(3)
-        ddrs = np.zeros(3)
+        for i in range(3):
+            rs[i] = 0.0
+            drs[i] = 0.0
+            ddrs[i] = 0.0
         for b in range(N):
             for i in range(3):
                 rs[i] += mass[b] * r[b, i]

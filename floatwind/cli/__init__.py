@@ -27,7 +27,10 @@ One module per command, listed in :data:`COMMANDS` with the command's name and i
 * ``NAME`` (the subcommand), ``EPILOG`` (the end of its ``--help``: its examples,
   ``_common.examples``),
 * ``add_arguments(parser)`` and ``main(args) -> exit status``,
-* ``NO_DASK = True`` when it never uses Dask (:func:`without_dask`).
+* ``NO_DASK = True`` when it never uses Dask (:func:`without_dask`),
+* ``LEAN_START = True`` when its start-up may go without BLAS threads and the cyclic garbage
+  collector (``_common.lean_start``; the command calls ``_common.start_done`` when it has
+  started).
 
 Only the command named on the command line has its module imported (:func:`_parser`). A command
 module imports at its top only what building its parser needs (argparse and the helpers of this
@@ -45,7 +48,7 @@ import logging
 import sys
 
 from floatwind import __version__
-from floatwind.cli._common import GENERAL_EXAMPLES, exit_status
+from floatwind.cli._common import GENERAL_EXAMPLES, exit_status, lean_start
 
 #: the commands, in the order ``floatwind --help`` lists them: (name, module of this package,
 #: the command's line in ``floatwind --help``). A command's module is imported only when it runs
@@ -167,7 +170,6 @@ def without_dask() -> None:
 #: what :func:`without_dask` keeps out of a command's process (tests/test_startup.py)
 _UNUSED = ("dask", "pyarrow")
 
-
 def main(argv: list[str] | None = None) -> int:
     # the named command's module only: `floatwind run` imports no other command's
     parser = _parser(_chosen(sys.argv[1:] if argv is None else list(argv)))
@@ -185,4 +187,6 @@ def main(argv: list[str] | None = None) -> int:
     _ENV_SOURCE.clear()  # an earlier main([...]) in this process must not name its --env file
     if argv is None and getattr(command, "NO_DASK", False):
         without_dask()  # the command's own process only (not a caller of main([...]))
+    if argv is None and getattr(command, "LEAN_START", False):
+        lean_start()
     return exit_status(command.main, args)

@@ -7,7 +7,13 @@ import argparse
 import pathlib
 
 from floatwind.cli._case import blame_env_file, case_overrides, is_deck, load_model, preflight
-from floatwind.cli._common import GENERAL_EXAMPLES, check_output, mooring_option, output_options
+from floatwind.cli._common import (
+    GENERAL_EXAMPLES,
+    check_output,
+    mooring_option,
+    output_options,
+    start_done,
+)
 from floatwind.cli._results import (
     binary_note,
     output_format,
@@ -20,6 +26,7 @@ from floatwind.errors import CaseError
 NAME = "run"
 EPILOG = GENERAL_EXAMPLES  # its --help ends as floatwind --help does
 NO_DASK = True  # a single run never uses Dask (floatwind.cli.without_dask)
+LEAN_START = True  # one BLAS thread, no garbage collection while it starts (_common.lean_start)
 
 
 def add_arguments(r: argparse.ArgumentParser) -> None:
@@ -85,6 +92,7 @@ def main(args) -> int:
            else default_output(model.name, fmt, file=args.case))  # fmt: skip
     check_output(args, out, input_files(args.case))
     preflight(model, args)
+    start_done()  # garbage collection again (cli._common.lean_start)
     t0 = time.perf_counter()
     ds = simulate_and_write(
         lambda: simulate(model, progress=False if args.no_progress else None, light=True),
@@ -157,6 +165,7 @@ def run_from_study(args) -> int:
 
     model = build_batch_model(study, [study.run(args.run_id)])
     preflight(model, args)
+    start_done()
     ds = simulate_and_write(
         lambda: run_one(
             study,

@@ -110,6 +110,31 @@ class Ramp(Motion):
         r = np.copysign(speed, span)
         return self.q0 + r * (t - self.t_start), r, 0.0
 
+    def evaluate_many(self, times):
+        """:meth:`evaluate` at every time of ``times`` (T,), the same floating-point operations
+        on whole arrays (a run with joint DOFs evaluates its drives' commands on every chunk's
+        half-step grid: one Python call per time was ~5 % of ref03's run)."""
+        t = np.atleast_1d(np.asarray(times, dtype=float))
+        q = np.full(t.shape, float(self.q0))
+        qd = np.zeros(t.shape)
+        moving = ~((t < self.t_start) | (self.hold_at_start & (t == self.t_start)))
+        if self.q_final is None:
+            q[moving] = self.q0 + self.rate * (t[moving] - self.t_start)
+            qd[moving] = self.rate
+            return q, qd, np.zeros(t.shape)
+        span = self.q_final - self.q0
+        speed = abs(self.rate)
+        if speed == 0.0 or span == 0.0:
+            return q, qd, np.zeros(t.shape)
+        t_end = self.t_start + abs(span) / speed
+        done = moving & (t >= t_end)
+        moving &= ~done
+        q[done] = self.q_final
+        r = np.copysign(speed, span)
+        q[moving] = self.q0 + r * (t[moving] - self.t_start)
+        qd[moving] = r
+        return q, qd, np.zeros(t.shape)
+
     def describe(self, unit: str = ""):
         end = "no end" if self.q_final is None else f"{self.q_final:g}{_u(unit)}"
         return f"ramp at {self.rate:g}{_u(unit)}/s from t = {self.t_start:g} s to {end}"

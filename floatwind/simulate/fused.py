@@ -105,7 +105,8 @@ class FusedRHS:
             loads=tuple(c.params for c in self.compiled),
             adds_mass=any(c.adds_mass for c in self.compiled),
             euler_tol=float(EULER_SINGULARITY_TOL),
-            dofs=flex_params(system.flex) if self._flex else dof_params(tree),
+            dofs=(flex_params(system.flex) if self._flex
+                  else dof_params(tree, None, system.model.batch)),  # fmt: skip
         )
         self._motion = None
         self._rel0 = None
@@ -164,7 +165,7 @@ class FusedRHS:
             times = t0 + (j0 + np.arange(2 * n + 1)) * (0.5 * dt)
             if self.system.n_dof and not self._flex:
                 # the joint-DOF right-hand side (fused.system_rhs_dofs) takes its relative
-                # kinematics from the joint motions per evaluation (joints.member_rel) and never
+                # kinematics from the joint motions per evaluation (joints.member_kinematics), never
                 # reads p.rel: the table of one row keeps p's types (the same compiled
                 # stepper), the grid's table was ~8 % of ref03's step
                 if self._rel0 is None:
@@ -180,7 +181,13 @@ class FusedRHS:
         if self._flex:  # the joint motions at the same grid times (commands of drives)
             p = p._replace(dofs=p.dofs._replace(d=p.dofs.d._replace(motion=self._motion)))
         elif self.system.n_dof:
-            p = p._replace(dofs=p.dofs._replace(motion=self._motion))
+            from floatwind._kernels.joints import kin_size
+
+            d = p.dofs
+            if d.ws_kin.shape[0] != kin_size(B, self.system.tree.n_bodies):  # another batch size
+                d = dof_params(self.system.tree, None, B)
+                self.params = self.params._replace(dofs=d)
+            p = p._replace(dofs=d._replace(motion=self._motion))
         done, status = self.stepper.rk4_chunk(f64(ts), f64(y), f64(f), p, Y, F)
         return Y, F, int(done), int(status)
 
@@ -279,11 +286,11 @@ def tree_arrays(tree) -> tuple:
     )  # fmt: skip
 
 
-def dof_params(tree, motion: np.ndarray | None = None):
+def dof_params(tree, motion: np.ndarray | None = None, batch: int = 1):
     """The compiled form of ``tree``'s joint DOFs (:class:`floatwind._kernels.joints.DofParams`;
     ``motion`` (T, N, 6) the joint motions at the grid times, a (1, N, 6) placeholder when not
-    given)."""
-    from floatwind._kernels.joints import DofParams
+    given; the scratch of the right-hand side for ``batch`` members)."""
+    from floatwind._kernels.joints import DofParams, dyn_size, kin_size
     from floatwind.multibody.drives import drive_arrays
 
     N = tree.n_bodies
@@ -304,5 +311,6 @@ def dof_params(tree, motion: np.ndarray | None = None):
         dof_child=np.asarray(tree.dofs, dtype=np.int64).reshape(nf), sub=sub,
         stiffness=f(da.stiffness), damping=f(da.damping), torque0=f(da.torque0),
         table_n=f(da.table_n), table_x=f(da.table_x), table_y=f(da.table_y),
-        motion=f(motion, dtype=float),
+        motion=f(motion, dtype=float), ws_kin=np.empty(kin_size(batch, N)),
+        ws_dyn=np.empty(dyn_size(batch, N, nf)),
     )  # fmt: skip
