@@ -616,7 +616,7 @@ def history_record(h, k, nodal):
         h.bad[0] = -1
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def history_loads(h, t, out):
     """The nodal loads at time ``t`` from the history ``h`` into ``out`` (B, P, 6); False (``out``
     untouched) where the history cannot answer.
@@ -662,24 +662,42 @@ def history_loads(h, t, out):
     return True
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def nodal_wrench(g, kin, nodal, force, moment):
     """Add the nodal loads ``nodal`` (B, P, 6) (force, moment; inertial) at the blade nodes where
     ``kin`` puts them (:func:`rotor_points`, no commanded pitch) to ``force``, ``moment``
     (B, N, 3): a force at each blade body's CM and its moment about it, as ElastoDyn applies its
-    blade-node loads at its own node positions (the same operations as :func:`rotor_solve`)."""
-    nb, nn = g.nodes_b.shape[0], g.nodes_b.shape[1]
+    blade-node loads at its own node positions (the same operations as :func:`rotor_solve`).
+    Called at every stage of ``coupling: step``: the node positions are :func:`rotor_points`'s
+    operations inline, on the records' arrays taken once (no allocation, no record in a call:
+    the same bits)."""
+    _nodal_wrench(g.nodes_b, g.blade_body, kin.r_G, kin.R_b2g, kin.cm_b, nodal, force, moment)
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _nodal_wrench(nodes_b, blade_body, r_G, R_b2g, cm_b, nodal, force, moment):
+    # nodal_wrench on the plain arrays of the geometry (nodes_b, blade_body) and of the
+    # kinematics (r_G, R_b2g, cm_b)
+    nb, nn = nodes_b.shape[0], nodes_b.shape[1]
     B = force.shape[0]
-    pos, _vel, _apex = rotor_points(g, kin, np.zeros((B, nb)))
-    r_G = kin.r_G
     for b in range(B):
         for k in range(nb):
-            n = g.blade_body[k]
+            n = blade_body[k]
             for j in range(nn):
                 i = k * nn + j
-                a0 = pos[b, i, 0] - r_G[b, n, 0]
-                a1 = pos[b, i, 1] - r_G[b, n, 1]
-                a2 = pos[b, i, 2] - r_G[b, n, 2]
+                # rotor_points: d = node - cm, a = R d, pos = r_G + a
+                d0 = nodes_b[k, j, 0] - cm_b[n, 0]
+                d1 = nodes_b[k, j, 1] - cm_b[n, 1]
+                d2 = nodes_b[k, j, 2] - cm_b[n, 2]
+                p0 = r_G[b, n, 0] + (R_b2g[b, n, 0, 0] * d0 + R_b2g[b, n, 0, 1] * d1
+                                     + R_b2g[b, n, 0, 2] * d2)  # fmt: skip
+                p1 = r_G[b, n, 1] + (R_b2g[b, n, 1, 0] * d0 + R_b2g[b, n, 1, 1] * d1
+                                     + R_b2g[b, n, 1, 2] * d2)  # fmt: skip
+                p2 = r_G[b, n, 2] + (R_b2g[b, n, 2, 0] * d0 + R_b2g[b, n, 2, 1] * d1
+                                     + R_b2g[b, n, 2, 2] * d2)  # fmt: skip
+                a0 = p0 - r_G[b, n, 0]
+                a1 = p1 - r_G[b, n, 1]
+                a2 = p2 - r_G[b, n, 2]
                 f0, f1, f2 = nodal[b, i, 0], nodal[b, i, 1], nodal[b, i, 2]
                 force[b, n, 0] += f0
                 force[b, n, 1] += f1
@@ -717,7 +735,9 @@ def bem_rotor_step_kernel(p, t, kin, y, dy, force, moment, added):
     h = p.memory
     nodal = np.empty((force.shape[0], h.nodal.shape[2], 6))
     if h.nodal.shape[1] == force.shape[0] and history_loads(h, t, nodal):
-        nodal_wrench(p.geometry, kin, nodal, force, moment)
+        g = p.geometry
+        _nodal_wrench(g.nodes_b, g.blade_body, kin.r_G, kin.R_b2g, kin.cm_b, nodal, force,
+                      moment)  # fmt: skip
         return 0
     f, m, _nodal, st = _solve_loads(p, t, kin, y, dy, force.shape[1])
     if st != 0:
