@@ -535,7 +535,7 @@ def _secant(opt, node, x0, slope0, xs, cls, cds, i0, n):
     return x1, False, 0.0, 0.0, 0.0
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def _solve_node_fast(opt, node, prev, valid_prev, slope_prev, xs, cls, cds, i0, n):
     """The fast path of one node's inflow angle (:class:`Node` ``node``; its polar the rows
     i0 .. i0 + n - 1 of the plain arrays ``xs``, ``cls``, ``cds``): :func:`_secant` from the
@@ -653,12 +653,40 @@ def _is_fixed(opt, tip_c, hub_c):
 
 
 @njit(cache=True, fastmath=False, error_model="numpy")
+def _update_phi_fast(opt, theta, r_local, vx, vy, chord, af_index, z_local, z_hub, xs, cls, cds,
+                     start, count, s_phi, s_valid, s_slope, s_a, s_ap, s_known):  # fmt: skip
+    # the fast path (_solve_node_fast) of every node, on plain arrays, with no call inside (so no
+    # reference is counted per node): s_known True where it solved the node (its state written),
+    # False where AeroDyn's solve must decide (the state left as it was)
+    nb, nn = vx.shape[0], vx.shape[1]
+    for k in range(nb):
+        z_tip = z_local[k, nn - 1]
+        for j in range(nn):
+            tip_c, hub_c = _loss_constants(opt.n_blades, z_local[k, j], z_hub[k], z_tip)
+            fixed = _is_fixed(opt, tip_c, hub_c)
+            i_af = af_index[j]
+            node = Node(i_af, theta[k, j], chord[j], r_local[k, j], tip_c, hub_c, fixed,
+                        vx[k, j], vy[k, j])  # fmt: skip
+            p, sl, a, ap, fast = _solve_node_fast(opt, node, s_phi[k, j], s_valid[k, j],
+                                                  s_slope[k, j], xs, cls, cds, start[i_af],
+                                                  count[i_af])  # fmt: skip
+            if fast:
+                s_phi[k, j] = p
+                s_valid[k, j] = True
+                s_slope[k, j] = sl
+                s_a[k, j] = a
+                s_ap[k, j] = ap
+            s_known[k, j] = fast
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
 def bemt_update_phi(opt, af, sec, inflow, state):
     """Solve the inflow angle of every node (AeroDyn ``UpdatePhi``) into ``state``
     (:class:`BemtState`: the previous solution in, the new one out) for the sections ``sec``
     (:class:`Sections`) and the inputs ``inflow`` (:class:`Inflow`). With ``use_induction``
-    off, the geometric angle. Returns the status bits."""
-    # the arrays of the records once (plain arrays in the loop: no reference counting per node)
+    off, the geometric angle. Returns the status bits. Each node on its own: the fast path of
+    every node first (:func:`_update_phi_fast`), then AeroDyn's solve where it did not solve."""
+    # the arrays of the records once (plain arrays in the loops: no reference counting per node)
     theta, r_local, vx, vy = inflow.theta, inflow.r_local, inflow.vx, inflow.vy
     chord, af_index, z_local, z_hub = sec.chord, sec.af_index, sec.z_local, sec.z_hub
     xs, cls, cds, start, count = af.alpha, af.cl, af.cd, af.start, af.count
@@ -666,36 +694,30 @@ def bemt_update_phi(opt, af, sec, inflow, state):
                                                    state.ap, state.known)  # fmt: skip
     nb, nn = vx.shape[0], vx.shape[1]
     status = 0
-    for k in range(nb):
-        z_tip = z_local[k, nn - 1]
-        for j in range(nn):
-            if not opt.use_induction:
+    if not opt.use_induction:
+        for k in range(nb):
+            for j in range(nn):
                 s_phi[k, j] = _phi_from_inductions(vx[k, j], vy[k, j], 0.0, 0.0)
                 s_valid[k, j] = False
                 s_known[k, j] = False
+        return status
+    _update_phi_fast(opt, theta, r_local, vx, vy, chord, af_index, z_local, z_hub, xs, cls, cds,
+                     start, count, s_phi, s_valid, s_slope, s_a, s_ap, s_known)  # fmt: skip
+    for k in range(nb):
+        z_tip = z_local[k, nn - 1]
+        for j in range(nn):
+            if s_known[k, j]:
                 continue
             tip_c, hub_c = _loss_constants(opt.n_blades, z_local[k, j], z_hub[k], z_tip)
             fixed = _is_fixed(opt, tip_c, hub_c)
             i_af = af_index[j]
             node = Node(i_af, theta[k, j], chord[j], r_local[k, j], tip_c, hub_c, fixed,
                         vx[k, j], vy[k, j])  # fmt: skip
-            i0, n = start[i_af], count[i_af]
-            prev, valid_prev = s_phi[k, j], s_valid[k, j]
-            p, sl, a, ap, fast = _solve_node_fast(opt, node, prev, valid_prev, s_slope[k, j],
-                                                  xs, cls, cds, i0, n)  # fmt: skip
-            if fast:
-                s_phi[k, j] = p
-                s_valid[k, j] = True
-                s_slope[k, j] = sl
-                s_a[k, j] = a
-                s_ap[k, j] = ap
-                s_known[k, j] = True
-                continue
-            p, v, ok = _solve_node(opt, node, prev, valid_prev, xs, cls, cds, i0, n)
+            p, v, ok = _solve_node(opt, node, s_phi[k, j], s_valid[k, j], xs, cls, cds,
+                                   start[i_af], count[i_af])  # fmt: skip
             s_phi[k, j] = p
             s_valid[k, j] = v
             s_slope[k, j] = 0.0
-            s_known[k, j] = False
             if not ok:
                 status |= BEMT_NOT_CONVERGED
     return status
