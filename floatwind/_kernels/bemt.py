@@ -653,11 +653,15 @@ def _is_fixed(opt, tip_c, hub_c):
 
 
 @njit(cache=True, fastmath=False, error_model="numpy")
-def _update_phi_fast(opt, theta, r_local, vx, vy, chord, af_index, z_local, z_hub, xs, cls, cds,
-                     start, count, s_phi, s_valid, s_slope, s_a, s_ap, s_known):  # fmt: skip
-    # the fast path (_solve_node_fast) of every node, on plain arrays, with no call inside (so no
-    # reference is counted per node): s_known True where it solved the node (its state written),
-    # False where AeroDyn's solve must decide (the state left as it was)
+def _update_phi_fast(opt, af, sec, inflow, state):
+    # the fast path (_solve_node_fast) of every node, on the records' arrays taken once, with no
+    # call inside (so no reference is counted per node): state.known True where it solved the
+    # node (its state written), False where AeroDyn's solve must decide (the state left as it was)
+    theta, r_local, vx, vy = inflow.theta, inflow.r_local, inflow.vx, inflow.vy
+    chord, af_index, z_local, z_hub = sec.chord, sec.af_index, sec.z_local, sec.z_hub
+    xs, cls, cds, start, count = af.alpha, af.cl, af.cd, af.start, af.count
+    s_phi, s_valid, s_slope, s_a, s_ap, s_known = (state.phi, state.valid, state.slope, state.a,
+                                                   state.ap, state.known)  # fmt: skip
     nb, nn = vx.shape[0], vx.shape[1]
     for k in range(nb):
         z_tip = z_local[k, nn - 1]
@@ -690,8 +694,7 @@ def bemt_update_phi(opt, af, sec, inflow, state):
     theta, r_local, vx, vy = inflow.theta, inflow.r_local, inflow.vx, inflow.vy
     chord, af_index, z_local, z_hub = sec.chord, sec.af_index, sec.z_local, sec.z_hub
     xs, cls, cds, start, count = af.alpha, af.cl, af.cd, af.start, af.count
-    s_phi, s_valid, s_slope, s_a, s_ap, s_known = (state.phi, state.valid, state.slope, state.a,
-                                                   state.ap, state.known)  # fmt: skip
+    s_phi, s_valid, s_slope, s_known = state.phi, state.valid, state.slope, state.known
     nb, nn = vx.shape[0], vx.shape[1]
     status = 0
     if not opt.use_induction:
@@ -701,8 +704,7 @@ def bemt_update_phi(opt, af, sec, inflow, state):
                 s_valid[k, j] = False
                 s_known[k, j] = False
         return status
-    _update_phi_fast(opt, theta, r_local, vx, vy, chord, af_index, z_local, z_hub, xs, cls, cds,
-                     start, count, s_phi, s_valid, s_slope, s_a, s_ap, s_known)  # fmt: skip
+    _update_phi_fast(opt, af, sec, inflow, state)
     for k in range(nb):
         z_tip = z_local[k, nn - 1]
         for j in range(nn):

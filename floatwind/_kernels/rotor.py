@@ -676,12 +676,13 @@ def _history_weights(t0, dt, order, stamp, bad, t):
 
 
 @njit(cache=True, fastmath=False, error_model="numpy")
-def _history_wrench(t0, dt, order, stamp, bad, hist, t, nodes_b, blade_body, r_G, R_b2g, cm_b,
-                    force, moment):  # fmt: skip
-    # history_loads then nodal_wrench in one pass on plain arrays (the stage kernel of coupling:
-    # step): no buffer, no call, no record; each node's load is history_loads' expression, its
-    # arm nodal_wrench's: the same bits. False (nothing added) where the history cannot answer.
-    code, s0, s1, s2, w0, w1, w2 = _history_weights(t0, dt, order, stamp, bad, t)
+def _history_wrench(h, t, nodes_b, blade_body, kin, force, moment):
+    # history_loads then nodal_wrench in one pass (the stage kernel of coupling: step) on the
+    # records' arrays taken once: no buffer, no call; each node's load is history_loads'
+    # expression, its arm nodal_wrench's: the same bits. False (nothing added) where the history
+    # (an AeroHistory) cannot answer.
+    hist, r_G, R_b2g, cm_b = h.nodal, kin.r_G, kin.R_b2g, kin.cm_b
+    code, s0, s1, s2, w0, w1, w2 = _history_weights(h.t0, h.dt, h.order, h.stamp, h.bad, t)
     if code == 0:
         return False
     nb, nn = nodes_b.shape[0], nodes_b.shape[1]
@@ -794,8 +795,7 @@ def bem_rotor_step_kernel(p, t, kin, y, dy, force, moment, added):
     answer (none: a placeholder memory)."""
     # (history_loads + nodal_wrench in one call on the records' arrays: _history_wrench)
     if p.memory.nodal.shape[1] == force.shape[0] and _history_wrench(
-        p.memory.t0, p.memory.dt, p.memory.order, p.memory.stamp, p.memory.bad, p.memory.nodal,
-        t, p.geometry.nodes_b, p.geometry.blade_body, kin.r_G, kin.R_b2g, kin.cm_b, force, moment
+        p.memory, t, p.geometry.nodes_b, p.geometry.blade_body, kin, force, moment
     ):
         return 0
     f, m, _nodal, st = _solve_loads(p, t, kin, y, dy, force.shape[1])
