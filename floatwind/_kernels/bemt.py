@@ -149,9 +149,10 @@ _PI_2 = 0.5 * math.pi
 # once per rotor, never a record in the per-node calls), everything it calls is inlined
 # (``inline="always"``: no call that could pass an error up), and the functions of the solve use
 # NumPy's error model (``error_model="numpy"``: a division by zero would give inf instead of
-# raising; every division here is guarded, so no result changes). Per node and residual
-# evaluation no reference is counted any more (ref09: ~40 % of the process CPU before;
-# docs/performance.md); the same operations, the same bits.
+# raising; every division here is guarded, so no result changes). No reference is counted per
+# residual evaluation any more, three per node remain (the polar's arrays handed to the inlined
+# fast path) (ref09: ~40 % of the process CPU before; docs/performance.md); the same
+# operations, the same bits.
 
 
 class Sections(NamedTuple):
