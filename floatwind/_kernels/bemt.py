@@ -141,11 +141,18 @@ _MSG_LIMIT = 0.07
 _PI = math.pi
 _PI_2 = 0.5 * math.pi
 
-# The functions of one residual evaluation and of one node's solve that take the records of
-# arrays (``af``, ``opt``, ``node``, ``state``) are inlined into their callers at numba's IR level
-# (``inline="always"``): as calls they cost more than their arithmetic (the arrays' reference
-# counts at each call), 1.6x on a solve of ref09's rotor (62 -> 39 us, min of 7 x 400 solves along
-# a trajectory, process CPU; docs/performance.md); the same operations, the same bits.
+# Reference counts: a call of a compiled function that holds arrays counts their references
+# (an atomic increment and decrement each) wherever numba's pruning cannot prove them unneeded,
+# which is the case on any path that can raise (a float division by zero under Python's error
+# model, an error passed up from a call). The solve of one node therefore reads its polar from
+# plain arrays (``xs``, ``cls``, ``cds`` and its rows ``i0``, ``n``: the records' arrays taken
+# once per rotor, never a record in the per-node calls), everything it calls is inlined
+# (``inline="always"``: no call that could pass an error up), and the functions of the solve use
+# NumPy's error model (``error_model="numpy"``: a division by zero would give inf instead of
+# raising; every division here is guarded, so no result changes). No reference is counted per
+# residual evaluation any more, three per node remain (the polar's arrays handed to the inlined
+# fast path) (ref09: ~40 % of the process CPU before; docs/performance.md); the same
+# operations, the same bits.
 
 
 class Sections(NamedTuple):
@@ -215,19 +222,19 @@ def bemt_state(n_blades: int, n_nodes: int, batch: int | None = None) -> BemtSta
                      known=np.zeros(shape, dtype=np.bool_))  # fmt: skip
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def equal_real(a, b):
     """NWTC_Num ``EqualRealNos`` for double precision."""
     return abs(a - b) <= max(abs(a + b), 1.0) * _EQ_TOL
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def _velocity_is_zero(v):
     # BEMTUncoupled VelocityIsZero: |v| < 0.001 m/s
     return abs(v) < 0.001
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def _mpi2pi(angle):
     # NWTC_Num MPi2Pi: angle in (-pi, pi]
     angle = angle - 2.0 * _PI * math.floor(angle / (2.0 * _PI))
@@ -236,7 +243,7 @@ def _mpi2pi(angle):
     return angle
 
 
-@njit(cache=True, fastmath=False, inline="always")
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def _locate(x, xs, i0, n):
     # the row lo of xs[i0 : i0 + n] with xs[lo] <= x < xs[lo + 1]; -1 below the first angle,
     # -2 at or above the last (NWTC_Num InterpStp holds the end values there)
@@ -254,7 +261,7 @@ def _locate(x, xs, i0, n):
     return lo
 
 
-@njit(cache=True, fastmath=False, inline="always")
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def _at(x, xs, ys, lo, i0, n):
     # NWTC_Num InterpStp: y(lo) + (y(lo+1) - y(lo)) (x - x(lo)) / (x(lo+1) - x(lo))
     if lo == -1:
@@ -264,34 +271,38 @@ def _at(x, xs, ys, lo, i0, n):
     return ys[lo] + (ys[lo + 1] - ys[lo]) * (x - xs[lo]) / (xs[lo + 1] - xs[lo])
 
 
-@njit(cache=True, fastmath=False, inline="always")
-def _cl_cd(af, i_af, alpha):
-    # Cl, Cd of airfoil i_af at alpha (rad) (AFI_ComputeAirfoilCoefs1D, linear, angle in [-pi, pi))
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
+def _polar_cl_cd(alpha, xs, cls, cds, i0, n):
+    # Cl, Cd of the table rows i0 .. i0 + n - 1 at alpha (rad) (AFI_ComputeAirfoilCoefs1D,
+    # linear, angle in [-pi, pi)); plain arrays, not the record (no reference counts per call)
     a = _mpi2pi(alpha)
-    i0 = af.start[i_af]
-    n = af.count[i_af]
-    lo = _locate(a, af.alpha, i0, n)
-    return _at(a, af.alpha, af.cl, lo, i0, n), _at(a, af.alpha, af.cd, lo, i0, n)
+    lo = _locate(a, xs, i0, n)
+    return _at(a, xs, cls, lo, i0, n), _at(a, xs, cds, lo, i0, n)
 
 
-@njit(cache=True, fastmath=False, inline="always")
-def airfoil_coefs(af, i_af, alpha):
-    """Cl, Cd, Cm, Cpmin of airfoil ``i_af`` at ``alpha`` (rad): AirfoilInfo
-    ``AFI_ComputeAirfoilCoefs1D`` with one table (AFTabMod 1) and linear interpolation
-    (InterpOrd 1) in the angle brought to [-pi, pi)."""
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
+def _polar_coefs(alpha, xs, cls, cds, cms, cps, i0, n):
+    # Cl, Cd, Cm, Cpmin of the table rows i0 .. i0 + n - 1 at alpha (rad) (airfoil_coefs)
     a = _mpi2pi(alpha)
-    i0 = af.start[i_af]
-    n = af.count[i_af]
-    lo = _locate(a, af.alpha, i0, n)
+    lo = _locate(a, xs, i0, n)
     return (
-        _at(a, af.alpha, af.cl, lo, i0, n),
-        _at(a, af.alpha, af.cd, lo, i0, n),
-        _at(a, af.alpha, af.cm, lo, i0, n),
-        _at(a, af.alpha, af.cpmin, lo, i0, n),
+        _at(a, xs, cls, lo, i0, n),
+        _at(a, xs, cds, lo, i0, n),
+        _at(a, xs, cms, lo, i0, n),
+        _at(a, xs, cps, lo, i0, n),
     )
 
 
 @njit(cache=True, fastmath=False)
+def airfoil_coefs(af, i_af, alpha):
+    """Cl, Cd, Cm, Cpmin of airfoil ``i_af`` at ``alpha`` (rad): AirfoilInfo
+    ``AFI_ComputeAirfoilCoefs1D`` with one table (AFTabMod 1) and linear interpolation
+    (InterpOrd 1) in the angle brought to [-pi, pi)."""
+    return _polar_coefs(alpha, af.alpha, af.cl, af.cd, af.cm, af.cpmin, af.start[i_af],
+                        af.count[i_af])  # fmt: skip
+
+
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def _loss_factor(opt, tip_const, hub_const, phi):
     # BEMTUncoupled getHubTipLossCorrection (BEMMod_2D): Prandtl,
     # F = 2/pi acos(exp(-B (R - r) / (2 r |sin phi|))) (Ning 2014 eq. 12-14)
@@ -307,7 +318,7 @@ def _loss_factor(opt, tip_const, hub_const, phi):
     return f_tip * f_hub
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def _tangential_induction(a, cphi, sphi, vx, f, sigma, cy):
     # BEMTUncoupled getTangentialInduction (no momentum correction, H = 1):
     # kp = sigma Cy / (4 F sin phi cos phi), a' = kp / (1 - kp) (Ning 2014 eq. 21)
@@ -325,20 +336,29 @@ def _tangential_induction(a, cphi, sphi, vx, f, sigma, cy):
     return ap, kp
 
 
-@njit(cache=True, fastmath=False, inline="always")
+@njit(cache=True, fastmath=False)
 def induction_residual(opt, af, node, phi):
     """The residual of Ning's one-equation BEM at the inflow angle ``phi`` for the blade node
     ``node`` (:class:`Node`) and the inductions it implies: ``(residual, a, a', valid, F)``. AeroDyn ``BEMTU_InductionWithResidual`` with
     ``inductionFactors0`` (``BEM_Mod = 1``). ``valid`` is False where the momentum equations
     have no solution (k < -1 in the momentum region, k <= 1 in the propeller-brake region)."""
-    i_af, theta, chord, r_local = node.i_af, node.theta, node.chord, node.r_local
+    i = node.i_af
+    return _residual_tab(opt, node, phi, af.alpha, af.cl, af.cd, af.start[i], af.count[i])
+
+
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
+def _residual_tab(opt, node, phi, xs, cls, cds, i0, n):
+    # induction_residual with the node's polar as plain arrays (xs, cls, cds: the tables' alpha,
+    # Cl, Cd columns, its rows i0 .. i0 + n - 1): the records of arrays stay out of the solve's
+    # calls (each call would count their arrays' references, more than its arithmetic)
+    theta, chord, r_local = node.theta, node.chord, node.r_local
     tip_const, hub_const, fixed, vx, vy = node.tip_c, node.hub_c, node.fixed, node.vx, node.vy
     if fixed:
         # tip or hub node with an active zero loss constant: a = 1, a' = 0, residual 0
         return 0.0, 1.0, 0.0, True, 1.0
     if equal_real(phi, 0.0) or _velocity_is_zero(vx) or _velocity_is_zero(vy):
         return 0.0, 0.0, 0.0, True, 1.0
-    cl, cd = _cl_cd(af, i_af, phi - theta)
+    cl, cd = _polar_cl_cd(phi - theta, xs, cls, cds, i0, n)
     sphi = math.sin(phi)
     cphi = math.cos(phi)
     # Transform_ClCd_to_CxCy: drag in the inductions only with AIDrag/TIDrag
@@ -395,14 +415,14 @@ def induction_residual(opt, af, node, phi):
     return res, a, ap, valid, f
 
 
-@njit(cache=True, fastmath=False)
-def _residual(opt, af, node, phi):
-    res, _, _, valid, _ = induction_residual(opt, af, node, phi)
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _residual(opt, node, phi, xs, cls, cds, i0, n):
+    res, _, _, valid, _ = _residual_tab(opt, node, phi, xs, cls, cds, i0, n)
     return res, valid
 
 
-@njit(cache=True, fastmath=False)
-def _brent(opt, af, node, a, b, fa, fb):
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _brent(opt, node, a, b, fa, fb, xs, cls, cds, i0, n):
     # mod_root1dim sub_brent (Brent 1973, "zero"): tolerance 2 eps |x| + xtoler on the
     # bracket, |f| < IndToler on the residual, at most MaxIter evaluations.
     # Returns (phi, valid, converged).
@@ -410,9 +430,9 @@ def _brent(opt, af, node, a, b, fa, fb):
     if math.copysign(1.0, fb) == math.copysign(1.0, fa):
         # root not bracketed: the better end point
         if abs(fa) < abs(fb):
-            _, valid = _residual(opt, af, node, a)
+            _, valid = _residual(opt, node, a, xs, cls, cds, i0, n)
             return a, valid, True
-        _, valid = _residual(opt, af, node, b)
+        _, valid = _residual(opt, node, b, xs, cls, cds, i0, n)
         return b, valid, True
     c = a
     fc = fa
@@ -470,14 +490,14 @@ def _brent(opt, af, node, a, b, fa, fb):
                 b = b - tol
         else:
             b = b + d
-        fb, valid = _residual(opt, af, node, b)
+        fb, valid = _residual(opt, node, b, xs, cls, cds, i0, n)
         if abs(fb) < opt.tolerance:
             return b, valid, True
     return b, valid, False
 
 
-@njit(cache=True, fastmath=False, inline="always")
-def _secant(opt, af, node, x0, slope0):
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
+def _secant(opt, node, x0, slope0, xs, cls, cds, i0, n):
     """The fast path of the inflow-angle solve: a secant iteration on the same residual from
     ``x0`` (the previous solution, or the angle of a = 1/3), the first step with ``slope0``
     (the residual's slope at the previous root; a 1e-3 rad probe when unknown), kept inside
@@ -491,7 +511,7 @@ def _secant(opt, af, node, x0, slope0):
     hi = _PI_2 - _EPSILON2 if vx > 0.0 else -_EPSILON2
     if not (lo < x0 < hi):
         return x0, False, 0.0, 0.0, 0.0
-    f0, a, ap, v0, _ = induction_residual(opt, af, node, x0)
+    f0, a, ap, v0, _ = _residual_tab(opt, node, x0, xs, cls, cds, i0, n)
     if abs(f0) < opt.tolerance and v0:
         return x0, True, slope0, a, ap
     if slope0 != 0.0:
@@ -502,7 +522,7 @@ def _secant(opt, af, node, x0, slope0):
     for _ in range(8):
         if not (lo < x1 < hi) or x1 == x0:
             return x1, False, 0.0, 0.0, 0.0
-        f1, a, ap, v1, _ = induction_residual(opt, af, node, x1)
+        f1, a, ap, v1, _ = _residual_tab(opt, node, x1, xs, cls, cds, i0, n)
         if f1 != f0:
             slope = (f1 - f0) / (x1 - x0)
         if abs(f1) < opt.tolerance:
@@ -516,36 +536,27 @@ def _secant(opt, af, node, x0, slope0):
     return x1, False, 0.0, 0.0, 0.0
 
 
-@njit(cache=True, fastmath=False, inline="always")
-def _solve_node_fast(opt, af, node, st, k, j):
-    """The inflow angle of node (k, j) (:class:`Node` ``node``) into the state ``st``: the fast path (:func:`_secant`)
-    from the previous solution (or the angle of a = 1/3), else AeroDyn's solve
-    (:func:`_solve_node`). Returns False when AeroDyn would print its message."""
-    st.known[k, j] = False
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
+def _solve_node_fast(opt, node, prev, valid_prev, slope_prev, xs, cls, cds, i0, n):
+    """The fast path of one node's inflow angle (:class:`Node` ``node``; its polar the rows
+    i0 .. i0 + n - 1 of the plain arrays ``xs``, ``cls``, ``cds``): :func:`_secant` from the
+    previous solution ``prev`` (``valid_prev``, ``slope_prev``: the state's) or the angle of
+    a = 1/3. Returns (phi, slope, a, a', ok); not ok: the caller runs AeroDyn's solve
+    (:func:`_solve_node`). Everything it calls is inlined (no call whose error path would keep
+    the arrays' reference counts: none per node)."""
     vx, vy = node.vx, node.vy
     if not node.fixed and not _velocity_is_zero(vx) and not _velocity_is_zero(vy):
-        prev = st.phi[k, j]
-        warm = st.valid[k, j] and not equal_real(prev, 0.0)
+        warm = valid_prev and not equal_real(prev, 0.0)
         start = prev if warm else _phi_from_inductions(vx, vy, 1.0 / 3.0, 0.0)
-        slope0 = st.slope[k, j] if warm else 0.0
-        root, ok, slope, a, ap = _secant(opt, af, node, start, slope0)
+        slope0 = slope_prev if warm else 0.0
+        root, ok, slope, a, ap = _secant(opt, node, start, slope0, xs, cls, cds, i0, n)
         if ok:
-            st.phi[k, j] = root
-            st.valid[k, j] = True
-            st.slope[k, j] = slope
-            st.a[k, j] = a
-            st.ap[k, j] = ap
-            st.known[k, j] = True
-            return True
-    p, v, ok = _solve_node(opt, af, node, st.phi[k, j], st.valid[k, j])
-    st.phi[k, j] = p
-    st.valid[k, j] = v
-    st.slope[k, j] = 0.0
-    return ok
+            return root, slope, a, ap, True
+    return prev, 0.0, 0.0, 0.0, False
 
 
-@njit(cache=True, fastmath=False)
-def _solve_node(opt, af, node, phi, valid_phi):
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _solve_node(opt, node, phi, valid_phi, xs, cls, cds, i0, n):
     # BEMT.f90 BEMT_UnCoupledSolve (with GetSolveRegionOrdering and FindTestRegion) for the
     # blade node ``node`` (Node). Returns (phi, valid, ok) where ok is False when AeroDyn would
     # print its message.
@@ -558,7 +569,7 @@ def _solve_node(opt, af, node, phi, valid_phi):
     f_in = 0.0
     if valid_phi and not equal_real(phi, 0.0) and not equal_real(abs(phi), _PI_2):
         # does the previous solution still solve the residual?
-        f_in, phi_valid_in = _residual(opt, af, node, phi)
+        f_in, phi_valid_in = _residual(opt, node, phi, xs, cls, cds, i0, n)
         if abs(f_in) < opt.tolerance and phi_valid_in:
             return phi, True, True
     phi_in = phi
@@ -586,8 +597,8 @@ def _solve_node(opt, af, node, phi, valid_phi):
         lo = lower[i]
         hi = upper[i]
         # FindTestRegion
-        f1, v1 = _residual(opt, af, node, lo)
-        f2, v2 = _residual(opt, af, node, hi)
+        f1, v1 = _residual(opt, node, lo, xs, cls, cds, i0, n)
+        f2, v2 = _residual(opt, node, hi, xs, cls, cds, i0, n)
         if equal_real(f1, 0.0) and equal_real(f2, 0.0) and v1 and v2:
             # both ends zero: the one nearer 0 ... as AeroDyn: lower if it is > 0
             return (lo if lo > 0.0 else hi), True, True
@@ -607,7 +618,7 @@ def _solve_node(opt, af, node, phi, valid_phi):
                 else:
                     lo = phi_in
                     f1 = f_in
-            root, valid, conv = _brent(opt, af, node, lo, hi, f1, f2)
+            root, valid, conv = _brent(opt, node, lo, hi, f1, f2, xs, cls, cds, i0, n)
             if not conv:
                 converged = False
             if valid:
@@ -618,7 +629,7 @@ def _solve_node(opt, af, node, phi, valid_phi):
     return phi_geo, False, ok
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def _phi_from_inductions(vx, vy, a, ap):
     # BEMT.f90 ComputePhiWithInduction (no cant, no xVelCorr)
     x = vx * (1.0 - a)
@@ -628,7 +639,7 @@ def _phi_from_inductions(vx, vy, a, ap):
     return math.atan2(x, y)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def _loss_constants(n_blades, z, z_hub, z_tip):
     # BEMT.f90 BEMT_SetParameters
     tip_c = n_blades * (z_tip - z) / (2.0 * z)
@@ -636,41 +647,86 @@ def _loss_constants(n_blades, z, z_hub, z_tip):
     return tip_c, hub_c
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def _is_fixed(opt, tip_c, hub_c):
     # BEMT_SetParameters FixedInductions
     return (opt.tip_loss and equal_real(tip_c, 0.0)) or (opt.hub_loss and equal_real(hub_c, 0.0))
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _update_phi_fast(opt, af, sec, inflow, state):
+    # the fast path (_solve_node_fast) of every node, on the records' arrays taken once, with no
+    # call inside (so no reference is counted per node): state.known True where it solved the
+    # node (its state written), False where AeroDyn's solve must decide (the state left as it was)
+    theta, r_local, vx, vy = inflow.theta, inflow.r_local, inflow.vx, inflow.vy
+    chord, af_index, z_local, z_hub = sec.chord, sec.af_index, sec.z_local, sec.z_hub
+    xs, cls, cds, start, count = af.alpha, af.cl, af.cd, af.start, af.count
+    s_phi, s_valid, s_slope, s_a, s_ap, s_known = (state.phi, state.valid, state.slope, state.a,
+                                                   state.ap, state.known)  # fmt: skip
+    nb, nn = vx.shape[0], vx.shape[1]
+    for k in range(nb):
+        z_tip = z_local[k, nn - 1]
+        for j in range(nn):
+            tip_c, hub_c = _loss_constants(opt.n_blades, z_local[k, j], z_hub[k], z_tip)
+            fixed = _is_fixed(opt, tip_c, hub_c)
+            i_af = af_index[j]
+            node = Node(i_af, theta[k, j], chord[j], r_local[k, j], tip_c, hub_c, fixed,
+                        vx[k, j], vy[k, j])  # fmt: skip
+            p, sl, a, ap, fast = _solve_node_fast(opt, node, s_phi[k, j], s_valid[k, j],
+                                                  s_slope[k, j], xs, cls, cds, start[i_af],
+                                                  count[i_af])  # fmt: skip
+            if fast:
+                s_phi[k, j] = p
+                s_valid[k, j] = True
+                s_slope[k, j] = sl
+                s_a[k, j] = a
+                s_ap[k, j] = ap
+            s_known[k, j] = fast
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
 def bemt_update_phi(opt, af, sec, inflow, state):
     """Solve the inflow angle of every node (AeroDyn ``UpdatePhi``) into ``state``
     (:class:`BemtState`: the previous solution in, the new one out) for the sections ``sec``
     (:class:`Sections`) and the inputs ``inflow`` (:class:`Inflow`). With ``use_induction``
-    off, the geometric angle. Returns the status bits."""
+    off, the geometric angle. Returns the status bits. Each node on its own: the fast path of
+    every node first (:func:`_update_phi_fast`), then AeroDyn's solve where it did not solve."""
+    # the arrays of the records once (plain arrays in the loops: no reference counting per node)
     theta, r_local, vx, vy = inflow.theta, inflow.r_local, inflow.vx, inflow.vy
     chord, af_index, z_local, z_hub = sec.chord, sec.af_index, sec.z_local, sec.z_hub
+    xs, cls, cds, start, count = af.alpha, af.cl, af.cd, af.start, af.count
+    s_phi, s_valid, s_slope, s_known = state.phi, state.valid, state.slope, state.known
     nb, nn = vx.shape[0], vx.shape[1]
     status = 0
+    if not opt.use_induction:
+        for k in range(nb):
+            for j in range(nn):
+                s_phi[k, j] = _phi_from_inductions(vx[k, j], vy[k, j], 0.0, 0.0)
+                s_valid[k, j] = False
+                s_known[k, j] = False
+        return status
+    _update_phi_fast(opt, af, sec, inflow, state)
     for k in range(nb):
         z_tip = z_local[k, nn - 1]
         for j in range(nn):
-            if not opt.use_induction:
-                state.phi[k, j] = _phi_from_inductions(vx[k, j], vy[k, j], 0.0, 0.0)
-                state.valid[k, j] = False
-                state.known[k, j] = False
+            if s_known[k, j]:
                 continue
             tip_c, hub_c = _loss_constants(opt.n_blades, z_local[k, j], z_hub[k], z_tip)
             fixed = _is_fixed(opt, tip_c, hub_c)
-            node = Node(af_index[j], theta[k, j], chord[j], r_local[k, j], tip_c, hub_c, fixed,
+            i_af = af_index[j]
+            node = Node(i_af, theta[k, j], chord[j], r_local[k, j], tip_c, hub_c, fixed,
                         vx[k, j], vy[k, j])  # fmt: skip
-            ok = _solve_node_fast(opt, af, node, state, k, j)
+            p, v, ok = _solve_node(opt, node, s_phi[k, j], s_valid[k, j], xs, cls, cds,
+                                   start[i_af], count[i_af])  # fmt: skip
+            s_phi[k, j] = p
+            s_valid[k, j] = v
+            s_slope[k, j] = 0.0
             if not ok:
                 status |= BEMT_NOT_CONVERGED
     return status
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def bemt_inductions(opt, af, sec, inflow, state, ind):
     """The quasi-steady inductions at the solved inflow angles (AeroDyn
     ``calculate_Inductions_from_BEMT``: limited, zero where the angle is not a BEM solution),
@@ -679,6 +735,8 @@ def bemt_inductions(opt, af, sec, inflow, state, ind):
     dynamic inflow filter (:mod:`floatwind._kernels.dbemt`)."""
     theta, r_local, vx, vy = inflow.theta, inflow.r_local, inflow.vx, inflow.vy
     chord, af_index, z_local, z_hub = sec.chord, sec.af_index, sec.z_local, sec.z_hub
+    xs, cls, cds, start, count = af.alpha, af.cl, af.cd, af.start, af.count
+    s_phi, s_valid, s_a, s_ap, s_known = state.phi, state.valid, state.a, state.ap, state.known
     nb, nn = vx.shape[0], vx.shape[1]
     for k in range(nb):
         z_tip = z_local[k, nn - 1]
@@ -686,16 +744,18 @@ def bemt_inductions(opt, af, sec, inflow, state, ind):
             a = 0.0
             ap = 0.0
             if opt.use_induction:
-                if state.valid[k, j] and state.known[k, j]:
+                if s_valid[k, j] and s_known[k, j]:
                     # the inductions of the solve's last evaluation, at this very phi
-                    a = min(max(state.a[k, j], _A_MIN), _A_MAX)
-                    ap = min(max(state.ap[k, j], _AP_MIN), _AP_MAX)
-                elif state.valid[k, j]:
+                    a = min(max(s_a[k, j], _A_MIN), _A_MAX)
+                    ap = min(max(s_ap[k, j], _AP_MIN), _AP_MAX)
+                elif s_valid[k, j]:
                     tip_c, hub_c = _loss_constants(opt.n_blades, z_local[k, j], z_hub[k], z_tip)
                     fixed = _is_fixed(opt, tip_c, hub_c)
                     node = Node(af_index[j], theta[k, j], chord[j], r_local[k, j], tip_c, hub_c,
                                 fixed, vx[k, j], vy[k, j])  # fmt: skip
-                    _, a, ap, ok, f = induction_residual(opt, af, node, state.phi[k, j])
+                    i_af = af_index[j]
+                    _, a, ap, ok, f = _residual_tab(opt, node, s_phi[k, j], xs, cls, cds,
+                                                    start[i_af], count[i_af])  # fmt: skip
                     if not ok:
                         a = 0.0
                         ap = 0.0
@@ -707,7 +767,7 @@ def bemt_inductions(opt, af, sec, inflow, state, ind):
             ind[k, j, 1] = ap
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def bemt_outputs_from(opt, af, sec, inflow, ind, out):
     """The element outputs for the inductions ``ind`` (nb, nn, 2) (:func:`bemt_inductions`,
     or the dynamic inflow's, :mod:`floatwind._kernels.dbemt`): AeroDyn's skewed-wake correction
@@ -717,6 +777,8 @@ def bemt_outputs_from(opt, af, sec, inflow, ind, out):
     theta, r_local, vx, vy = inflow.theta, inflow.r_local, inflow.vx, inflow.vy
     chi0, psi, tsr = inflow.chi0, inflow.psi, inflow.tsr
     chord, af_index, z_local, z_hub = sec.chord, sec.af_index, sec.z_local, sec.z_hub
+    xs, cls, cds, cms, cps = af.alpha, af.cl, af.cd, af.cm, af.cpmin
+    start, count = af.start, af.count
     nb, nn = vx.shape[0], vx.shape[1]
     # check_turnOffBEMT: BlendCosine between TSR 1 and 2
     t = abs(tsr)
@@ -766,7 +828,8 @@ def bemt_outputs_from(opt, af, sec, inflow, ind, out):
             re = vrel * chord[j] / opt.kin_visc
             if re <= 0.001:
                 re = 0.001
-            cl, cd, cm, cpmin = airfoil_coefs(af, i_af, alpha)
+            cl, cd, cm, cpmin = _polar_coefs(alpha, xs, cls, cds, cms, cps, start[i_af],
+                                             count[i_af])  # fmt: skip
             if not opt.use_cm:
                 cm = 0.0
             sp = math.sin(p)

@@ -616,7 +616,7 @@ def history_record(h, k, nodal):
         h.bad[0] = -1
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def history_loads(h, t, out):
     """The nodal loads at time ``t`` from the history ``h`` into ``out`` (B, P, 6); False (``out``
     untouched) where the history cannot answer.
@@ -629,32 +629,13 @@ def history_loads(h, t, out):
     predictor's extrapolation from the same three); before the run's first steps the missing
     earlier steps are copies of step 0 (``FAST_InitIOarrays``: the first step is then a
     zeroth-order, the second a first-order extrapolation)."""
-    if h.dt <= 0.0:
+    code, s0, s1, s2, w0, w1, w2 = _history_weights(h.t0, h.dt, h.order, h.stamp, h.bad, t)
+    if code == 0:
         return False
-    tau = (t - h.t0) / h.dt
-    m = int(round(tau))
-    if abs(tau - m) <= 1e-6 and m >= 0 and h.stamp[m % 3] == m:
-        out[:] = h.nodal[m % 3]
+    if code == 1:
+        out[:] = h.nodal[s0]
         return True
-    if abs(tau - m) <= 1e-6 and h.bad[0] == m:
-        return False  # the accepted state of a step the compiled wind could not solve
-    n0 = int(math.ceil(tau - 1e-6)) - 1  # t in (t_n0, t_n0+1]
-    if n0 < 0 or h.stamp[n0 % 3] != n0:
-        return False
-    n1 = max(n0 - 1, 0)
-    n2 = max(n0 - 2, 0)
-    if h.stamp[n1 % 3] != n1 or h.stamp[n2 % 3] != n2:
-        return False
-    x = tau - n0  # (0, 1]: the time from t_n0 in steps
-    if h.order == 1:
-        w0 = 1.0 + x
-        w1 = -x
-        w2 = 0.0
-    else:
-        w0 = 0.5 * (x + 1.0) * (x + 2.0)
-        w1 = -x * (x + 2.0)
-        w2 = 0.5 * x * (x + 1.0)
-    a0, a1, a2 = h.nodal[n0 % 3], h.nodal[n1 % 3], h.nodal[n2 % 3]
+    a0, a1, a2 = h.nodal[s0], h.nodal[s1], h.nodal[s2]
     for b in range(out.shape[0]):
         for i in range(out.shape[1]):
             for c in range(6):
@@ -662,24 +643,122 @@ def history_loads(h, t, out):
     return True
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
+def _history_weights(t0, dt, order, stamp, bad, t):
+    # history_loads' choice at time t: (0, ...) the history cannot answer; (1, slot, ...) an
+    # accepted step's time with that step recorded in slot s0; (2, s0, s1, s2, w0, w1, w2): the
+    # Lagrange extrapolation w0 a[s0] + w1 a[s1] + w2 a[s2] (history_loads' docstring)
+    if dt <= 0.0:
+        return 0, 0, 0, 0, 0.0, 0.0, 0.0
+    tau = (t - t0) / dt
+    m = int(round(tau))
+    if abs(tau - m) <= 1e-6 and m >= 0 and stamp[m % 3] == m:
+        return 1, m % 3, 0, 0, 1.0, 0.0, 0.0
+    if abs(tau - m) <= 1e-6 and bad[0] == m:
+        return 0, 0, 0, 0, 0.0, 0.0, 0.0  # the accepted state of a step the wind could not solve
+    n0 = int(math.ceil(tau - 1e-6)) - 1  # t in (t_n0, t_n0+1]
+    if n0 < 0 or stamp[n0 % 3] != n0:
+        return 0, 0, 0, 0, 0.0, 0.0, 0.0
+    n1 = max(n0 - 1, 0)
+    n2 = max(n0 - 2, 0)
+    if stamp[n1 % 3] != n1 or stamp[n2 % 3] != n2:
+        return 0, 0, 0, 0, 0.0, 0.0, 0.0
+    x = tau - n0  # (0, 1]: the time from t_n0 in steps
+    if order == 1:
+        w0 = 1.0 + x
+        w1 = -x
+        w2 = 0.0
+    else:
+        w0 = 0.5 * (x + 1.0) * (x + 2.0)
+        w1 = -x * (x + 2.0)
+        w2 = 0.5 * x * (x + 1.0)
+    return 2, n0 % 3, n1 % 3, n2 % 3, w0, w1, w2
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _history_wrench(h, t, nodes_b, blade_body, kin, force, moment):
+    # history_loads then nodal_wrench in one pass (the stage kernel of coupling: step) on the
+    # records' arrays taken once: no buffer, no call; each node's load is history_loads'
+    # expression, its arm nodal_wrench's: the same bits. False (nothing added) where the history
+    # (an AeroHistory) cannot answer.
+    hist, r_G, R_b2g, cm_b = h.nodal, kin.r_G, kin.R_b2g, kin.cm_b
+    code, s0, s1, s2, w0, w1, w2 = _history_weights(h.t0, h.dt, h.order, h.stamp, h.bad, t)
+    if code == 0:
+        return False
+    nb, nn = nodes_b.shape[0], nodes_b.shape[1]
+    for b in range(force.shape[0]):
+        for k in range(nb):
+            n = blade_body[k]
+            for j in range(nn):
+                i = k * nn + j
+                if code == 1:
+                    f0, f1, f2 = hist[s0, b, i, 0], hist[s0, b, i, 1], hist[s0, b, i, 2]
+                    m0, m1, m2 = hist[s0, b, i, 3], hist[s0, b, i, 4], hist[s0, b, i, 5]
+                else:
+                    f0 = w0 * hist[s0, b, i, 0] + w1 * hist[s1, b, i, 0] + w2 * hist[s2, b, i, 0]
+                    f1 = w0 * hist[s0, b, i, 1] + w1 * hist[s1, b, i, 1] + w2 * hist[s2, b, i, 1]
+                    f2 = w0 * hist[s0, b, i, 2] + w1 * hist[s1, b, i, 2] + w2 * hist[s2, b, i, 2]
+                    m0 = w0 * hist[s0, b, i, 3] + w1 * hist[s1, b, i, 3] + w2 * hist[s2, b, i, 3]
+                    m1 = w0 * hist[s0, b, i, 4] + w1 * hist[s1, b, i, 4] + w2 * hist[s2, b, i, 4]
+                    m2 = w0 * hist[s0, b, i, 5] + w1 * hist[s1, b, i, 5] + w2 * hist[s2, b, i, 5]
+                # nodal_wrench: pos = r_G + R (node - cm), the arm pos - r_G
+                d0 = nodes_b[k, j, 0] - cm_b[n, 0]
+                d1 = nodes_b[k, j, 1] - cm_b[n, 1]
+                d2 = nodes_b[k, j, 2] - cm_b[n, 2]
+                p0 = r_G[b, n, 0] + (R_b2g[b, n, 0, 0] * d0 + R_b2g[b, n, 0, 1] * d1
+                                     + R_b2g[b, n, 0, 2] * d2)  # fmt: skip
+                p1 = r_G[b, n, 1] + (R_b2g[b, n, 1, 0] * d0 + R_b2g[b, n, 1, 1] * d1
+                                     + R_b2g[b, n, 1, 2] * d2)  # fmt: skip
+                p2 = r_G[b, n, 2] + (R_b2g[b, n, 2, 0] * d0 + R_b2g[b, n, 2, 1] * d1
+                                     + R_b2g[b, n, 2, 2] * d2)  # fmt: skip
+                a0 = p0 - r_G[b, n, 0]
+                a1 = p1 - r_G[b, n, 1]
+                a2 = p2 - r_G[b, n, 2]
+                force[b, n, 0] += f0
+                force[b, n, 1] += f1
+                force[b, n, 2] += f2
+                moment[b, n, 0] += a1 * f2 - a2 * f1 + m0
+                moment[b, n, 1] += a2 * f0 - a0 * f2 + m1
+                moment[b, n, 2] += a0 * f1 - a1 * f0 + m2
+    return True
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
 def nodal_wrench(g, kin, nodal, force, moment):
     """Add the nodal loads ``nodal`` (B, P, 6) (force, moment; inertial) at the blade nodes where
     ``kin`` puts them (:func:`rotor_points`, no commanded pitch) to ``force``, ``moment``
     (B, N, 3): a force at each blade body's CM and its moment about it, as ElastoDyn applies its
-    blade-node loads at its own node positions (the same operations as :func:`rotor_solve`)."""
-    nb, nn = g.nodes_b.shape[0], g.nodes_b.shape[1]
+    blade-node loads at its own node positions (the same operations as :func:`rotor_solve`).
+    Called at every stage of ``coupling: step``: the node positions are :func:`rotor_points`'s
+    operations inline, on the records' arrays taken once (no allocation, no record in a call:
+    the same bits)."""
+    _nodal_wrench(g.nodes_b, g.blade_body, kin.r_G, kin.R_b2g, kin.cm_b, nodal, force, moment)
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _nodal_wrench(nodes_b, blade_body, r_G, R_b2g, cm_b, nodal, force, moment):
+    # nodal_wrench on the plain arrays of the geometry (nodes_b, blade_body) and of the
+    # kinematics (r_G, R_b2g, cm_b)
+    nb, nn = nodes_b.shape[0], nodes_b.shape[1]
     B = force.shape[0]
-    pos, _vel, _apex = rotor_points(g, kin, np.zeros((B, nb)))
-    r_G = kin.r_G
     for b in range(B):
         for k in range(nb):
-            n = g.blade_body[k]
+            n = blade_body[k]
             for j in range(nn):
                 i = k * nn + j
-                a0 = pos[b, i, 0] - r_G[b, n, 0]
-                a1 = pos[b, i, 1] - r_G[b, n, 1]
-                a2 = pos[b, i, 2] - r_G[b, n, 2]
+                # rotor_points: d = node - cm, a = R d, pos = r_G + a
+                d0 = nodes_b[k, j, 0] - cm_b[n, 0]
+                d1 = nodes_b[k, j, 1] - cm_b[n, 1]
+                d2 = nodes_b[k, j, 2] - cm_b[n, 2]
+                p0 = r_G[b, n, 0] + (R_b2g[b, n, 0, 0] * d0 + R_b2g[b, n, 0, 1] * d1
+                                     + R_b2g[b, n, 0, 2] * d2)  # fmt: skip
+                p1 = r_G[b, n, 1] + (R_b2g[b, n, 1, 0] * d0 + R_b2g[b, n, 1, 1] * d1
+                                     + R_b2g[b, n, 1, 2] * d2)  # fmt: skip
+                p2 = r_G[b, n, 2] + (R_b2g[b, n, 2, 0] * d0 + R_b2g[b, n, 2, 1] * d1
+                                     + R_b2g[b, n, 2, 2] * d2)  # fmt: skip
+                a0 = p0 - r_G[b, n, 0]
+                a1 = p1 - r_G[b, n, 1]
+                a2 = p2 - r_G[b, n, 2]
                 f0, f1, f2 = nodal[b, i, 0], nodal[b, i, 1], nodal[b, i, 2]
                 force[b, n, 0] += f0
                 force[b, n, 1] += f1
@@ -714,10 +793,10 @@ def bem_rotor_step_kernel(p, t, kin, y, dy, force, moment, added):
     :func:`rotor_step_after`; :func:`history_loads`) at the nodes where the bodies are now
     (:func:`nodal_wrench`); the element solve of :func:`bem_rotor_kernel` where the history cannot
     answer (none: a placeholder memory)."""
-    h = p.memory
-    nodal = np.empty((force.shape[0], h.nodal.shape[2], 6))
-    if h.nodal.shape[1] == force.shape[0] and history_loads(h, t, nodal):
-        nodal_wrench(p.geometry, kin, nodal, force, moment)
+    # (history_loads + nodal_wrench in one call on the records' arrays: _history_wrench)
+    if p.memory.nodal.shape[1] == force.shape[0] and _history_wrench(
+        p.memory, t, p.geometry.nodes_b, p.geometry.blade_body, kin, force, moment
+    ):
         return 0
     f, m, _nodal, st = _solve_loads(p, t, kin, y, dy, force.shape[1])
     if st != 0:
