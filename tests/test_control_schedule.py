@@ -205,7 +205,9 @@ def _model(tmp_path, *, batch_pitch: list[float] | None, t_max: float, wind: flo
             ld["coupling"] = "stage"
     case["loads"].append({"type": "servodyn", "joint": "shaft", "gearbox_ratio": 97.0,
                           "efficiency": 0.944, "pitch": {"initial_deg": [15.0] * 3},
-                          "controller": {"preset": "oc3_hywind_floating",
+                          "controller": {"preset": "oc3_hywind",
+                                         **scheduled_gains(0.4, 0.7, 0.5, fl_hold_below=14.0),
+                                         "vs_rgn3_kp": 1400.0,
                                          "dt": case["simulation"]["dt"]}})  # fmt: skip
     case["simulation"].update(t_max=t_max, dt_out=0.25)
     if batch_pitch:
@@ -220,9 +222,9 @@ def _model(tmp_path, *, batch_pitch: list[float] | None, t_max: float, wind: flo
 
 @pytest.mark.skipif(not REF09.is_dir(), reason="no shared reference decks")
 def test_floating_preset_on_the_spar_batch_member_is_the_run_alone(tmp_path):
-    """The controlled ref09 spar (BEM rotor, GenDOF) in a steady 18 m/s with the
-    ``oc3_hywind_floating`` preset (scheduled gains, operating point, scheduled floating
-    feedback): a batch of two (the platform level and pitched 3 deg) gives member 0 bit for bit
+    """The controlled ref09 spar (BEM rotor, GenDOF) in a steady 18 m/s with every schedule on
+    (gains on the pitch at 0.4 rad/s, the operating point, half the torque-holding floating
+    feedback scheduled on it, region-3 torque feedback): a batch of two (the platform level and pitched 3 deg) gives member 0 bit for bit
     the run alone, every channel; the rotor speed stays within 10 % of rated; the pitch settles
     toward the rated-power pitch of 18 m/s, so the estimate reads 18 m/s within 0.5 m/s."""
     from floatwind.simulate.run import simulate
@@ -269,3 +271,31 @@ def test_region3_torque_feedback_at_its_limits():
             assert tq == pytest.approx(want, rel=1e-12)
             if gain == 0.0:
                 assert tq == q0
+
+
+def test_floating_feedback_lowpass_is_the_second_order_filter():
+    """``fl_corner_freq``/``fl_damping``: the hub velocity through ROSCO's second-order low-pass
+    (bilinear): DC gain 1, and at its natural frequency with damping 1 the gain 1 / (2 zeta) =
+    0.5 and a phase lag of 90 deg (to 1 % and 1 deg, 100 calls a period)."""
+    wn = 0.2325
+    c = _params({"fl_corner_freq": wn, "fl_damping": 1.0})
+    assert c[ks.K_FL_LPF_W] == wn and c[ks.K_FL_LPF_Z] == 1.0
+    st = np.zeros(ks.N_CTRL)
+    assert ks._fl_lowpass(c, st, 0.7, 0.1, True) == 0.7
+    for _ in range(50):
+        y = ks._fl_lowpass(c, st, 0.7, 0.1, False)
+    assert y == pytest.approx(0.7, rel=1e-12)
+    dt = 2.0 * math.pi / wn / 100.0
+    t = np.arange(4000) * dt
+    x = np.sin(wn * t)
+    y = np.empty_like(x)
+    y[0] = ks._fl_lowpass(c, st, x[0], dt, True)
+    for i in range(1, len(t)):
+        y[i] = ks._fl_lowpass(c, st, x[i], dt, False)
+    tail = slice(2000, None)  # settled
+    amp = np.abs(np.fft.rfft(y[tail]))[20] / np.abs(np.fft.rfft(x[tail]))[20]
+    ph = np.angle(np.fft.rfft(y[tail])[20] / np.fft.rfft(x[tail])[20])
+    assert amp == pytest.approx(0.5, rel=0.01)
+    assert math.degrees(ph) == pytest.approx(-90.0, abs=1.0)
+    with pytest.raises(CaseError, match="fl_corner_freq"):
+        _params({"fl_corner_freq": -1.0})

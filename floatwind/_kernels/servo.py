@@ -82,14 +82,16 @@ LAW_CONTROLLER = 4  # the baseline controller's torque demand, held between its 
 #: then the schedules (ROSCO's, Abbas et al. 2022): the number of entries of the pitch-loop gain
 #: schedule (0: Jonkman's GK), of the floating-feedback schedule (0: the one gain K_FL_KP) and of
 #: the operating-point table (0: none), the operating point's low-pass corner (rad/s), the
-#: region-3 torque's speed feedback gain (N m per rad/s of HSS speed; 0: none), then each
-#: table's columns, N_TAB entries each (K_GS_PITCH, K_GS_KP, K_GS_KI: pitch (rad) -> KP
+#: region-3 torque's speed feedback gain (N m per rad/s of HSS speed; 0: none), the floating
+#: feedback's second-order low-pass on the hub velocity (natural frequency, rad/s; 0: none, and
+#: damping), then each table's columns, N_TAB entries each (K_GS_PITCH, K_GS_KP, K_GS_KI: pitch (rad) -> KP
 #: (s), KI; K_FL_WIND, K_FL_GAIN: wind (m/s) -> Fl_Kp (s); K_OP_PITCH, K_OP_WIND: the steady
 #: pitch of rated power (rad) -> its wind (m/s))
 (K_CORNER, K_PC_KP, K_PC_KI, K_PC_KK, K_PC_MINPIT, K_PC_MAXPIT, K_PC_MAXRAT, K_PC_REFSPD,
  K_VS_CTINSP, K_VS_RGN2SP, K_VS_TRGNSP, K_VS_RTGNSP, K_VS_SYSP, K_VS_RGN2K, K_VS_SLOPE15,
  K_VS_SLOPE25, K_VS_RTPWR, K_VS_MAXTQ, K_VS_MAXRAT, K_VS_RGN3MP, K_FL_KP, K_REGION3,
- K_GS_N, K_FL_N, K_OP_N, K_OP_CORNER, K_VS_R3KP, K_TABLES) = range(28)  # fmt: skip
+ K_GS_N, K_FL_N, K_OP_N, K_OP_CORNER, K_VS_R3KP, K_FL_LPF_W, K_FL_LPF_Z,
+ K_TABLES) = range(30)  # fmt: skip
 N_TAB = 32  #: entries of each schedule table at most
 (K_GS_PITCH, K_GS_KP, K_GS_KI, K_FL_WIND, K_FL_GAIN, K_OP_PITCH, K_OP_WIND) = (
     K_TABLES + i * N_TAB for i in range(7))  # fmt: skip
@@ -97,9 +99,10 @@ N_CTRL_PAR = K_TABLES + 7 * N_TAB
 #: the controller's states (``ServoMemory.ctrl`` columns): the filtered generator speed, the
 #: speed error's integral (Jonkman's GK law: of the error, rad/s s; a gain schedule: of KI times
 #: the error, rad, ROSCO's PI form), the last torque and call time, the initialised flag, the
-#: torque demand, the low-passed pitch command of the operating point and its estimated wind
-(C_SPEEDF, C_INTERR, C_LASTTQ, C_LASTT, C_INIT, C_GENTQ, C_PITF, C_WIND,
- N_CTRL) = range(9)  # fmt: skip
+#: torque demand, the low-passed pitch command of the operating point and its estimated wind,
+#: the floating feedback's low-pass (its last two inputs and outputs)
+(C_SPEEDF, C_INTERR, C_LASTTQ, C_LASTT, C_INIT, C_GENTQ, C_PITF, C_WIND, C_FX1, C_FX2, C_FY1,
+ C_FY2, N_CTRL) = range(13)  # fmt: skip
 
 #: columns of ``ServoMemory.sense``: the rotor's blade-root moments about the coned root axes
 #: (RootMxc, RootMyc, blades 1-3: aerodynamic, plus the blades' weight and inertia when the rotor
@@ -393,6 +396,30 @@ def fl_gain(c, st):
 
 
 @njit(cache=True, fastmath=False)
+def _fl_lowpass(c, st, x, dt, first):
+    """The floating feedback's second-order low-pass on the hub velocity ``x`` (ROSCO's
+    SecLPFilter on the tower-top motion, F_FlCornerFreq: natural frequency and damping; the
+    bilinear (Tustin) discretisation at the call interval ``dt``), initialised at ``x``."""
+    if first:
+        st[C_FX1] = x
+        st[C_FX2] = x
+        st[C_FY1] = x
+        st[C_FY2] = x
+        return x
+    wn, z = c[K_FL_LPF_W], c[K_FL_LPF_Z]
+    w2 = dt * dt * wn * wn
+    a2 = w2 + 4.0 + 4.0 * z * wn * dt
+    a1 = 2.0 * w2 - 8.0
+    a0 = w2 + 4.0 - 4.0 * z * wn * dt
+    y = (w2 * x + 2.0 * w2 * st[C_FX1] + w2 * st[C_FX2] - a1 * st[C_FY1] - a0 * st[C_FY2]) / a2
+    st[C_FX2] = st[C_FX1]
+    st[C_FX1] = x
+    st[C_FY2] = st[C_FY1]
+    st[C_FY1] = y
+    return y
+
+
+@njit(cache=True, fastmath=False)
 def baseline_controller(c, m, k, b, t, w, meas, v_nac):
     """One call of the NREL 5-MW baseline controller (Jonkman et al. 2009, NREL/TP-500-38060,
     sec. 7; its DISCON) at step ``k``, time ``t``, for member ``b``: the generator speed ``w``
@@ -416,7 +443,8 @@ def baseline_controller(c, m, k, b, t, w, meas, v_nac):
     rated it holds the table's first wind), on which the floating-feedback gain is scheduled
     (``c[K_FL_N]`` > 0, ROSCO's Fl_U / Fl_Kp); with ``c[K_VS_R3KP]`` != 0 the region-3 torque
     adds that gain times the filtered speed error (Fischer 2013), within +-(VS_MaxTq - rated
-    torque) of rated."""
+    torque) of rated; with ``c[K_FL_LPF_W]`` > 0 the hub velocity of the floating feedback is
+    low-passed first (ROSCO's F_FlCornerFreq, its tuning: the platform frequency, damping 1)."""
     st = m.ctrl[k, b]
     nb = meas.shape[0]
     ngs = int(c[K_GS_N])
@@ -479,6 +507,8 @@ def baseline_controller(c, m, k, b, t, w, meas, v_nac):
         a_op = math.exp(-elapsed * c[K_OP_CORNER])
         st[C_PITF] = (1.0 - a_op) * prev_cmd + a_op * st[C_PITF]
         st[C_WIND] = schedule(c, K_OP_PITCH, K_OP_WIND, nop, st[C_PITF])
+    if c[K_FL_LPF_W] > 0.0:
+        v_nac = _fl_lowpass(c, st, v_nac, elapsed, first)
     err = wf - c[K_PC_REFSPD]
     if ngs > 0:  # ROSCO's PI: KP, KI scheduled on the pitch, the integral of KI err
         kp = schedule(c, K_GS_PITCH, K_GS_KP, ngs, prev_cmd)

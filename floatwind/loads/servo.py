@@ -104,6 +104,8 @@ NREL5MW_BASELINE = {
     "op_corner_freq": 0.20944,  # rad/s: its low-pass on the pitch command (ROSCO F_WECornerFreq)
     "fl_wind": None,  # m/s: with fl_kp a list, the floating-feedback gain scheduled on that wind
     "vs_rgn3_kp": 0.0,  # N m/(rad/s): region-3 torque feedback on the HSS speed error (0: none)
+    "fl_corner_freq": 0.0,  # rad/s: low-pass of the floating feedback's velocity (0: none)
+    "fl_damping": 1.0,  # -: its damping (ROSCO F_FlCornerFreq: the platform frequency, 1.0)
 }
 _TABLE_KEYS = ("pc_gs_pitch", "pc_gs_kp", "pc_gs_ki", "op_pitch", "op_wind", "fl_wind")
 #: the NREL 5-MW BEM rotor of ref09 (AeroDyn v15's blade and polars, precone -2.5 deg, tilt 5
@@ -191,10 +193,12 @@ def controller_parameters(values: dict, field: str = "") -> np.ndarray:
                      ("vs_rgn2k", ks.K_VS_RGN2K), ("vs_rtpwr", ks.K_VS_RTPWR),
                      ("vs_maxtq", ks.K_VS_MAXTQ), ("vs_maxrat", ks.K_VS_MAXRAT),
                      ("vs_rgn3mp", ks.K_VS_RGN3MP), ("fl_kp", ks.K_FL_KP),
-                     ("vs_rgn3_kp", ks.K_VS_R3KP)):  # fmt: skip
+                     ("vs_rgn3_kp", ks.K_VS_R3KP), ("fl_corner_freq", ks.K_FL_LPF_W),
+                     ("fl_damping", ks.K_FL_LPF_Z)):  # fmt: skip
         if key == "fl_kp" and isinstance(v[key], (list, tuple, np.ndarray)):
             continue  # a schedule (below)
         c[col] = number(v[key], _f(field, key))
+    number(v["fl_corner_freq"], _f(field, "fl_corner_freq"), nonnegative=True)
     _schedules(v, c, field)
     for key in ("corner_freq", "pc_ki", "pc_kk", "pc_maxrat", "pc_refspd", "vs_rtgnsp",
                 "vs_rtpwr", "vs_maxtq", "vs_maxrat"):  # fmt: skip
