@@ -81,9 +81,10 @@ def test_schedule_interpolates_at_and_between_its_breakpoints():
     assert c[ks.K_FL_KP] == 0.0 and nf == n
     st = np.zeros(ks.N_CTRL)
     st[ks.C_WIND] = 18.0
-    assert ks.fl_gain(c, st) == pytest.approx(1.510 / -64.59, rel=1e-12)
+    # ROSCO's sign (its pitch adds -Fl_Kp times the downwind velocity): to feather downwind
+    assert ks.fl_gain(c, st) == pytest.approx(-1.510 / -64.59, rel=1e-12)
     st[ks.C_WIND] = 5.0  # held below the table
-    assert ks.fl_gain(c, st) == pytest.approx(1.223 / -18.49, rel=1e-12)
+    assert ks.fl_gain(c, st) == pytest.approx(-1.223 / -18.49, rel=1e-12)
 
 
 def _rigid_loop(vals: dict, theta0: float, dpdth: float, *, n: int, dt: float = 0.01,

@@ -134,11 +134,13 @@ def scheduled_gains(omega: float, zeta: float, fl_fraction: float, *,
     damping ``zeta`` at every wind, KP = 2 J W0 zeta omega / (N |dP/dtheta|), KI = J W0 omega^2
     / (N |dP/dtheta|) (J = 4.3784e7 kg m^2 on the LSS, W0 = 12.1 rpm, N = 97), on the pitch of
     rated power (held below ``hold_below`` m/s, where |dP/dtheta| falls to zero at rated); the
-    operating point's table (pitch -> wind); the floating feedback ``fl_fraction`` times the gain
-    that holds the aerodynamic torque when the hub moves fore-aft at fixed speed, Fl_Kp = (dP/dU)
-    / (dP/dtheta) (ROSCO's Fl_Kp = (dtau/dv) / (dtau/dbeta) N, Abbas et al. 2022 sec. 3.3; in
-    floatwind's sign: times the hub's downwind velocity), scheduled on the wind (held below
-    ``fl_hold_below``)."""
+    operating point's table (pitch -> wind); the floating feedback ``fl_fraction`` times ROSCO's
+    gain as ROSCO applies it: its Fl_Kp = (dtau/dv) / (dtau/dbeta) N (Abbas et al. 2022 sec.
+    3.3; here (dP/dU) / (dP/dtheta), negative) enters its pitch command as -Fl_Kp times the
+    tower-top fore-aft velocity (ROSCO Controllers.f90 ``FloatingFeedback``; record 53,
+    downwind positive), so floatwind's ``fl_kp`` (times the hub's downwind velocity) is
+    -fl_fraction (dP/dU) / (dP/dtheta), positive: the blades pitch to feather as the hub moves
+    downwind; scheduled on the wind (held below ``fl_hold_below``)."""
     j, w0, n = 4.3784e7, 12.1 * math.pi / 30.0, 97.0
     gs = [r for r in points if r[0] >= hold_below]
     fl = [r for r in points if r[0] >= fl_hold_below]
@@ -149,7 +151,7 @@ def scheduled_gains(omega: float, zeta: float, fl_fraction: float, *,
         "op_pitch": [math.radians(r[1]) for r in points],
         "op_wind": [r[0] for r in points],
         "fl_wind": [r[0] for r in fl],
-        "fl_kp": [fl_fraction * r[3] / r[2] for r in fl],
+        "fl_kp": [-fl_fraction * r[3] / r[2] for r in fl],
     }
 
 
@@ -161,11 +163,6 @@ CONTROLLER_PRESETS = {
     "oc3_hywind": {**NREL5MW_BASELINE, "pc_kp": 0.006275604, "pc_ki": 0.0008965149,
                    "region3": "constant_torque"},
 }  # fmt: skip
-#: the OC3-Hywind law with the schedules designed on this rotor (docs/control.md "Scheduled
-#: gains and floating feedback"): the pitch loop at 0.4 rad/s, 0.7 at every wind, the floating
-#: feedback that holds the aerodynamic torque, scheduled on the pitch-based wind estimate
-CONTROLLER_PRESETS["oc3_hywind_floating"] = {**CONTROLLER_PRESETS["oc3_hywind"],
-                                             **scheduled_gains(0.4, 0.7, 1.0)}  # fmt: skip
 _ANGLE_KEYS = ("pc_minpit", "pc_maxpit", "pc_maxrat", "vs_rgn3mp", "pc_gs_pitch", "op_pitch")
 _SPEED_KEYS = ("pc_refspd", "vs_ctinsp", "vs_rgn2sp", "vs_rtgnsp")
 _CONTROLLER_KEYS = (("kind", "preset", "dt")
