@@ -222,7 +222,7 @@ def _model(tmp_path, *, batch_pitch: list[float] | None, t_max: float, wind: flo
 
 
 @pytest.mark.skipif(not REF09.is_dir(), reason="no shared reference decks")
-def test_floating_preset_on_the_spar_batch_member_is_the_run_alone(tmp_path):
+def test_scheduled_controller_on_the_spar_batch_member_is_the_run_alone(tmp_path):
     """The controlled ref09 spar (BEM rotor, GenDOF) in a steady 18 m/s with every schedule on
     (gains on the pitch at 0.4 rad/s, the operating point, half the torque-holding floating
     feedback scheduled on it, region-3 torque feedback): a batch of two (the platform level and pitched 3 deg) gives member 0 bit for bit
