@@ -174,7 +174,11 @@ def model(folder: pathlib.Path, *, preset: str, speed: float, tmax: float, seed:
         from floatwind.loads.servo import scheduled_gains
 
         over = dict(overrides or {})
-        design = {k: over.pop(k) for k in ("omega", "zeta", "fl", "hold", "fl_hold") if k in over}
+        design = {k: over.pop(k) for k in ("omega", "zeta", "fl", "hold", "fl_hold", "omega_lo",
+                                           "u_lo", "u_hi") if k in over}  # fmt: skip
+        if "omega_lo" in design:  # omega scheduled on the wind: omega_lo up to u_lo, omega from u_hi
+            design["omega"] = [(design.get("u_lo", 14.0), design["omega_lo"]),
+                               (design.get("u_hi", 18.0), design.get("omega", 0.4))]  # fmt: skip
         ctrl = {"preset": "oc3_hywind", "dt": case["simulation"]["dt"],
                 **scheduled_gains(design.get("omega", 0.4), design.get("zeta", 0.7),
                                   design.get("fl", 1.0), hold_below=design.get("hold", 12.0),

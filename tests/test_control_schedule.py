@@ -300,3 +300,17 @@ def test_floating_feedback_lowpass_is_the_second_order_filter():
     assert math.degrees(ph) == pytest.approx(-90.0, abs=1.0)
     with pytest.raises(CaseError, match="fl_corner_freq"):
         _params({"fl_corner_freq": -1.0})
+
+
+def test_omega_scheduled_on_the_wind():
+    """``scheduled_gains`` with omega a list of (wind, omega): the loop frequency interpolated on
+    the wind and held beyond (0.3 rad/s up to 14 m/s, 0.6 from 18 m/s: 0.45 at 16 m/s), KI as
+    omega^2 and KP as omega against the constant design."""
+    a = scheduled_gains([(14.0, 0.3), (18.0, 0.6)], 0.7, 1.0)
+    b = scheduled_gains(0.6, 0.7, 1.0)
+    winds = [r[0] for r in NREL5MW_BEM_OPERATING_POINTS if r[0] >= 12.0]
+    for u, ka, kb, pa, pb in zip(winds, a["pc_gs_ki"], b["pc_gs_ki"], a["pc_gs_kp"], b["pc_gs_kp"]):
+        om = float(np.interp(u, [14.0, 18.0], [0.3, 0.6]))
+        assert ka / kb == pytest.approx((om / 0.6) ** 2, rel=1e-12)
+        assert pa / pb == pytest.approx(om / 0.6, rel=1e-12)
+    assert a["fl_kp"] == b["fl_kp"] and a["op_wind"] == b["op_wind"]

@@ -125,13 +125,14 @@ NREL5MW_BEM_OPERATING_POINTS = (
 )  # fmt: skip
 
 
-def scheduled_gains(omega: float, zeta: float, fl_fraction: float, *,
+def scheduled_gains(omega, zeta: float, fl_fraction: float, *,
                     hold_below: float = 12.0, fl_hold_below: float = 12.0,
                     points=NREL5MW_BEM_OPERATING_POINTS) -> dict:  # fmt: skip
     """The baseline controller's schedules designed on a rotor's operating points (ROSCO's
     tuning, Abbas et al. 2022, WES 7, 53-73, sec. 3; Jonkman et al. 2009 sec. 7.4 for the PI
-    form): the pitch loop a second-order system of natural frequency ``omega`` (rad/s) and
-    damping ``zeta`` at every wind, KP = 2 J W0 zeta omega / (N |dP/dtheta|), KI = J W0 omega^2
+    form): the pitch loop a second-order system of natural frequency ``omega`` (rad/s; or a list
+    of (wind, omega) pairs, interpolated on the wind and held beyond: ROSCO's omega_pc schedule)
+    and damping ``zeta`` at every wind, KP = 2 J W0 zeta omega / (N |dP/dtheta|), KI = J W0 omega^2
     / (N |dP/dtheta|) (J = 4.3784e7 kg m^2 on the LSS, W0 = 12.1 rpm, N = 97), on the pitch of
     rated power (held below ``hold_below`` m/s, where |dP/dtheta| falls to zero at rated); the
     operating point's table (pitch -> wind); the floating feedback ``fl_fraction`` times ROSCO's
@@ -143,11 +144,16 @@ def scheduled_gains(omega: float, zeta: float, fl_fraction: float, *,
     downwind; scheduled on the wind (held below ``fl_hold_below``)."""
     j, w0, n = 4.3784e7, 12.1 * math.pi / 30.0, 97.0
     gs = [r for r in points if r[0] >= hold_below]
+    if isinstance(omega, (int, float)):
+        om = [float(omega)] * len(gs)
+    else:
+        uw = np.array(omega, dtype=float).reshape(-1, 2)
+        om = [float(np.interp(r[0], uw[:, 0], uw[:, 1])) for r in gs]
     fl = [r for r in points if r[0] >= fl_hold_below]
     return {
         "pc_gs_pitch": [math.radians(r[1]) for r in gs],
-        "pc_gs_kp": [2.0 * j * w0 * zeta * omega / (n * abs(r[2]) * 1e6) for r in gs],
-        "pc_gs_ki": [j * w0 * omega**2 / (n * abs(r[2]) * 1e6) for r in gs],
+        "pc_gs_kp": [2.0 * j * w0 * zeta * o / (n * abs(r[2]) * 1e6) for r, o in zip(gs, om)],
+        "pc_gs_ki": [j * w0 * o**2 / (n * abs(r[2]) * 1e6) for r, o in zip(gs, om)],
         "op_pitch": [math.radians(r[1]) for r in points],
         "op_wind": [r[0] for r in points],
         "fl_wind": [r[0] for r in fl],
