@@ -206,9 +206,7 @@ def _model(tmp_path, *, batch_pitch: list[float] | None, t_max: float, wind: flo
             ld["coupling"] = "stage"
     case["loads"].append({"type": "servodyn", "joint": "shaft", "gearbox_ratio": 97.0,
                           "efficiency": 0.944, "pitch": {"initial_deg": [15.0] * 3},
-                          "controller": {"preset": "oc3_hywind",
-                                         **scheduled_gains(0.4, 0.7, 0.5, fl_hold_below=14.0),
-                                         "vs_rgn3_kp": 1400.0,
+                          "controller": {"preset": "oc3_hywind_scheduled",
                                          "dt": case["simulation"]["dt"]}})  # fmt: skip
     case["simulation"].update(t_max=t_max, dt_out=0.25)
     if batch_pitch:
@@ -223,9 +221,10 @@ def _model(tmp_path, *, batch_pitch: list[float] | None, t_max: float, wind: flo
 
 @pytest.mark.skipif(not REF09.is_dir(), reason="no shared reference decks")
 def test_scheduled_controller_on_the_spar_batch_member_is_the_run_alone(tmp_path):
-    """The controlled ref09 spar (BEM rotor, GenDOF) in a steady 18 m/s with every schedule on
-    (gains on the pitch at 0.4 rad/s, the operating point, half the torque-holding floating
-    feedback scheduled on it, region-3 torque feedback): a batch of two (the platform level and pitched 3 deg) gives member 0 bit for bit
+    """The controlled ref09 spar (BEM rotor, GenDOF) in a steady 18 m/s with the
+    ``oc3_hywind_scheduled`` preset (every schedule on: gains on the pitch, the operating point,
+    ROSCO's floating feedback scheduled on it and low-passed, region-3 torque feedback): a
+    batch of two (the platform level and pitched 3 deg) gives member 0 bit for bit
     the run alone, every channel; the rotor speed stays within 10 % of rated; the pitch settles
     toward the rated-power pitch of 18 m/s, so the estimate reads 18 m/s within 0.5 m/s."""
     from floatwind.simulate.run import simulate

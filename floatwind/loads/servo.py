@@ -169,6 +169,17 @@ CONTROLLER_PRESETS = {
     "oc3_hywind": {**NREL5MW_BASELINE, "pc_kp": 0.006275604, "pc_ki": 0.0008965149,
                    "region3": "constant_torque"},
 }  # fmt: skip
+#: the OC3-Hywind law with ROSCO's ingredients (docs/control.md "Holding +-10 % over region
+#: 3"): the pitch loop scheduled on this rotor's sensitivity, 0.3 rad/s up to 14 m/s rising to
+#: ROSCO's 0.6 rad/s from 18 m/s (zeta 0.7), ROSCO's floating feedback (its sign and gain,
+#: held below 14 m/s, on the pitch-based wind estimate, the hub velocity low-passed at the
+#: platform frequency), region-3 torque feedback on the speed (+-10 % of rated torque)
+CONTROLLER_PRESETS["oc3_hywind_scheduled"] = {
+    **CONTROLLER_PRESETS["oc3_hywind"],
+    **scheduled_gains([(14.0, 0.3), (18.0, 0.6)], 0.7, 1.0, fl_hold_below=14.0),
+    "fl_corner_freq": 0.2325,
+    "vs_rgn3_kp": 1400.0,
+}
 _ANGLE_KEYS = ("pc_minpit", "pc_maxpit", "pc_maxrat", "vs_rgn3mp", "pc_gs_pitch", "op_pitch")
 _SPEED_KEYS = ("pc_refspd", "vs_ctinsp", "vs_rgn2sp", "vs_rtgnsp")
 _CONTROLLER_KEYS = (("kind", "preset", "dt")
