@@ -78,13 +78,31 @@ LAW_VARIABLE_SPEED = 3
 
 LAW_CONTROLLER = 4  # the baseline controller's torque demand, held between its calls
 
-#: the baseline controller's parameters (``Params.ctrl``, SI, HSS side; Jonkman 2009 DISCON)
+#: the baseline controller's parameters (``Params.ctrl``, SI, HSS side; Jonkman 2009 DISCON),
+#: then the schedules (ROSCO's, Abbas et al. 2022): the number of entries of the pitch-loop gain
+#: schedule (0: Jonkman's GK), of the floating-feedback schedule (0: the one gain K_FL_KP) and of
+#: the operating-point table (0: none), the operating point's low-pass corner (rad/s), the
+#: region-3 torque's speed feedback gain (N m per rad/s of HSS speed; 0: none), the floating
+#: feedback's second-order low-pass on the hub velocity (natural frequency, rad/s; 0: none, and
+#: damping), then each table's columns, N_TAB entries each (K_GS_PITCH, K_GS_KP, K_GS_KI: pitch (rad) -> KP
+#: (s), KI; K_FL_WIND, K_FL_GAIN: wind (m/s) -> Fl_Kp (s); K_OP_PITCH, K_OP_WIND: the steady
+#: pitch of rated power (rad) -> its wind (m/s))
 (K_CORNER, K_PC_KP, K_PC_KI, K_PC_KK, K_PC_MINPIT, K_PC_MAXPIT, K_PC_MAXRAT, K_PC_REFSPD,
  K_VS_CTINSP, K_VS_RGN2SP, K_VS_TRGNSP, K_VS_RTGNSP, K_VS_SYSP, K_VS_RGN2K, K_VS_SLOPE15,
  K_VS_SLOPE25, K_VS_RTPWR, K_VS_MAXTQ, K_VS_MAXRAT, K_VS_RGN3MP, K_FL_KP, K_REGION3,
- N_CTRL_PAR) = range(23)  # fmt: skip
-#: the controller's states (``ServoMemory.ctrl`` columns)
-C_SPEEDF, C_INTERR, C_LASTTQ, C_LASTT, C_INIT, C_GENTQ, N_CTRL = 0, 1, 2, 3, 4, 5, 6
+ K_GS_N, K_FL_N, K_OP_N, K_OP_CORNER, K_VS_R3KP, K_FL_LPF_W, K_FL_LPF_Z,
+ K_TABLES) = range(30)  # fmt: skip
+N_TAB = 32  #: entries of each schedule table at most
+(K_GS_PITCH, K_GS_KP, K_GS_KI, K_FL_WIND, K_FL_GAIN, K_OP_PITCH, K_OP_WIND) = (
+    K_TABLES + i * N_TAB for i in range(7))  # fmt: skip
+N_CTRL_PAR = K_TABLES + 7 * N_TAB
+#: the controller's states (``ServoMemory.ctrl`` columns): the filtered generator speed, the
+#: speed error's integral (Jonkman's GK law: of the error, rad/s s; a gain schedule: of KI times
+#: the error, rad, ROSCO's PI form), the last torque and call time, the initialised flag, the
+#: torque demand, the low-passed pitch command of the operating point and its estimated wind,
+#: the floating feedback's low-pass (its last two inputs and outputs)
+(C_SPEEDF, C_INTERR, C_LASTTQ, C_LASTT, C_INIT, C_GENTQ, C_PITF, C_WIND, C_FX1, C_FX2, C_FY1,
+ C_FY2, N_CTRL) = range(13)  # fmt: skip
 
 #: columns of ``ServoMemory.sense``: the rotor's blade-root moments about the coned root axes
 #: (RootMxc, RootMyc, blades 1-3: aerodynamic, plus the blades' weight and inertia when the rotor
@@ -355,6 +373,53 @@ def _nacelle_fa_velocity(p, kin, b):
 
 
 @njit(cache=True, fastmath=False)
+def schedule(c, x0, y0, n, x):
+    """Linear interpolation in the table ``c[x0:x0+n]`` (increasing) -> ``c[y0:y0+n]`` at ``x``,
+    held at the end values outside it (ROSCO's ``interp1d``)."""
+    if x <= c[x0]:
+        return c[y0]
+    for i in range(1, n):
+        if x <= c[x0 + i]:
+            f = (x - c[x0 + i - 1]) / (c[x0 + i] - c[x0 + i - 1])
+            return c[y0 + i - 1] + f * (c[y0 + i] - c[y0 + i - 1])
+    return c[y0 + n - 1]
+
+
+@njit(cache=True, fastmath=False)
+def fl_gain(c, st):
+    """The floating-feedback gain (s) of this call: the one ``fl_kp``, or its schedule at the
+    operating point's estimated wind (ROSCO's Fl_Kp scheduled on the estimated wind, Fl_U)."""
+    nf = int(c[K_FL_N])
+    if nf == 0:
+        return c[K_FL_KP]
+    return schedule(c, K_FL_WIND, K_FL_GAIN, nf, st[C_WIND])
+
+
+@njit(cache=True, fastmath=False)
+def _fl_lowpass(c, st, x, dt, first):
+    """The floating feedback's second-order low-pass on the hub velocity ``x`` (ROSCO's
+    SecLPFilter on the tower-top motion, F_FlCornerFreq: natural frequency and damping; the
+    bilinear (Tustin) discretisation at the call interval ``dt``), initialised at ``x``."""
+    if first:
+        st[C_FX1] = x
+        st[C_FX2] = x
+        st[C_FY1] = x
+        st[C_FY2] = x
+        return x
+    wn, z = c[K_FL_LPF_W], c[K_FL_LPF_Z]
+    w2 = dt * dt * wn * wn
+    a2 = w2 + 4.0 + 4.0 * z * wn * dt
+    a1 = 2.0 * w2 - 8.0
+    a0 = w2 + 4.0 - 4.0 * z * wn * dt
+    y = (w2 * x + 2.0 * w2 * st[C_FX1] + w2 * st[C_FX2] - a1 * st[C_FY1] - a0 * st[C_FY2]) / a2
+    st[C_FX2] = st[C_FX1]
+    st[C_FX1] = x
+    st[C_FY2] = st[C_FY1]
+    st[C_FY1] = y
+    return y
+
+
+@njit(cache=True, fastmath=False)
 def baseline_controller(c, m, k, b, t, w, meas, v_nac):
     """One call of the NREL 5-MW baseline controller (Jonkman et al. 2009, NREL/TP-500-38060,
     sec. 7; its DISCON) at step ``k``, time ``t``, for member ``b``: the generator speed ``w``
@@ -366,14 +431,35 @@ def baseline_controller(c, m, k, b, t, w, meas, v_nac):
     ``Fl_Kp v_nac`` (nacelle-velocity feedback, ROSCO's Fl_Mode), saturated at PC_MinPit ..
     PC_MaxPit and rate-limited at PC_MaxRat from each blade's measured pitch ``meas``. Writes
     row ``k`` of ``m.ctrl`` and ``m.pitch_cmd``; the first call initialises the states as DISCON
-    does (filter at w, PitCom = the measured pitch, the integral holding that pitch)."""
+    does (filter at w, PitCom = the measured pitch, the integral holding that pitch).
+
+    Optional schedules (ROSCO's, Abbas et al. 2022, WES 7, 53-73, sec. 2-3): with a gain
+    schedule (``c[K_GS_N]`` > 0) KP and KI are interpolated on the previous pitch command
+    instead of GK, and the integral is ROSCO's (of KI times the error, saturated at the pitch
+    limits), so that a gain change does not move the command; with an operating-point table
+    (``c[K_OP_N]`` > 0) the previous pitch command, low-passed at ``c[K_OP_CORNER]`` (ROSCO's
+    F_WECornerFreq), gives the estimated wind through the rotor's steady pitch of rated power
+    (above rated the pitch that holds rated power is a one-to-one function of the wind; below
+    rated it holds the table's first wind), on which the floating-feedback gain is scheduled
+    (``c[K_FL_N]`` > 0, ROSCO's Fl_U / Fl_Kp); with ``c[K_VS_R3KP]`` != 0 the region-3 torque
+    adds that gain times the filtered speed error (Fischer 2013), within +-(VS_MaxTq - rated
+    torque) of rated; with ``c[K_FL_LPF_W]`` > 0 the hub velocity of the floating feedback is
+    low-passed first (ROSCO's F_FlCornerFreq, its tuning: the platform frequency, damping 1)."""
     st = m.ctrl[k, b]
     nb = meas.shape[0]
+    ngs = int(c[K_GS_N])
+    nop = int(c[K_OP_N])
     if st[C_INIT] == 0.0:
         st[C_SPEEDF] = w
-        gk = 1.0 / (1.0 + meas[0] / c[K_PC_KK])
-        st[C_INTERR] = meas[0] / (gk * c[K_PC_KI])
+        if ngs > 0:
+            st[C_INTERR] = meas[0]
+        else:
+            gk = 1.0 / (1.0 + meas[0] / c[K_PC_KK])
+            st[C_INTERR] = meas[0] / (gk * c[K_PC_KI])
         st[C_LASTT] = t
+        st[C_PITF] = meas[0]
+        if nop > 0:
+            st[C_WIND] = schedule(c, K_OP_PITCH, K_OP_WIND, nop, meas[0])
         for j in range(nb):
             m.pitch_cmd[k, b, j] = meas[j]
         prev_cmd = meas[0]
@@ -392,6 +478,14 @@ def baseline_controller(c, m, k, b, t, w, meas, v_nac):
             tq = c[K_VS_RTPWR] / c[K_PC_REFSPD]
         else:
             tq = c[K_VS_RTPWR] / wf
+        if c[K_VS_R3KP] != 0.0:
+            # the generator torque helps the pitch hold the speed (Fischer 2013, IET Renew.
+            # Power Gener. 7(4): speed variations of floating turbines reduced through the
+            # torque, which moves no thrust): a proportional term on the filtered speed error,
+            # within +-(VS_MaxTq - rated torque) of rated (VS_MaxTq below)
+            q0 = c[K_VS_RTPWR] / c[K_PC_REFSPD]
+            tq = tq + c[K_VS_R3KP] * (wf - c[K_PC_REFSPD])
+            tq = max(tq, 2.0 * q0 - c[K_VS_MAXTQ])
     elif wf <= c[K_VS_CTINSP]:
         tq = 0.0
     elif wf < c[K_VS_RGN2SP]:
@@ -408,13 +502,27 @@ def baseline_controller(c, m, k, b, t, w, meas, v_nac):
     tq = st[C_LASTTQ] + rate * elapsed
     st[C_LASTTQ] = tq
     st[C_GENTQ] = tq
-    # gain-scheduled PI collective pitch
-    gk = 1.0 / (1.0 + prev_cmd / c[K_PC_KK])
+    # the operating point: the pitch command low-passed, its wind on the steady schedule
+    if nop > 0 and not first:
+        a_op = math.exp(-elapsed * c[K_OP_CORNER])
+        st[C_PITF] = (1.0 - a_op) * prev_cmd + a_op * st[C_PITF]
+        st[C_WIND] = schedule(c, K_OP_PITCH, K_OP_WIND, nop, st[C_PITF])
+    if c[K_FL_LPF_W] > 0.0:
+        v_nac = _fl_lowpass(c, st, v_nac, elapsed, first)
     err = wf - c[K_PC_REFSPD]
-    ie = st[C_INTERR] + err * elapsed
-    ie = min(max(ie, c[K_PC_MINPIT] / (gk * c[K_PC_KI])), c[K_PC_MAXPIT] / (gk * c[K_PC_KI]))
-    st[C_INTERR] = ie
-    cmd = gk * c[K_PC_KP] * err + gk * c[K_PC_KI] * ie + c[K_FL_KP] * v_nac
+    if ngs > 0:  # ROSCO's PI: KP, KI scheduled on the pitch, the integral of KI err
+        kp = schedule(c, K_GS_PITCH, K_GS_KP, ngs, prev_cmd)
+        ki = schedule(c, K_GS_PITCH, K_GS_KI, ngs, prev_cmd)
+        ie = st[C_INTERR] + ki * err * elapsed
+        ie = min(max(ie, c[K_PC_MINPIT]), c[K_PC_MAXPIT])
+        st[C_INTERR] = ie
+        cmd = kp * err + ie + fl_gain(c, st) * v_nac
+    else:  # gain-scheduled PI collective pitch (Jonkman 2009: GK)
+        gk = 1.0 / (1.0 + prev_cmd / c[K_PC_KK])
+        ie = st[C_INTERR] + err * elapsed
+        ie = min(max(ie, c[K_PC_MINPIT] / (gk * c[K_PC_KI])), c[K_PC_MAXPIT] / (gk * c[K_PC_KI]))
+        st[C_INTERR] = ie
+        cmd = gk * c[K_PC_KP] * err + gk * c[K_PC_KI] * ie + fl_gain(c, st) * v_nac
     cmd = min(max(cmd, c[K_PC_MINPIT]), c[K_PC_MAXPIT])
     for j in range(nb):
         pr = (cmd - meas[j]) / elapsed
@@ -744,6 +852,7 @@ def servo_after_step(p, t, kin, y):
             if p.ctrl_kind == 1:  # a Bladed-style library (ServoDyn PCMode/VSContrl = 5)
                 bladed_controller(m, k, b, t, w, _rotor_speed(p, kin, b), meas, p.efficiency, x)
                 continue
-            v_nac = _nacelle_fa_velocity(p, kin, b) if p.ctrl[K_FL_KP] != 0.0 else 0.0
+            fl = p.ctrl[K_FL_KP] != 0.0 or p.ctrl[K_FL_N] > 0.0
+            v_nac = _nacelle_fa_velocity(p, kin, b) if fl else 0.0
             baseline_controller(p.ctrl, m, k, b, t, w, meas, v_nac)
     m.last[0] = k

@@ -94,7 +94,73 @@ NREL5MW_BASELINE = {
     "vs_rgn3mp": 0.01745329,  # rad: pitch above which region 3 holds (1 deg)
     "region3": "constant_power",
     "fl_kp": 0.0,  # s (rad of pitch per m/s of nacelle fore-aft velocity): no floating feedback
+    # optional schedules (ROSCO's, Abbas et al. 2022, WES 7, 53-73; floatwind._kernels.servo
+    # baseline_controller): none by default
+    "pc_gs_pitch": None,  # rad: the pitch-loop gain schedule's pitch breakpoints (replaces GK)
+    "pc_gs_kp": None,  # s: KP at each breakpoint
+    "pc_gs_ki": None,  # -: KI at each breakpoint
+    "op_pitch": None,  # rad: the rotor's steady pitch of rated power (the operating point) ...
+    "op_wind": None,  # m/s: ... at these winds (the pitch-based wind estimate)
+    "op_corner_freq": 0.20944,  # rad/s: its low-pass on the pitch command (ROSCO F_WECornerFreq)
+    "fl_wind": None,  # m/s: with fl_kp a list, the floating-feedback gain scheduled on that wind
+    "vs_rgn3_kp": 0.0,  # N m/(rad/s): region-3 torque feedback on the HSS speed error (0: none)
+    "fl_corner_freq": 0.0,  # rad/s: low-pass of the floating feedback's velocity (0: none)
+    "fl_damping": 1.0,  # -: its damping (ROSCO F_FlCornerFreq: the platform frequency, 1.0)
 }
+_TABLE_KEYS = ("pc_gs_pitch", "pc_gs_kp", "pc_gs_ki", "op_pitch", "op_wind", "fl_wind")
+#: the NREL 5-MW BEM rotor of ref09 (AeroDyn v15's blade and polars, precone -2.5 deg, tilt 5
+#: deg) at rated speed (12.1 rpm) and rated mechanical power (VS_RtPwr): the wind (m/s), the
+#: pitch that holds rated power there (deg), the power's sensitivity to the pitch dP/dtheta
+#: (MW/rad) and to the wind at that pitch dP/dU (MW/(m/s)); floatwind's steady BEM
+#: (benchmarks/control_pitch_sensitivity.py; from 14 m/s up within 3 % of the sensitivity
+#: ROSCO's NREL 5-MW gain schedule implies, docs/control.md). Rated wind 11.4 m/s at 0 deg
+#: (Jonkman et al. 2009).
+NREL5MW_BEM_OPERATING_POINTS = (
+    (11.4, 0.0, -9.88, 1.253), (11.6, 1.527, -9.88, 1.253), (12.0, 3.481, -18.49, 1.223),
+    (12.5, 5.097, -24.62, 1.218), (13.0, 6.392, -29.50, 1.232), (14.0, 8.536, -37.50, 1.275),
+    (15.0, 10.357, -44.36, 1.328), (16.0, 11.992, -50.52, 1.377), (17.0, 13.495, -57.94, 1.439),
+    (18.0, 14.877, -64.59, 1.510), (19.0, 16.182, -71.86, 1.596), (20.0, 17.431, -77.52, 1.659),
+    (21.0, 18.640, -81.35, 1.695), (22.0, 19.817, -86.42, 1.739), (23.0, 20.951, -93.75, 1.824),
+    (24.0, 22.048, -99.88, 1.882), (25.0, 23.112, -107.40, 1.964),
+)  # fmt: skip
+
+
+def scheduled_gains(omega, zeta: float, fl_fraction: float, *,
+                    hold_below: float = 12.0, fl_hold_below: float = 12.0,
+                    points=NREL5MW_BEM_OPERATING_POINTS) -> dict:  # fmt: skip
+    """The baseline controller's schedules designed on a rotor's operating points (ROSCO's
+    tuning, Abbas et al. 2022, WES 7, 53-73, sec. 3; Jonkman et al. 2009 sec. 7.4 for the PI
+    form): the pitch loop a second-order system of natural frequency ``omega`` (rad/s; or a list
+    of (wind, omega) pairs, interpolated on the wind and held beyond: ROSCO's omega_pc schedule)
+    and damping ``zeta`` at every wind, KP = 2 J W0 zeta omega / (N |dP/dtheta|), KI = J W0 omega^2
+    / (N |dP/dtheta|) (J = 4.3784e7 kg m^2 on the LSS, W0 = 12.1 rpm, N = 97), on the pitch of
+    rated power (held below ``hold_below`` m/s, where |dP/dtheta| falls to zero at rated); the
+    operating point's table (pitch -> wind); the floating feedback ``fl_fraction`` times ROSCO's
+    gain as ROSCO applies it: its Fl_Kp = (dtau/dv) / (dtau/dbeta) N (Abbas et al. 2022 sec.
+    3.3; here (dP/dU) / (dP/dtheta), negative) enters its pitch command as -Fl_Kp times the
+    tower-top fore-aft velocity (ROSCO Controllers.f90 ``FloatingFeedback``; record 53,
+    downwind positive), so floatwind's ``fl_kp`` (times the hub's downwind velocity) is
+    -fl_fraction (dP/dU) / (dP/dtheta), positive: the blades pitch to feather as the hub moves
+    downwind; scheduled on the wind (held below ``fl_hold_below``)."""
+    j, w0, n = 4.3784e7, 12.1 * math.pi / 30.0, 97.0
+    gs = [r for r in points if r[0] >= hold_below]
+    if isinstance(omega, (int, float)):
+        om = [float(omega)] * len(gs)
+    else:
+        uw = np.array(omega, dtype=float).reshape(-1, 2)
+        om = [float(np.interp(r[0], uw[:, 0], uw[:, 1])) for r in gs]
+    fl = [r for r in points if r[0] >= fl_hold_below]
+    return {
+        "pc_gs_pitch": [math.radians(r[1]) for r in gs],
+        "pc_gs_kp": [2.0 * j * w0 * zeta * o / (n * abs(r[2]) * 1e6) for r, o in zip(gs, om)],
+        "pc_gs_ki": [j * w0 * o**2 / (n * abs(r[2]) * 1e6) for r, o in zip(gs, om)],
+        "op_pitch": [math.radians(r[1]) for r in points],
+        "op_wind": [r[0] for r in points],
+        "fl_wind": [r[0] for r in fl],
+        "fl_kp": [-fl_fraction * r[3] / r[2] for r in fl],
+    }
+
+
 #: presets: the onshore baseline, and the OC3-Hywind detuned pitch gains with constant torque in
 #: region 3 (Jonkman 2010, NREL/TP-500-47535, the OC3 floating system definition), the
 #: documented default of floating cases
@@ -103,7 +169,18 @@ CONTROLLER_PRESETS = {
     "oc3_hywind": {**NREL5MW_BASELINE, "pc_kp": 0.006275604, "pc_ki": 0.0008965149,
                    "region3": "constant_torque"},
 }  # fmt: skip
-_ANGLE_KEYS = ("pc_minpit", "pc_maxpit", "pc_maxrat", "vs_rgn3mp")
+#: the OC3-Hywind law with ROSCO's ingredients (docs/control.md "Holding +-10 % over region
+#: 3"): the pitch loop scheduled on this rotor's sensitivity, 0.3 rad/s up to 14 m/s rising to
+#: ROSCO's 0.6 rad/s from 18 m/s (zeta 0.7), ROSCO's floating feedback (its sign and gain,
+#: held below 14 m/s, on the pitch-based wind estimate, the hub velocity low-passed at the
+#: platform frequency), region-3 torque feedback on the speed (+-10 % of rated torque)
+CONTROLLER_PRESETS["oc3_hywind_scheduled"] = {
+    **CONTROLLER_PRESETS["oc3_hywind"],
+    **scheduled_gains([(14.0, 0.3), (18.0, 0.6)], 0.7, 1.0, fl_hold_below=14.0),
+    "fl_corner_freq": 0.2325,
+    "vs_rgn3_kp": 1400.0,
+}
+_ANGLE_KEYS = ("pc_minpit", "pc_maxpit", "pc_maxrat", "vs_rgn3mp", "pc_gs_pitch", "op_pitch")
 _SPEED_KEYS = ("pc_refspd", "vs_ctinsp", "vs_rgn2sp", "vs_rtgnsp")
 _CONTROLLER_KEYS = (("kind", "preset", "dt")
                     + tuple(k for k in NREL5MW_BASELINE)
@@ -129,8 +206,14 @@ def controller_parameters(values: dict, field: str = "") -> np.ndarray:
                      ("vs_rgn2sp", ks.K_VS_RGN2SP), ("vs_rtgnsp", ks.K_VS_RTGNSP),
                      ("vs_rgn2k", ks.K_VS_RGN2K), ("vs_rtpwr", ks.K_VS_RTPWR),
                      ("vs_maxtq", ks.K_VS_MAXTQ), ("vs_maxrat", ks.K_VS_MAXRAT),
-                     ("vs_rgn3mp", ks.K_VS_RGN3MP), ("fl_kp", ks.K_FL_KP)):  # fmt: skip
+                     ("vs_rgn3mp", ks.K_VS_RGN3MP), ("fl_kp", ks.K_FL_KP),
+                     ("vs_rgn3_kp", ks.K_VS_R3KP), ("fl_corner_freq", ks.K_FL_LPF_W),
+                     ("fl_damping", ks.K_FL_LPF_Z)):  # fmt: skip
+        if key == "fl_kp" and isinstance(v[key], (list, tuple, np.ndarray)):
+            continue  # a schedule (below)
         c[col] = number(v[key], _f(field, key))
+    number(v["fl_corner_freq"], _f(field, "fl_corner_freq"), nonnegative=True)
+    _schedules(v, c, field)
     for key in ("corner_freq", "pc_ki", "pc_kk", "pc_maxrat", "pc_refspd", "vs_rtgnsp",
                 "vs_rtpwr", "vs_maxtq", "vs_maxrat"):  # fmt: skip
         number(v[key], _f(field, key), positive=True)
@@ -159,6 +242,70 @@ def controller_parameters(values: dict, field: str = "") -> np.ndarray:
                         field=_f(field, "region3"))  # fmt: skip
     c[ks.K_REGION3] = 1.0 if region3 == "constant_torque" else 0.0
     return c
+
+
+def _table(v: dict, keys: tuple[str, ...], field: str) -> list[np.ndarray] | None:
+    """The columns ``keys`` of one schedule: all given or none, equal lengths of 1 ..
+    N_TAB, the first strictly increasing."""
+    from floatwind._kernels import servo as ks
+
+    given = [k for k in keys if v.get(k) is not None]
+    if not given:
+        return None
+    if len(given) != len(keys):
+        miss = next(k for k in keys if v.get(k) is None)
+        raise CaseError(f"{', '.join(given)} needs {miss} too", field=_f(field, miss))
+    cols = []
+    for k in keys:
+        val = v[k]
+        if not isinstance(val, (list, tuple, np.ndarray)) or not len(val):
+            raise CaseError("expected a non-empty list of numbers", field=_f(field, k))
+        cols.append(np.array([number(x, _f(field, f"{k}[{i}]")) for i, x in enumerate(val)]))
+    n = len(cols[0])
+    for k, col in zip(keys, cols):
+        if len(col) != n:
+            raise CaseError(f"{len(col)} entries, {keys[0]} has {n}", field=_f(field, k))
+    if n > ks.N_TAB:
+        raise CaseError(f"{n} entries; at most {ks.N_TAB}", field=_f(field, keys[0]))
+    if np.any(np.diff(cols[0]) <= 0.0):
+        raise CaseError("must increase strictly", field=_f(field, keys[0]))
+    return cols
+
+
+def _schedules(v: dict, c: np.ndarray, field: str) -> None:
+    """The optional schedules of the baseline controller (ROSCO's, Abbas et al. 2022) into
+    ``c``: the pitch-loop gains on the pitch (``pc_gs_pitch``, ``pc_gs_kp``, ``pc_gs_ki``), the
+    operating point (``op_pitch`` -> ``op_wind``, low-passed at ``op_corner_freq``) and the
+    floating-feedback gain on its wind (``fl_wind`` with ``fl_kp`` a list)."""
+    from floatwind._kernels import servo as ks
+
+    gs = _table(v, ("pc_gs_pitch", "pc_gs_kp", "pc_gs_ki"), field)
+    if gs is not None:
+        n = len(gs[0])
+        c[ks.K_GS_N] = n
+        for col, vals in zip((ks.K_GS_PITCH, ks.K_GS_KP, ks.K_GS_KI), gs):
+            c[col:col + n] = vals
+    op = _table(v, ("op_pitch", "op_wind"), field)
+    c[ks.K_OP_CORNER] = number(v.get("op_corner_freq", 0.20944), _f(field, "op_corner_freq"),
+                               positive=True)  # fmt: skip
+    if op is not None:
+        n = len(op[0])
+        c[ks.K_OP_N] = n
+        c[ks.K_OP_PITCH:ks.K_OP_PITCH + n] = op[0]
+        c[ks.K_OP_WIND:ks.K_OP_WIND + n] = op[1]
+    if isinstance(v.get("fl_kp"), (list, tuple, np.ndarray)) or v.get("fl_wind") is not None:
+        if not isinstance(v.get("fl_kp"), (list, tuple, np.ndarray)):
+            raise CaseError("fl_wind schedules fl_kp: give fl_kp as a list of the same length",
+                            field=_f(field, "fl_kp"))  # fmt: skip
+        if op is None:
+            raise CaseError("a floating-feedback schedule (fl_wind) needs the operating point "
+                            "it is scheduled on: op_pitch and op_wind", field=_f(field, "fl_wind"))
+        fl = _table(v, ("fl_wind", "fl_kp"), field)
+        n = len(fl[0])
+        c[ks.K_FL_N] = n
+        c[ks.K_FL_KP] = 0.0
+        c[ks.K_FL_WIND:ks.K_FL_WIND + n] = fl[0]
+        c[ks.K_FL_GAIN:ks.K_FL_GAIN + n] = fl[1]
 
 
 _PITCH_KEYS = ("initial", "initial_deg", "maneuvers")
@@ -571,12 +718,24 @@ class ServoDyn(Load, kind="servodyn"):
             preset = cs.choice("preset", list(CONTROLLER_PRESETS), "oc3_hywind")
             controller = dict(CONTROLLER_PRESETS[preset])
             for key in NREL5MW_BASELINE:
-                if key in _ANGLE_KEYS and (cs.has(key) or cs.has(f"{key}_deg")):
+                if key in _TABLE_KEYS and key in _ANGLE_KEYS:
+                    if cs.has(key) and cs.has(f"{key}_deg"):
+                        raise cs.error(f"give either '{key}' or '{key}_deg', not both",
+                                       f"{key}_deg")  # fmt: skip
+                    if cs.has(f"{key}_deg"):
+                        controller[key] = [math.radians(x) for x in cs.numbers(f"{key}_deg")]
+                    elif cs.has(key):
+                        controller[key] = cs.numbers(key)
+                elif key in _ANGLE_KEYS and (cs.has(key) or cs.has(f"{key}_deg")):
                     controller[key] = cs.angle(key)
                 elif key in _SPEED_KEYS and (cs.has(key) or cs.has(f"{key}_rpm")):
                     controller[key] = cs.speed(key)
                 elif key == "region3" and cs.has(key):
                     controller[key] = cs.choice(key, ["constant_power", "constant_torque"])
+                elif key in _TABLE_KEYS and cs.has(key):
+                    controller[key] = cs.numbers(key)
+                elif key == "fl_kp" and isinstance(cs.raw(key, None), list):
+                    controller[key] = cs.numbers(key)
                 elif cs.has(key):
                     controller[key] = cs.number(key)
             controller_dt = cs.number("dt", 0.0, kind="nonnegative")

@@ -1,0 +1,315 @@
+"""The baseline controller's schedules (issue 36, docs/control.md "Scheduled gains and floating
+feedback"): the pitch-loop gains scheduled on the pitch, the operating point (the pitch-based
+wind estimate) and the floating-feedback gain scheduled on it (ROSCO's form, Abbas et al.
+2022, WES 7, 53-73).
+
+Fast checks: the table interpolation at and between its breakpoints, the design (the closed
+loop on a rigid drivetrain has the designed poles at any operating point of the schedule), the
+estimator's steady state on a steady wind, refusals, and on the controlled ref09 spar a batch
+member equals its run alone bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+import pathlib
+import re
+import shutil
+import stat
+
+import numpy as np
+import pytest
+
+from floatwind._kernels import servo as ks
+from floatwind.errors import CaseError
+from floatwind.loads.servo import (
+    CONTROLLER_PRESETS,
+    NREL5MW_BEM_OPERATING_POINTS,
+    ServoDyn,
+    controller_parameters,
+    scheduled_gains,
+)
+
+REF09 = (pathlib.Path(__file__).resolve().parents[1] / ".." / "shared" / "reference" / "openfast"
+         / "ref09_aero_fixed_speed")  # fmt: skip
+
+
+def _edit(path: pathlib.Path, edits: dict[str, str]) -> None:
+    text = path.read_text(encoding="latin-1")
+    for key, value in edits.items():
+        text, n = re.subn(rf"(?m)^\s*\S+(\s+{re.escape(key)}\s)", rf"   {value}\1", text, count=1)
+        assert n == 1, key
+    path.write_text(text, encoding="latin-1")
+
+RPM = math.pi / 30.0
+OMEGA0 = 12.1 * RPM
+J_DRIVE = 38759236.0 + 97.0**2 * 534.116  # NREL 5-MW drivetrain about the LSS [J09]
+
+
+def _params(vals: dict) -> np.ndarray:
+    return controller_parameters({**CONTROLLER_PRESETS["oc3_hywind"], **vals})
+
+
+def test_schedule_interpolates_at_and_between_its_breakpoints():
+    """``schedule`` returns each breakpoint's value at the breakpoint, the straight line between
+    two, and holds the end values outside the table (ROSCO's interp1d)."""
+    c = _params(scheduled_gains(0.4, 0.7, 1.0))
+    n = int(c[ks.K_GS_N])
+    x = c[ks.K_GS_PITCH : ks.K_GS_PITCH + n]
+    y = c[ks.K_GS_KP : ks.K_GS_KP + n]
+    assert n == sum(r[0] >= 12.0 for r in NREL5MW_BEM_OPERATING_POINTS)
+    for i in range(n):
+        assert ks.schedule(c, ks.K_GS_PITCH, ks.K_GS_KP, n, x[i]) == y[i]
+    for i in range(n - 1):
+        xm = 0.25 * x[i] + 0.75 * x[i + 1]
+        assert ks.schedule(c, ks.K_GS_PITCH, ks.K_GS_KP, n, xm) == pytest.approx(
+            0.25 * y[i] + 0.75 * y[i + 1], rel=1e-12
+        )
+    assert ks.schedule(c, ks.K_GS_PITCH, ks.K_GS_KP, n, x[0] - 0.1) == y[0]
+    assert ks.schedule(c, ks.K_GS_PITCH, ks.K_GS_KP, n, x[-1] + 0.1) == y[-1]
+    # the design: KP, KI of a second-order loop at each operating point
+    for r, kp, ki in zip(
+        [r for r in NREL5MW_BEM_OPERATING_POINTS if r[0] >= 12.0],
+        y,
+        c[ks.K_GS_KI : ks.K_GS_KI + n],
+    ):
+        b = 97.0 * abs(r[2]) * 1e6 / (J_DRIVE * OMEGA0)  # rad/s^2 of rotor per rad of pitch
+        assert math.sqrt(ki * b) == pytest.approx(0.4, rel=1e-3)
+        assert kp * b / (2.0 * 0.4) == pytest.approx(0.7, rel=1e-3)
+    # the floating-feedback schedule: (dP/dU) / (dP/dtheta) on the wind, the estimator's table
+    nf = int(c[ks.K_FL_N])
+    assert c[ks.K_FL_KP] == 0.0 and nf == n
+    st = np.zeros(ks.N_CTRL)
+    st[ks.C_WIND] = 18.0
+    # ROSCO's sign (its pitch adds -Fl_Kp times the downwind velocity): to feather downwind
+    assert ks.fl_gain(c, st) == pytest.approx(-1.510 / -64.59, rel=1e-12)
+    st[ks.C_WIND] = 5.0  # held below the table
+    assert ks.fl_gain(c, st) == pytest.approx(-1.223 / -18.49, rel=1e-12)
+
+
+def _rigid_loop(vals: dict, theta0: float, dpdth: float, *, n: int, dt: float = 0.01,
+                e0: float = 5e-4):  # fmt: skip
+    """The compiled controller on a rigid drivetrain J dW/dt = Q_aero - N Q_gen, the
+    aerodynamic torque linear in pitch about ``theta0`` (dP/dtheta / W0), region 3 at constant
+    torque, filter off, from an overspeed ``e0`` of rated at ``theta0``; returns the speed errors
+    and the controller's states."""
+    vals = {**CONTROLLER_PRESETS["oc3_hywind"], **vals, "corner_freq": 1.0e4}
+    ld = ServoDyn(rotor=0, nacelle=0, axis=(1.0, 0.0, 0.0), gearbox_ratio=97.0,
+                  pitch=[theta0] * 3, controller=vals, controller_dt=dt)  # fmt: skip
+    m = ld.memory(1, 0.0, dt, n)
+    par = ld._params(m, 9.80665)
+    c = controller_parameters(vals)
+    w_ref = c[ks.K_PC_REFSPD] / 97.0
+    w = w_ref * (1.0 + e0)
+    es = []
+    for k in range(n):
+        meas = m.pitch_cmd[k - 1, 0].copy() if k else np.full(3, theta0)
+        if k:
+            m.pitch_cmd[k, 0] = m.pitch_cmd[k - 1, 0]
+            m.ctrl[k, 0] = m.ctrl[k - 1, 0]
+        ks.baseline_controller(par.ctrl, m, k, 0, k * dt, 97.0 * w, meas, 0.0)
+        es.append(w - w_ref)
+        th = m.pitch_cmd[k, 0, 0]
+        w += dt * (dpdth / OMEGA0 * (th - theta0)) / J_DRIVE
+    return np.array(es), m.ctrl[:, 0], m.pitch_cmd[:, 0, 0]
+
+
+@pytest.mark.parametrize("wind", [14.0, 18.0, 22.0])
+def test_scheduled_loop_has_the_designed_poles_at_each_operating_point(wind):
+    """At each operating point the scheduled PI loop on the rotor's own sensitivity there is the
+    designed second-order system (0.4 rad/s, 0.7): the speed error from a 0.05 % overspeed
+    follows e0 exp(-zeta wn t) (cos wd t - zeta wn / wd sin wd t) to 2 % of e0 (the gains move a
+    little with the pitch during the response)."""
+    r = next(r for r in NREL5MW_BEM_OPERATING_POINTS if r[0] == wind)
+    theta0, dpdth = math.radians(r[1]), r[2] * 1e6
+    dt, n = 0.005, 8000
+    es, _, _ = _rigid_loop(scheduled_gains(0.4, 0.7, 0.0), theta0, dpdth, n=n, dt=dt)
+    t = np.arange(n) * dt
+    wn, zeta = 0.4, 0.7
+    wd = wn * math.sqrt(1.0 - zeta**2)
+    e0 = es[0]
+    expect = e0 * np.exp(-zeta * wn * t) * (np.cos(wd * t) - zeta * wn / wd * np.sin(wd * t))
+    assert np.abs(es - expect).max() <= 0.02 * abs(e0)
+
+
+def test_estimator_steady_state_is_the_wind():
+    """The operating point's estimate settles at the wind whose rated-power pitch the loop holds:
+    on a rigid drivetrain at 16 m/s's operating point (the aerodynamic torque balancing rated at
+    its pitch), started 3 deg below it, after 120 s the pitch is that wind's and the estimate
+    is 16 m/s to 1e-3 m/s; with the low-pass of ``op_corner_freq`` in between."""
+    r = next(r for r in NREL5MW_BEM_OPERATING_POINTS if r[0] == 16.0)
+    theta_u, dpdth = math.radians(r[1]), r[2] * 1e6
+    vals = scheduled_gains(0.4, 0.7, 0.0)
+    ld_vals = {**CONTROLLER_PRESETS["oc3_hywind"], **vals, "corner_freq": 1.0e4}
+    dt, n = 0.01, 12000
+    ld = ServoDyn(rotor=0, nacelle=0, axis=(1.0, 0.0, 0.0), gearbox_ratio=97.0,
+                  pitch=[theta_u - math.radians(3.0)] * 3, controller=ld_vals,
+                  controller_dt=dt)  # fmt: skip
+    m = ld.memory(1, 0.0, dt, n)
+    par = ld._params(m, 9.80665)
+    c = controller_parameters(ld_vals)
+    w_ref = c[ks.K_PC_REFSPD] / 97.0
+    w = w_ref
+    wind = []
+    for k in range(n):
+        meas = m.pitch_cmd[k - 1, 0].copy() if k else np.full(3, theta_u - math.radians(3.0))
+        if k:
+            m.pitch_cmd[k, 0] = m.pitch_cmd[k - 1, 0]
+            m.ctrl[k, 0] = m.ctrl[k - 1, 0]
+        ks.baseline_controller(par.ctrl, m, k, 0, k * dt, 97.0 * w, meas, 0.0)
+        wind.append(m.ctrl[k, 0, ks.C_WIND])
+        th = m.pitch_cmd[k, 0, 0]
+        w += dt * (dpdth / OMEGA0 * (th - theta_u)) / J_DRIVE
+    assert wind[0] == pytest.approx(np.interp(theta_u - math.radians(3.0),
+                                              np.radians([q[1] for q in NREL5MW_BEM_OPERATING_POINTS]),
+                                              [q[0] for q in NREL5MW_BEM_OPERATING_POINTS]))  # fmt: skip
+    assert wind[-1] == pytest.approx(16.0, abs=1e-3)
+    assert m.pitch_cmd[n - 1, 0, 0] == pytest.approx(theta_u, abs=1e-5)
+
+
+def test_schedule_refusals():
+    """A schedule with a missing column, unequal lengths, a pitch that does not increase, more
+    than N_TAB entries, or a feedback schedule without its operating point is refused in one
+    line naming the field."""
+    base = scheduled_gains(0.4, 0.7, 1.0)
+    bad = [
+        ({**base, "pc_gs_ki": None}, "pc_gs_ki"),
+        ({**base, "pc_gs_kp": base["pc_gs_kp"][:-1]}, "pc_gs_kp"),
+        ({**base, "pc_gs_pitch": base["pc_gs_pitch"][::-1]}, "pc_gs_pitch"),
+        ({**base, "op_pitch": None, "op_wind": None}, "fl_wind"),
+        ({**base, "fl_kp": 0.01}, "fl_kp"),
+        ({**base, "pc_gs_pitch": list(np.linspace(0, 0.4, 40)), "pc_gs_kp": [0.01] * 40,
+          "pc_gs_ki": [0.001] * 40}, "pc_gs_pitch"),
+    ]  # fmt: skip
+    for vals, field in bad:
+        with pytest.raises(CaseError) as exc:
+            _params(vals)
+        assert field in str(exc.value) and "\n" not in str(exc.value)
+
+
+def _model(tmp_path, *, batch_pitch: list[float] | None, t_max: float, wind: float = 18.0):
+    from floatwind.case.openfast import import_openfast, model_from_deck
+
+    dst = tmp_path / f"ref09_{len(batch_pitch or [])}"
+    shutil.copytree(REF09, dst, ignore=shutil.ignore_patterns("*.out", "*.outb", "*.sum"))
+    for p in dst.rglob("*"):
+        p.chmod(p.stat().st_mode | stat.S_IWUSR)
+    _edit(dst / "ElastoDyn.dat", {"GenDOF": "True", "RotSpeed": "12.1",
+                                  **{f"BlPitch({k})": "15" for k in (1, 2, 3)}})  # fmt: skip
+    _edit(dst / "InflowWind.dat", {"HWindSpeed": f"{wind}"})
+    fst = dst / "ref09_aero_fixed_speed.fst"
+    res = import_openfast(fst)
+    case = res["case"]
+    for ld in case["loads"]:
+        if ld["type"] == "bem_rotor":
+            ld["pitch_from"] = "servodyn"
+            ld["coupling"] = "stage"
+    case["loads"].append({"type": "servodyn", "joint": "shaft", "gearbox_ratio": 97.0,
+                          "efficiency": 0.944, "pitch": {"initial_deg": [15.0] * 3},
+                          "controller": {"preset": "oc3_hywind_scheduled",
+                                         "dt": case["simulation"]["dt"]}})  # fmt: skip
+    case["simulation"].update(t_max=t_max, dt_out=0.25)
+    if batch_pitch:
+        d0 = list(case.get("initial", {}).get("displacement", [0.0, 0.0, 0.0]))
+        case.setdefault("initial", {})["displacement"] = [d0] * len(batch_pitch)
+        ini = case["initial"]
+        a0 = [math.radians(v) for v in ini.pop("angles_deg", [0.0, 0.0, 0.0])]
+        a0 = list(ini.get("angles", a0))
+        ini["angles"] = [[a0[0], a0[1] + math.radians(p), a0[2]] for p in batch_pitch]
+    return model_from_deck(fst, result=res)
+
+
+@pytest.mark.skipif(not REF09.is_dir(), reason="no shared reference decks")
+def test_scheduled_controller_on_the_spar_batch_member_is_the_run_alone(tmp_path):
+    """The controlled ref09 spar (BEM rotor, GenDOF) in a steady 18 m/s with the
+    ``oc3_hywind_scheduled`` preset (every schedule on: gains on the pitch, the operating point,
+    ROSCO's floating feedback scheduled on it and low-passed, region-3 torque feedback): a
+    batch of two (the platform level and pitched 3 deg) gives member 0 bit for bit
+    the run alone, every channel; the rotor speed stays within 10 % of rated; the pitch settles
+    toward the rated-power pitch of 18 m/s, so the estimate reads 18 m/s within 0.5 m/s."""
+    from floatwind.simulate.run import simulate
+
+    alone = simulate(_model(tmp_path, batch_pitch=None, t_max=20.0), progress=False)
+    both = simulate(_model(tmp_path, batch_pitch=[0.0, 3.0], t_max=20.0), progress=False)
+    n = 0
+    for name in alone.data_vars:
+        a = np.asarray(alone[name].values)
+        b = both[name]
+        bdim = [d for d in b.dims if d != "time" and b.sizes[d] == 2]
+        if not bdim:
+            continue
+        b = np.asarray(b.isel({bdim[0]: 0}).values)
+        assert np.array_equal(a.reshape(b.shape), b, equal_nan=True), name
+        n += 1
+    assert n >= 4
+    w = alone["QD_shaft"].values.ravel() / OMEGA0
+    assert np.all(np.abs(w - 1.0) < 0.10)
+    pitch = np.degrees(alone["BldPitch1"].values.ravel())
+    ops = NREL5MW_BEM_OPERATING_POINTS
+    est = np.interp(pitch[-20:].mean(), [r[1] for r in ops], [r[0] for r in ops])
+    assert est == pytest.approx(18.0, abs=0.5)
+
+
+def test_region3_torque_feedback_at_its_limits():
+    """``vs_rgn3_kp``: in region 3 the torque is rated plus the gain times the filtered HSS speed
+    error, within +-(VS_MaxTq - rated) of rated; 0 leaves region 3's constant torque exactly."""
+    kp = 700.0
+    for gain in (0.0, kp):
+        vals = {**CONTROLLER_PRESETS["oc3_hywind"], "corner_freq": 1.0e4, "vs_rgn3_kp": gain}
+        c = controller_parameters(vals)
+        q0 = c[ks.K_VS_RTPWR] / c[ks.K_PC_REFSPD]
+        for rel in (1.02, 0.97, 1.2, 0.8):
+            ld = ServoDyn(rotor=0, nacelle=0, axis=(1.0, 0.0, 0.0), gearbox_ratio=97.0,
+                          pitch=[0.2] * 3, controller=vals, controller_dt=0.01)  # fmt: skip
+            m = ld.memory(1, 0.0, 0.01, 2)
+            par = ld._params(m, 9.80665)
+            w = rel * c[ks.K_PC_REFSPD]
+            ks.baseline_controller(par.ctrl, m, 0, 0, 0.0, w, np.full(3, 0.2), 0.0)
+            tq = m.ctrl[0, 0, ks.C_GENTQ]
+            want = q0 + gain * (w - c[ks.K_PC_REFSPD])
+            want = min(max(want, 2.0 * q0 - c[ks.K_VS_MAXTQ]), c[ks.K_VS_MAXTQ])
+            assert tq == pytest.approx(want, rel=1e-12)
+            if gain == 0.0:
+                assert tq == q0
+
+
+def test_floating_feedback_lowpass_is_the_second_order_filter():
+    """``fl_corner_freq``/``fl_damping``: the hub velocity through ROSCO's second-order low-pass
+    (bilinear): DC gain 1, and at its natural frequency with damping 1 the gain 1 / (2 zeta) =
+    0.5 and a phase lag of 90 deg (to 1 % and 1 deg, 100 calls a period)."""
+    wn = 0.2325
+    c = _params({"fl_corner_freq": wn, "fl_damping": 1.0})
+    assert c[ks.K_FL_LPF_W] == wn and c[ks.K_FL_LPF_Z] == 1.0
+    st = np.zeros(ks.N_CTRL)
+    assert ks._fl_lowpass(c, st, 0.7, 0.1, True) == 0.7
+    for _ in range(50):
+        y = ks._fl_lowpass(c, st, 0.7, 0.1, False)
+    assert y == pytest.approx(0.7, rel=1e-12)
+    dt = 2.0 * math.pi / wn / 100.0
+    t = np.arange(4000) * dt
+    x = np.sin(wn * t)
+    y = np.empty_like(x)
+    y[0] = ks._fl_lowpass(c, st, x[0], dt, True)
+    for i in range(1, len(t)):
+        y[i] = ks._fl_lowpass(c, st, x[i], dt, False)
+    tail = slice(2000, None)  # settled
+    amp = np.abs(np.fft.rfft(y[tail]))[20] / np.abs(np.fft.rfft(x[tail]))[20]
+    ph = np.angle(np.fft.rfft(y[tail])[20] / np.fft.rfft(x[tail])[20])
+    assert amp == pytest.approx(0.5, rel=0.01)
+    assert math.degrees(ph) == pytest.approx(-90.0, abs=1.0)
+    with pytest.raises(CaseError, match="fl_corner_freq"):
+        _params({"fl_corner_freq": -1.0})
+
+
+def test_omega_scheduled_on_the_wind():
+    """``scheduled_gains`` with omega a list of (wind, omega): the loop frequency interpolated on
+    the wind and held beyond (0.3 rad/s up to 14 m/s, 0.6 from 18 m/s: 0.45 at 16 m/s), KI as
+    omega^2 and KP as omega against the constant design."""
+    a = scheduled_gains([(14.0, 0.3), (18.0, 0.6)], 0.7, 1.0)
+    b = scheduled_gains(0.6, 0.7, 1.0)
+    winds = [r[0] for r in NREL5MW_BEM_OPERATING_POINTS if r[0] >= 12.0]
+    for u, ka, kb, pa, pb in zip(winds, a["pc_gs_ki"], b["pc_gs_ki"], a["pc_gs_kp"], b["pc_gs_kp"]):
+        om = float(np.interp(u, [14.0, 18.0], [0.3, 0.6]))
+        assert ka / kb == pytest.approx((om / 0.6) ** 2, rel=1e-12)
+        assert pa / pb == pytest.approx(om / 0.6, rel=1e-12)
+    assert a["fl_kp"] == b["fl_kp"] and a["op_wind"] == b["op_wind"]
