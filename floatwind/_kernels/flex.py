@@ -921,13 +921,7 @@ def flex_dynamics(fp, ip, y, X, tau, force, moment, A, coupled, out):
         # body_rows: per body inertia (inertial), gyroscopic term, added mass; Kane's rows
         for i in range(N):
             oRi = x + oR + 9 * i
-            for rr in range(3):
-                for c in range(3):
-                    ws[sRb + 3 * rr + c] = (
-                        ws[sR + 3 * rr] * X[oRi + c]
-                        + ws[sR + 3 * rr + 1] * X[oRi + 3 + c]
-                        + ws[sR + 3 * rr + 2] * X[oRi + 6 + c]
-                    )
+            _mm(ws, sR, X, oRi, ws, sRb)
             _rot_inertia(ws, sRb, fp, o_in + 9 * i, ws, sIg)
             for k in range(3):
                 ws[st1 + k] = ws[sw + k] + X[x + oW + 3 * i + k]
