@@ -45,6 +45,7 @@ from floatwind._kernels import bemt as kb
 from floatwind._kernels import dbemt as kd
 from floatwind._kernels import servo as ksv
 from floatwind._kernels import wind as kwi
+from floatwind._kernels.loads import _accumulate
 from floatwind.jit import njit
 
 __all__ = [
@@ -542,16 +543,6 @@ def rotor_after_step(p, t, kin, y):
 
 
 @njit(cache=True, fastmath=False)
-def _add_wrench(force, moment, f, m):
-    """Add the rotor's ``f``, ``m`` (B, N, 3) to a load kernel's ``force``, ``moment``."""
-    for b in range(force.shape[0]):
-        for n in range(force.shape[1]):
-            for k in range(3):
-                force[b, n, k] += f[b, n, k]
-                moment[b, n, k] += m[b, n, k]
-
-
-@njit(cache=True, fastmath=False)
 def bem_rotor_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.rotor_bem.BemRotor`: the element loads of every blade as one
     wrench on the rotor body, wind from the field's table ``p.wind``
@@ -565,7 +556,7 @@ def bem_rotor_kernel(p, t, kin, y, dy, force, moment, added):
     f, m, _hub, _elem, _st = rotor_solve(p.geometry, p.options, p.airfoils, kin,
                                          BladeNodes(pos, vel, apex, wv, dp), force.shape[1],
                                          p.state, InflowStates(p.dbemt, y, dy, p.state0))  # fmt: skip
-    _add_wrench(force, moment, f, m)
+    _accumulate(force, moment, f, m)
     return 0
 
 
@@ -678,13 +669,36 @@ def _history_weights(t0, dt, order, stamp, bad, t):
 @njit(cache=True, fastmath=False, error_model="numpy")
 def _history_wrench(h, t, nodes_b, blade_body, kin, force, moment):
     # history_loads then nodal_wrench in one pass (the stage kernel of coupling: step) on the
-    # records' arrays taken once: no buffer, no call; each node's load is history_loads'
-    # expression, its arm nodal_wrench's: the same bits. False (nothing added) where the history
-    # (an AeroHistory) cannot answer.
-    hist, r_G, R_b2g, cm_b = h.nodal, kin.r_G, kin.R_b2g, kin.cm_b
-    code, s0, s1, s2, w0, w1, w2 = _history_weights(h.t0, h.dt, h.order, h.stamp, h.bad, t)
-    if code == 0:
+    # records' arrays taken once: no buffer, no call per node; each node's load is
+    # history_loads' expression, its arm nodal_wrench's: the same bits. False (nothing added)
+    # where the history (an AeroHistory) cannot answer.
+    sel = _history_weights(h.t0, h.dt, h.order, h.stamp, h.bad, t)
+    if sel[0] == 0:
         return False
+    _wrench_of_nodes(h.nodal, sel, nodes_b, blade_body, kin.r_G, kin.R_b2g, kin.cm_b, force,
+                     moment)  # fmt: skip
+    return True
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def nodal_wrench(g, kin, nodal, force, moment):
+    """Add the nodal loads ``nodal`` (B, P, 6) (force, moment; inertial) at the blade nodes where
+    ``kin`` puts them (:func:`rotor_points`, no commanded pitch) to ``force``, ``moment``
+    (B, N, 3): a force at each blade body's CM and its moment about it, as ElastoDyn applies its
+    blade-node loads at its own node positions (the same operations as :func:`rotor_solve`).
+    The node positions are :func:`rotor_points`'s operations inline, on the records' arrays
+    taken once (no allocation, no record in a call: the same bits)."""
+    _wrench_of_nodes(nodal.reshape((1,) + nodal.shape), (1, 0, 0, 0, 1.0, 0.0, 0.0), g.nodes_b,
+                     g.blade_body, kin.r_G, kin.R_b2g, kin.cm_b, force, moment)  # fmt: skip
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
+def _wrench_of_nodes(hist, sel, nodes_b, blade_body, r_G, R_b2g, cm_b, force, moment):
+    # the loads of every blade node added to force, moment (B, N, 3) on the plain arrays of the
+    # geometry (nodes_b, blade_body) and of the kinematics (r_G, R_b2g, cm_b): the node load is
+    # hist[s0] (code 1) or w0 hist[s0] + w1 hist[s1] + w2 hist[s2] (code 2; sel = (code, s0, s1,
+    # s2, w0, w1, w2), _history_weights), applied at the node where rotor_points puts it
+    code, s0, s1, s2, w0, w1, w2 = sel
     nb, nn = nodes_b.shape[0], nodes_b.shape[1]
     for b in range(force.shape[0]):
         for k in range(nb):
@@ -701,7 +715,7 @@ def _history_wrench(h, t, nodes_b, blade_body, kin, force, moment):
                     m0 = w0 * hist[s0, b, i, 3] + w1 * hist[s1, b, i, 3] + w2 * hist[s2, b, i, 3]
                     m1 = w0 * hist[s0, b, i, 4] + w1 * hist[s1, b, i, 4] + w2 * hist[s2, b, i, 4]
                     m2 = w0 * hist[s0, b, i, 5] + w1 * hist[s1, b, i, 5] + w2 * hist[s2, b, i, 5]
-                # nodal_wrench: pos = r_G + R (node - cm), the arm pos - r_G
+                # rotor_points: d = node - cm, pos = r_G + R d; the arm pos - r_G
                 d0 = nodes_b[k, j, 0] - cm_b[n, 0]
                 d1 = nodes_b[k, j, 1] - cm_b[n, 1]
                 d2 = nodes_b[k, j, 2] - cm_b[n, 2]
@@ -720,52 +734,6 @@ def _history_wrench(h, t, nodes_b, blade_body, kin, force, moment):
                 moment[b, n, 0] += a1 * f2 - a2 * f1 + m0
                 moment[b, n, 1] += a2 * f0 - a0 * f2 + m1
                 moment[b, n, 2] += a0 * f1 - a1 * f0 + m2
-    return True
-
-
-@njit(cache=True, fastmath=False, error_model="numpy")
-def nodal_wrench(g, kin, nodal, force, moment):
-    """Add the nodal loads ``nodal`` (B, P, 6) (force, moment; inertial) at the blade nodes where
-    ``kin`` puts them (:func:`rotor_points`, no commanded pitch) to ``force``, ``moment``
-    (B, N, 3): a force at each blade body's CM and its moment about it, as ElastoDyn applies its
-    blade-node loads at its own node positions (the same operations as :func:`rotor_solve`).
-    Called at every stage of ``coupling: step``: the node positions are :func:`rotor_points`'s
-    operations inline, on the records' arrays taken once (no allocation, no record in a call:
-    the same bits)."""
-    _nodal_wrench(g.nodes_b, g.blade_body, kin.r_G, kin.R_b2g, kin.cm_b, nodal, force, moment)
-
-
-@njit(cache=True, fastmath=False, error_model="numpy")
-def _nodal_wrench(nodes_b, blade_body, r_G, R_b2g, cm_b, nodal, force, moment):
-    # nodal_wrench on the plain arrays of the geometry (nodes_b, blade_body) and of the
-    # kinematics (r_G, R_b2g, cm_b)
-    nb, nn = nodes_b.shape[0], nodes_b.shape[1]
-    B = force.shape[0]
-    for b in range(B):
-        for k in range(nb):
-            n = blade_body[k]
-            for j in range(nn):
-                i = k * nn + j
-                # rotor_points: d = node - cm, a = R d, pos = r_G + a
-                d0 = nodes_b[k, j, 0] - cm_b[n, 0]
-                d1 = nodes_b[k, j, 1] - cm_b[n, 1]
-                d2 = nodes_b[k, j, 2] - cm_b[n, 2]
-                p0 = r_G[b, n, 0] + (R_b2g[b, n, 0, 0] * d0 + R_b2g[b, n, 0, 1] * d1
-                                     + R_b2g[b, n, 0, 2] * d2)  # fmt: skip
-                p1 = r_G[b, n, 1] + (R_b2g[b, n, 1, 0] * d0 + R_b2g[b, n, 1, 1] * d1
-                                     + R_b2g[b, n, 1, 2] * d2)  # fmt: skip
-                p2 = r_G[b, n, 2] + (R_b2g[b, n, 2, 0] * d0 + R_b2g[b, n, 2, 1] * d1
-                                     + R_b2g[b, n, 2, 2] * d2)  # fmt: skip
-                a0 = p0 - r_G[b, n, 0]
-                a1 = p1 - r_G[b, n, 1]
-                a2 = p2 - r_G[b, n, 2]
-                f0, f1, f2 = nodal[b, i, 0], nodal[b, i, 1], nodal[b, i, 2]
-                force[b, n, 0] += f0
-                force[b, n, 1] += f1
-                force[b, n, 2] += f2
-                moment[b, n, 0] += a1 * f2 - a2 * f1 + nodal[b, i, 3]
-                moment[b, n, 1] += a2 * f0 - a0 * f2 + nodal[b, i, 4]
-                moment[b, n, 2] += a0 * f1 - a1 * f0 + nodal[b, i, 5]
 
 
 @njit(cache=True, fastmath=False)
@@ -801,7 +769,7 @@ def bem_rotor_step_kernel(p, t, kin, y, dy, force, moment, added):
     f, m, _nodal, st = _solve_loads(p, t, kin, y, dy, force.shape[1])
     if st != 0:
         return st
-    _add_wrench(force, moment, f, m)
+    _accumulate(force, moment, f, m)
     return 0
 
 
