@@ -12,10 +12,6 @@ member equals its run alone bit for bit.
 from __future__ import annotations
 
 import math
-import pathlib
-import re
-import shutil
-import stat
 
 import numpy as np
 import pytest
@@ -29,17 +25,7 @@ from floatwind.loads.servo import (
     controller_parameters,
     scheduled_gains,
 )
-
-REF09 = (pathlib.Path(__file__).resolve().parents[1] / ".." / "shared" / "reference" / "openfast"
-         / "ref09_aero_fixed_speed")  # fmt: skip
-
-
-def _edit(path: pathlib.Path, edits: dict[str, str]) -> None:
-    text = path.read_text(encoding="latin-1")
-    for key, value in edits.items():
-        text, n = re.subn(rf"(?m)^\s*\S+(\s+{re.escape(key)}\s)", rf"   {value}\1", text, count=1)
-        assert n == 1, key
-    path.write_text(text, encoding="latin-1")
+from tests.test_servo import REF09, _controlled_ref09
 
 RPM = math.pi / 30.0
 OMEGA0 = 12.1 * RPM
@@ -188,26 +174,14 @@ def test_schedule_refusals():
 
 
 def _model(tmp_path, *, batch_pitch: list[float] | None, t_max: float, wind: float = 18.0):
-    from floatwind.case.openfast import import_openfast, model_from_deck
+    """test_servo's controlled ref09 (GenDOF, 12.1 rpm, blades at 15 deg) with the
+    ``oc3_hywind_scheduled`` preset, batched over the platform's initial pitch offsets
+    ``batch_pitch`` (deg)."""
+    from floatwind.case.openfast import model_from_deck
 
-    dst = tmp_path / f"ref09_{len(batch_pitch or [])}"
-    shutil.copytree(REF09, dst, ignore=shutil.ignore_patterns("*.out", "*.outb", "*.sum"))
-    for p in dst.rglob("*"):
-        p.chmod(p.stat().st_mode | stat.S_IWUSR)
-    _edit(dst / "ElastoDyn.dat", {"GenDOF": "True", "RotSpeed": "12.1",
-                                  **{f"BlPitch({k})": "15" for k in (1, 2, 3)}})  # fmt: skip
-    _edit(dst / "InflowWind.dat", {"HWindSpeed": f"{wind}"})
-    fst = dst / "ref09_aero_fixed_speed.fst"
-    res = import_openfast(fst)
+    fst, res = _controlled_ref09(tmp_path / f"b{len(batch_pitch or [])}", wind=wind,
+                                 pitch_deg=15.0, preset="oc3_hywind_scheduled")  # fmt: skip
     case = res["case"]
-    for ld in case["loads"]:
-        if ld["type"] == "bem_rotor":
-            ld["pitch_from"] = "servodyn"
-            ld["coupling"] = "stage"
-    case["loads"].append({"type": "servodyn", "joint": "shaft", "gearbox_ratio": 97.0,
-                          "efficiency": 0.944, "pitch": {"initial_deg": [15.0] * 3},
-                          "controller": {"preset": "oc3_hywind_scheduled",
-                                         "dt": case["simulation"]["dt"]}})  # fmt: skip
     case["simulation"].update(t_max=t_max, dt_out=0.25)
     if batch_pitch:
         d0 = list(case.get("initial", {}).get("displacement", [0.0, 0.0, 0.0]))
