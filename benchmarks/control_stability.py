@@ -303,7 +303,8 @@ def main(argv=None) -> int:
         nargs="+",
         default=["oc3_hywind", "nrel5mw_onshore"],
         help="PRESET, PRESET:FL_KP (floating feedback gain, s) or PRESET:KEY=VALUE,... "
-        "(baseline controller keys); PRESET rosco: ROSCO's library",
+        "(baseline controller keys; VALUE none: a schedule off, e.g. ps_wind=none,ps_minpit=none); "
+        "PRESET rosco: ROSCO's library",
     )
     args = ap.parse_args(argv)
     if args.band_figure:
@@ -325,7 +326,7 @@ def main(argv=None) -> int:
                     try:
                         over[k] = float(v)
                     except ValueError:
-                        over[k] = v
+                        over[k] = None if v == "none" else v  # none: a schedule off
                 fl = ""
             for speed in speeds:
                 tag = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{run}@{speed:g}")

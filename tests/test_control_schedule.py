@@ -23,6 +23,7 @@ from floatwind.loads.servo import (
     NREL5MW_BEM_OPERATING_POINTS,
     ServoDyn,
     controller_parameters,
+    peak_shaving,
     scheduled_gains,
 )
 from tests.test_servo import REF09, _controlled_ref09
@@ -173,14 +174,15 @@ def test_schedule_refusals():
         assert field in str(exc.value) and "\n" not in str(exc.value)
 
 
-def _model(tmp_path, *, batch_pitch: list[float] | None, t_max: float, wind: float = 18.0):
+def _model(tmp_path, *, batch_pitch: list[float] | None, t_max: float, wind: float = 18.0,
+           preset: str = "oc3_hywind_scheduled"):  # fmt: skip
     """test_servo's controlled ref09 (GenDOF, 12.1 rpm, blades at 15 deg) with the
-    ``oc3_hywind_scheduled`` preset, batched over the platform's initial pitch offsets
+    ``preset`` (``oc3_hywind_scheduled``), batched over the platform's initial pitch offsets
     ``batch_pitch`` (deg)."""
     from floatwind.case.openfast import model_from_deck
 
     fst, res = _controlled_ref09(tmp_path / f"b{len(batch_pitch or [])}", wind=wind,
-                                 pitch_deg=15.0, preset="oc3_hywind_scheduled")  # fmt: skip
+                                 pitch_deg=15.0, preset=preset)  # fmt: skip
     case = res["case"]
     case["simulation"].update(t_max=t_max, dt_out=0.25)
     if batch_pitch:
@@ -287,3 +289,176 @@ def test_omega_scheduled_on_the_wind():
         assert ka / kb == pytest.approx((om / 0.6) ** 2, rel=1e-12)
         assert pa / pb == pytest.approx(om / 0.6, rel=1e-12)
     assert a["fl_kp"] == b["fl_kp"] and a["op_wind"] == b["op_wind"]
+
+
+# --- the torque-balance wind estimator and peak shaving (ROSCO WE_Mode 1, PS_Mode) ---
+
+
+def _ps_params(**over) -> np.ndarray:
+    return controller_parameters({**CONTROLLER_PRESETS["oc3_hywind_peak_shaving"], **over},
+                                 gearbox_ratio=97.0)  # fmt: skip
+
+
+def test_torque_balance_estimator_converges_at_its_designed_rate():
+    """ROSCO's immersion-and-invariance estimator (``_wind_estimate``) at a frozen operating
+    point (rotor speed, pitch and generator torque held; the generator torque balancing the
+    table's aerodynamic torque at 16 m/s): started high, the estimate falls back to 16 m/s
+    as exp(-gamma (dQ/dU) / J t) (the linearised invariance, to 2 % of the error at one time
+    constant), and ends at the torque balance's wind to 1e-6 m/s."""
+    c = _ps_params()
+    om = OMEGA0
+    th = math.radians(11.992)
+    q = ks.aero_torque(c, om, 16.0, th)
+    assert ks.balance_wind(c, om, th, q) == pytest.approx(16.0, abs=1e-9)
+    dq = (ks.aero_torque(c, om, 16.01, th) - ks.aero_torque(c, om, 15.99, th)) / 0.02
+    rate = c[ks.K_WE_GAMMA] * dq / c[ks.K_WE_J]
+    st = np.zeros(ks.N_CTRL)
+    ks._wind_estimate(c, st, om, th, q, 0.0, True)
+    assert st[ks.C_WEV] == pytest.approx(16.0, abs=1e-9)
+    st[ks.C_WEVI] += 0.05  # a small error: the linearised rate
+    st[ks.C_WEV] += 0.05
+    dt = 0.001
+    n_tau = int(round(1.0 / rate / dt))
+    for _ in range(n_tau):
+        ks._wind_estimate(c, st, om, th, q, dt, False)
+    assert st[ks.C_WEV] - 16.0 == pytest.approx(0.05 * math.exp(-1.0), rel=0.02)
+    st[ks.C_WEVI] += 2.0  # a large one
+    st[ks.C_WEV] += 2.0
+    for _ in range(20 * n_tau):
+        ks._wind_estimate(c, st, om, th, q, dt, False)
+    assert st[ks.C_WEV] == pytest.approx(16.0, abs=1e-6)
+
+
+@pytest.mark.parametrize("wind", [11.0, 16.0])
+def test_estimator_and_peak_shaving_on_a_rigid_drivetrain(wind):
+    """The compiled controller (``oc3_hywind_peak_shaving``) closing a rigid drivetrain J dW/dt =
+    Q_aero(W, U, theta) - N Q_gen whose aerodynamic torque is the estimator's own C_P table, in a
+    steady wind: the estimate (raw and low-passed) settles at the wind to 1e-3 m/s; at 16 m/s
+    the pitch at the table's pitch of rated speed and torque, above the peak-shaving limit;
+    at 11 m/s (below rated, where the rotor's thrust peaks) the pitch on the peak-shaving
+    minimum at the estimate, 2.3 deg, instead of 0."""
+    c = _ps_params()
+    dt, n = 0.0125, int(240.0 / 0.0125)
+    theta0 = math.radians(9.0 if wind > 12.0 else 0.0)
+    ld = ServoDyn(rotor=0, nacelle=0, axis=(1.0, 0.0, 0.0), gearbox_ratio=97.0,
+                  pitch=[theta0] * 3, controller=CONTROLLER_PRESETS["oc3_hywind_peak_shaving"],
+                  controller_dt=dt)  # fmt: skip
+    m = ld.memory(1, 0.0, dt, n)
+    par = ld._params(m, 9.80665)
+    assert np.array_equal(par.ctrl, c)
+    om = OMEGA0
+    for k in range(n):
+        meas = m.pitch_cmd[k - 1, 0].copy() if k else np.full(3, theta0)
+        if k:
+            m.pitch_cmd[k, 0] = m.pitch_cmd[k - 1, 0]
+            m.ctrl[k, 0] = m.ctrl[k - 1, 0]
+        ks.baseline_controller(c, m, k, 0, k * dt, 97.0 * om, meas, 0.0)
+        qa = ks.aero_torque(c, om, wind, m.pitch_cmd[k, 0, 0])
+        om += dt * (qa - 97.0 * m.ctrl[k, 0, ks.C_GENTQ]) / c[ks.K_WE_J]
+    st = m.ctrl[n - 1, 0]
+    th = m.pitch_cmd[n - 1, 0, 0]
+    assert st[ks.C_WEV] == pytest.approx(wind, abs=1e-3)
+    assert st[ks.C_WIND] == pytest.approx(wind, abs=1e-3)
+    ps = peak_shaving(0.8)
+    floor = float(np.interp(wind, ps["ps_wind"], ps["ps_minpit"]))
+    assert st[ks.C_PSMIN] == pytest.approx(floor, abs=1e-4)
+    if wind > 12.0:
+        assert om == pytest.approx(OMEGA0, rel=1e-4)
+        q0 = c[ks.K_VS_RTPWR] / c[ks.K_PC_REFSPD]
+        assert ks.aero_torque(c, om, wind, th) == pytest.approx(97.0 * q0, rel=1e-4)
+        assert th > floor + math.radians(2.0)
+    else:
+        assert math.degrees(th) == pytest.approx(2.28, abs=0.02)
+        assert th == pytest.approx(floor, abs=1e-9)
+        assert om < OMEGA0
+
+
+def test_peak_shaving_schedule_at_its_breakpoints_and_its_design():
+    """``min_pitch`` is the schedule's value at each breakpoint, linear between, held at the
+    ends, never below ``pc_minpit``; without a schedule it is ``pc_minpit``. The design
+    (``peak_shaving``): where the rotor's steady thrust exceeds 80 % of its largest (around
+    rated, 11.4 m/s), C_T at the operating tip-speed ratio and the minimum pitch gives the cap
+    (to the 0.01 deg search step); elsewhere the minimum pitch is below the operating pitch."""
+    c = _ps_params()
+    ps = peak_shaving(0.8)
+    for u, p in zip(ps["ps_wind"], ps["ps_minpit"]):
+        assert ks.min_pitch(c, u) == p
+    u = ps["ps_wind"]
+    p = ps["ps_minpit"]
+    for i in range(len(u) - 1):
+        assert ks.min_pitch(c, 0.5 * (u[i] + u[i + 1])) == pytest.approx(0.5 * (p[i] + p[i + 1]),
+                                                                          rel=1e-12, abs=1e-15)
+    assert ks.min_pitch(c, 0.0) == p[0] and ks.min_pitch(c, 40.0) == p[-1]
+    c2 = _ps_params(pc_minpit=math.radians(5.0))
+    assert ks.min_pitch(c2, 11.4) == math.radians(5.0)
+    assert ks.min_pitch(c2, 20.0) == pytest.approx(max(math.radians(5.0), np.interp(20.0, u, p)))
+    assert ks.min_pitch(_params({}), 11.4) == 0.0
+    thrust = np.array(ps["thrust"])
+    cap = 0.8 * thrust.max()
+    assert u[int(np.argmax(thrust))] == 11.4
+    from floatwind.loads.servo import rotor_cp_ct_table
+
+    tsr, pitch, _cp, ct = rotor_cp_ct_table()
+    ops = NREL5MW_BEM_OPERATING_POINTS
+    for ui, pi, ti in zip(u, p, thrust):
+        lam = min(max(7.5 * ui / 63.0, 670.0 / 97.0 * RPM), OMEGA0) * 63.0 / ui
+        col = [np.interp(lam, tsr, ct[:, j]) for j in range(len(pitch))]
+        t_at = 0.5 * 1.225 * math.pi * 63.0**2 * ui**2 * np.interp(pi, pitch, col)
+        op = math.radians(np.interp(ui, [r[0] for r in ops], [r[1] for r in ops], left=0.0))
+        if ti > cap:
+            assert t_at == pytest.approx(cap, rel=0.003) and pi > op
+        elif pi > 0.0:
+            assert pi < op + 1e-12 or t_at == pytest.approx(cap, rel=0.003)
+
+
+def test_estimator_and_peak_shaving_refusals():
+    """The estimator without its table, the table without the estimator, peak shaving without
+    the estimator, both wind estimates at once, a C_P table of the wrong shape, too many pitch
+    entries, a negative gain: each refused in one line naming the field."""
+    base = dict(CONTROLLER_PRESETS["oc3_hywind_peak_shaving"])
+    plain = {**CONTROLLER_PRESETS["oc3_hywind"]}
+    bad = [
+        ({**base, "we_cp": None}, "we_cp"),
+        ({**base, "we_tsr": None}, "we_tsr"),
+        ({**plain, "we_tsr": base["we_tsr"], "we_pitch": base["we_pitch"],
+          "we_cp": base["we_cp"]}, "we_gamma"),
+        ({**plain, "ps_wind": base["ps_wind"], "ps_minpit": base["ps_minpit"]}, "ps_wind"),
+        ({**base, "op_pitch": [0.0, 0.1], "op_wind": [11.4, 13.0]}, "op_pitch"),
+        ({**base, "we_cp": base["we_cp"][:-1]}, "we_cp"),
+        ({**base, "we_cp": [r[:-1] for r in base["we_cp"]]}, "we_cp"),
+        ({**base, "we_pitch": list(np.linspace(0.0, 0.5, 49)),
+          "we_cp": [[0.4] * 49 for _ in base["we_tsr"]]}, "we_pitch"),
+        ({**base, "we_gamma": -1.0}, "we_gamma"),
+        ({**base, "we_inertia": 0.0}, "we_inertia"),
+        ({**base, "ps_minpit": base["ps_minpit"][:-1]}, "ps_minpit"),
+    ]  # fmt: skip
+    for vals, field in bad:
+        with pytest.raises(CaseError) as exc:
+            controller_parameters(vals, gearbox_ratio=97.0)
+        assert field in str(exc.value) and "\n" not in str(exc.value), (field, str(exc.value))
+
+
+@pytest.mark.skipif(not REF09.is_dir(), reason="no shared reference decks")
+def test_peak_shaving_controller_on_the_spar_batch_member_is_the_run_alone(tmp_path):
+    """The controlled ref09 spar in a steady 14 m/s with ``oc3_hywind_peak_shaving`` (the
+    torque-balance estimate, peak shaving, the scheduled floating feedback on that estimate): a
+    batch of two (the platform level and pitched 3 deg) gives member 0 bit for bit the run
+    alone, every channel; the rotor speed stays within 10 % of rated."""
+    from floatwind.simulate.run import simulate
+
+    kw = dict(t_max=10.0, wind=14.0, preset="oc3_hywind_peak_shaving")
+    alone = simulate(_model(tmp_path, batch_pitch=None, **kw), progress=False)
+    both = simulate(_model(tmp_path, batch_pitch=[0.0, 3.0], **kw), progress=False)
+    n = 0
+    for name in alone.data_vars:
+        a = np.asarray(alone[name].values)
+        b = both[name]
+        bdim = [d for d in b.dims if d != "time" and b.sizes[d] == 2]
+        if not bdim:
+            continue
+        b = np.asarray(b.isel({bdim[0]: 0}).values)
+        assert np.array_equal(a.reshape(b.shape), b, equal_nan=True), name
+        n += 1
+    assert n >= 4
+    w = alone["QD_shaft"].values.ravel() / OMEGA0
+    assert np.all(np.abs(w - 1.0) < 0.10)

@@ -59,11 +59,15 @@ __all__ = [
     "LAW_VARIABLE_SPEED",
     "N_OUT",
     "ServoMemory",
+    "aero_torque",
+    "balance_wind",
     "baseline_controller",
     "blade_pitch",
     "blade_pitches",
     "generator_torque",
+    "min_pitch",
     "placeholder_memory",
+    "power_coefficient",
     "servo_after_step",
     "servo_kernel",
     "servo_outputs",
@@ -91,18 +95,29 @@ LAW_CONTROLLER = 4  # the baseline controller's torque demand, held between its 
  K_VS_CTINSP, K_VS_RGN2SP, K_VS_TRGNSP, K_VS_RTGNSP, K_VS_SYSP, K_VS_RGN2K, K_VS_SLOPE15,
  K_VS_SLOPE25, K_VS_RTPWR, K_VS_MAXTQ, K_VS_MAXRAT, K_VS_RGN3MP, K_FL_KP, K_REGION3,
  K_GS_N, K_FL_N, K_OP_N, K_OP_CORNER, K_VS_R3KP, K_FL_LPF_W, K_FL_LPF_Z,
- K_TABLES) = range(30)  # fmt: skip
+ K_WE_GAMMA, K_WE_R, K_WE_RHO, K_WE_J, K_WE_N, K_WE_NTSR, K_WE_NPIT, K_PS_N,
+ K_TABLES) = range(38)  # fmt: skip
 N_TAB = 32  #: entries of each schedule table at most
-(K_GS_PITCH, K_GS_KP, K_GS_KI, K_FL_WIND, K_FL_GAIN, K_OP_PITCH, K_OP_WIND) = (
-    K_TABLES + i * N_TAB for i in range(7))  # fmt: skip
-N_CTRL_PAR = K_TABLES + 7 * N_TAB
+(K_GS_PITCH, K_GS_KP, K_GS_KI, K_FL_WIND, K_FL_GAIN, K_OP_PITCH, K_OP_WIND, K_PS_WIND,
+ K_PS_PITCH) = (K_TABLES + i * N_TAB for i in range(9))  # fmt: skip
+#: the torque-balance wind estimator's power-coefficient table (ROSCO's Cp_Ct_Cq file): the
+#: tip-speed ratios (N_WE_TSR at most), the pitch angles (rad, N_WE_PIT at most) and C_P, one
+#: row of K_WE_NPIT entries per tip-speed ratio
+N_WE_TSR, N_WE_PIT = 32, 48
+K_WE_TSR = K_TABLES + 9 * N_TAB
+K_WE_PIT = K_WE_TSR + N_WE_TSR
+K_WE_CP = K_WE_PIT + N_WE_PIT
+N_CTRL_PAR = K_WE_CP + N_WE_TSR * N_WE_PIT
 #: the controller's states (``ServoMemory.ctrl`` columns): the filtered generator speed, the
 #: speed error's integral (Jonkman's GK law: of the error, rad/s s; a gain schedule: of KI times
 #: the error, rad, ROSCO's PI form), the last torque and call time, the initialised flag, the
 #: torque demand, the low-passed pitch command of the operating point and its estimated wind,
 #: the floating feedback's low-pass (its last two inputs and outputs)
 (C_SPEEDF, C_INTERR, C_LASTTQ, C_LASTT, C_INIT, C_GENTQ, C_PITF, C_WIND, C_FX1, C_FX2, C_FY1,
- C_FY2, N_CTRL) = range(13)  # fmt: skip
+ C_FY2, C_WEVI, C_WEV, C_PSMIN, N_CTRL) = range(16)  # fmt: skip
+#: (C_WEVI, C_WEV: the torque-balance estimator's integral state and its unfiltered estimate;
+#: C_PSMIN: the peak-shaving minimum pitch of the last call; C_WIND is then the estimate
+#: low-passed at ``op_corner_freq``)
 
 #: columns of ``ServoMemory.sense``: the rotor's blade-root moments about the coned root axes
 #: (RootMxc, RootMyc, blades 1-3: aerodynamic, plus the blades' weight and inertia when the rotor
@@ -420,6 +435,95 @@ def _fl_lowpass(c, st, x, dt, first):
 
 
 @njit(cache=True, fastmath=False)
+def _bracket(c, x0, n, x):
+    """The cell ``i`` (0 .. n - 2) of the increasing grid ``c[x0:x0+n]`` holding ``x`` and the
+    fraction in it, held at the ends (0 or 1 outside the grid)."""
+    if x <= c[x0]:
+        return 0, 0.0
+    if x >= c[x0 + n - 1]:
+        return n - 2, 1.0
+    i = 0
+    while c[x0 + i + 1] < x:
+        i += 1
+    return i, (x - c[x0 + i]) / (c[x0 + i + 1] - c[x0 + i])
+
+
+@njit(cache=True, fastmath=False)
+def power_coefficient(c, tsr, pitch):
+    """C_P of the estimator's table at the tip-speed ratio ``tsr`` and pitch ``pitch`` (rad):
+    bilinear, held at the table's edges (ROSCO's ``interp2d`` of its Cp_Ct_Cq surface)."""
+    nt, npit = int(c[K_WE_NTSR]), int(c[K_WE_NPIT])
+    i, fi = _bracket(c, K_WE_TSR, nt, tsr)
+    j, fj = _bracket(c, K_WE_PIT, npit, pitch)
+    r0 = K_WE_CP + i * npit + j
+    r1 = r0 + npit
+    a = c[r0] + fj * (c[r0 + 1] - c[r0])
+    b = c[r1] + fj * (c[r1 + 1] - c[r1])
+    return a + fi * (b - a)
+
+
+@njit(cache=True, fastmath=False)
+def aero_torque(c, om, v, pitch):
+    """The rotor's steady aerodynamic torque (N m, LSS) at rotor speed ``om`` (rad/s), wind ``v``
+    and pitch from the C_P table: Q = 0.5 rho pi R^2 v^3 C_P(om R / v, pitch) / om (ROSCO's
+    ``AeroDynTorque``, Abbas et al. 2022 eq. 12), >= 0; ``om`` floored at 0.01 rad/s."""
+    om = max(om, 0.01)
+    v = max(v, 0.1)
+    r = c[K_WE_R]
+    q = 0.5 * c[K_WE_RHO] * math.pi * r * r * v * v * v * power_coefficient(c, om * r / v, pitch) / om
+    return max(q, 0.0)
+
+
+@njit(cache=True, fastmath=False)
+def balance_wind(c, om, pitch, q):
+    """The wind (m/s) whose steady aerodynamic torque at ``om`` and ``pitch`` is ``q`` (N m, LSS):
+    bisection on 0.5 .. 60 m/s (the estimator's start, the steady torque balance)."""
+    lo, hi = 0.5, 60.0
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if aero_torque(c, om, mid, pitch) < q:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+@njit(cache=True, fastmath=False)
+def _wind_estimate(c, st, om, pitch, q_gen_lss, elapsed, first):
+    """ROSCO's immersion-and-invariance wind-speed estimator (WE_Mode 1; Ortega et al. 2011;
+    Abbas et al. 2022 sec. 2.4.1): v = v_I + gamma om with dv_I/dt = gamma / J (N Q_gen -
+    Q_aero(om, v, pitch)) on the drivetrain J dom/dt = Q_aero - N Q_gen, so that dv/dt = gamma
+    / J (Q_aero(v_true) - Q_aero(v)): the estimate converges to the wind whose torque balances
+    the rotor wherever Q_aero rises with the wind. ``q_gen_lss`` = N times the generator torque
+    held over the last interval; started at the steady balance; ``st[C_WIND]`` the estimate
+    low-passed at ``op_corner_freq`` (ROSCO's WE_Vw_F, F_WECornerFreq)."""
+    g = c[K_WE_GAMMA]
+    if first:
+        v = balance_wind(c, om, pitch, q_gen_lss)
+        st[C_WEVI] = v - g * om
+        st[C_WEV] = v
+        st[C_WIND] = v
+        return
+    qa = aero_torque(c, om, st[C_WEV], pitch)
+    st[C_WEVI] = st[C_WEVI] + g / c[K_WE_J] * (q_gen_lss - qa) * elapsed
+    v = st[C_WEVI] + g * om
+    st[C_WEV] = v
+    a = math.exp(-elapsed * c[K_OP_CORNER])
+    st[C_WIND] = (1.0 - a) * v + a * st[C_WIND]
+
+
+@njit(cache=True, fastmath=False)
+def min_pitch(c, wind):
+    """The pitch command's lower limit (rad): PC_MinPit, or with peak shaving (``c[K_PS_N]`` >
+    0; ROSCO's PS_Mode, Abbas et al. 2022 sec. 2.5) the larger of it and the minimum-pitch
+    schedule at the estimated ``wind`` (linear, held at the ends)."""
+    nps = int(c[K_PS_N])
+    if nps == 0:
+        return c[K_PC_MINPIT]
+    return max(c[K_PC_MINPIT], schedule(c, K_PS_WIND, K_PS_PITCH, nps, wind))
+
+
+@njit(cache=True, fastmath=False)
 def baseline_controller(c, m, k, b, t, w, meas, v_nac):
     """One call of the NREL 5-MW baseline controller (Jonkman et al. 2009, NREL/TP-500-38060,
     sec. 7; its DISCON) at step ``k``, time ``t``, for member ``b``: the generator speed ``w``
@@ -444,11 +548,20 @@ def baseline_controller(c, m, k, b, t, w, meas, v_nac):
     (``c[K_FL_N]`` > 0, ROSCO's Fl_U / Fl_Kp); with ``c[K_VS_R3KP]`` != 0 the region-3 torque
     adds that gain times the filtered speed error (Fischer 2013), within +-(VS_MaxTq - rated
     torque) of rated; with ``c[K_FL_LPF_W]`` > 0 the hub velocity of the floating feedback is
-    low-passed first (ROSCO's F_FlCornerFreq, its tuning: the platform frequency, damping 1)."""
+    low-passed first (ROSCO's F_FlCornerFreq, its tuning: the platform frequency, damping 1).
+    With ``c[K_WE_GAMMA]`` > 0 the estimated wind is instead the torque balance's
+    (:func:`_wind_estimate`, ROSCO WE_Mode 1: the filtered rotor speed, the mean measured pitch,
+    the torque demand held over the last interval and the rotor's C_P table), low-passed at
+    ``c[K_OP_CORNER]``; with a peak-shaving schedule (``c[K_PS_N]`` > 0) the pitch command and
+    the integral are limited below by :func:`min_pitch` at that estimate, and region 3's pitch
+    switch is VS_Rgn3MP above the last call's minimum pitch (ROSCO's VS_Rgn3Pitch)."""
     st = m.ctrl[k, b]
     nb = meas.shape[0]
     ngs = int(c[K_GS_N])
     nop = int(c[K_OP_N])
+    nps = int(c[K_PS_N])
+    we = c[K_WE_GAMMA] > 0.0
+    tq_prev = st[C_GENTQ]  # the torque demand held over the last interval
     if st[C_INIT] == 0.0:
         st[C_SPEEDF] = w
         if ngs > 0:
@@ -472,8 +585,15 @@ def baseline_controller(c, m, k, b, t, w, meas, v_nac):
     alpha = math.exp(-(elapsed if not first else 0.0) * c[K_CORNER])
     wf = (1.0 - alpha) * w + alpha * st[C_SPEEDF]
     st[C_SPEEDF] = wf
-    # torque (regions 1, 1 1/2, 2, 2 1/2, 3)
-    if wf >= c[K_VS_RTGNSP] or prev_cmd >= c[K_VS_RGN3MP]:
+    # torque (regions 1, 1 1/2, 2, 2 1/2, 3); with peak shaving region 3 begins VS_Rgn3MP above
+    # the last call's minimum pitch (ROSCO's VS_Rgn3Pitch = PC_MinPit + PC_Switch)
+    if nps > 0:
+        if first:
+            st[C_PSMIN] = c[K_PC_MINPIT]
+        rgn3mp = st[C_PSMIN] + c[K_VS_RGN3MP]
+    else:
+        rgn3mp = c[K_VS_RGN3MP]
+    if wf >= c[K_VS_RTGNSP] or prev_cmd >= rgn3mp:
         if c[K_REGION3] == 1.0:  # the OC3-Hywind DISCON: VS_RtPwr / PC_RefSpd [Jonkman 2010]
             tq = c[K_VS_RTPWR] / c[K_PC_REFSPD]
         else:
@@ -502,6 +622,12 @@ def baseline_controller(c, m, k, b, t, w, meas, v_nac):
     tq = st[C_LASTTQ] + rate * elapsed
     st[C_LASTTQ] = tq
     st[C_GENTQ] = tq
+    if we:  # the torque-balance wind estimate (ROSCO WE_Mode 1)
+        pm = 0.0
+        for j in range(nb):
+            pm += meas[j]
+        _wind_estimate(c, st, wf / c[K_WE_N], pm / nb,
+                       c[K_WE_N] * (tq if first else tq_prev), elapsed, first)  # fmt: skip
     # the operating point: the pitch command low-passed, its wind on the steady schedule
     if nop > 0 and not first:
         a_op = math.exp(-elapsed * c[K_OP_CORNER])
@@ -509,21 +635,25 @@ def baseline_controller(c, m, k, b, t, w, meas, v_nac):
         st[C_WIND] = schedule(c, K_OP_PITCH, K_OP_WIND, nop, st[C_PITF])
     if c[K_FL_LPF_W] > 0.0:
         v_nac = _fl_lowpass(c, st, v_nac, elapsed, first)
+    # peak shaving (ROSCO's PS_Mode): the minimum pitch scheduled on the estimated wind
+    pmin = min_pitch(c, st[C_WIND])
+    if nps > 0:
+        st[C_PSMIN] = pmin
     err = wf - c[K_PC_REFSPD]
     if ngs > 0:  # ROSCO's PI: KP, KI scheduled on the pitch, the integral of KI err
         kp = schedule(c, K_GS_PITCH, K_GS_KP, ngs, prev_cmd)
         ki = schedule(c, K_GS_PITCH, K_GS_KI, ngs, prev_cmd)
         ie = st[C_INTERR] + ki * err * elapsed
-        ie = min(max(ie, c[K_PC_MINPIT]), c[K_PC_MAXPIT])
+        ie = min(max(ie, pmin), c[K_PC_MAXPIT])
         st[C_INTERR] = ie
         cmd = kp * err + ie + fl_gain(c, st) * v_nac
     else:  # gain-scheduled PI collective pitch (Jonkman 2009: GK)
         gk = 1.0 / (1.0 + prev_cmd / c[K_PC_KK])
         ie = st[C_INTERR] + err * elapsed
-        ie = min(max(ie, c[K_PC_MINPIT] / (gk * c[K_PC_KI])), c[K_PC_MAXPIT] / (gk * c[K_PC_KI]))
+        ie = min(max(ie, pmin / (gk * c[K_PC_KI])), c[K_PC_MAXPIT] / (gk * c[K_PC_KI]))
         st[C_INTERR] = ie
         cmd = gk * c[K_PC_KP] * err + gk * c[K_PC_KI] * ie + fl_gain(c, st) * v_nac
-    cmd = min(max(cmd, c[K_PC_MINPIT]), c[K_PC_MAXPIT])
+    cmd = min(max(cmd, pmin), c[K_PC_MAXPIT])
     for j in range(nb):
         pr = (cmd - meas[j]) / elapsed
         pr = min(max(pr, -c[K_PC_MAXRAT]), c[K_PC_MAXRAT])

@@ -20,6 +20,7 @@ needs a fixed step (``rk4``).
 from __future__ import annotations
 
 import math
+import pathlib
 from typing import NamedTuple
 
 import numpy as np
@@ -106,8 +107,19 @@ NREL5MW_BASELINE = {
     "vs_rgn3_kp": 0.0,  # N m/(rad/s): region-3 torque feedback on the HSS speed error (0: none)
     "fl_corner_freq": 0.0,  # rad/s: low-pass of the floating feedback's velocity (0: none)
     "fl_damping": 1.0,  # -: its damping (ROSCO F_FlCornerFreq: the platform frequency, 1.0)
+    # the torque-balance wind-speed estimator (ROSCO WE_Mode 1) and peak shaving (PS_Mode)
+    "we_gamma": 0.0,  # m/s per rad/s of rotor speed: its adaptation gain (0: none)
+    "we_tsr": None,  # -: the C_P table's tip-speed ratios ...
+    "we_pitch": None,  # rad: ... its pitch angles ...
+    "we_cp": None,  # -: ... and C_P, one row per tip-speed ratio (rotor_cp_table())
+    "we_radius": 63.0,  # m: the rotor's tip radius (the table's reference)
+    "we_rho": 1.225,  # kg/m^3: the air density
+    "we_inertia": 4.3784e7,  # kg m^2: the drivetrain's inertia about the LSS [Jonkman 2009]
+    "ps_wind": None,  # m/s: peak shaving, the estimated winds ...
+    "ps_minpit": None,  # rad: ... and the minimum pitch there (peak_shaving())
 }
-_TABLE_KEYS = ("pc_gs_pitch", "pc_gs_kp", "pc_gs_ki", "op_pitch", "op_wind", "fl_wind")
+_TABLE_KEYS = ("pc_gs_pitch", "pc_gs_kp", "pc_gs_ki", "op_pitch", "op_wind", "fl_wind",
+               "we_tsr", "we_pitch", "ps_wind", "ps_minpit")  # fmt: skip
 #: the NREL 5-MW BEM rotor of ref09 (AeroDyn v15's blade and polars, precone -2.5 deg, tilt 5
 #: deg) at rated speed (12.1 rpm) and rated mechanical power (VS_RtPwr): the wind (m/s), the
 #: pitch that holds rated power there (deg), the power's sensitivity to the pitch dP/dtheta
@@ -161,6 +173,74 @@ def scheduled_gains(omega, zeta: float, fl_fraction: float, *,
     }
 
 
+_CP_CT_FILE = pathlib.Path(__file__).resolve().parents[1] / "data" / "nrel5mw_bem_cp_ct.txt"
+
+
+def rotor_cp_ct_table(path=_CP_CT_FILE):
+    """The C_P and C_T of ref09's NREL 5-MW BEM rotor over tip-speed ratio and collective pitch
+    (``floatwind/data/nrel5mw_bem_cp_ct.txt``, written by benchmarks/control_rotor_table.py from
+    floatwind's steady BEM; R = 63 m, area pi R^2): (tsr, pitch (rad), C_P, C_T), the tables one
+    row per tip-speed ratio."""
+    rows = [ln for ln in pathlib.Path(path).read_text().splitlines()
+            if ln.strip() and not ln.startswith("#")]  # fmt: skip
+    tsr = np.array(rows[0].split(), dtype=float)
+    pitch = np.radians(np.array(rows[1].split(), dtype=float))
+    n = len(tsr)
+    cp = np.array([r.split() for r in rows[2:2 + n]], dtype=float)
+    ct = np.array([r.split() for r in rows[2 + n:2 + 2 * n]], dtype=float)
+    return tsr, pitch, cp, ct
+
+
+def wind_estimator(gamma: float, *, path=_CP_CT_FILE) -> dict:
+    """The torque-balance wind estimator's keys (ROSCO WE_Mode 1, Abbas et al. 2022 sec. 2.4.1)
+    on this rotor's C_P table, adaptation gain ``gamma`` (m/s per rad/s of rotor speed; the
+    estimate's error decays at gamma (dQ/dU) / J, dQ/dU ~ 1.0e6 N m s/m on this rotor from
+    rated to 14 m/s: gamma 40 ~ 0.9 rad/s)."""
+    tsr, pitch, cp, _ct = rotor_cp_ct_table(path)
+    return {"we_gamma": float(gamma), "we_tsr": [float(x) for x in tsr],
+            "we_pitch": [float(x) for x in pitch], "we_cp": [[float(x) for x in r] for r in cp],
+            "we_radius": 63.0, "we_rho": 1.225, "op_pitch": None, "op_wind": None}  # fmt: skip
+
+
+def peak_shaving(fraction: float, *, winds=None, tsr_opt: float = 7.5,
+                 speed_min: float = 670.0 / 97.0 * RPM, path=_CP_CT_FILE,
+                 points=NREL5MW_BEM_OPERATING_POINTS) -> dict:  # fmt: skip
+    """The peak-shaving minimum pitch (ROSCO's PS_Mode; its toolbox's ``min_pitch_saturation``,
+    Abbas et al. 2022 sec. 2.5) designed on this rotor's steady operating points: at each wind U
+    the rotor at its operating speed (the tip-speed ratio ``tsr_opt`` of region 2 within
+    ``speed_min`` .. 12.1 rpm) and pitch (0 below rated, the rated-power pitch of ``points``
+    above), its thrust T(U) = 1/2 rho pi R^2 U^2 C_T(lambda, theta) from the C_T table; the
+    thrust is capped at ``fraction`` of its largest value over the winds, and where T(U) exceeds
+    the cap the minimum pitch is the pitch at which C_T at that tip-speed ratio falls to the cap;
+    elsewhere the same construction gives a pitch below the operating one (inactive in steady
+    wind, as ROSCO's curve), held at >= 0. Returns ``ps_wind``, ``ps_minpit`` (rad) and, for the record, ``thrust``
+    (N, uncapped)."""
+    tsr, pitch, _cp, ct = rotor_cp_ct_table(path)
+    r, rho = 63.0, 1.225
+    q = 0.5 * rho * math.pi * r * r
+    ops = np.array(points, dtype=float)
+    if winds is None:
+        winds = [5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 10.5, 11.0] + [float(u) for u in ops[:, 0]]
+    winds = np.array(winds, dtype=float)
+    fine = np.radians(np.arange(-2.0, 30.0001, 0.01))
+
+    def ct_at(lam, th):
+        col = np.array([np.interp(lam, tsr, ct[:, j]) for j in range(len(pitch))])
+        return np.interp(th, pitch, col)
+
+    w0 = 12.1 * RPM
+    lam = np.array([min(max(tsr_opt * u / r, speed_min), w0) * r / u for u in winds])
+    th = np.radians(np.interp(winds, ops[:, 0], ops[:, 1], left=0.0))
+    thrust = np.array([q * u * u * ct_at(lm, t) for u, lm, t in zip(winds, lam, th)])
+    cap = fraction * thrust.max()
+    minpit = []
+    for u, lm in zip(winds, lam):
+        below = np.where(ct_at(lm, fine) * q * u * u <= cap)[0]
+        minpit.append(max(0.0, float(fine[below[0]])))
+    return {"ps_wind": [float(u) for u in winds], "ps_minpit": minpit,
+            "thrust": [float(x) for x in thrust]}  # fmt: skip
+
+
 #: presets: the onshore baseline, and the OC3-Hywind detuned pitch gains with constant torque in
 #: region 3 (Jonkman 2010, NREL/TP-500-47535, the OC3 floating system definition), the
 #: documented default of floating cases
@@ -180,7 +260,17 @@ CONTROLLER_PRESETS["oc3_hywind_scheduled"] = {
     "fl_corner_freq": 0.2325,
     "vs_rgn3_kp": 1400.0,
 }
-_ANGLE_KEYS = ("pc_minpit", "pc_maxpit", "pc_maxrat", "vs_rgn3mp", "pc_gs_pitch", "op_pitch")
+#: ``oc3_hywind_scheduled`` with the torque-balance wind estimate (ROSCO WE_Mode 1, gamma 40
+#: m/s per rad/s: ~0.9 rad/s convergence) in place of the pitch-based one, the floating-feedback
+#: schedule read on it, and peak shaving at 80 % of the rotor's largest steady thrust (ROSCO's
+#: NREL 5-MW tuning's ps_percent), both designed on this rotor's C_P/C_T table
+CONTROLLER_PRESETS["oc3_hywind_peak_shaving"] = {
+    **CONTROLLER_PRESETS["oc3_hywind_scheduled"],
+    **wind_estimator(40.0),
+    **{k: x for k, x in peak_shaving(0.8).items() if k != "thrust"},
+}
+_ANGLE_KEYS = ("pc_minpit", "pc_maxpit", "pc_maxrat", "vs_rgn3mp", "pc_gs_pitch", "op_pitch",
+               "we_pitch", "ps_minpit")  # fmt: skip
 _SPEED_KEYS = ("pc_refspd", "vs_ctinsp", "vs_rgn2sp", "vs_rtgnsp")
 _CONTROLLER_KEYS = (("kind", "preset", "dt")
                     + tuple(k for k in NREL5MW_BASELINE)
@@ -188,17 +278,21 @@ _CONTROLLER_KEYS = (("kind", "preset", "dt")
                     + tuple(f"{k}_rpm" for k in _SPEED_KEYS))  # fmt: skip
 
 
-def controller_parameters(values: dict, field: str = "") -> np.ndarray:
+def controller_parameters(values: dict, field: str = "",
+                          gearbox_ratio: float = 1.0) -> np.ndarray:  # fmt: skip
     """The baseline controller's parameter array (``floatwind._kernels.servo`` K_* columns) from
     SI ``values`` (the keys of :data:`NREL5MW_BASELINE`), with DISCON's derived values: the
     region 2 1/2 synchronous speed VS_SySp = VS_RtGnSp / (1 + VS_SlPc), the slopes VS_Slope15 =
     VS_Rgn2K VS_Rgn2Sp^2 / (VS_Rgn2Sp - VS_CtInSp) and VS_Slope25 = (VS_RtPwr / VS_RtGnSp) /
     (VS_RtGnSp - VS_SySp), and the transition speed VS_TrGnSp, the smaller root of VS_Rgn2K w^2
-    = VS_Slope25 (w - VS_SySp)."""
+    = VS_Slope25 (w - VS_SySp). ``gearbox_ratio``: the wind estimator's (the load passes its
+    own)."""
     from floatwind._kernels import servo as ks
 
-    v = dict(values)
+    v = {**{k: x for k, x in NREL5MW_BASELINE.items() if k.startswith(("we_", "ps_"))},
+         **values}  # fmt: skip
     c = np.zeros(ks.N_CTRL_PAR)
+    c[ks.K_WE_N] = gearbox_ratio
     for key, col in (("corner_freq", ks.K_CORNER), ("pc_kp", ks.K_PC_KP), ("pc_ki", ks.K_PC_KI),
                      ("pc_kk", ks.K_PC_KK), ("pc_minpit", ks.K_PC_MINPIT),
                      ("pc_maxpit", ks.K_PC_MAXPIT), ("pc_maxrat", ks.K_PC_MAXRAT),
@@ -208,12 +302,18 @@ def controller_parameters(values: dict, field: str = "") -> np.ndarray:
                      ("vs_maxtq", ks.K_VS_MAXTQ), ("vs_maxrat", ks.K_VS_MAXRAT),
                      ("vs_rgn3mp", ks.K_VS_RGN3MP), ("fl_kp", ks.K_FL_KP),
                      ("vs_rgn3_kp", ks.K_VS_R3KP), ("fl_corner_freq", ks.K_FL_LPF_W),
-                     ("fl_damping", ks.K_FL_LPF_Z)):  # fmt: skip
+                     ("fl_damping", ks.K_FL_LPF_Z), ("we_gamma", ks.K_WE_GAMMA),
+                     ("we_radius", ks.K_WE_R), ("we_rho", ks.K_WE_RHO),
+                     ("we_inertia", ks.K_WE_J)):  # fmt: skip
         if key == "fl_kp" and isinstance(v[key], (list, tuple, np.ndarray)):
             continue  # a schedule (below)
         c[col] = number(v[key], _f(field, key))
     number(v["fl_corner_freq"], _f(field, "fl_corner_freq"), nonnegative=True)
+    number(v["we_gamma"], _f(field, "we_gamma"), nonnegative=True)
+    for key in ("we_radius", "we_rho", "we_inertia"):
+        number(v[key], _f(field, key), positive=True)
     _schedules(v, c, field)
+    _estimator(v, c, field)
     for key in ("corner_freq", "pc_ki", "pc_kk", "pc_maxrat", "pc_refspd", "vs_rtgnsp",
                 "vs_rtpwr", "vs_maxtq", "vs_maxrat"):  # fmt: skip
         number(v[key], _f(field, key), positive=True)
@@ -244,7 +344,8 @@ def controller_parameters(values: dict, field: str = "") -> np.ndarray:
     return c
 
 
-def _table(v: dict, keys: tuple[str, ...], field: str) -> list[np.ndarray] | None:
+def _table(v: dict, keys: tuple[str, ...], field: str,
+           most: int | None = None) -> list[np.ndarray] | None:  # fmt: skip
     """The columns ``keys`` of one schedule: all given or none, equal lengths of 1 ..
     N_TAB, the first strictly increasing."""
     from floatwind._kernels import servo as ks
@@ -265,8 +366,9 @@ def _table(v: dict, keys: tuple[str, ...], field: str) -> list[np.ndarray] | Non
     for k, col in zip(keys, cols):
         if len(col) != n:
             raise CaseError(f"{len(col)} entries, {keys[0]} has {n}", field=_f(field, k))
-    if n > ks.N_TAB:
-        raise CaseError(f"{n} entries; at most {ks.N_TAB}", field=_f(field, keys[0]))
+    most = ks.N_TAB if most is None else most
+    if n > most:
+        raise CaseError(f"{n} entries; at most {most}", field=_f(field, keys[0]))
     if np.any(np.diff(cols[0]) <= 0.0):
         raise CaseError("must increase strictly", field=_f(field, keys[0]))
     return cols
@@ -297,15 +399,66 @@ def _schedules(v: dict, c: np.ndarray, field: str) -> None:
         if not isinstance(v.get("fl_kp"), (list, tuple, np.ndarray)):
             raise CaseError("fl_wind schedules fl_kp: give fl_kp as a list of the same length",
                             field=_f(field, "fl_kp"))  # fmt: skip
-        if op is None:
-            raise CaseError("a floating-feedback schedule (fl_wind) needs the operating point "
-                            "it is scheduled on: op_pitch and op_wind", field=_f(field, "fl_wind"))
+        if op is None and not v.get("we_gamma"):
+            raise CaseError("a floating-feedback schedule (fl_wind) needs a wind estimate to be "
+                            "scheduled on: op_pitch and op_wind, or we_gamma with the C_P table",
+                            field=_f(field, "fl_wind"))  # fmt: skip
         fl = _table(v, ("fl_wind", "fl_kp"), field)
         n = len(fl[0])
         c[ks.K_FL_N] = n
         c[ks.K_FL_KP] = 0.0
         c[ks.K_FL_WIND:ks.K_FL_WIND + n] = fl[0]
         c[ks.K_FL_GAIN:ks.K_FL_GAIN + n] = fl[1]
+
+
+def _estimator(v: dict, c: np.ndarray, field: str) -> None:
+    """The torque-balance wind estimator (``we_gamma`` > 0 with ``we_tsr``, ``we_pitch``,
+    ``we_cp``) and peak shaving (``ps_wind``, ``ps_minpit``, which need that estimate) into
+    ``c``; the pitch-based operating point (``op_pitch``) is refused beside it (one estimate)."""
+    from floatwind._kernels import servo as ks
+
+    on = v["we_gamma"] > 0.0
+    grid = (_table(v, ("we_tsr",), field, ks.N_WE_TSR),
+            _table(v, ("we_pitch",), field, ks.N_WE_PIT))  # fmt: skip
+    cp = v.get("we_cp")
+    if on and (grid[0] is None or grid[1] is None or cp is None):
+        miss = next(k for k, g in zip(("we_tsr", "we_pitch", "we_cp"), (*grid, cp)) if g is None)
+        raise CaseError(f"we_gamma > 0 needs the rotor's C_P table: we_tsr, we_pitch and we_cp "
+                        f"(missing {miss})", field=_f(field, miss))  # fmt: skip
+    if not on and (grid[0] is not None or grid[1] is not None or cp is not None):
+        raise CaseError("the C_P table is the wind estimator's: give we_gamma > 0 too",
+                        field=_f(field, "we_gamma"))  # fmt: skip
+    if on:
+        if v.get("op_pitch") is not None:
+            raise CaseError("one wind estimate: the torque balance (we_gamma) or the pitch's "
+                            "operating point (op_pitch, op_wind), not both",
+                            field=_f(field, "op_pitch"))  # fmt: skip
+        tsr, pit = grid[0][0], grid[1][0]
+        if len(tsr) < 2 or len(tsr) > ks.N_WE_TSR:
+            raise CaseError(f"{len(tsr)} entries; 2 .. {ks.N_WE_TSR}", field=_f(field, "we_tsr"))
+        if len(pit) < 2 or len(pit) > ks.N_WE_PIT:
+            raise CaseError(f"{len(pit)} entries; 2 .. {ks.N_WE_PIT}",
+                            field=_f(field, "we_pitch"))  # fmt: skip
+        try:
+            tab = np.array(cp, dtype=float)
+        except (TypeError, ValueError):
+            tab = None
+        if tab is None or tab.shape != (len(tsr), len(pit)) or not np.all(np.isfinite(tab)):
+            raise CaseError(f"expected {len(tsr)} rows (one per we_tsr) of {len(pit)} numbers "
+                            "(one per we_pitch)", field=_f(field, "we_cp"))  # fmt: skip
+        c[ks.K_WE_NTSR], c[ks.K_WE_NPIT] = len(tsr), len(pit)
+        c[ks.K_WE_TSR:ks.K_WE_TSR + len(tsr)] = tsr
+        c[ks.K_WE_PIT:ks.K_WE_PIT + len(pit)] = pit
+        c[ks.K_WE_CP:ks.K_WE_CP + tab.size] = tab.ravel()
+    ps = _table(v, ("ps_wind", "ps_minpit"), field)
+    if ps is not None:
+        if not on:
+            raise CaseError("peak shaving is scheduled on the torque-balance wind estimate: "
+                            "give we_gamma > 0 and the C_P table", field=_f(field, "ps_wind"))  # fmt: skip
+        n = len(ps[0])
+        c[ks.K_PS_N] = n
+        c[ks.K_PS_WIND:ks.K_PS_WIND + n] = ps[0]
+        c[ks.K_PS_PITCH:ks.K_PS_PITCH + n] = ps[1]
 
 
 _PITCH_KEYS = ("initial", "initial_deg", "maneuvers")
@@ -465,7 +618,8 @@ class ServoDyn(Load, kind="servodyn"):
                 raise CaseError(f"must be >= 0, got {controller_dt:g}",
                                 field=_f(field, "controller.dt"))  # fmt: skip
             self.controller = dict(controller)
-            self.ctrl = controller_parameters(self.controller, _f(field, "controller"))
+            self.ctrl = controller_parameters(self.controller, _f(field, "controller"),
+                                              self.gearbox_ratio)  # fmt: skip
             self.law = ks.LAW_CONTROLLER
         self.efficiency = number(efficiency, _f(field, "efficiency"), positive=True)
         if self.efficiency > 1.0:
@@ -734,6 +888,8 @@ class ServoDyn(Load, kind="servodyn"):
                     controller[key] = cs.choice(key, ["constant_power", "constant_torque"])
                 elif key in _TABLE_KEYS and cs.has(key):
                     controller[key] = cs.numbers(key)
+                elif key == "we_cp" and cs.has(key):
+                    controller[key] = cs.raw(key)
                 elif key == "fl_kp" and isinstance(cs.raw(key, None), list):
                     controller[key] = cs.numbers(key)
                 elif cs.has(key):
