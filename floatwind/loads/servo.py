@@ -872,7 +872,10 @@ class ServoDyn(Load, kind="servodyn"):
             preset = cs.choice("preset", list(CONTROLLER_PRESETS), "oc3_hywind")
             controller = dict(CONTROLLER_PRESETS[preset])
             for key in NREL5MW_BASELINE:
-                if key in _TABLE_KEYS and key in _ANGLE_KEYS:
+                if (key in _TABLE_KEYS or key == "we_cp") and any(
+                        k in cs.data and cs.data[k] is None for k in (key, f"{key}_deg")):
+                    controller[key] = None  # null: the preset's schedule off
+                elif key in _TABLE_KEYS and key in _ANGLE_KEYS:
                     if cs.has(key) and cs.has(f"{key}_deg"):
                         raise cs.error(f"give either '{key}' or '{key}_deg', not both",
                                        f"{key}_deg")  # fmt: skip
