@@ -175,15 +175,22 @@ def model(folder: pathlib.Path, *, preset: str, speed: float, tmax: float, seed:
 
         over = dict(overrides or {})
         design = {k: over.pop(k) for k in ("omega", "zeta", "fl", "hold", "fl_hold", "omega_lo",
-                                           "u_lo", "u_hi") if k in over}  # fmt: skip
+                                           "u_lo", "u_hi", "we", "ps") if k in over}  # fmt: skip
+        # we=GAMMA: the torque-balance wind estimate; ps=F: peak shaving at F of the peak thrust
         if "omega_lo" in design:  # omega scheduled on the wind: omega_lo up to u_lo, omega from u_hi
             design["omega"] = [(design.get("u_lo", 14.0), design["omega_lo"]),
                                (design.get("u_hi", 18.0), design.get("omega", 0.4))]  # fmt: skip
         ctrl = {"preset": "oc3_hywind", "dt": case["simulation"]["dt"],
                 **scheduled_gains(design.get("omega", 0.4), design.get("zeta", 0.7),
                                   design.get("fl", 1.0), hold_below=design.get("hold", 12.0),
-                                  fl_hold_below=design.get("fl_hold", 12.0)),
-                **over}  # fmt: skip
+                                  fl_hold_below=design.get("fl_hold", 12.0))}  # fmt: skip
+        if "we" in design:  # the torque-balance estimate (gamma) and peak shaving (fraction)
+            from floatwind.loads.servo import peak_shaving, wind_estimator
+
+            ctrl.update(wind_estimator(design["we"]))
+            if "ps" in design:
+                ctrl.update({k: x for k, x in peak_shaving(design["ps"]).items() if k != "thrust"})
+        ctrl.update(over)
     else:
         ctrl = {"preset": preset, "dt": case["simulation"]["dt"], **(overrides or {})}
         if fl_kp is not None:  # else the preset's own (oc3_hywind_fl has one)
