@@ -263,9 +263,12 @@ CONTROLLER_PRESETS["oc3_hywind_scheduled"] = {
 #: ``oc3_hywind_scheduled`` with the torque-balance wind estimate (ROSCO WE_Mode 1, gamma 40
 #: m/s per rad/s: ~0.9 rad/s convergence) in place of the pitch-based one, the floating-feedback
 #: schedule read on it, and peak shaving at 80 % of the rotor's largest steady thrust (ROSCO's
-#: NREL 5-MW tuning's ps_percent), both designed on this rotor's C_P/C_T table
+#: NREL 5-MW tuning's ps_percent), both designed on this rotor's C_P/C_T table; with peak
+#: shaving the pitch loop runs at 0.4 rad/s up to 14 m/s (unstable there without it), rising to
+#: 0.6 from 18 m/s (docs/control.md "Wind estimate and peak shaving")
 CONTROLLER_PRESETS["oc3_hywind_peak_shaving"] = {
     **CONTROLLER_PRESETS["oc3_hywind_scheduled"],
+    **scheduled_gains([(14.0, 0.4), (18.0, 0.6)], 0.7, 1.0, fl_hold_below=14.0),
     **wind_estimator(40.0),
     **{k: x for k, x in peak_shaving(0.8).items() if k != "thrust"},
 }
