@@ -72,6 +72,16 @@ class Nodes(NamedTuple):
     pm: np.ndarray  # (P, 3, 3) point mass matrices
 
 
+class RowsOut(NamedTuple):
+    """What :func:`line_rows` writes for each row ``b`` of many line states (B rows)."""
+
+    r: np.ndarray  # (B, nodes, 3) node positions
+    fnet: np.ndarray  # (B, nodes, 3) node net forces
+    seg: np.ndarray  # (B, segments, 2) stretched length, |T + Td|
+    pf: np.ndarray  # (B, P, 3) point net forces
+    rp: np.ndarray  # (B, P, 3) point positions
+
+
 class Water(NamedTuple):
     """The sea and seabed numbers the line kernels read (a record of floats: passed by value)."""
 
@@ -143,13 +153,11 @@ def point_own(pflt, k, vp, pf, pm, cd_scale, rho, g):
 
 
 @njit(cache=True, fastmath=False)
-def _gather(nd, y, b, so, rp, vp, lint, j, lo, hi):
-    """Nodes ``lo .. hi`` of line ``j`` (its row of ``lint``) in the node arrays ``nd.r``,
-    ``nd.v`` (a member's :class:`Nodes`): its end nodes at
-    their points of ``rp``, ``vp``, its interior nodes from the states ``y[b]`` (the line's
-    columns from ``so``)."""
-    r = nd.r
-    v = nd.v
+def _gather(r, v, y, b, so, rp, vp, lint, j, lo, hi):
+    """Nodes ``lo .. hi`` of line ``j`` (its row of ``lint``) in the node arrays ``r``, ``v``
+    (a member's :class:`Nodes` ``r``, ``v``: plain arrays, not the record, which numba would
+    reference-count array by array at each call): its end nodes at their points of ``rp``,
+    ``vp``, its interior nodes from the states ``y[b]`` (the line's columns from ``so``)."""
     n = lint[j, 0]
     o = lint[j, 1]
     ka = lint[j, 4]
@@ -207,20 +215,25 @@ def _bend_force(a0, a1, a2, p0, p1, p2, size):
 
 
 @njit(cache=True, fastmath=False)
-def _line_eval(ln, wk, o, s0, lflt, j, n, cd_scale, e, lo, hi):
-    """Net force ``fnet`` and mass matrices of the nodes ``lo..hi`` of line ``j`` at positions
-    ``r`` and velocities ``v`` (Line_GetStateDeriv): ``ln`` a member's :class:`Nodes` (line
-    ``j``'s nodes from row ``o``, ``0..n``, its segments from row ``s0`` of ``ln.seg``, which
-    receives each segment's stretched length and the magnitude of ``T + Td`` along it); the
-    segments and bending terms that reach those nodes only, with the same operations in the
-    same order for any ``lo..hi`` (so the coupled ends alone, node 0 or N, are the whole-line
-    evaluation's bits). The end nodes' mass matrices go to ``ln.mass``; ``wk`` (>= N+1, 10) are
+def _line_eval(r, v, fnet, mass, seg, wk, lint, lflt, at, cd_scale, e):
+    """Net force ``fnet`` and mass matrices of the nodes ``lo..hi`` of line ``j`` (``at`` =
+    ``(j, lo, hi)``) at positions ``r`` and velocities ``v`` (Line_GetStateDeriv): ``r``,
+    ``v``, ``fnet``, ``mass``, ``seg`` a member's :class:`Nodes` arrays, passed one by one (a
+    record passed to a function numba does not inline is reference-counted array by array at
+    each call: ~4 % of ref10's whole-line evaluation); line ``j``'s row of ``lint`` gives its
+    ``n`` segments, its nodes from row ``o``, ``0..n``, its segments from row ``s0`` of
+    ``seg``, which receives each segment's stretched length and the magnitude of ``T + Td``
+    along it; the segments and bending terms that reach those nodes only, with the same
+    operations in the same order for any ``lo..hi`` (so the coupled ends alone, node 0 or N,
+    are the whole-line evaluation's bits). The end nodes' mass matrices go to ``mass``; ``wk``
+    (>= N+1, 10) are
     work rows: segment ``i``'s unit vector (columns 0-2), stretched length (3) and ``T + Td``
     (4), interior node ``i``'s mass matrix ``al I + be q q^T`` as (al, be, q) (5-9). The line's
     constants are row ``j`` of ``lflt``, its drag coefficients times ``cd_scale`` (CdScaleIC
     during the relaxation), ``e`` the :class:`Water`. Allocates nothing and builds no records
     (a record of views built per line and call cost more than the arithmetic of a line end)."""
-    r, v, fnet, mass, seg = ln.r, ln.v, ln.fnet, ln.mass, ln.seg
+    j, lo, hi = at
+    n, o, s0 = lint[j, 0], lint[j, 1], lint[j, 2]
     ls, d, w, ea, ba, ei = lflt[j, 0], lflt[j, 1], lflt[j, 2], lflt[j, 3], lflt[j, 4], lflt[j, 5]
     can, cat = lflt[j, 6], lflt[j, 7]
     cdn = lflt[j, 8] * cd_scale
@@ -387,7 +400,7 @@ def _rhs(y, b, s0, rp, vp, dy, cd_scale, tab, nd, e):
     not inlined is reference-counted array by array on every call). ``tab`` the
     :class:`Tables`, ``nd`` the member's :class:`Nodes`, ``e`` the :class:`Water`."""
     lint, lflt, pint, pflt, wk, S = tab.lint, tab.lflt, tab.pint, tab.pflt, tab.wk, tab.S
-    v, fnet, mass, pf, pm = nd.v, nd.fnet, nd.mass, nd.pf, nd.pm
+    r, v, fnet, mass, seg, pf, pm = nd.r, nd.v, nd.fnet, nd.mass, nd.seg, nd.pf, nd.pm
     rho, g = e.rho, e.gravity
     write = dy.shape[1] > 0
     for k in range(pf.shape[0]):
@@ -398,8 +411,8 @@ def _rhs(y, b, s0, rp, vp, dy, cd_scale, tab, nd, e):
         so = s0 + lint[j, 3]
         ka = lint[j, 4]
         kb = lint[j, 5]
-        _gather(nd, y, b, so, rp, vp, lint, j, 0, n)
-        _line_eval(nd, wk, o, lint[j, 2], lflt, j, n, cd_scale, e, 0, n)
+        _gather(r, v, y, b, so, rp, vp, lint, j, 0, n)
+        _line_eval(r, v, fnet, mass, seg, wk, lint, lflt, (j, 0, n), cd_scale, e)
         for c in range(3):
             pf[ka, c] += fnet[o, c]
             pf[kb, c] += fnet[o + n, c]
@@ -454,7 +467,7 @@ def lumped_kernel(p, t, kin, y, dy, force, moment, added_mass):
         point_state(p, b, y, s0, kin.r_G[b, body], kin.R_b2g[b, body], kin.v_G[b, body],
                     kin.w_b[b, body], kin.cm_b[body], rp, vp)  # fmt: skip
         member_rhs(p, b, y, s0, rp, vp, dy, 1.0, member_nodes(p, b))
-        _coupled_wrench(p, b, kin, force, moment, added_mass)
+        _coupled_wrench(p, b, b, kin, force, moment, added_mass)
         if dy.shape[1] > 0:
             for c in range(p.n_states):
                 if not math.isfinite(dy[b, s0 + c]):
@@ -463,22 +476,23 @@ def lumped_kernel(p, t, kin, y, dy, force, moment, added_mass):
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def _coupled_wrench(p, b, kin, force, moment, added_mass):
+def _coupled_wrench(p, s, b, kin, force, moment, added_mass):
     """The coupled points' net forces of member ``b`` (``p.scratch_pf``, masses
-    ``p.scratch_pm``, positions ``p.scratch_rp``) on the body: force, moment about its CM and
+    ``p.scratch_pm``, positions ``p.scratch_rp``, all at row ``s``: ``b``, or 0 for
+    :func:`line_rows`) on the body: force, moment about its CM and
     the points' mass matrices as added mass (``F - M a``, MoorDyn-F Point_GetCoupledForce).
     The points' added mass is written out in numbers (below; benchmarks/bench_lumped_kernel.py:
     ref10's stage kernel ~2.2 -> ~1.4 us)."""
     body = p.body
-    rp = p.scratch_rp[b]
+    rp = p.scratch_rp[s]
     rG = kin.r_G[b, body]
     w = kin.w_b[b, body]
     mass6 = added_mass.shape[2] == 6
     for k in range(rp.shape[0]):
         if p.pint[k, 0] != COUPLED:
             continue
-        f = p.scratch_pf[b, k]
-        M = p.scratch_pm[b, k]
+        f = p.scratch_pf[s, k]
+        M = p.scratch_pm[s, k]
         a0 = rp[k, 0] - rG[0]
         a1 = rp[k, 1] - rG[1]
         a2 = rp[k, 2] - rG[2]
@@ -566,6 +580,44 @@ def _coupled_wrench(p, b, kin, force, moment, added_mass):
         added_mass[b, body, 2, 5] -= mx22
         added_mass[b, body, 5, 2] += xm22
         added_mass[b, body, 5, 5] -= 0.0 + xm20 * x02 + xm21 * x12 + xm22 * x22
+
+
+@njit(cache=True, fastmath=False)
+def line_rows(p, kin, y, force, moment, added_mass, out):
+    """:func:`lumped_kernel` without the rates for each row ``b`` of the line states ``y``
+    (B, n) and body kinematics ``kin`` (the output channels of many times at once): each row
+    evaluated in the record's member 0 (``p`` of batch 1: its node arrays stay in the cache,
+    where a record of B members touches ~80 MB for ref10's 6,001 output times) and its node
+    data copied to ``out`` (a :class:`RowsOut`). The same operations as ``lumped_kernel`` row by row (the
+    same bits). Returns NOT_FINITE where a row's states or net forces are not finite."""
+    body = p.body
+    rp = p.scratch_rp[0]
+    vp = p.scratch_vp[0]
+    nd = member_nodes(p, 0)
+    none = y[:, :0]
+    status = 0
+    for b in range(y.shape[0]):
+        point_state(p, b, y, 0, kin.r_G[b, body], kin.R_b2g[b, body], kin.v_G[b, body],
+                    kin.w_b[b, body], kin.cm_b[body], rp, vp)  # fmt: skip
+        member_rhs(p, b, y, 0, rp, vp, none, 1.0, nd)
+        _coupled_wrench(p, 0, b, kin, force, moment, added_mass)
+        for c in range(y.shape[1]):
+            if not math.isfinite(y[b, c]):
+                status = NOT_FINITE
+        for i in range(nd.r.shape[0]):
+            for c in range(3):
+                out.r[b, i, c] = nd.r[i, c]
+                out.fnet[b, i, c] = nd.fnet[i, c]
+                if not math.isfinite(nd.fnet[i, c]):
+                    status = NOT_FINITE
+        for i in range(nd.seg.shape[0]):
+            out.seg[b, i, 0] = nd.seg[i, 0]
+            out.seg[b, i, 1] = nd.seg[i, 1]
+        for k in range(rp.shape[0]):
+            for c in range(3):
+                out.pf[b, k, c] = nd.pf[k, c]
+                out.rp[b, k, c] = rp[k, c]
+    return status
 
 
 @njit(cache=True, fastmath=False)
@@ -784,7 +836,7 @@ def substep_kernel(p, t, kin, y, dy, force, moment, added_mass):
         point_state(p, b, src, 0, kin.r_G[b, body], kin.R_b2g[b, body], kin.v_G[b, body],
                     kin.w_b[b, body], kin.cm_b[body], rp, vp)  # fmt: skip
         coupled_points(p, b, src, rp, vp, member_nodes(p, b))
-        _coupled_wrench(p, b, kin, force, moment, added_mass)
+        _coupled_wrench(p, b, b, kin, force, moment, added_mass)
         for c in range(p.n_states):
             if not math.isfinite(src[b, c]):
                 status = NOT_FINITE
@@ -797,7 +849,7 @@ def coupled_points(p, b, y, rp, vp, nd):
     :func:`member_rhs` gives them (the same bits), evaluating only the line ends attached to
     them (:func:`_line_eval` for node 0 or N, from the nodes within two of it); line states
     ``y[b]`` from column 0, no rates."""
-    fnet, mass, pf, pm = nd.fnet, nd.mass, nd.pf, nd.pm
+    r, v, fnet, mass, seg, pf, pm = nd.r, nd.v, nd.fnet, nd.mass, nd.seg, nd.pf, nd.pm
     lint, lflt, pint, pflt, wk = p.lint, p.lflt, p.pint, p.pflt, p.work_line
     e = water_of(p)
     rho, g = e.rho, e.gravity
@@ -819,8 +871,8 @@ def coupled_points(p, b, y, rp, vp, nd):
                 continue
             i = 0 if end == 0 else n
             kk = ka if end == 0 else kb
-            _gather(nd, y, b, so, rp, vp, lint, j, max(0, i - 2), min(n, i + 2))
-            _line_eval(nd, wk, o, lint[j, 2], lflt, j, n, 1.0, e, i, i)
+            _gather(r, v, y, b, so, rp, vp, lint, j, max(0, i - 2), min(n, i + 2))
+            _line_eval(r, v, fnet, mass, seg, wk, lint, lflt, (j, i, i), 1.0, e)
             for c in range(3):
                 pf[kk, c] += fnet[o + i, c]
                 for q in range(3):
