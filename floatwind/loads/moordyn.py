@@ -359,7 +359,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         #                   free point (from state0) or -1
         pflt: np.ndarray  # (P, 4) mass, volume, CdA, Ca
         pt_pos: np.ndarray  # (P, 3) fixed: inertial; coupled: body frame; free: start
-        work_line: np.ndarray  # (Nmax + 1, 10) a line's segments and interior node masses
+        work_line: np.ndarray  # (13, Nmax + 1) a line's segments and interior node masses
         memory: object = None  # the step memory of sub-stepped lines (LineMemory), else None
 
     def _params(self, env, batch: int, state0: int = 0, memory=None) -> Params:
@@ -390,7 +390,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             scratch_pf=np.zeros((B, P, 3)), scratch_pm=np.zeros((B, P, 3, 3)),
             work_S=np.zeros((3, 3)), work_v=np.zeros((2, 3)), work_pm=np.zeros((3, 3, 3)),
             lint=i64(lint), lflt=f64(lflt), pint=i64(pint), pflt=f64(pflt),
-            work_line=np.zeros((nmax + 1, 10)),
+            work_line=np.zeros((13, nmax + 1)),
             pt_pos=f64(np.array([pt["position"] for pt in self.points]).reshape(P, 3)),
             memory=memory,
         )  # fmt: skip
