@@ -153,7 +153,7 @@ def point_own(pflt, k, vp, pf, pm, cd_scale, rho, g):
         pf[k, c] -= 0.5 * rho * pflt[k, 2] * cd_scale * sp * vp[k, c]
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def _gather(r, v, y, b, so, rp, vp, lint, j, lo, hi):
     """Nodes ``lo .. hi`` of line ``j`` (its row of ``lint``) in the node arrays ``r``, ``v``
     (a member's :class:`Nodes` ``r``, ``v``: plain arrays, not the record, which numba would
