@@ -434,8 +434,8 @@ def line_rows(p, kin, y, force, moment, added_mass, out):
     (B, n) and body kinematics ``kin`` (the output channels of many times at once): each row
     evaluated in the record's member 0 (``p`` of batch 1: its node arrays stay in the cache,
     where a record of B members touches ~80 MB for ref10's 6,001 output times) and its node
-    data copied to ``out`` (a :class:`RowsOut`). The same operations as ``lumped_kernel`` row by row (the
-    same bits). Returns NOT_FINITE where a row's states or net forces are not finite."""
+    data copied to ``out`` (a :class:`RowsOut`). The same operations as ``lumped_kernel`` row
+    by row (the same bits). Returns NOT_FINITE where a row's states or net forces are not finite."""
     body = p.body
     rp = p.scratch_rp[0]
     vp = p.scratch_vp[0]

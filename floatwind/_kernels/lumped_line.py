@@ -30,20 +30,21 @@ def _bend_force(a0, a1, a2, p0, p1, p2, size):
 def _line_eval(r, v, fnet, mass, seg, wk, lint, lflt, at, cd_scale, e):
     """Net force ``fnet`` and mass matrices of the nodes ``lo..hi`` of line ``j`` (``at`` =
     ``(j, lo, hi)``) at positions ``r`` and velocities ``v`` (Line_GetStateDeriv): ``r``,
-    ``v``, ``fnet``, ``mass``, ``seg`` a member's :class:`~floatwind._kernels.lumped.Nodes` arrays, passed one by one (a
-    record passed to a function numba does not inline is reference-counted array by array at
-    each call: ~4 % of ref10's whole-line evaluation); line ``j``'s row of ``lint`` gives its
-    ``n`` segments, its nodes from row ``o``, ``0..n``, its segments from row ``s0`` of
-    ``seg``, which receives each segment's stretched length and the magnitude of ``T + Td``
-    along it; the segments and bending terms that reach those nodes only, with the same
-    operations in the same order for any ``lo..hi`` (so the coupled ends alone, node 0 or N,
-    are the whole-line evaluation's bits). The end nodes' mass matrices go to ``mass``; ``wk``
-    (13, >= N+1) are work rows (column ``i`` for segment or node ``i``): segment ``i``'s unit
-    vector (rows 0-2), stretched length (3) and ``T + Td`` (4), interior node ``i``'s mass
-    matrix ``al I + be q q^T`` as (al, be, q) (5-9; rows 10-12: :func:`_line_whole`). The line's
-    constants are row ``j`` of ``lflt``, its drag coefficients times ``cd_scale`` (CdScaleIC
-    during the relaxation), ``e`` the :class:`~floatwind._kernels.lumped.Water`. Allocates nothing and builds no records
-    (a record of views built per line and call cost more than the arithmetic of a line end)."""
+    ``v``, ``fnet``, ``mass``, ``seg`` a member's :class:`~floatwind._kernels.lumped.Nodes`
+    arrays, passed one by one (a record passed to a function numba does not inline is
+    reference-counted array by array at each call: ~4 % of ref10's whole-line evaluation);
+    line ``j``'s row of ``lint`` gives its ``n`` segments, its nodes from row ``o``, ``0..n``,
+    its segments from row ``s0`` of ``seg``, which receives each segment's stretched length and
+    the magnitude of ``T + Td`` along it; the segments and bending terms that reach those nodes
+    only, with the same operations in the same order for any ``lo..hi`` (so the coupled ends
+    alone, node 0 or N, are the whole-line evaluation's bits). The end nodes' mass matrices go
+    to ``mass``; ``wk`` (13, >= N+1) are work rows (column ``i`` for segment or node ``i``):
+    segment ``i``'s unit vector (rows 0-2), stretched length (3) and ``T + Td`` (4), interior
+    node ``i``'s mass matrix ``al I + be q q^T`` as (al, be, q) (5-9; rows 10-12:
+    :func:`_line_whole`). The line's constants are row ``j`` of ``lflt``, its drag coefficients
+    times ``cd_scale`` (CdScaleIC during the relaxation), ``e`` the
+    :class:`~floatwind._kernels.lumped.Water`. Allocates nothing and builds no records (a
+    record of views built per line and call cost more than the arithmetic of a line end)."""
     j, lo, hi = at
     n, o, s0 = lint[j, 0], lint[j, 1], lint[j, 2]
     ls, d, w, ea, ba, ei = lflt[j, 0], lflt[j, 1], lflt[j, 2], lflt[j, 3], lflt[j, 4], lflt[j, 5]
