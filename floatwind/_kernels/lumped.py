@@ -520,7 +520,9 @@ def relax(p, b, y, s0, rp, vp, ic, nd, fair_hist):
             ok = True
             for j in range(L):
                 for i in range(1, 10):
-                    if abs(fair_hist[j, 0] / fair_hist[j, i] - 1.0) > thresh:
+                    # not "<= thresh": a zero tension (0 / 0 = nan under NumPy's error model)
+                    # or a non-finite one never counts as converged
+                    if not abs(fair_hist[j, 0] / fair_hist[j, i] - 1.0) <= thresh:
                         ok = False
             if ok:
                 return t
