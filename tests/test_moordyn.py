@@ -516,6 +516,52 @@ def test_coupled_ends_alone_equal_the_whole_line_evaluation_bit_for_bit():
         assert np.linalg.norm(pf[k]) > 1e4
 
 
+def test_whole_line_in_passes_and_outputs_row_by_row_equal_the_node_evaluation_bit_for_bit():
+    """_line_whole (a line without bending in vectorized passes) gives _line_eval's bits on
+    every node of the line, seabed contact and drag included; the output channels without
+    rates (line_rows, one member at a time) are those of lumped_kernel over all rows."""
+    from floatwind._kernels import lumped as kl
+    from floatwind._kernels import lumped_line as kll
+
+    rng = np.random.default_rng(3)
+    for ld in (oc3_line(8), oc3_line(8, reverse=True)):
+        s0 = ld.static_states(kin_at(), ENV)
+        for cd in (1.0, 3.0):
+            s = s0 + rng.normal(0.0, 0.5, s0.shape)  # nodes off the catenary, moving
+            z = s[:, 2::6]
+            z[z < -310.0] -= 2.0  # the nodes near the anchor into the seabed
+            out = []
+            for whole in (True, False):
+                p = ld._params(ENV, 1)
+                nd = kl.member_nodes.py_func(p, 0)
+                rp, vp = p.scratch_rp[0], p.scratch_vp[0]
+                bk = body_kinematics(kin_at((3.0, 1.0, 0.5), v=(0.4, -0.2, 0.1)))
+                kl.point_state(p, 0, s, 0, bk.r_G[0, 0], bk.R_b2g[0, 0], bk.v_G[0, 0],
+                               bk.w_b[0, 0], bk.cm_b[0], rp, vp)  # fmt: skip
+                kl._gather(nd.r, nd.v, s, 0, 0, rp, vp, p.lint, 0, 0, int(p.lint[0, 0]))
+                args = (nd.r, nd.v, nd.fnet, nd.mass, nd.seg, p.work_line, p.lint, p.lflt)
+                if whole:
+                    kll._line_whole(*args, 0, cd, kl.water_of.py_func(p))
+                else:
+                    kll._line_eval(*args, (0, 0, int(p.lint[0, 0])), cd, kl.water_of.py_func(p))
+                n = int(p.lint[0, 0])
+                out.append((nd.fnet.copy(), nd.seg.copy(), nd.mass[[0, n]].copy(),
+                            p.work_line[5:10, 1:n].copy()))  # fmt: skip
+            assert all(np.array_equal(a, b) for a, b in zip(*out))
+            assert np.any(nd.r[:, 2] < -ENV.water_depth)  # seabed contact reached
+    ld = oc3_line(8)
+    B = 7
+    s = ld.static_states(kin_at(), ENV) + rng.normal(0.0, 0.3, (B, ld.n_line))
+    kin = kin_at((3.0, 1.0, 0.5), B=B, v=(0.4, -0.2, 0.1))
+    rows, none = ld._wrench_of(kin, ENV, s, rates=False)
+    full, dy = ld._wrench_of(kin, ENV, s, rates=True)
+    assert none is None and dy.shape == s.shape
+    assert rows.channels.keys() == full.channels.keys() and len(rows.channels) > 20
+    assert all(np.array_equal(rows.channels[k], full.channels[k]) for k in rows.channels)
+    for f in ("force", "moment", "added_mass"):
+        assert np.array_equal(getattr(rows, f), getattr(full, f))
+
+
 def test_substeps_follow_the_states_and_refuse_what_they_cannot_give():
     """integration: substep (2 s of the whole-run test's model, compiled as there):
     the body's mooring force and the fairlead tension follow the lines integrated as states

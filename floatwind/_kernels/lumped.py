@@ -48,6 +48,7 @@ from typing import NamedTuple
 import numpy as np
 
 from floatwind._kernels.loads import _point
+from floatwind._kernels.lumped_line import _line_eval, _line_whole
 from floatwind._kernels.status import NOT_FINITE
 from floatwind.jit import njit
 
@@ -72,6 +73,16 @@ class Nodes(NamedTuple):
     pm: np.ndarray  # (P, 3, 3) point mass matrices
 
 
+class RowsOut(NamedTuple):
+    """What :func:`line_rows` writes for each row ``b`` of many line states (B rows)."""
+
+    r: np.ndarray  # (B, nodes, 3) node positions
+    fnet: np.ndarray  # (B, nodes, 3) node net forces
+    seg: np.ndarray  # (B, segments, 2) stretched length, |T + Td|
+    pf: np.ndarray  # (B, P, 3) point net forces
+    rp: np.ndarray  # (B, P, 3) point positions
+
+
 class Water(NamedTuple):
     """The sea and seabed numbers the line kernels read (a record of floats: passed by value)."""
 
@@ -91,17 +102,17 @@ class Tables(NamedTuple):
     lflt: np.ndarray  # (L, 10) segment length, diameter, mass/length, EA, BA, EI, Ca/Cd n, t
     pint: np.ndarray  # (P, 2) point kind, first state column
     pflt: np.ndarray  # (P, 4) point mass, volume, CdA, Ca
-    wk: np.ndarray  # (Nmax + 1, 10) a line's work rows (_line_eval)
+    wk: np.ndarray  # (13, Nmax + 1) a line's work rows (_line_eval, _line_whole)
     S: np.ndarray  # (3, 3) a free point's inverse mass matrix
 
 
-@njit(cache=True, fastmath=False, inline="always")
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def water_of(p):
     """The :class:`Water` of a params record."""
     return Water(p.rho, p.gravity, p.depth, p.kbot, p.cbot)
 
 
-@njit(cache=True, fastmath=False, inline="always")
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def tables_of(p):
     """The :class:`Tables` of a params record."""
     return Tables(p.lint, p.lflt, p.pint, p.pflt, p.work_line, p.work_S)
@@ -117,14 +128,14 @@ class Relaxation(NamedTuple):
     cd_scale: float  # CdScaleIC: the drag coefficients' factor
 
 
-@njit(cache=True, fastmath=False, inline="always")
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def member_nodes(p, b):
     """The :class:`Nodes` of member ``b`` of the load's record (its ``scratch_*`` rows)."""
     return Nodes(p.scratch_r[b], p.scratch_v[b], p.scratch_f[b], p.scratch_m[b],
                  p.scratch_seg[b], p.scratch_pf[b], p.scratch_pm[b])  # fmt: skip
 
 
-@njit(cache=True, fastmath=False, inline="always")
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def point_own(pflt, k, vp, pf, pm, cd_scale, rho, g):
     """Point ``k``'s own loads: net force ``pf[k]`` = weight less buoyancy and its drag
     (``cd_scale`` x the drag area; 1.0 multiplies exactly), mass ``pm[k]`` = its mass plus the
@@ -142,14 +153,12 @@ def point_own(pflt, k, vp, pf, pm, cd_scale, rho, g):
         pf[k, c] -= 0.5 * rho * pflt[k, 2] * cd_scale * sp * vp[k, c]
 
 
-@njit(cache=True, fastmath=False)
-def _gather(nd, y, b, so, rp, vp, lint, j, lo, hi):
-    """Nodes ``lo .. hi`` of line ``j`` (its row of ``lint``) in the node arrays ``nd.r``,
-    ``nd.v`` (a member's :class:`Nodes`): its end nodes at
-    their points of ``rp``, ``vp``, its interior nodes from the states ``y[b]`` (the line's
-    columns from ``so``)."""
-    r = nd.r
-    v = nd.v
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
+def _gather(r, v, y, b, so, rp, vp, lint, j, lo, hi):
+    """Nodes ``lo .. hi`` of line ``j`` (its row of ``lint``) in the node arrays ``r``, ``v``
+    (a member's :class:`Nodes` ``r``, ``v``: plain arrays, not the record, which numba would
+    reference-count array by array at each call): its end nodes at their points of ``rp``,
+    ``vp``, its interior nodes from the states ``y[b]`` (the line's columns from ``so``)."""
     n = lint[j, 0]
     o = lint[j, 1]
     ka = lint[j, 4]
@@ -172,7 +181,7 @@ def _gather(nd, y, b, so, rp, vp, lint, j, lo, hi):
         v[o + i, 2] = y[b, col + 5]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _inv3(M, S):
     """S = M^-1 for a 3x3 matrix (cofactors; MoorDyn's Inverse3by3)."""
     a, b, c = M[0, 0], M[0, 1], M[0, 2]
@@ -194,160 +203,7 @@ def _inv3(M, S):
     S[2, 2] = (a * e - b * d) * inv
 
 
-@njit(cache=True, fastmath=False)
-def _bend_force(a0, a1, a2, p0, p1, p2, size):
-    """unit(qseg x pv) * size (MoorDyn's cross_product then ScaleVector) of the segment direction
-    ``a`` and the bending plane's normal ``p``, as three numbers."""
-    o0 = a1 * p2 - a2 * p1
-    o1 = a2 * p0 - a0 * p2
-    o2 = a0 * p1 - a1 * p0
-    nrm = math.sqrt(o0 * o0 + o1 * o1 + o2 * o2)
-    scale = size / nrm if nrm > 0.0 else 0.0
-    return o0 * scale, o1 * scale, o2 * scale
-
-
-@njit(cache=True, fastmath=False)
-def _line_eval(ln, wk, o, s0, lflt, j, n, cd_scale, e, lo, hi):
-    """Net force ``fnet`` and mass matrices of the nodes ``lo..hi`` of line ``j`` at positions
-    ``r`` and velocities ``v`` (Line_GetStateDeriv): ``ln`` a member's :class:`Nodes` (line
-    ``j``'s nodes from row ``o``, ``0..n``, its segments from row ``s0`` of ``ln.seg``, which
-    receives each segment's stretched length and the magnitude of ``T + Td`` along it); the
-    segments and bending terms that reach those nodes only, with the same operations in the
-    same order for any ``lo..hi`` (so the coupled ends alone, node 0 or N, are the whole-line
-    evaluation's bits). The end nodes' mass matrices go to ``ln.mass``; ``wk`` (>= N+1, 10) are
-    work rows: segment ``i``'s unit vector (columns 0-2), stretched length (3) and ``T + Td``
-    (4), interior node ``i``'s mass matrix ``al I + be q q^T`` as (al, be, q) (5-9). The line's
-    constants are row ``j`` of ``lflt``, its drag coefficients times ``cd_scale`` (CdScaleIC
-    during the relaxation), ``e`` the :class:`Water`. Allocates nothing and builds no records
-    (a record of views built per line and call cost more than the arithmetic of a line end)."""
-    r, v, fnet, mass, seg = ln.r, ln.v, ln.fnet, ln.mass, ln.seg
-    ls, d, w, ea, ba, ei = lflt[j, 0], lflt[j, 1], lflt[j, 2], lflt[j, 3], lflt[j, 4], lflt[j, 5]
-    can, cat = lflt[j, 6], lflt[j, 7]
-    cdn = lflt[j, 8] * cd_scale
-    cdt = lflt[j, 9] * cd_scale
-    rho, g, depth, kbot, cbot = e.rho, e.gravity, e.depth, e.kbot, e.cbot
-    area = 0.25 * math.pi * d * d
-    wet = (w - rho * area) * g  # wet weight per length (MoorDyn: pi/8 d^2 l (rho_line - rhoW) g)
-    ils = 1.0 / ls
-    kdn = 0.5 * rho * cdn * d  # normal drag per length and |vp| vp
-    kdt = 0.5 * rho * cdt * math.pi * d  # tangential drag per length and |vq| vq
-    # wk[i, 0:3]: segment i (1..N)'s unit vector, wk[i, 3] its stretched length, wk[i, 4] T + Td
-    for i in range(max(1, lo - 1), min(n, hi + 2) + 1):
-        d0 = r[o + i, 0] - r[o + i - 1, 0]
-        d1 = r[o + i, 1] - r[o + i - 1, 1]
-        d2 = r[o + i, 2] - r[o + i - 1, 2]
-        ll = math.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
-        il = 1.0 / ll
-        wk[i, 3] = ll
-        wk[i, 0] = d0 * il
-        wk[i, 1] = d1 * il
-        wk[i, 2] = d2 * il
-        lsd = (d0 * (v[o + i, 0] - v[o + i - 1, 0]) + d1 * (v[o + i, 1] - v[o + i - 1, 1])
-               + d2 * (v[o + i, 2] - v[o + i - 1, 2])) * il  # fmt: skip
-        mt = ea * (ll * ils - 1.0) if ll > ls else 0.0  # a cable cannot push
-        mtd = ba * lsd * ils
-        tm = mt + mtd
-        wk[i, 4] = tm
-        seg[s0 + i - 1, 0] = ll
-        seg[s0 + i - 1, 1] = tm
-    for i in range(max(0, lo - 2), min(n, hi + 2) + 1):
-        fnet[o + i, 0] = 0.0
-        fnet[o + i, 1] = 0.0
-        fnet[o + i, 2] = 0.0
-    # bending (internal nodes, pinned ends: Line_GetStateDeriv's EI > 0 branch)
-    if ei > 0.0:
-        for i in range(max(1, lo - 1), min(n - 1, hi + 1) + 1):
-            dot = wk[i, 0] * wk[i + 1, 0] + wk[i, 1] * wk[i + 1, 1] + wk[i, 2] * wk[i + 1, 2]
-            dot = min(dot, 1.0)
-            kurv = 4.0 / (wk[i, 3] + wk[i + 1, 3]) * math.sqrt(0.5 * (1.0 - dot))  # GetCurvature
-            p0 = wk[i, 1] * wk[i + 1, 2] - wk[i, 2] * wk[i + 1, 1]
-            p1 = wk[i, 2] * wk[i + 1, 0] - wk[i, 0] * wk[i + 1, 2]
-            p2 = wk[i, 0] * wk[i + 1, 1] - wk[i, 1] * wk[i + 1, 0]
-            fa0, fa1, fa2 = _bend_force(wk[i, 0], wk[i, 1], wk[i, 2], p0, p1, p2,
-                                        kurv * ei / wk[i, 3])  # fmt: skip
-            fb0, fb1, fb2 = _bend_force(wk[i + 1, 0], wk[i + 1, 1], wk[i + 1, 2], p0, p1, p2,
-                                        kurv * ei / wk[i + 1, 3])  # fmt: skip
-            fnet[o + i - 1, 0] += fa0
-            fnet[o + i + 1, 0] += fb0
-            fnet[o + i, 0] -= fa0 + fb0
-            fnet[o + i - 1, 1] += fa1
-            fnet[o + i + 1, 1] += fb1
-            fnet[o + i, 1] -= fa1 + fb1
-            fnet[o + i - 1, 2] += fa2
-            fnet[o + i + 1, 2] += fb2
-            fnet[o + i, 2] -= fa2 + fb2
-    for i in range(lo, hi + 1):
-        if i == 0:
-            a0, a1 = 0, 1
-            li = 0.5 * ls
-        elif i == n:
-            a0, a1 = n - 1, n
-            li = 0.5 * ls
-        else:
-            a0, a1 = i - 1, i + 1
-            li = ls
-        q0 = r[o + a1, 0] - r[o + a0, 0]
-        q1 = r[o + a1, 1] - r[o + a0, 1]
-        q2 = r[o + a1, 2] - r[o + a0, 2]
-        iq = 1.0 / math.sqrt(q0 * q0 + q1 * q1 + q2 * q2)
-        q0 *= iq
-        q1 *= iq
-        q2 *= iq
-        # mass matrix with added mass (normal Can, tangential Cat): M = al I + be q q^T; the
-        # end nodes' is kept whole (their points add it up), the interior ones as (al, be, q)
-        mi = w * li
-        vi = area * li
-        al = mi + rho * vi * can
-        be = rho * vi * (cat - can)
-        if i == 0 or i == n:
-            mass[o + i, 0, 0] = al + be * q0 * q0
-            mass[o + i, 0, 1] = be * q0 * q1
-            mass[o + i, 0, 2] = be * q0 * q2
-            mass[o + i, 1, 0] = be * q1 * q0
-            mass[o + i, 1, 1] = al + be * q1 * q1
-            mass[o + i, 1, 2] = be * q1 * q2
-            mass[o + i, 2, 0] = be * q2 * q0
-            mass[o + i, 2, 1] = be * q2 * q1
-            mass[o + i, 2, 2] = al + be * q2 * q2
-        else:
-            wk[i, 5] = al
-            wk[i, 6] = be
-            wk[i, 7] = q0
-            wk[i, 8] = q1
-            wk[i, 9] = q2
-        # segment tensions and damping
-        f0, f1, f2 = fnet[o + i, 0], fnet[o + i, 1], fnet[o + i, 2]
-        if i > 0:
-            f0 -= wk[i, 4] * wk[i, 0]
-            f1 -= wk[i, 4] * wk[i, 1]
-            f2 -= wk[i, 4] * wk[i, 2]
-        if i < n:
-            f0 += wk[i + 1, 4] * wk[i + 1, 0]
-            f1 += wk[i + 1, 4] * wk[i + 1, 1]
-            f2 += wk[i + 1, 4] * wk[i + 1, 2]
-        # weight and buoyancy
-        f2 -= wet * li
-        # drag on the relative flow (still water: -v), tangential part vq = uq q (|vq| = |uq|,
-        # q a unit vector), normal part vp
-        v0, v1, v2 = v[o + i, 0], v[o + i, 1], v[o + i, 2]
-        uq = -(v0 * q0 + v1 * q1 + v2 * q2)
-        vq0, vq1, vq2 = uq * q0, uq * q1, uq * q2
-        vp0, vp1, vp2 = -v0 - vq0, -v1 - vq1, -v2 - vq2
-        kp = kdn * li * math.sqrt(vp0 * vp0 + vp1 * vp1 + vp2 * vp2)
-        kq = kdt * li * abs(uq)
-        f0 = f0 + kp * vp0 + kq * vq0
-        f1 = f1 + kp * vp1 + kq * vq1
-        f2 = f2 + kp * vp2 + kq * vq2
-        # seabed contact (flat seabed: normal z; kbot, cbot per unit length and diameter)
-        z = r[o + i, 2]
-        if z < -depth:
-            f2 += ((-depth - z) * kbot - v2 * cbot) * d * li
-        fnet[o + i, 0] = f0
-        fnet[o + i, 1] = f1
-        fnet[o + i, 2] = f2
-
-
-@njit(cache=True, fastmath=False, inline="always")
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def point_state(p, b, y, s0, kin_r, kin_R, kin_v, kin_w, cm, rp, vp):
     """Positions ``rp`` and velocities ``vp`` (P, 3) of all points of member ``b``: fixed ones
     where they are, coupled ones carried by the body, free ones from the states."""
@@ -371,7 +227,7 @@ def point_state(p, b, y, s0, kin_r, kin_R, kin_v, kin_w, cm, rp, vp):
                 vp[k, c] = y[b, o + 3 + c]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def member_rhs(p, b, y, s0, rp, vp, dy, cd_scale, nd):
     """All lines and points of member ``b`` into the :class:`Nodes` ``nd``: node
     positions/velocities, forces, masses (all nodes, line after line), segment data, point net
@@ -380,14 +236,14 @@ def member_rhs(p, b, y, s0, rp, vp, dy, cd_scale, nd):
     _rhs(y, b, s0, rp, vp, dy, cd_scale, tables_of(p), nd, water_of(p))
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _rhs(y, b, s0, rp, vp, dy, cd_scale, tab, nd, e):
     """:func:`member_rhs` on plain arrays (the sub-steps and the relaxation call it in their
     loops with the arrays taken out of the record once: a record passed to a function that is
     not inlined is reference-counted array by array on every call). ``tab`` the
     :class:`Tables`, ``nd`` the member's :class:`Nodes`, ``e`` the :class:`Water`."""
     lint, lflt, pint, pflt, wk, S = tab.lint, tab.lflt, tab.pint, tab.pflt, tab.wk, tab.S
-    v, fnet, mass, pf, pm = nd.v, nd.fnet, nd.mass, nd.pf, nd.pm
+    r, v, fnet, mass, seg, pf, pm = nd.r, nd.v, nd.fnet, nd.mass, nd.seg, nd.pf, nd.pm
     rho, g = e.rho, e.gravity
     write = dy.shape[1] > 0
     for k in range(pf.shape[0]):
@@ -398,8 +254,11 @@ def _rhs(y, b, s0, rp, vp, dy, cd_scale, tab, nd, e):
         so = s0 + lint[j, 3]
         ka = lint[j, 4]
         kb = lint[j, 5]
-        _gather(nd, y, b, so, rp, vp, lint, j, 0, n)
-        _line_eval(nd, wk, o, lint[j, 2], lflt, j, n, cd_scale, e, 0, n)
+        _gather(r, v, y, b, so, rp, vp, lint, j, 0, n)
+        if lflt[j, 5] > 0.0:  # bending
+            _line_eval(r, v, fnet, mass, seg, wk, lint, lflt, (j, 0, n), cd_scale, e)
+        else:
+            _line_whole(r, v, fnet, mass, seg, wk, lint, lflt, j, cd_scale, e)
         for c in range(3):
             pf[ka, c] += fnet[o, c]
             pf[kb, c] += fnet[o + n, c]
@@ -409,16 +268,16 @@ def _rhs(y, b, s0, rp, vp, dy, cd_scale, tab, nd, e):
         if write and n > 1:
             # (al I + be q q^T)^-1 F = (F - be/(al + be) (q.F) q) / al (Sherman-Morrison); al
             # and be are the same for every interior node of a line (a whole segment each)
-            ial = 1.0 / wk[1, 5]
-            ksm = wk[1, 6] / (wk[1, 5] + wk[1, 6])
+            ial = 1.0 / wk[5, 1]
+            ksm = wk[6, 1] / (wk[5, 1] + wk[6, 1])
             for i in range(1, n):
                 col = so + 6 * (i - 1)
                 f0 = fnet[o + i, 0]
                 f1 = fnet[o + i, 1]
                 f2 = fnet[o + i, 2]
-                n0 = wk[i, 7]
-                n1 = wk[i, 8]
-                n2 = wk[i, 9]
+                n0 = wk[7, i]
+                n1 = wk[8, i]
+                n2 = wk[9, i]
                 k = ksm * (n0 * f0 + n1 * f1 + n2 * f2)
                 dy[b, col] = v[o + i, 0]
                 dy[b, col + 1] = v[o + i, 1]
@@ -438,7 +297,7 @@ def _rhs(y, b, s0, rp, vp, dy, cd_scale, tab, nd, e):
                     )
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def lumped_kernel(p, t, kin, y, dy, force, moment, added_mass):
     """The load's contract kernel: the line states' rates, and on the coupled body the net
     force of its coupled points at their displaced positions, moments about the body CM, and
@@ -454,7 +313,7 @@ def lumped_kernel(p, t, kin, y, dy, force, moment, added_mass):
         point_state(p, b, y, s0, kin.r_G[b, body], kin.R_b2g[b, body], kin.v_G[b, body],
                     kin.w_b[b, body], kin.cm_b[body], rp, vp)  # fmt: skip
         member_rhs(p, b, y, s0, rp, vp, dy, 1.0, member_nodes(p, b))
-        _coupled_wrench(p, b, kin, force, moment, added_mass)
+        _coupled_wrench(p, b, b, kin, force, moment, added_mass)
         if dy.shape[1] > 0:
             for c in range(p.n_states):
                 if not math.isfinite(dy[b, s0 + c]):
@@ -462,36 +321,43 @@ def lumped_kernel(p, t, kin, y, dy, force, moment, added_mass):
     return status
 
 
-@njit(cache=True, fastmath=False, inline="always")
-def _coupled_wrench(p, b, kin, force, moment, added_mass):
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
+def _coupled_wrench(p, s, b, kin, force, moment, added_mass):
     """The coupled points' net forces of member ``b`` (``p.scratch_pf``, masses
-    ``p.scratch_pm``, positions ``p.scratch_rp``) on the body: force, moment about its CM and
+    ``p.scratch_pm``, positions ``p.scratch_rp``, all at row ``s``: ``b``, or 0 for
+    :func:`line_rows`) on the body: force, moment about its CM and
     the points' mass matrices as added mass (``F - M a``, MoorDyn-F Point_GetCoupledForce).
     The points' added mass is written out in numbers (below; benchmarks/bench_lumped_kernel.py:
-    ref10's stage kernel ~2.2 -> ~1.4 us)."""
+    ref10's stage kernel ~2.2 -> ~1.4 us), and the points' rows and the body's kinematics are
+    read by their indices, not through views of them (a view made per point is counted by
+    numba's reference counting: the stage kernel 1.13 -> 0.88 us)."""
     body = p.body
-    rp = p.scratch_rp[b]
-    rG = kin.r_G[b, body]
-    w = kin.w_b[b, body]
+    rp = p.scratch_rp
+    pf = p.scratch_pf
+    pm = p.scratch_pm
+    pint = p.pint
+    rG0, rG1, rG2 = kin.r_G[b, body, 0], kin.r_G[b, body, 1], kin.r_G[b, body, 2]
+    w0, w1, w2 = kin.w_b[b, body, 0], kin.w_b[b, body, 1], kin.w_b[b, body, 2]
     mass6 = added_mass.shape[2] == 6
-    for k in range(rp.shape[0]):
-        if p.pint[k, 0] != COUPLED:
+    for k in range(rp.shape[1]):
+        if pint[k, 0] != COUPLED:
             continue
-        f = p.scratch_pf[b, k]
-        M = p.scratch_pm[b, k]
-        a0 = rp[k, 0] - rG[0]
-        a1 = rp[k, 1] - rG[1]
-        a2 = rp[k, 2] - rG[2]
+        a0 = rp[s, k, 0] - rG0
+        a1 = rp[s, k, 1] - rG1
+        a2 = rp[s, k, 2] - rG2
         # centripetal acceleration w x (w x a) of the point: its inertia -M (w x (w x a))
-        c0 = w[1] * a2 - w[2] * a1
-        c1 = w[2] * a0 - w[0] * a2
-        c2 = w[0] * a1 - w[1] * a0
-        cc0 = w[1] * c2 - w[2] * c1
-        cc1 = w[2] * c0 - w[0] * c2
-        cc2 = w[0] * c1 - w[1] * c0
-        g0 = f[0] - (M[0, 0] * cc0 + M[0, 1] * cc1 + M[0, 2] * cc2)
-        g1 = f[1] - (M[1, 0] * cc0 + M[1, 1] * cc1 + M[1, 2] * cc2)
-        g2 = f[2] - (M[2, 0] * cc0 + M[2, 1] * cc1 + M[2, 2] * cc2)
+        c0 = w1 * a2 - w2 * a1
+        c1 = w2 * a0 - w0 * a2
+        c2 = w0 * a1 - w1 * a0
+        cc0 = w1 * c2 - w2 * c1
+        cc1 = w2 * c0 - w0 * c2
+        cc2 = w0 * c1 - w1 * c0
+        m00, m01, m02 = pm[s, k, 0, 0], pm[s, k, 0, 1], pm[s, k, 0, 2]
+        m10, m11, m12 = pm[s, k, 1, 0], pm[s, k, 1, 1], pm[s, k, 1, 2]
+        m20, m21, m22 = pm[s, k, 2, 0], pm[s, k, 2, 1], pm[s, k, 2, 2]
+        g0 = pf[s, k, 0] - (m00 * cc0 + m01 * cc1 + m02 * cc2)
+        g1 = pf[s, k, 1] - (m10 * cc0 + m11 * cc1 + m12 * cc2)
+        g2 = pf[s, k, 2] - (m20 * cc0 + m21 * cc1 + m22 * cc2)
         force[b, body, 0] += g0
         force[b, body, 1] += g1
         force[b, body, 2] += g2
@@ -509,9 +375,6 @@ def _coupled_wrench(p, b, kin, force, moment, added_mass):
         x00, x01, x02 = 0.0, -a2, a1
         x10, x11, x12 = a2, 0.0, -a0
         x20, x21, x22 = -a1, a0, 0.0
-        m00, m01, m02 = M[0, 0], M[0, 1], M[0, 2]
-        m10, m11, m12 = M[1, 0], M[1, 1], M[1, 2]
-        m20, m21, m22 = M[2, 0], M[2, 1], M[2, 2]
         mx00 = 0.0 + m00 * x00 + m01 * x10 + m02 * x20
         mx01 = 0.0 + m00 * x01 + m01 * x11 + m02 * x21
         mx02 = 0.0 + m00 * x02 + m01 * x12 + m02 * x22
@@ -568,7 +431,45 @@ def _coupled_wrench(p, b, kin, force, moment, added_mass):
         added_mass[b, body, 5, 5] -= 0.0 + xm20 * x02 + xm21 * x12 + xm22 * x22
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
+def line_rows(p, kin, y, force, moment, added_mass, out):
+    """:func:`lumped_kernel` without the rates for each row ``b`` of the line states ``y``
+    (B, n) and body kinematics ``kin`` (the output channels of many times at once): each row
+    evaluated in the record's member 0 (``p`` of batch 1: its node arrays stay in the cache,
+    where a record of B members touches ~80 MB for ref10's 6,001 output times) and its node
+    data copied to ``out`` (a :class:`RowsOut`). The same operations as ``lumped_kernel`` row
+    by row (the same bits). Returns NOT_FINITE where a row's states or net forces are not finite."""
+    body = p.body
+    rp = p.scratch_rp[0]
+    vp = p.scratch_vp[0]
+    nd = member_nodes(p, 0)
+    none = y[:, :0]
+    status = 0
+    for b in range(y.shape[0]):
+        point_state(p, b, y, 0, kin.r_G[b, body], kin.R_b2g[b, body], kin.v_G[b, body],
+                    kin.w_b[b, body], kin.cm_b[body], rp, vp)  # fmt: skip
+        member_rhs(p, b, y, 0, rp, vp, none, 1.0, nd)
+        _coupled_wrench(p, 0, b, kin, force, moment, added_mass)
+        for c in range(y.shape[1]):
+            if not math.isfinite(y[b, c]):
+                status = NOT_FINITE
+        for i in range(nd.r.shape[0]):
+            for c in range(3):
+                out.r[b, i, c] = nd.r[i, c]
+                out.fnet[b, i, c] = nd.fnet[i, c]
+                if not math.isfinite(nd.fnet[i, c]):
+                    status = NOT_FINITE
+        for i in range(nd.seg.shape[0]):
+            out.seg[b, i, 0] = nd.seg[i, 0]
+            out.seg[b, i, 1] = nd.seg[i, 1]
+        for k in range(rp.shape[0]):
+            for c in range(3):
+                out.pf[b, k, c] = nd.pf[k, c]
+                out.rp[b, k, c] = rp[k, c]
+    return status
+
+
+@njit(cache=True, fastmath=False, error_model="numpy")
 def relax(p, b, y, s0, rp, vp, ic, nd, fair_hist):
     """MoorDyn's dynamic relaxation of member ``b`` (MD_Init) with the settings ``ic`` (a
     :class:`Relaxation`) in the :class:`Nodes` ``nd``: the points held where ``rp``, ``vp`` put
@@ -619,14 +520,16 @@ def relax(p, b, y, s0, rp, vp, ic, nd, fair_hist):
             ok = True
             for j in range(L):
                 for i in range(1, 10):
-                    if abs(fair_hist[j, 0] / fair_hist[j, i] - 1.0) > thresh:
+                    # not "<= thresh": a zero tension (0 / 0 = nan under NumPy's error model)
+                    # or a non-finite one never counts as converged
+                    if not abs(fair_hist[j, 0] / fair_hist[j, i] - 1.0) <= thresh:
                         ok = False
             if ok:
                 return t
     return -t
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def rest_residuals(p, X, ipos, iacc, one, rp, vp, rpf, vpf, dy, out):
     """The lines' static residuals for many guesses in one compiled call (the Newton solve of
     the lines at rest, ``LumpedMassMooring.static_states``: a Jacobian's groups of finite
@@ -645,13 +548,13 @@ def rest_residuals(p, X, ipos, iacc, one, rp, vp, rpf, vpf, dy, out):
             out[r, c] = dy[0, iacc[c]]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _free_points(p, b, y, s0, rp, vp, rp_out, vp_out):
     """``rp``, ``vp`` with the free points taken from the states of member ``b``."""
     _free_pts(p.pint, b, y, s0, rp, vp, rp_out, vp_out)
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _free_pts(pint, b, y, s0, rp, vp, rp_out, vp_out):
     """:func:`_free_points` with the points' (kind, first state column) ``pint``."""
     for k in range(rp.shape[0]):
@@ -677,7 +580,7 @@ def _free_pts(pint, b, y, s0, rp, vp, rp_out, vp_out):
 # fairleads where the body's stage puts them.
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _predicted_points(pint, tau, rp0, vp0, ap, rp, vp):
     """Fixed points where they are, coupled points at ``rp0 + vp0 tau + ap tau^2/2`` (velocity
     ``vp0 + ap tau``); free points are taken from the states afterwards (_free_pts); ``pint``
@@ -693,7 +596,7 @@ def _predicted_points(pint, tau, rp0, vp0, ap, rp, vp):
                 vp[k, c] = vp0[k, c]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def substep_after_step(p, t, kin, y):
     """Record the accepted step ``t`` = t0 + k dt in ``p.memory`` (the line states at t_k: the
     end of the previous step's sub-steps, or the initial states the load wrote at k = 0) and
@@ -754,7 +657,7 @@ def substep_after_step(p, t, kin, y):
     m.last[0] = k
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def substep_kernel(p, t, kin, y, dy, force, moment, added_mass):
     """The contract kernel of sub-stepped lines: the line states at ``t`` from the memory (a
     step time up to the last recorded, or the current step's middle or end), the coupled
@@ -784,20 +687,20 @@ def substep_kernel(p, t, kin, y, dy, force, moment, added_mass):
         point_state(p, b, src, 0, kin.r_G[b, body], kin.R_b2g[b, body], kin.v_G[b, body],
                     kin.w_b[b, body], kin.cm_b[body], rp, vp)  # fmt: skip
         coupled_points(p, b, src, rp, vp, member_nodes(p, b))
-        _coupled_wrench(p, b, kin, force, moment, added_mass)
+        _coupled_wrench(p, b, b, kin, force, moment, added_mass)
         for c in range(p.n_states):
             if not math.isfinite(src[b, c]):
                 status = NOT_FINITE
     return status
 
 
-@njit(cache=True, fastmath=False, inline="always")
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
 def coupled_points(p, b, y, rp, vp, nd):
     """The net forces ``nd.pf`` and masses ``nd.pm`` of the coupled points of member ``b`` as
     :func:`member_rhs` gives them (the same bits), evaluating only the line ends attached to
     them (:func:`_line_eval` for node 0 or N, from the nodes within two of it); line states
     ``y[b]`` from column 0, no rates."""
-    fnet, mass, pf, pm = nd.fnet, nd.mass, nd.pf, nd.pm
+    r, v, fnet, mass, seg, pf, pm = nd.r, nd.v, nd.fnet, nd.mass, nd.seg, nd.pf, nd.pm
     lint, lflt, pint, pflt, wk = p.lint, p.lflt, p.pint, p.pflt, p.work_line
     e = water_of(p)
     rho, g = e.rho, e.gravity
@@ -819,8 +722,8 @@ def coupled_points(p, b, y, rp, vp, nd):
                 continue
             i = 0 if end == 0 else n
             kk = ka if end == 0 else kb
-            _gather(nd, y, b, so, rp, vp, lint, j, max(0, i - 2), min(n, i + 2))
-            _line_eval(nd, wk, o, lint[j, 2], lflt, j, n, 1.0, e, i, i)
+            _gather(r, v, y, b, so, rp, vp, lint, j, max(0, i - 2), min(n, i + 2))
+            _line_eval(r, v, fnet, mass, seg, wk, lint, lflt, (j, i, i), 1.0, e)
             for c in range(3):
                 pf[kk, c] += fnet[o + i, c]
                 for q in range(3):

@@ -359,7 +359,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         #                   free point (from state0) or -1
         pflt: np.ndarray  # (P, 4) mass, volume, CdA, Ca
         pt_pos: np.ndarray  # (P, 3) fixed: inertial; coupled: body frame; free: start
-        work_line: np.ndarray  # (Nmax + 1, 10) a line's segments and interior node masses
+        work_line: np.ndarray  # (13, Nmax + 1) a line's segments and interior node masses
         memory: object = None  # the step memory of sub-stepped lines (LineMemory), else None
 
     def _params(self, env, batch: int, state0: int = 0, memory=None) -> Params:
@@ -390,7 +390,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             scratch_pf=np.zeros((B, P, 3)), scratch_pm=np.zeros((B, P, 3, 3)),
             work_S=np.zeros((3, 3)), work_v=np.zeros((2, 3)), work_pm=np.zeros((3, 3, 3)),
             lint=i64(lint), lflt=f64(lflt), pint=i64(pint), pflt=f64(pflt),
-            work_line=np.zeros((nmax + 1, 10)),
+            work_line=np.zeros((13, nmax + 1)),
             pt_pos=f64(np.array([pt["position"] for pt in self.points]).reshape(P, 3)),
             memory=memory,
         )  # fmt: skip
@@ -666,20 +666,34 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         return newton_rest(self, residuals, x, tol, max_iter)
 
     # ------------------------------------------------------------------ wrench and channels
-    def _evaluate(self, kin, env, s):
+    def _evaluate(self, kin, env, s, rates: bool = False):
+        """The lines at the states ``s`` (B, n_line): their node data (a ``RowsOut``), the
+        wrench on the body and, with ``rates``, the states' rates (``lumped_kernel`` over a
+        record of B members), else None (``line_rows``: row by row in a record of one member,
+        the same bits without the rates' work and memory)."""
         from floatwind._kernels import lumped as kl
 
         B, N = kin.batch, kin.n_bodies
-        p = self._params(env, B)
         force, moment = np.zeros((B, N, 3)), np.zeros((B, N, 3))
         added = np.zeros((B, N, 6, 6))
         y = np.ascontiguousarray(s, dtype=float)
-        dy = np.zeros_like(y)
-        status = python_form(kl.lumped_kernel)(p, 0.0, body_kinematics(kin), y, dy, force,
-                                               moment, added)  # fmt: skip
+        if rates:
+            p = self._params(env, B)
+            dy = np.zeros_like(y)
+            status = python_form(kl.lumped_kernel)(p, 0.0, body_kinematics(kin), y, dy, force,
+                                                   moment, added)  # fmt: skip
+            nodes = kl.RowsOut(p.scratch_r, p.scratch_f, p.scratch_seg, p.scratch_pf,
+                               p.scratch_rp)  # fmt: skip
+        else:
+            P, nn, ns = len(self.points), self.n_nodes, int(np.sum(self.nseg))
+            dy = None
+            nodes = kl.RowsOut(np.empty((B, nn, 3)), np.empty((B, nn, 3)), np.empty((B, ns, 2)),
+                               np.empty((B, P, 3)), np.empty((B, P, 3)))  # fmt: skip
+            status = python_form(kl.line_rows)(self._params(env, 1), body_kinematics(kin), y,
+                                               force, moment, added, nodes)  # fmt: skip
         if status:
             raise SimulationError(f"{self.name}: non-finite line state", time=kin.t)
-        return p, force, moment, added, dy
+        return nodes, force, moment, added, dy
 
     #: still water: the kernel does not read ``t`` (outputs are evaluated for many times at once)
     time_independent = True
@@ -704,7 +718,7 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         return out
 
     def wrench_state(self, t, kin, env, s, memory):
-        return self._wrench_of(kin, env, s, run=True)
+        return self._wrench_of(kin, env, s, run=True, rates=True)
 
     def _keep(self, name: str) -> bool:
         """Whether a run writes the channel ``name`` (without the prefix): every channel but
@@ -712,18 +726,18 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
         return (self.node_channels is None or name in self.node_channels
                 or not name.startswith("L") or node_channel_name(name) is None)  # fmt: skip
 
-    def _wrench_of(self, kin, env, s, run: bool = False):
-        """The wrench, channels and state rates of the line states ``s`` (B, n_line); a run's
-        (``run``) per-node channels only those of ``node_channels``."""
-        p, force, moment, added, dy = self._evaluate(kin, env, s)
+    def _wrench_of(self, kin, env, s, run: bool = False, rates: bool = False):
+        """The wrench, channels and (``rates``, else None) state rates of the line states ``s``
+        (B, n_line); a run's (``run``) per-node channels only those of ``node_channels``."""
+        nd, force, moment, added, dy = self._evaluate(kin, env, s, rates)
         out = Wrench(force, moment, added_mass=added)
         pre = self.channel_prefix
         keep = self._keep if run else (lambda name: True)
         for j in range(len(self.lines)):
             o, n = int(self.node0[j]), int(self.nseg[j])
             so = int(self.seg0[j])
-            fa = p.scratch_f[:, o]
-            fb = p.scratch_f[:, o + n]
+            fa = nd.fnet[:, o]
+            fb = nd.fnet[:, o + n]
             out.channels[f"{pre}FAIRTEN{j + 1}"] = np.sqrt(np.sum(fb * fb, axis=1))
             out.channels[f"{pre}ANCHTEN{j + 1}"] = np.sqrt(np.sum(fa * fa, axis=1))
             # MoorDyn v2's line-object names of the same two values (FairTen[n] = L[n]TenB)
@@ -732,20 +746,20 @@ class LumpedMassMooring(Load, kind="mooring_lumped"):
             for i in range(n + 1):
                 node = f"L{j + 1}N{i}"
                 if i in (0, n):
-                    f = p.scratch_f[:, o + i]
+                    f = nd.fnet[:, o + i]
                     for c, ax in enumerate("XYZ"):
                         if keep(f"{node}P{ax}"):
-                            out.channels[f"{pre}{node}P{ax}"] = p.scratch_r[:, o + i, c].copy()
+                            out.channels[f"{pre}{node}P{ax}"] = nd.r[:, o + i, c].copy()
                     if keep(f"{node}T"):
                         out.channels[f"{pre}{node}T"] = np.sqrt(np.sum(f * f, axis=1))
                 elif keep(f"{node}T"):
-                    out.channels[f"{pre}{node}T"] = 0.5 * (np.abs(p.scratch_seg[:, so + i - 1, 1])
-                                                           + np.abs(p.scratch_seg[:, so + i, 1]))  # fmt: skip
+                    out.channels[f"{pre}{node}T"] = 0.5 * (np.abs(nd.seg[:, so + i - 1, 1])
+                                                           + np.abs(nd.seg[:, so + i, 1]))  # fmt: skip
         for k, pt in enumerate(self.points):
             for c, ax in enumerate("XYZ"):
-                out.channels[f"{pre}POINT{k + 1}F{ax}"] = p.scratch_pf[:, k, c].copy()
+                out.channels[f"{pre}POINT{k + 1}F{ax}"] = nd.pf[:, k, c].copy()
                 if pt["kind"] != 2:
-                    out.channels[f"{pre}POINT{k + 1}P{ax}"] = p.scratch_rp[:, k, c].copy()
+                    out.channels[f"{pre}POINT{k + 1}P{ax}"] = nd.rp[:, k, c].copy()
         b = self.body
         for c, ax in enumerate("xyz"):
             out.channels[f"{pre}MoorF{ax}i"] = force[:, b, c].copy()
