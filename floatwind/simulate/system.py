@@ -274,7 +274,12 @@ class System:
         if self.flex is not None:  # the joint DOFs, then the tower modes (flex_dynamics)
             nj = self.tree.n_dofs
             dofs = (y[:, 12 : 12 + nj], y[:, 12 + nf : 12 + nf + nj]) if nj else None
-            rel0 = relative_kinematics_many(self.tree, times, dofs)
+            if nj == 0 and self._fixed_tree():  # one row for all (the same numbers per row)
+                rel0 = relative_kinematics_many(self.tree, times[:1])
+                rel0.joint_q = {k: tuple(np.broadcast_to(a, times.shape) for a in q)
+                                for k, q in rel0.joint_q.items()}  # fmt: skip
+            else:
+                rel0 = relative_kinematics_many(self.tree, times, dofs)
             qm, qmd = y[:, 12 + nj : 12 + nf], y[:, 12 + nf + nj : 12 + 2 * nf]
             rel, ext = self.flex.relative(rel0, qm, qmd)
             md_ext = self.flex.mass_distribution(ext)
@@ -316,6 +321,15 @@ class System:
             return self.flex.forward_dynamics(rel, ext, md_ext, q, qd, w, tau)
         return forward_dynamics_dofs(self.tree, rel, md, q, qd, w, self.drive_torques(t, y))
 
+    def _fixed_tree(self) -> bool:
+        """Whether the tree's joints are all fixed in time (no joint DOF, no moving prescribed
+        motion): its relative kinematics are the same at every time."""
+        if getattr(self, "_fixed", None) is None:
+            self._fixed = not self.tree.n_dofs and all(
+                j.rotation.is_constant and j.slide.is_constant for j in self.tree.joint_of.values()
+            )
+        return self._fixed
+
     def _flex_compiled(self) -> bool:
         """Whether the flexible tower's output rows take the compiled solve (kernels on, and
         ElastoDyn's top rotation: the form ``floatwind._kernels.flex`` implements)."""
@@ -338,13 +352,15 @@ class System:
         fp = self._flex_fp
         B, N, nj, nf = y.shape[0], self.tree.n_bodies, self.tree.n_dofs, self.n_dof
         r0 = md.flex_rel0
-        tab = tuple(f64(np.broadcast_to(a, (B, N) + np.shape(a)[2:]))
+        # copies (writeable whatever the table's shape: one argument type for the kernel)
+        tab = tuple(np.array(np.broadcast_to(a, (B, N) + np.shape(a)[2:]), np.float64, order="C")
                     for a in (r0.r_G, r0.dr_G, r0.ddr_G, r0.R_c2s, r0.w_rel, r0.dw_rel))  # fmt: skip
         tau = np.zeros((B, nf))
         if nj:
             tau[:, :nj] = self.drive_torques(t, y)[:, :nj]
         A = w.added_mass
-        A = f64(np.zeros((0, N, 6, 6)) if A is None else np.broadcast_to(A, (B, N, 6, 6)))
+        A = np.zeros((0, N, 6, 6)) if A is None else np.array(np.broadcast_to(A, (B, N, 6, 6)),
+                                                               np.float64, order="C")  # fmt: skip
         fm = np.stack([f64(w.force), f64(w.moment)])
         out = flex_rows(fp.fp, fp.ip, tab, f64(y), tau, fm, A)
         u = np.concatenate([out[:, 6:12], out[:, 12 + nf : 12 + 2 * nf]], axis=1)
