@@ -476,3 +476,69 @@ def test_compiled_batch_member_equals_member_alone():
         a = dsb[ch].values
         a = a[1] if a.shape[0] == 3 else a[:, 1]
         assert np.array_equal(a, ds1[ch].values.ravel()), ch
+
+
+@needs_ref11
+def test_output_blocks_of_a_flexible_tower_give_the_same_bits(monkeypatch):
+    """to_dataset evaluates a flexible tower's rows in blocks of WIDE_OUTPUT_BLOCK (the NumPy
+    solve's arrays of 2048 rows overflow the cache): every channel equals the rows one by one,
+    bit for bit, for a batch of two members with all four modes."""
+    from floatwind.case.loader import model_from_dict
+    from floatwind.case.openfast.fst import read_fst
+    from floatwind.case.openfast.importer import case_from_deck
+    from floatwind.simulate import System, outputs, simulate
+
+    deck = read_fst(REF11 / "ref11_tower_flex_decay.fst")
+    ed = deck["ElastoDyn"]["values"]
+    ed["TwFADOF2"] = ed["TwSSDOF2"] = True
+    case = case_from_deck(deck)["case"]
+    case["simulation"]["t_max"] = 0.5
+    case["initial"]["angles"] = [[0.0, 0.02, 0.0], [0.01, -0.03, 0.05]]
+    model = model_from_dict(case)
+    assert outputs.output_block(System(model)) == outputs.WIDE_OUTPUT_BLOCK
+    monkeypatch.setattr(outputs, "WIDE_OUTPUT_BLOCK", 4)  # blocks of 2 times x 2 members
+    a = simulate(model, progress=False)
+    monkeypatch.setattr(outputs, "OUTPUT_BLOCK", 1)  # one time at a time
+    b = simulate(model_from_dict(case), progress=False)
+    assert set(a.data_vars) == set(b.data_vars) and len(a.data_vars) > 80
+    for name in a.data_vars:
+        assert np.array_equal(a[name].values, b[name].values, equal_nan=True), name
+
+
+@needs_ref11
+def test_compiled_output_rows_equal_the_numpy_solve(monkeypatch):
+    """The output channels of a flexible tower take the coupled solve of the stepping's compiled
+    stage at every output row (System._flex_rows: floatwind._kernels.flex_out.flex_rows, then
+    FlexTower.accelerations): all four modes, a batch of two tilts, every channel equals the
+    NumPy solve's (FlexTower.forward_dynamics) on the same states to rounding, and a batch
+    member's channels equal its run alone bit for bit."""
+    import copy
+
+    from floatwind.case.loader import model_from_dict
+    from floatwind.case.openfast.fst import read_fst
+    from floatwind.case.openfast.importer import case_from_deck
+    from floatwind.simulate import System, simulate
+
+    deck = read_fst(REF11 / "ref11_tower_flex_decay.fst")
+    ed = deck["ElastoDyn"]["values"]
+    ed["TwFADOF2"] = ed["TwSSDOF2"] = True
+    case = case_from_deck(deck)["case"]
+    case["simulation"]["t_max"] = 1.0
+    angs = [[0.01, -0.03, 0.05], [0.0, 0.02, 0.0]]
+    case["initial"]["angles"] = angs
+    calls = []
+    real = System._flex_rows
+    monkeypatch.setattr(System, "_flex_rows", lambda s, *a: calls.append(1) or real(s, *a))
+    a = simulate(model_from_dict(case), progress=False)
+    assert calls  # the compiled rows were used
+    one = copy.deepcopy(case)
+    one["initial"]["angles"] = angs[0]
+    a1 = simulate(model_from_dict(one), progress=False)
+    monkeypatch.setattr(System, "_flex_compiled", lambda s: False)
+    b = simulate(model_from_dict(case), progress=False)
+    assert set(a.data_vars) == set(b.data_vars) and len(a.data_vars) > 80
+    for name in b.data_vars:
+        x, y = a[name].values, b[name].values
+        assert np.max(np.abs(x - y)) <= 1e-12 * max(np.max(np.abs(y)), 1e-300), name
+        m0 = x[0] if x.shape[0] == 2 else x[:, 0]
+        assert np.array_equal(m0, a1[name].values.ravel()), name

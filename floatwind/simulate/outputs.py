@@ -48,6 +48,25 @@ def output_times(t_max: float, dt_out: float) -> np.ndarray:
 #: output times x batch members evaluated together in :func:`to_dataset`
 OUTPUT_BLOCK = 2048
 
+#: the block of a model whose output rows are wide (:func:`output_block`): the flexible tower's
+#: NumPy solve carries (bodies + tower nodes) x 6 x (6 + DOFs) per row, and 2048 such rows
+#: overflow the cache (ref11's outputs 0.40 -> 0.25 s at 512 rows, the same bits;
+#: docs/performance.md, "Output blocks and the netCDF file")
+WIDE_OUTPUT_BLOCK = 512
+
+
+def output_block(system: System) -> int:
+    """Output rows per block of :func:`to_dataset`: :data:`OUTPUT_BLOCK`, at most
+    :data:`WIDE_OUTPUT_BLOCK` for a flexible tower, and at most a load's ``output_block``
+    (a load whose output kernel holds large arrays per row, e.g. MoorDyn's lines). Rows are
+    evaluated member-wise, so any block gives the same numbers."""
+    n = OUTPUT_BLOCK
+    if getattr(system, "flex", None) is not None:
+        n = min(n, WIDE_OUTPUT_BLOCK)
+    for load in system.loads:
+        n = min(n, getattr(load, "output_block", None) or n)
+    return n
+
 
 #: channels :func:`evaluate_outputs` computes from the state alone (no load, no accelerations)
 STATE_CHANNELS = frozenset(
@@ -232,7 +251,7 @@ def to_dataset(
     cols: dict[str, list] = {}
     # blocks of output times are evaluated at once, the times stacked along the batch axis
     # (System.evaluate_many; member-wise arithmetic: the numbers of one evaluation per time)
-    block = max(1, OUTPUT_BLOCK // B)
+    block = max(1, output_block(system) // B)
     d = np.diff(rec.t[: max(T - 1, 0)])
     if d.size > 1 and np.all(np.abs(d - d[0]) <= 1e-9 * d[0]):
         # prescribed joint motions in vectorised blocks on the output grid (System.use_time_grid)

@@ -274,12 +274,18 @@ class System:
         if self.flex is not None:  # the joint DOFs, then the tower modes (flex_dynamics)
             nj = self.tree.n_dofs
             dofs = (y[:, 12 : 12 + nj], y[:, 12 + nf : 12 + nf + nj]) if nj else None
-            rel = relative_kinematics_many(self.tree, times, dofs)
+            if nj == 0 and self._fixed_tree():  # one row for all (the same numbers per row)
+                rel0 = relative_kinematics_many(self.tree, times[:1])
+                rel0.joint_q = {k: tuple(np.broadcast_to(a, times.shape) for a in q)
+                                for k, q in rel0.joint_q.items()}  # fmt: skip
+            else:
+                rel0 = relative_kinematics_many(self.tree, times, dofs)
             qm, qmd = y[:, 12 + nj : 12 + nf], y[:, 12 + nf + nj : 12 + 2 * nf]
-            rel, ext = self.flex.relative(rel, qm, qmd)
+            rel, ext = self.flex.relative(rel0, qm, qmd)
             md_ext = self.flex.mass_distribution(ext)
             md = self.flex.tree_md(md_ext)
             md.flex = (ext, md_ext, qm, qmd)
+            md.flex_rel0 = rel0  # the undeflected tree (the compiled solve's table: _flex_rows)
             return rel, md
         dofs = (y[:, 12 : 12 + nf], y[:, 12 + nf : 12 + 2 * nf])
         rel = relative_kinematics_many(self.tree, times, dofs)
@@ -298,19 +304,68 @@ class System:
             out[:, k] = drive.torque(y[:, 12 + k], y[:, 12 + nf + k], (th_c, thd_c))
         return out
 
-    def _dynamics(self, t, y, rel, md, q, qd, w):
+    def _dynamics(self, t, y, rel, md, q, qd, w, *, rows: bool = False):
         """The forward dynamics at (t, y): Wang (5.26), or with joint DOFs the coupled base and
-        joint solve (``t`` one time, or one per member)."""
+        joint solve (``t`` one time, or one per member). ``rows`` (the output rows of
+        :meth:`evaluate_many`): a flexible tower's solve compiled (:meth:`_flex_rows`)."""
         if not self.n_dof:
             return forward_dynamics(self.tree, rel, md, q, qd, w)
         if self.flex is not None:
             ext, md_ext, qm, qmd = md.flex
+            if rows and self._flex_compiled():
+                return self._flex_rows(t, y, rel, md, q, qd, w)
             tau = np.concatenate(
                 [self.drive_torques(t, y)[:, : self.tree.n_dofs], self.flex.modal_forces(qm, qmd)],
                 axis=1,
             )
             return self.flex.forward_dynamics(rel, ext, md_ext, q, qd, w, tau)
         return forward_dynamics_dofs(self.tree, rel, md, q, qd, w, self.drive_torques(t, y))
+
+    def _fixed_tree(self) -> bool:
+        """Whether the tree's joints are all fixed in time (no joint DOF, no moving prescribed
+        motion): its relative kinematics are the same at every time."""
+        if getattr(self, "_fixed", None) is None:
+            self._fixed = not self.tree.n_dofs and all(
+                j.rotation.is_constant and j.slide.is_constant for j in self.tree.joint_of.values()
+            )
+        return self._fixed
+
+    def _flex_compiled(self) -> bool:
+        """Whether the flexible tower's output rows take the compiled solve (kernels on, and
+        ElastoDyn's top rotation: the form ``floatwind._kernels.flex`` implements)."""
+        from floatwind import _kernels
+
+        return _kernels.enabled() and self.flex.modes.top_rotation == "elastodyn"
+
+    def _flex_rows(self, t, y, rel, md, q, qd, w):
+        """:meth:`FlexTower.forward_dynamics` of the rows ``y`` by the stepping's compiled
+        stage (``floatwind._kernels.flex_out.flex_rows``: ``flex_state`` on the undeflected
+        tree's relative kinematics of each row, then ``flex_dynamics``), the bodies' and the
+        nodes' accelerations from its solution (:meth:`FlexTower.accelerations`)."""
+        from floatwind._kernels import f64
+        from floatwind._kernels.flex_out import flex_rows
+
+        if getattr(self, "_flex_fp", None) is None:
+            from floatwind.simulate.fused import flex_params
+
+            self._flex_fp = flex_params(self.flex)
+        fp = self._flex_fp
+        B, N, nj, nf = y.shape[0], self.tree.n_bodies, self.tree.n_dofs, self.n_dof
+        r0 = md.flex_rel0
+        # copies (writeable whatever the table's shape: one argument type for the kernel)
+        tab = tuple(np.array(np.broadcast_to(a, (B, N) + np.shape(a)[2:]), np.float64, order="C")
+                    for a in (r0.r_G, r0.dr_G, r0.ddr_G, r0.R_c2s, r0.w_rel, r0.dw_rel))  # fmt: skip
+        tau = np.zeros((B, nf))
+        if nj:
+            tau[:, :nj] = self.drive_torques(t, y)[:, :nj]
+        A = w.added_mass
+        A = np.zeros((0, N, 6, 6)) if A is None else np.array(np.broadcast_to(A, (B, N, 6, 6)),
+                                                               np.float64, order="C")  # fmt: skip
+        fm = np.stack([f64(w.force), f64(w.moment)])
+        out = flex_rows(fp.fp, fp.ip, tab, f64(y), tau, fm, A)
+        u = np.concatenate([out[:, 6:12], out[:, 12 + nf : 12 + 2 * nf]], axis=1)
+        ext, md_ext, _qm, _qmd = md.flex
+        return self.flex.accelerations(rel, ext, md_ext, q, qd, u)
 
     def _relative_many(self, times: np.ndarray) -> list:
         """:meth:`_relative` at each of ``times``, the grid times computed in one vectorised
@@ -467,7 +522,7 @@ class System:
             if keep_loads:
                 per_load.append(lw)
             w += lw
-        acc = self._dynamics(t_members, y, rel, md, q, qd, w) if dynamics else None
+        acc = self._dynamics(t_members, y, rel, md, q, qd, w, rows=True) if dynamics else None
         states = y[:, 12:] if self.n_y > 12 else None
         return Evaluation(float(times[0]), q, qd, rel, md, kin, w, acc, per_load, None, states)
 
