@@ -14,9 +14,10 @@ The state holds, after the 12 rigid-body columns, the joint angles and the modal
   and the modes (mass-weighted mean removed: G_s of bodies + nodes), then the bodies' absolute
   kinematics (Wang 5.10, as ``floatwind._kernels.mcm.body_kinematics``). The tower nodes are
   not points of the solve: G_s and the mean partial take their first moments from modal
-  integrals computed once (``pm``, ``am``, ``c0`` of the layout), and one scalar pass over the
-  nodes sums what the rows need (``nm1 .. nLa`` of the state row; docs/multibody.md, "Flexible
-  tower", Compiled path);
+  integrals computed once (``pm``, ``am``, ``c0`` of the layout), and the second moments the
+  rows need (``nm1 .. nLa`` of the state row) are contractions of modal tensors computed once
+  (:func:`floatwind._kernels.flex_nodes.node_sums`; docs/multibody.md, "Flexible tower", *The
+  nodes enter through modal tensors*);
 * :func:`flex_dynamics`: the modal forces -K q - C q', the base rows of Wang (5.26) with the DOF
   accelerations in dQ and Kane's rows of the joints and the modes (docs/multibody.md, "Joint
   DOFs") over the bodies, plus the nodes' rows and weight from those sums, solved together per

@@ -115,7 +115,7 @@ def node_sums(fp, ip, X, x, ws, w):
     on0s, on0t, on0p, ouS, ouT, ouP = v, v + 3, v + 6, v + 9, v + 12, v + 15
     oSa, oSb = v + 18, v + 27  # 3x3: <u u^T>, <u d'^T>
     oD2 = v + 36  # q' q'^T (n, n)
-    # contractions with q: w_J = AxRed(J) q; D2 = q' q'^T (in Aw's place until Ww is formed)
+    # contractions with q: w_J = AxRed(J) q; D2 = q' q'^T
     for c in range(3):
         for k in range(n):
             a = 0.0
