@@ -14,9 +14,10 @@ The state holds, after the 12 rigid-body columns, the joint angles and the modal
   and the modes (mass-weighted mean removed: G_s of bodies + nodes), then the bodies' absolute
   kinematics (Wang 5.10, as ``floatwind._kernels.mcm.body_kinematics``). The tower nodes are
   not points of the solve: G_s and the mean partial take their first moments from modal
-  integrals computed once (``pm``, ``am``, ``c0`` of the layout), and one scalar pass over the
-  nodes sums what the rows need (``nm1 .. nLa`` of the state row; docs/multibody.md, "Flexible
-  tower", Compiled path);
+  integrals computed once (``pm``, ``am``, ``c0`` of the layout), and the second moments the
+  rows need (``nm1 .. nLa`` of the state row) are contractions of modal tensors computed once
+  (:func:`floatwind._kernels.flex_nodes.node_sums`; docs/multibody.md, "Flexible tower", *The
+  nodes enter through modal tensors*);
 * :func:`flex_dynamics`: the modal forces -K q - C q', the base rows of Wang (5.26) with the DOF
   accelerations in dQ and Kane's rows of the joints and the modes (docs/multibody.md, "Joint
   DOFs") over the bodies, plus the nodes' rows and weight from those sums, solved together per
@@ -44,6 +45,8 @@ from typing import NamedTuple
 import numpy as np
 
 from floatwind._kernels import mcm as km
+from floatwind._kernels.flex_nodes import FP_TENSORS, IP_TENSORS, node_sums, nsum_size
+from floatwind._kernels.flex_nodes import xlay as _xlay
 from floatwind._kernels.joints import DofParams
 from floatwind.jit import njit
 
@@ -72,18 +75,22 @@ _FP_FIELDS = (
     "phin", "axn", "pm", "am", "c0", "axis", "ratio", "rJp", "scal",
 )  # fmt: skip
 _IP_FIELDS = ("is_fa", "rider", "dof_of", "parent", "sub")
-IP_HEAD = 6 + len(_FP_FIELDS) + len(_IP_FIELDS)
+# then the offsets of the nodes' modal tensors (floatwind._kernels.flex_nodes.FP_TENSORS)
+IP_HEAD = 6 + len(_FP_FIELDS) + len(_IP_FIELDS) + len(FP_TENSORS)
+assert IP_TENSORS == 6 + len(_FP_FIELDS) + len(_IP_FIELDS)
 
 
 def pack(fl: dict, it: dict, sizes: tuple) -> tuple[np.ndarray, np.ndarray]:
-    """``fp``, ``ip`` from the float arrays ``fl`` (names of ``_FP_FIELDS``; ``scal`` =
-    [total_mass, gravity, M_n]) and the int arrays ``it`` (``_IP_FIELDS``), ``sizes`` = (N, nj,
-    n, nf, J, moving)."""
-    ip = [int(v) for v in sizes] + [0] * (len(_FP_FIELDS) + len(_IP_FIELDS))
+    """``fp``, ``ip`` from the float arrays ``fl`` (names of ``_FP_FIELDS`` and
+    ``flex_nodes.FP_TENSORS``; ``scal`` = [total_mass, gravity, M_n]) and the int arrays ``it``
+    (``_IP_FIELDS``), ``sizes`` = (N, nj, n, nf, J, moving)."""
+    ip = [int(v) for v in sizes] + [0] * (IP_HEAD - 6)
     parts, o = [], 0
-    for k, name in enumerate(_FP_FIELDS):
+    slots = [6 + k for k in range(len(_FP_FIELDS))]
+    slots += [IP_TENSORS + k for k in range(len(FP_TENSORS))]
+    for slot, name in zip(slots, _FP_FIELDS + FP_TENSORS, strict=True):
         a = np.ascontiguousarray(fl[name], dtype=np.float64).ravel()
-        ip[6 + k] = o
+        ip[slot] = o
         parts.append(a)
         o += a.size
     ints, o = [], IP_HEAD
@@ -95,36 +102,6 @@ def pack(fl: dict, it: dict, sizes: tuple) -> tuple[np.ndarray, np.ndarray]:
     fp = np.concatenate(parts) if parts else np.zeros(0)
     ipa = np.concatenate([np.asarray(ip, dtype=np.int64)] + ints)
     return np.ascontiguousarray(fp), np.ascontiguousarray(ipa)
-
-
-@njit(cache=True, fastmath=False, inline="always")
-def _xlay(N, nf):
-    """Offsets of one member's row of the flexible state (:func:`flex_state`) and its size (the
-    last): rho, drho, ddrho (N, 3) of the bodies about G_s (C_1), R (N, 3, 3), w, dw (N, 3), P,
-    dP (3, 3), Q, dQ (3,) of bodies + nodes, the partials E, L (N, 3, nf), and the node sums
-    nm1 (3,), nL, nD (3, nf), nLL (nf, nf), nLr (nf, 3, 3), nLv (3, nf), nLa (nf,)."""
-    oRho = 0
-    oDrho = 3 * N
-    oDdrho = 6 * N
-    oR = 9 * N
-    oW = 18 * N
-    oDw = 21 * N
-    oP = 24 * N
-    odP = oP + 9
-    oQ = odP + 9
-    odQ = oQ + 3
-    oE = odQ + 3
-    oL = oE + 3 * N * nf
-    onm1 = oL + 3 * N * nf
-    onL = onm1 + 3
-    onD = onL + 3 * nf
-    onLL = onD + 3 * nf
-    onLr = onLL + nf * nf
-    onLv = onLr + 9 * nf
-    onLa = onLv + 3 * nf
-    size = onLa + nf
-    return (oRho, oDrho, oDdrho, oR, oW, oDw, oP, odP, oQ, odQ, oE, oL, onm1, onL, onD, onLL,
-            onLr, onLv, onLa, size)  # fmt: skip
 
 
 # small vector algebra on flat arrays at offsets (the same operations in the same order as
@@ -266,10 +243,9 @@ def flex_state(fp, ip, trho, tdrho, tddrho, tR, tw, tdw, per_member, gm, y):
     ``per_member`` row b for member b (the joint DOFs' table of the members,
     ``floatwind._kernels.joints.rel_rows``)."""
     B = y.shape[0]
-    N, nj, n, nf, J = ip[IP_N], ip[IP_NJ], ip[IP_NM], ip[IP_NF], ip[IP_J]
+    N, nj, n, nf = ip[IP_N], ip[IP_NJ], ip[IP_NM], ip[IP_NF]
     o_phit, o_axt, o_e, o_slope = ip[6], ip[7], ip[8], ip[9]
     o_mass, o_in, o_top0, o_pt = ip[12], ip[13], ip[14], ip[15]
-    o_mn, o_node0n, o_phin, o_axn = ip[16], ip[17], ip[18], ip[19]
     o_pm, o_am, o_c0, o_axis, o_ratio, o_rJp, o_sc = (ip[20], ip[21], ip[22], ip[23], ip[24],
                                                       ip[25], ip[26])  # fmt: skip
     i_fa, i_rider, i_dof, i_par, i_sub = ip[27], ip[28], ip[29], ip[30], ip[31]
@@ -290,9 +266,7 @@ def flex_state(fp, ip, trho, tdrho, tddrho, tR, tw, tdw, per_member, gm, y):
     wLT = wEF + 3 * n  # the top's mode partials (PLinVelET at the top), (3, n)
     wLs = wLT + 3 * n  # the node sums' mode partials (modal integrals), (3, n)
     wLb = wLs + 3 * n  # mass-weighted mean of the partials (3, nf)
-    wLn = wLb + 3 * nf  # a node's partials before the mean is removed (3, nf)
-    wLc = wLn + 3 * nf  # a node's partials (3, nf)
-    wq = wLc + 3 * nf  # q, q', sum_l AxRed_kl q_l (n each: _deflect)
+    wq = wLb + 3 * nf  # q, q', sum_l AxRed_kl q_l (n each: _deflect)
     wqd = wq + n
     waxq = wqd + n
     # 3-vectors: the top's deflection, velocity, acceleration (_deflect), G_s and its
@@ -306,7 +280,8 @@ def flex_state(fp, ip, trho, tdrho, tddrho, tR, tw, tdw, per_member, gm, y):
     m9 = v3 + 60
     wRF, wR0, wdR0, wM3, wJm, wdJ = m9, m9 + 9, m9 + 18, m9 + 27, m9 + 36, m9 + 45
     wRI, wRb, wTb = m9 + 54, m9 + 63, m9 + 72
-    ws = np.empty(m9 + 81)
+    wns = m9 + 81  # the node sums' scratch (flex_nodes.node_sums)
+    ws = np.empty(wns + nsum_size(n))
     for k in range(n):
         for c in range(3):
             ws[wEF + c * n + k] = 0.0
@@ -520,143 +495,8 @@ def flex_state(fp, ip, trho, tdrho, tddrho, tR, tw, tdw, per_member, gm, y):
                     X[x + oL + (3 * i + k) * nf + j] -= lb
         # the nodes (point masses about G_s, their partials with the mean removed): their
         # part of P, dP, Q, dQ (Wang 5.16-5.22) and the sums the coupled solve needs
-        # (flex_dynamics), one pass over the nodes
-        for k in range(3):
-            X[x + onm1 + k] = 0.0
-        for k in range(3 * nf):
-            X[x + onL + k] = 0.0
-            X[x + onD + k] = 0.0
-            X[x + onLv + k] = 0.0
-        for k in range(nf):
-            X[x + onLa + k] = 0.0
-        for k in range(nf * nf):
-            X[x + onLL + k] = 0.0
-        for k in range(9 * nf):
-            X[x + onLr + k] = 0.0
-        rs0, rs1, rs2 = ws[wrs], ws[wrs + 1], ws[wrs + 2]
-        drs0, drs1, drs2 = ws[wdrs], ws[wdrs + 1], ws[wdrs + 2]
-        ddrs0, ddrs1, ddrs2 = ws[wddrs], ws[wddrs + 1], ws[wddrs + 2]
-        xP = x + oP
-        xdP = x + odP
-        for jn in range(J):
-            mj = fp[o_mn + jn]
-            oax = o_axn + jn * n * n
-            for k in range(n):
-                c = 0.0
-                for m in range(n):
-                    c += ws[wq + m] * fp[oax + k * n + m]
-                ws[waxq + k] = c
-            # rZT, PLinVelET, LinAccETt at node J (docs/multibody.md "Flexible tower")
-            r0 = fp[o_node0n + 3 * jn] - rs0
-            r1 = fp[o_node0n + 3 * jn + 1] - rs1
-            r2 = fp[o_node0n + 3 * jn + 2] - rs2
-            v0 = -drs0
-            v1 = -drs1
-            v2 = -drs2
-            sz = 0.0
-            az = 0.0
-            for k in range(n):
-                ph = fp[o_phin + jn * n + k]
-                qk = ws[wq + k]
-                e0 = fp[o_e + 3 * k]
-                e1 = fp[o_e + 3 * k + 1]
-                e2 = fp[o_e + 3 * k + 2]
-                axk = ws[waxq + k]
-                r0 += ph * qk * e0
-                r1 += ph * qk * e1
-                r2 += ph * qk * e2
-                sz += axk * qk
-                l0 = ph * e0
-                l1 = ph * e1
-                l2 = ph * e2 - axk
-                ws[wLn + nj + k] = l0
-                ws[wLn + nf + nj + k] = l1
-                ws[wLn + 2 * nf + nj + k] = l2
-                qdk = ws[wqd + k]
-                v0 += l0 * qdk
-                v1 += l1 * qdk
-                v2 += l2 * qdk
-                for m in range(n):
-                    az += qdk * fp[oax + k * n + m] * ws[wqd + m]
-            r2 -= 0.5 * sz
-            a0 = -ddrs0
-            a1 = -ddrs1
-            a2 = -az - ddrs2
-            # P, dP, Q, dQ of a point mass (Wang 4.12, 5.16-5.22)
-            rr = r0 * r0 + r1 * r1 + r2 * r2
-            rd = r0 * v0 + r1 * v1 + r2 * v2
-            X[xP] += mj * (rr - r0 * r0)
-            X[xP + 4] += mj * (rr - r1 * r1)
-            X[xP + 8] += mj * (rr - r2 * r2)
-            p01 = mj * r0 * r1
-            p02 = mj * r0 * r2
-            p12 = mj * r1 * r2
-            X[xP + 1] -= p01
-            X[xP + 3] -= p01
-            X[xP + 2] -= p02
-            X[xP + 6] -= p02
-            X[xP + 5] -= p12
-            X[xP + 7] -= p12
-            X[xdP] += mj * (2.0 * rd - 2.0 * v0 * r0)
-            X[xdP + 4] += mj * (2.0 * rd - 2.0 * v1 * r1)
-            X[xdP + 8] += mj * (2.0 * rd - 2.0 * v2 * r2)
-            p01 = mj * (v0 * r1 + r0 * v1)
-            p02 = mj * (v0 * r2 + r0 * v2)
-            p12 = mj * (v1 * r2 + r1 * v2)
-            X[xdP + 1] -= p01
-            X[xdP + 3] -= p01
-            X[xdP + 2] -= p02
-            X[xdP + 6] -= p02
-            X[xdP + 5] -= p12
-            X[xdP + 7] -= p12
-            X[x + oQ] += mj * (r1 * v2 - r2 * v1)
-            X[x + oQ + 1] += mj * (r2 * v0 - r0 * v2)
-            X[x + oQ + 2] += mj * (r0 * v1 - r1 * v0)
-            X[x + odQ] += mj * (r1 * a2 - r2 * a1)
-            X[x + odQ + 1] += mj * (r2 * a0 - r0 * a2)
-            X[x + odQ + 2] += mj * (r0 * a1 - r1 * a0)
-            X[x + onm1] += mj * r0
-            X[x + onm1 + 1] += mj * r1
-            X[x + onm1 + 2] += mj * r2
-            for j in range(nf):
-                if j < nj:
-                    l0 = -ws[wLb + j]
-                    l1 = -ws[wLb + nf + j]
-                    l2 = -ws[wLb + 2 * nf + j]
-                else:
-                    l0 = ws[wLn + j] - ws[wLb + j]
-                    l1 = ws[wLn + nf + j] - ws[wLb + nf + j]
-                    l2 = ws[wLn + 2 * nf + j] - ws[wLb + 2 * nf + j]
-                ws[wLc + j] = l0
-                ws[wLc + nf + j] = l1
-                ws[wLc + 2 * nf + j] = l2
-                X[x + onL + j] += mj * l0
-                X[x + onL + nf + j] += mj * l1
-                X[x + onL + 2 * nf + j] += mj * l2
-                X[x + onD + j] += mj * (r1 * l2 - r2 * l1)
-                X[x + onD + nf + j] += mj * (r2 * l0 - r0 * l2)
-                X[x + onD + 2 * nf + j] += mj * (r0 * l1 - r1 * l0)
-                X[x + onLv + j] += mj * (v1 * l2 - v2 * l1)
-                X[x + onLv + nf + j] += mj * (v2 * l0 - v0 * l2)
-                X[x + onLv + 2 * nf + j] += mj * (v0 * l1 - v1 * l0)
-                X[x + onLa + j] += mj * (l0 * a0 + l1 * a1 + l2 * a2)
-                oj = x + onLr + 9 * j
-                X[oj] += mj * l0 * r0
-                X[oj + 1] += mj * l0 * r1
-                X[oj + 2] += mj * l0 * r2
-                X[oj + 3] += mj * l1 * r0
-                X[oj + 4] += mj * l1 * r1
-                X[oj + 5] += mj * l1 * r2
-                X[oj + 6] += mj * l2 * r0
-                X[oj + 7] += mj * l2 * r1
-                X[oj + 8] += mj * l2 * r2
-                for k in range(j + 1):
-                    X[x + onLL + k * nf + j] += mj * (
-                        ws[wLc + k] * l0 + ws[wLc + nf + k] * l1 + ws[wLc + 2 * nf + k] * l2
-                    )
-        for j in range(nf):
-            for k in range(j):
-                X[x + onLL + j * nf + k] = X[x + onLL + k * nf + j]
+        # (flex_dynamics), from the modal tensors (floatwind._kernels.flex_nodes)
+        node_sums(fp, ip, X, x, ws, (wq, wqd, wrs, wdrs, wddrs, wrn, wvn, wan, wLs, wLb, wns))
         # the bodies' absolute kinematics (Wang 5.10; floatwind._kernels.mcm.body_kinematics)
         _euler123(y[b, 3], y[b, 4], y[b, 5], ws, wRb)
         _t_omega(y[b, 4], y[b, 5], ws, wTb)

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["MODE_NAMES", "TowerModes", "modal_integrals", "shape_values"]
+__all__ = ["MODE_NAMES", "TowerModes", "modal_integrals", "node_tensors", "shape_values"]
 
 #: the four tower DOFs in floatwind's order (ElastoDyn's TwFADOF1, TwSSDOF1, TwFADOF2, TwSSDOF2
 #: flags select them); direction 0 = fore-aft (x), 1 = side-side (y)
@@ -115,6 +115,33 @@ def axial_reduction(dh: np.ndarray, dphi: np.ndarray, dphi_top: np.ndarray) -> n
     out[:, :, J] = out[:, :, J - 1] + old
     del dphi_top  # the top value uses the last element's half, as ElastoDyn
     return out
+
+
+def node_tensors(mass: np.ndarray, node0: np.ndarray, phi: np.ndarray, axred: np.ndarray) -> dict:
+    """The nodes' mass-weighted sums of products of their shape data, taken once (the modal
+    tensors of the compiled path, ``floatwind._kernels.flex_nodes``; docs/multibody.md
+    "Flexible tower", *The nodes enter through modal tensors*): with <f g> = sum_J m_J f_J g_J
+    over ElastoDyn's tower nodes (its midpoint rule, as ``Coeff`` sums its integrals),
+
+        N00 = <n0 n0^T> (3, 3), N0p = <n0 phi_k> (3, n), N0a = <n0 AxRed_kl> (3, n, n),
+        Npp = <phi_k phi_l> (n, n), Npa = <phi_m AxRed_kl> (n, n, n),
+        Naa = <AxRed_kj AxRed_lm> (n, n, n, n), stored with j last ([k, l, m, j]),
+
+    from mass (J,) the node masses, node0 (J, 3) their undeflected places, phi (n, J) the
+    shapes and axred (n, n, J) the axial-reduction integrals (:func:`axial_reduction`) at the
+    nodes, of the active modes."""
+    m = np.asarray(mass, dtype=float)
+    n0 = np.asarray(node0, dtype=float)
+    ph = np.asarray(phi, dtype=float)
+    ax = np.asarray(axred, dtype=float)
+    return {
+        "N00": np.einsum("j,ja,jb->ab", m, n0, n0),
+        "N0p": np.einsum("j,ja,kj->ak", m, n0, ph),
+        "N0a": np.einsum("j,ja,klj->akl", m, n0, ax),
+        "Npp": np.einsum("j,kj,lj->kl", m, ph, ph),
+        "Npa": np.einsum("j,mj,klj->mkl", m, ph, ax),
+        "Naa": np.einsum("J,kjJ,lmJ->klmj", m, ax, ax),
+    }
 
 
 @dataclass(frozen=True)

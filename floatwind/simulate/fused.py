@@ -221,6 +221,7 @@ def flex_params(flex, motion: np.ndarray | None = None):
     (:class:`floatwind._kernels.flex.FlexParams`: two flat arrays, ``floatwind._kernels.flex.
     pack``; ``flex`` a :class:`floatwind.multibody.flex_dynamics.FlexTower`)."""
     from floatwind._kernels.flex import FlexParams, pack
+    from floatwind.multibody.flex_tower import node_tensors
 
     tree = flex.tree
     N = tree.n_bodies
@@ -248,6 +249,8 @@ def flex_params(flex, motion: np.ndarray | None = None):
         "ratio": d.dof_ratio, "rJp": d.rJp,
         "scal": [float(flex.total_mass), float(flex.gravity), float(mn.sum())],
     }  # fmt: skip
+    # the nodes' second moments as modal tensors (_kernels.flex_nodes)
+    fl.update(node_tensors(mn, node0n, phin.T, np.moveaxis(axn, 0, 2)))
     it = {"is_fa": flex.is_fa, "rider": rider, "dof_of": d.dof_of, "parent": d.parent,
           "sub": d.sub}  # fmt: skip
     moving = _moving(tree)
