@@ -110,6 +110,8 @@ def rhs_kinematics(rel, static, euler_tol, g, y, w):
     would enter this function's cache index. It allocates nothing and returns no array:
     compiled without reference counting, as the joint-DOF stages; docs/performance.md, "The
     rigid step without glue".)"""
+    if w.force.shape[0] != y.shape[0]:
+        raise ValueError("the rigid scratch was made for another batch size (FusedRHS.with_work)")
     i = 0 if static else g
     status = 0
     for b in range(y.shape[0]):
@@ -130,6 +132,27 @@ def rhs_kinematics(rel, static, euler_tol, g, y, w):
                 for c in range(6):
                     A[b, n, r, c] = 0.0
     return status
+
+
+@njit(cache=True, fastmath=False)
+def zeroed_wrench(w, B):
+    """``w.force``, ``w.moment``, ``w.A`` of a :class:`RigidWork`, zeroed (for the joint-DOF and
+    flexible templates, whose stages allocate: one call instead of three zeroed arrays); new
+    zeroed arrays when ``w`` was made for another batch size than ``B`` (a direct call of
+    ``rhs``)."""
+    force, moment, A = w.force, w.moment, w.A
+    if force.shape[0] != B:
+        N = force.shape[1]
+        return np.zeros((B, N, 3)), np.zeros((B, N, 3)), np.zeros((B, N, 6, 6))
+    for b in range(force.shape[0]):
+        for n in range(force.shape[1]):
+            for j in range(3):
+                force[b, n, j] = 0.0
+                moment[b, n, j] = 0.0
+            for r in range(6):
+                for c in range(6):
+                    A[b, n, r, c] = 0.0
+    return force, moment, A
 
 
 @njit(cache=True, fastmath=False, _nrt=False)
@@ -242,10 +265,7 @@ def system_rhs_dofs(p, t, y, g, out):
     status, kin, rel = rhs_kinematics_dofs(d, p.euler_tol, y, g)
     if status != 0:
         return status
-    B, N = y.shape[0], kin.r_G.shape[1]
-    force = np.zeros((B, N, 3))
-    moment = np.zeros((B, N, 3))
-    A = np.zeros((B, N, 6, 6))
+    force, moment, A = zeroed_wrench(p.work, y.shape[0])  # the run's, zeroed (no allocation)
     status = _loads(p.loads, t, kin, y, out, force, moment, A)  # noqa: F821 (generated)
     if status != 0:
         return status

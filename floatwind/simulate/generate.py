@@ -145,7 +145,7 @@ def _source(loads: list, dofs: bool | str = False) -> str:
         "import math",
         "import numpy as np",
         "from floatwind.jit import njit",
-        "from floatwind._kernels.fused import rhs_dynamics, rhs_kinematics, select_add",
+        "from floatwind._kernels.fused import rhs_dynamics, rhs_kinematics, select_add, zeroed_wrench",
         "from floatwind._kernels.fused import rhs_dynamics_dofs, rhs_kinematics_dofs",
         "from floatwind._kernels.fused import rhs_dynamics_flex, rhs_kinematics_flex",
         "from floatwind.integrate.compiled_bossak import BodyState, Predicted, StepLoads",
@@ -196,8 +196,11 @@ def _source(loads: list, dofs: bool | str = False) -> str:
     # takes, per stage (docs/performance.md, "The rigid step without glue"). Not with joint DOFs
     # or a flexible tower (their stages allocate), nor a load with candidates (its glue does).
     plain = not dofs and not any(getattr(c, "children", ()) for c in loads)
+    chunk = _getsource(compiled.rk4_chunk)
+    if not plain:  # stage arrays of its own (as before the run's scratch: the same speed)
+        chunk = chunk.replace("    stages = p.work.stages\n", "    stages = np.empty((4, B, m))\n")
     chunk_jit = "@njit(cache=True, fastmath=False, _nrt=False)\n" if plain else jit
-    defs.append(chunk_jit + _getsource(compiled.rk4_chunk))
+    defs.append(chunk_jit + chunk)
     defs.append(jit + _getsource(compiled_bossak.bossak_linear_chunk))
     defs.append(jit + _getsource(compiled_bossak.bossak_linked_chunk))
     head = (
