@@ -33,7 +33,10 @@ from floatwind._kernels.contract import BodyKinematics
 from floatwind._kernels.status import EULER_SINGULAR
 from floatwind.jit import njit
 
-__all__ = ["LANES_MIN", "RelTable", "RigidWork", "SystemParams", "rigid_work", "system_rhs"]
+__all__ = [
+    "LANES_MIN", "RelTable", "RigidWork", "SystemParams", "WrenchWork", "rigid_work",
+    "system_rhs", "wrench_work",
+]
 
 #: batch size from which the wave kernels run with the members in SIMD lanes (same bits)
 LANES_MIN = kwv.LANES_MIN
@@ -65,7 +68,7 @@ class SystemParams(NamedTuple):
     adds_mass: bool  # some load writes added mass
     euler_tol: float  # floatwind.rotation.euler.EULER_SINGULARITY_TOL
     dofs: kj.DofParams  # joint degrees of freedom (dofs.n = 0: none)
-    work: RigidWork  # the rigid right-hand side's scratch (rigid_work: per batch size)
+    work: RigidWork | WrenchWork  # the right-hand side's scratch (rigid_work, wrench_work)
 
 
 class RigidWork(NamedTuple):
@@ -98,6 +101,21 @@ def rigid_work(B: int, N: int, cm_b: np.ndarray, n: int = 12) -> RigidWork:
     return RigidWork(kin, e((B, N, 3)), e((B, N, 3)), e((B, N, 6, 6)), e((B, 6)), e((B, N, 3)),
                      e((B, N, 3)), e((B, 3)), (e((3, 3)), e((3, 3)), e(3), e(3), e(3), e(3)),
                      dyn, e((4, B, n)))  # fmt: skip
+
+
+class WrenchWork(NamedTuple):
+    """The ``work`` of a model with joint DOFs or a flexible tower (:func:`wrench_work`): only
+    the wrench arrays (its chunk counts references: each array in its params costs an atomic
+    increment and decrement per stage)."""
+
+    force: np.ndarray  # (B, N, 3)
+    moment: np.ndarray  # (B, N, 3)
+    A: np.ndarray  # (B, N, 6, 6)
+
+
+def wrench_work(B: int, N: int) -> WrenchWork:
+    """A :class:`WrenchWork` for B members and N bodies (NumPy)."""
+    return WrenchWork(np.zeros((B, N, 3)), np.zeros((B, N, 3)), np.zeros((B, N, 6, 6)))
 
 
 @njit(cache=True, fastmath=False, _nrt=False)
@@ -136,7 +154,7 @@ def rhs_kinematics(rel, static, euler_tol, g, y, w):
 
 @njit(cache=True, fastmath=False)
 def zeroed_wrench(w, B):
-    """``w.force``, ``w.moment``, ``w.A`` of a :class:`RigidWork`, zeroed (for the joint-DOF and
+    """``w.force``, ``w.moment``, ``w.A`` of a :class:`WrenchWork`, zeroed (for the joint-DOF and
     flexible templates, whose stages allocate: one call instead of three zeroed arrays); new
     zeroed arrays when ``w`` was made for another batch size than ``B`` (a direct call of
     ``rhs``)."""

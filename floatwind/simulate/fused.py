@@ -107,7 +107,8 @@ class FusedRHS:
             euler_tol=float(EULER_SINGULARITY_TOL),
             dofs=(flex_params(system.flex) if self._flex
                   else dof_params(tree, None, system.model.batch)),  # fmt: skip
-            work=kf.rigid_work(system.model.batch, tree.n_bodies, self._cm_b),
+            work=(kf.wrench_work(system.model.batch, tree.n_bodies) if stepper_kind(system)
+                  else kf.rigid_work(system.model.batch, tree.n_bodies, self._cm_b)),  # fmt: skip
         )
         self._motion = None
         self._rel0 = None
@@ -155,11 +156,14 @@ class FusedRHS:
         """The params with the scratch of the rigid right-hand side and of the RK4 chunk for
         batch size ``B`` and ``n`` states (``floatwind._kernels.fused.rigid_work``; kept, made
         again for another size)."""
-        if self.params.work.stages.shape[1:] != (B, n):
-            from floatwind._kernels import fused as kf
+        from floatwind._kernels import fused as kf
 
-            work = kf.rigid_work(B, self.system.tree.n_bodies, self._cm_b, n)
-            self.params = self.params._replace(work=work)
+        w, N = self.params.work, self.system.tree.n_bodies
+        if isinstance(w, kf.WrenchWork):  # joint DOFs or a flexible tower: the wrench only
+            if w.force.shape[0] != B:
+                self.params = self.params._replace(work=kf.wrench_work(B, N))
+        elif w.stages.shape[1:] != (B, n):
+            self.params = self.params._replace(work=kf.rigid_work(B, N, self._cm_b, n))
         return self.params
 
     def rk4_chunk(self, ts: np.ndarray, y: np.ndarray, f: np.ndarray, t0: float, dt: float):
