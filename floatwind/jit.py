@@ -95,7 +95,12 @@ class Kernel:
                     import numba
 
                     _register_typeof()
-                    d = numba.njit(**self._options)(self.py_func)
+                    # reference counting on unless the decorator says otherwise, stated: numba
+                    # lets a callee without the option inherit its caller's, so a kernel
+                    # first typed from a caller compiled without it (a rigid model's
+                    # rk4_chunk, floatwind.simulate.generate) would be compiled without it
+                    # too, and that build served (and cached) for every later caller
+                    d = numba.njit(**{"_nrt": True, **self._options})(self.py_func)
                     self._dispatcher = d
         return d
 

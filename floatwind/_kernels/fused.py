@@ -33,7 +33,10 @@ from floatwind._kernels.contract import BodyKinematics
 from floatwind._kernels.status import EULER_SINGULAR
 from floatwind.jit import njit
 
-__all__ = ["LANES_MIN", "RelTable", "SystemParams", "system_rhs"]
+__all__ = [
+    "LANES_MIN", "RelTable", "RigidWork", "SystemParams", "WrenchWork", "rigid_work",
+    "system_rhs", "wrench_work",
+]
 
 #: batch size from which the wave kernels run with the members in SIMD lanes (same bits)
 LANES_MIN = kwv.LANES_MIN
@@ -65,42 +68,129 @@ class SystemParams(NamedTuple):
     adds_mass: bool  # some load writes added mass
     euler_tol: float  # floatwind.rotation.euler.EULER_SINGULARITY_TOL
     dofs: kj.DofParams  # joint degrees of freedom (dofs.n = 0: none)
+    work: RigidWork | WrenchWork  # the right-hand side's scratch (rigid_work, wrench_work)
 
 
-@njit(cache=True, fastmath=False)
-def rhs_kinematics(rel, static, euler_tol, t, y, g):
-    """Status (``EULER_SINGULAR`` near the singularity), body kinematics and the rel index of
-    (t, y).
+class RigidWork(NamedTuple):
+    """Scratch of the rigid right-hand side (:func:`rhs_kinematics`, :func:`rhs_dynamics`) for
+    B members and N bodies, made once per run and batch size (:func:`rigid_work`): the body
+    kinematics the loads read, the wrench they add into, the accelerations and the solver's
+    scratch. Nothing in it is read before it is written in the same evaluation."""
+
+    kin: BodyKinematics  # (B, N, ...) and the CM offsets cm_b (N, 3)
+    force: np.ndarray  # (B, N, 3), zeroed by rhs_kinematics
+    moment: np.ndarray  # (B, N, 3), zeroed by rhs_kinematics
+    A: np.ndarray  # (B, N, 6, 6), zeroed by rhs_kinematics
+    qdd: np.ndarray  # (B, 6)
+    a_G: np.ndarray  # (B, N, 3)
+    dw_b: np.ndarray  # (B, N, 3)
+    H: np.ndarray  # (B, 3)
+    kws: tuple  # body_kinematics_into's scratch: (3, 3) x 2, (3,) x 4
+    dyn: km.DynScratch
+    stages: np.ndarray  # (4, B, n) the RK4 chunk's stage slopes k2, k3, k4 and stage state
+
+
+def rigid_work(B: int, N: int, cm_b: np.ndarray, n: int = 12) -> RigidWork:
+    """A :class:`RigidWork` for B members, N bodies and n states (NumPy)."""
+    e = np.zeros
+    kin = BodyKinematics(e((B, N, 3)), e((B, N, 3, 3)), e((B, N, 3)), e((B, N, 3)),
+                         np.ascontiguousarray(cm_b, dtype=np.float64))  # fmt: skip
+    dyn = km.DynScratch(*[e((3, 3)) for _ in range(5)], *[e(3) for _ in range(12)],
+                        *[e((N, 3)) for _ in range(3)], *[e((6, 6)) for _ in range(5)],
+                        *[e(6) for _ in range(4)])  # fmt: skip
+    return RigidWork(kin, e((B, N, 3)), e((B, N, 3)), e((B, N, 6, 6)), e((B, 6)), e((B, N, 3)),
+                     e((B, N, 3)), e((B, 3)), (e((3, 3)), e((3, 3)), e(3), e(3), e(3), e(3)),
+                     dyn, e((4, B, n)))  # fmt: skip
+
+
+class WrenchWork(NamedTuple):
+    """The ``work`` of a model with joint DOFs or a flexible tower (:func:`wrench_work`): only
+    the wrench arrays (its chunk counts references: each array in its params costs an atomic
+    increment and decrement per stage)."""
+
+    force: np.ndarray  # (B, N, 3)
+    moment: np.ndarray  # (B, N, 3)
+    A: np.ndarray  # (B, N, 6, 6)
+
+
+def wrench_work(B: int, N: int) -> WrenchWork:
+    """A :class:`WrenchWork` for B members and N bodies (NumPy)."""
+    return WrenchWork(np.zeros((B, N, 3)), np.zeros((B, N, 3)), np.zeros((B, N, 6, 6)))
+
+
+@njit(cache=True, fastmath=False, _nrt=False)
+def rhs_kinematics(rel, static, euler_tol, g, y, w):
+    """Status (``EULER_SINGULAR`` near the singularity); the body kinematics of (t, y) into
+    ``w.kin`` (Wang 5.10, ``rel`` row ``g``, row 0 for a static tree) and ``w.force``,
+    ``w.moment``, ``w.A`` zeroed for the loads (``w`` a :class:`RigidWork`).
 
     (Shared by every generated module: its arguments never hold a load's params, whose types
-    would enter this function's cache index.)"""
+    would enter this function's cache index. It allocates nothing and returns no array:
+    compiled without reference counting, as the joint-DOF stages; docs/performance.md, "The
+    rigid step without glue".)"""
+    if w.force.shape[0] != y.shape[0]:
+        raise ValueError("the rigid scratch was made for another batch size (FusedRHS.with_work)")
     i = 0 if static else g
-    q = y[:, 0:6]
-    qd = y[:, 6:12]
     status = 0
     for b in range(y.shape[0]):
-        if abs(math.cos(q[b, 4])) < euler_tol:
+        if abs(math.cos(y[b, 4])) < euler_tol:
             status = EULER_SINGULAR
-    r_G, R_b2g, v_G, w_b = km.body_kinematics(
-        q, qd, rel.rho[i : i + 1], rel.drho[i : i + 1], rel.R_c2s[i : i + 1], rel.w_rel[i : i + 1]
-    )
-    return status, BodyKinematics(r_G, R_b2g, v_G, w_b, rel.cm_b), i
+    k = w.kin
+    km.body_kinematics_into(
+        y[:, 0:6], y[:, 6:12], rel.rho[i : i + 1], rel.drho[i : i + 1], rel.R_c2s[i : i + 1],
+        rel.w_rel[i : i + 1], (k.r_G, k.R_b2g, k.v_G, k.w_b), w.kws,
+    )  # fmt: skip
+    force, moment, A = w.force, w.moment, w.A
+    for b in range(force.shape[0]):
+        for n in range(force.shape[1]):
+            for j in range(3):
+                force[b, n, j] = 0.0
+                moment[b, n, j] = 0.0
+            for r in range(6):
+                for c in range(6):
+                    A[b, n, r, c] = 0.0
+    return status
 
 
 @njit(cache=True, fastmath=False)
-def rhs_dynamics(rel, adds_mass, i, y, force, moment, A, out):
-    """Forward dynamics (Wang 5.26): out[:, :6] = qd, out[:, 6:12] = qdd."""
-    q = y[:, 0:6]
-    qd = y[:, 6:12]
+def zeroed_wrench(w, B):
+    """``w.force``, ``w.moment``, ``w.A`` of a :class:`WrenchWork`, zeroed (for the joint-DOF and
+    flexible templates, whose stages allocate: one call instead of three zeroed arrays); new
+    zeroed arrays when ``w`` was made for another batch size than ``B`` (a direct call of
+    ``rhs``)."""
+    force, moment, A = w.force, w.moment, w.A
+    if force.shape[0] != B:
+        N = force.shape[1]
+        return np.zeros((B, N, 3)), np.zeros((B, N, 3)), np.zeros((B, N, 6, 6))
+    for b in range(force.shape[0]):
+        for n in range(force.shape[1]):
+            for j in range(3):
+                force[b, n, j] = 0.0
+                moment[b, n, j] = 0.0
+            for r in range(6):
+                for c in range(6):
+                    A[b, n, r, c] = 0.0
+    return force, moment, A
+
+
+@njit(cache=True, fastmath=False, _nrt=False)
+def rhs_dynamics(rel, static, adds_mass, g, y, w, out):
+    """Forward dynamics (Wang 5.26) of the loads' wrench in ``w`` (a :class:`RigidWork`):
+    out[:, :6] = qd, out[:, 6:12] = qdd (allocates nothing, as :func:`rhs_kinematics`)."""
+    i = 0 if static else g
     m = km.Momentum(
         rho=rel.rho[i : i + 1], drho=rel.drho[i : i + 1], ddrho=rel.ddrho[i : i + 1],
         w_rel=rel.w_rel[i : i + 1], dw_rel=rel.dw_rel[i : i + 1], P=rel.P[i : i + 1],
         dP=rel.dP[i : i + 1], Q=rel.Q[i : i + 1], dQ=rel.dQ[i : i + 1],
         total_mass=rel.total_mass,
     )  # fmt: skip
-    qdd, _aG, _dw, _H = km.forward_dynamics(q, qd, m, force, moment, A, adds_mass)
-    out[:, 0:6] = qd
-    out[:, 6:12] = qdd
+    qdd = w.qdd
+    km.forward_dynamics_into(y[:, 0:6], y[:, 6:12], m, w.force, w.moment, w.A, adds_mass,
+                             (qdd, w.a_G, w.dw_b, w.H), w.dyn)  # fmt: skip
+    for b in range(y.shape[0]):
+        for k in range(6):
+            out[b, k] = y[b, 6 + k]
+            out[b, 6 + k] = qdd[b, k]
 
 
 @njit(cache=True, fastmath=False)
@@ -172,17 +262,14 @@ def system_rhs(p, t, y, g, out):
     Template (compiled per model by :mod:`floatwind.simulate.generate`): ``_loads`` is the
     generated walk over the model's load kernels. A model with joint degrees of freedom gets
     :func:`system_rhs_dofs` under this name instead (so the others do not compile its code)."""
-    status, kin, i = rhs_kinematics(p.rel, p.static, p.euler_tol, t, y, g)
+    rel, w = p.rel, p.work  # taken once: taking a record increfs each of its arrays
+    status = rhs_kinematics(rel, p.static, p.euler_tol, g, y, w)
     if status != 0:
         return status
-    B, N = y.shape[0], kin.r_G.shape[1]
-    force = np.zeros((B, N, 3))
-    moment = np.zeros((B, N, 3))
-    A = np.zeros((B, N, 6, 6))
-    status = _loads(p.loads, t, kin, y, out, force, moment, A)  # noqa: F821 (generated)
+    status = _loads(p.loads, t, w.kin, y, out, w.force, w.moment, w.A)  # noqa: F821 (generated)
     if status != 0:
         return status
-    rhs_dynamics(p.rel, p.adds_mass, i, y, force, moment, A, out)
+    rhs_dynamics(rel, p.static, p.adds_mass, g, y, w, out)
     return 0
 
 
@@ -196,10 +283,7 @@ def system_rhs_dofs(p, t, y, g, out):
     status, kin, rel = rhs_kinematics_dofs(d, p.euler_tol, y, g)
     if status != 0:
         return status
-    B, N = y.shape[0], kin.r_G.shape[1]
-    force = np.zeros((B, N, 3))
-    moment = np.zeros((B, N, 3))
-    A = np.zeros((B, N, 6, 6))
+    force, moment, A = zeroed_wrench(p.work, y.shape[0])  # the run's, zeroed (no allocation)
     status = _loads(p.loads, t, kin, y, out, force, moment, A)  # noqa: F821 (generated)
     if status != 0:
         return status
@@ -212,8 +296,9 @@ def system_after_step(p, t, y, g):
 
     Template (compiled per model, only for a model with step memories): ``_after_steps`` is the
     generated walk over the loads' ``after_step`` kernels."""
-    status, kin, i = rhs_kinematics(p.rel, p.static, p.euler_tol, t, y, g)
-    _after_steps(p.loads, t, kin, y)  # noqa: F821 (generated)
+    w = p.work
+    rhs_kinematics(p.rel, p.static, p.euler_tol, g, y, w)
+    _after_steps(p.loads, t, w.kin, y)  # noqa: F821 (generated)  # noqa: F821 (generated)
 
 
 def system_after_step_dofs(p, t, y, g):

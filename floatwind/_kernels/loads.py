@@ -60,14 +60,53 @@ def _add_point_force(r_G, pos, f, force, moment):
     moment[2] += a0 * f[1] - a1 * f[0]
 
 
+@njit(cache=True, fastmath=False, inline="always", _nrt=False)
+def _linear_member(p, kin, b, pos, vel, qv, qdb, fdb, F):
+    """Member ``b`` of :func:`linear_matrices`: its point's position ``pos`` and the force and
+    moment about that point ``F`` (6,) (``vel``, ``qv``, ``qdb``, ``fdb``: scratch)."""
+    body, C, Bd, f0 = p.body, p.C, p.Bd, p.f0
+    R = kin.R_b2g[b, body]
+    w = kin.w_b[b, body]
+    _point(kin.r_G[b, body], R, kin.v_G[b, body], w, kin.cm_b[body], p.point_b, pos, vel)
+    for k in range(3):
+        qv[k] = pos[k] - p.point0_g[k]
+    s = -R[2, 0]
+    s = min(max(s, -1.0), 1.0)
+    qv[3] = math.atan2(R[2, 1], R[2, 2])
+    qv[4] = math.asin(s)
+    qv[5] = math.atan2(R[1, 0], R[0, 0])
+    for k in range(3):
+        qdb[k] = R[0, k] * vel[0] + R[1, k] * vel[1] + R[2, k] * vel[2]
+        qdb[3 + k] = R[0, k] * w[0] + R[1, k] * w[1] + R[2, k] * w[2]
+    for r in range(6):
+        acc = 0.0
+        for c in range(6):
+            acc += Bd[r, c] * qdb[c]
+        fdb[r] = acc
+    for r in range(6):
+        acc = 0.0
+        for c in range(6):
+            acc += C[r, c] * qv[c]
+        F[r] = f0[r] - acc
+    if p.yawed:  # rotate (f0 - C q) by the yaw about z, forces and moments
+        cy, sy = math.cos(qv[5]), math.sin(qv[5])
+        for j in (0, 3):
+            a, b2 = F[j], F[j + 1]
+            F[j] = cy * a - sy * b2
+            F[j + 1] = sy * a + cy * b2
+    for r in range(6):
+        j = 3 * (r // 3)
+        k = r - j
+        F[r] -= R[k, 0] * fdb[j] + R[k, 1] * fdb[j + 1] + R[k, 2] * fdb[j + 2]
+
+
 @njit(cache=True, fastmath=False)
 def linear_matrices(p, kin):
     """:class:`floatwind.loads.simple.LinearMatrices` (HydroDyn AddCLin/AddBLin/AddF0; with
     ``p.yawed`` the load ``f0 - C q`` acts in the frame yawed by the body's Z-Y-X yaw, as
     HydroDyn v5 applies its WAMIT hydrostatics): force, moment (B, N, 3)."""
-    r_G, R_b2g, v_G, w_b, cm_b = kin.r_G, kin.R_b2g, kin.v_G, kin.w_b, kin.cm_b
-    body, point_b, point0_g, yawed = p.body, p.point_b, p.point0_g, p.yawed
-    C, Bd, f0 = p.C, p.Bd, p.f0
+    r_G = kin.r_G
+    body = p.body
     B, N = r_G.shape[0], r_G.shape[1]
     force = np.zeros((B, N, 3))
     moment = np.zeros((B, N, 3))
@@ -78,39 +117,7 @@ def linear_matrices(p, kin):
     fdb = np.empty(6)
     F = np.empty(6)
     for b in range(B):
-        R = R_b2g[b, body]
-        w = w_b[b, body]
-        _point(r_G[b, body], R, v_G[b, body], w, cm_b[body], point_b, pos, vel)
-        for k in range(3):
-            qv[k] = pos[k] - point0_g[k]
-        s = -R[2, 0]
-        s = min(max(s, -1.0), 1.0)
-        qv[3] = math.atan2(R[2, 1], R[2, 2])
-        qv[4] = math.asin(s)
-        qv[5] = math.atan2(R[1, 0], R[0, 0])
-        for k in range(3):
-            qdb[k] = R[0, k] * vel[0] + R[1, k] * vel[1] + R[2, k] * vel[2]
-            qdb[3 + k] = R[0, k] * w[0] + R[1, k] * w[1] + R[2, k] * w[2]
-        for r in range(6):
-            acc = 0.0
-            for c in range(6):
-                acc += Bd[r, c] * qdb[c]
-            fdb[r] = acc
-        for r in range(6):
-            acc = 0.0
-            for c in range(6):
-                acc += C[r, c] * qv[c]
-            F[r] = f0[r] - acc
-        if yawed:  # rotate (f0 - C q) by the yaw about z, forces and moments
-            cy, sy = math.cos(qv[5]), math.sin(qv[5])
-            for j in (0, 3):
-                a, b2 = F[j], F[j + 1]
-                F[j] = cy * a - sy * b2
-                F[j + 1] = sy * a + cy * b2
-        for r in range(6):
-            j = 3 * (r // 3)
-            k = r - j
-            F[r] -= R[k, 0] * fdb[j] + R[k, 1] * fdb[j + 1] + R[k, 2] * fdb[j + 2]
+        _linear_member(p, kin, b, pos, vel, qv, qdb, fdb, F)
         _add_point_force(r_G[b, body], pos, F, force[b, body], moment[b, body])
         for k in range(3):
             moment[b, body, k] += F[3 + k]
@@ -406,7 +413,7 @@ def _accumulate(force, moment, f, m):
                 moment[b, n, k] += m[b, n, k]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, _nrt=False)
 def gravity_kernel(p, t, kin, y, dy, force, moment, added):
     """:class:`floatwind.loads.simple.Gravity`: -m_i g e_z at each CM (``p.weights`` = m_i g)."""
     w = p.weights
@@ -424,11 +431,36 @@ def constant_force_kernel(p, t, kin, y, dy, force, moment, added):
     return 0
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, _nrt=False)
 def linear_matrices_kernel(p, t, kin, y, dy, force, moment, added):
-    """:class:`floatwind.loads.simple.LinearMatrices` (HydroDyn AddCLin/AddBLin/AddF0)."""
-    f, m = linear_matrices(p, kin)
-    _accumulate(force, moment, f, m)
+    """:class:`floatwind.loads.simple.LinearMatrices` (HydroDyn AddCLin/AddBLin/AddF0): the
+    operations of :func:`linear_matrices` then ``_accumulate`` (the member's wrench on zeros,
+    then added), on the scratch ``p.work`` (6, 6): allocates nothing (compiled without
+    reference counting; docs/performance.md, "The rigid step without glue")."""
+    body = p.body
+    s = p.work
+    pos, vel, F = s[0, 0:3], s[0, 3:6], s[5]
+    r_G = kin.r_G
+    for b in range(force.shape[0]):
+        _linear_member(p, kin, b, pos, vel, s[1], s[2], s[3], F)
+        rG = r_G[b, body]
+        a0, a1, a2 = pos[0] - rG[0], pos[1] - rG[1], pos[2] - rG[2]
+        m0 = 0.0
+        m1 = 0.0
+        m2 = 0.0
+        m0 += a1 * F[2] - a2 * F[1]  # _add_point_force on zeros
+        m1 += a2 * F[0] - a0 * F[2]
+        m2 += a0 * F[1] - a1 * F[0]
+        m0 += F[3]
+        m1 += F[4]
+        m2 += F[5]
+        for k in range(3):
+            f = 0.0
+            f += F[k]
+            force[b, body, k] += f
+        moment[b, body, 0] += m0
+        moment[b, body, 1] += m1
+        moment[b, body, 2] += m2
     return 0
 
 

@@ -22,7 +22,8 @@ import numpy as np
 from floatwind.jit import njit
 
 __all__ = [
-    "Momentum", "RelScratch", "body_kinematics", "forward_dynamics", "rel_table", "solve_small",
+    "DynScratch", "Momentum", "RelScratch", "body_kinematics", "dyn_scratch", "forward_dynamics",
+    "forward_dynamics_into", "rel_table", "solve_small",
 ]
 
 
@@ -222,6 +223,53 @@ class Momentum(NamedTuple):
     total_mass: float
 
 
+class DynScratch(NamedTuple):
+    """Scratch of :func:`forward_dynamics_into` for N bodies (:func:`dyn_scratch`): nothing in
+    it is read before it is written."""
+
+    R: np.ndarray  # (3, 3)
+    Tw: np.ndarray
+    M_rot: np.ndarray
+    RS: np.ndarray
+    M3: np.ndarray
+    RE: np.ndarray  # (3,)
+    w: np.ndarray
+    h: np.ndarray
+    t1: np.ndarray
+    t2: np.ndarray
+    t3: np.ndarray
+    F: np.ndarray
+    Mg: np.ndarray
+    rhs_rot: np.ndarray
+    dw: np.ndarray
+    r3: np.ndarray
+    x3: np.ndarray
+    rho_g: np.ndarray  # (N, 3)
+    c_a: np.ndarray
+    c_al: np.ndarray
+    Mf: np.ndarray  # (6, 6)
+    Macc: np.ndarray
+    Jb: np.ndarray
+    G: np.ndarray
+    GA: np.ndarray
+    rhs: np.ndarray  # (6,)
+    racc: np.ndarray
+    u: np.ndarray
+    cb: np.ndarray
+
+
+@njit(cache=True, fastmath=False)
+def dyn_scratch(N):
+    """A :class:`DynScratch` for ``N`` bodies (compiled: :func:`forward_dynamics` makes one per
+    call; the fused right-hand side keeps one per run)."""
+    e = np.empty
+    return DynScratch(
+        e((3, 3)), e((3, 3)), e((3, 3)), e((3, 3)), e((3, 3)), e(3), e(3), e(3), e(3), e(3), e(3),
+        e(3), e(3), e(3), e(3), e(3), e(3), e((N, 3)), e((N, 3)), e((N, 3)), e((6, 6)), e((6, 6)),
+        e((6, 6)), e((6, 6)), e((6, 6)), e(6), e(6), e(6), e(6),
+    )  # fmt: skip
+
+
 @njit(cache=True, fastmath=False)
 def forward_dynamics(q, qd, rel, force, moment, A, coupled):
     """The six basic EOMs of Wang (5.26) per member; see ``floatwind.multibody.mcm``.
@@ -229,44 +277,34 @@ def forward_dynamics(q, qd, rel, force, moment, A, coupled):
     q, qd: (B, 6); ``rel`` a :class:`Momentum`; force, moment: (B, N, 3); A: (B, N, 6, 6) added
     mass (read only when ``coupled``). Returns qdd (B, 6), a_G (B, N, 3), dw_b (B, N, 3), H (B, 3).
     """
+    B = q.shape[0]
+    N = rel.rho.shape[1]
+    qdd = np.empty((B, 6))
+    a_G = np.empty((B, N, 3))
+    dw_b = np.empty((B, N, 3))
+    H = np.empty((B, 3))
+    forward_dynamics_into(q, qd, rel, force, moment, A, coupled, (qdd, a_G, dw_b, H),
+                          dyn_scratch(N))  # fmt: skip
+    return qdd, a_G, dw_b, H
+
+
+@njit(cache=True, fastmath=False, _nrt=False)
+def forward_dynamics_into(q, qd, rel, force, moment, A, coupled, acc, ws):
+    """:func:`forward_dynamics` into ``acc`` = (qdd (B, 6), a_G, dw_b (B, N, 3), H (B, 3)) with
+    the scratch ``ws`` (a :class:`DynScratch`); allocates nothing (compiled without reference
+    counting: the fused right-hand side passes its run's arrays)."""
+    qdd, a_G, dw_b, H = acc
     P, dP, Q, dQ = rel.P, rel.dP, rel.Q, rel.dQ
     rho, drho, ddrho, w_rel, dw_rel = rel.rho, rel.drho, rel.ddrho, rel.w_rel, rel.dw_rel
     total_mass = rel.total_mass
     B = q.shape[0]
     N = rho.shape[1]
-    qdd = np.empty((B, 6))
-    a_G = np.empty((B, N, 3))
-    dw_b = np.empty((B, N, 3))
-    H = np.empty((B, 3))
-    R = np.empty((3, 3))
-    Tw = np.empty((3, 3))
-    RE = np.empty(3)
-    w = np.empty(3)
-    h = np.empty(3)
-    t1 = np.empty(3)
-    t2 = np.empty(3)
-    t3 = np.empty(3)
-    rho_g = np.empty((N, 3))
-    c_a = np.empty((N, 3))
-    c_al = np.empty((N, 3))
-    F = np.empty(3)
-    Mg = np.empty(3)
-    rhs_rot = np.empty(3)
-    M_rot = np.empty((3, 3))
-    Mf = np.empty((6, 6))
-    Macc = np.empty((6, 6))
-    rhs = np.empty(6)
-    racc = np.empty(6)
-    u = np.empty(6)
-    Jb = np.empty((6, 6))
-    cb = np.empty(6)
-    G = np.empty((6, 6))
-    GA = np.empty((6, 6))
-    RS = np.empty((3, 3))
-    dw = np.empty(3)
-    M3 = np.empty((3, 3))
-    r3 = np.empty(3)
-    x3 = np.empty(3)
+    R, Tw, M_rot, RS, M3 = ws.R, ws.Tw, ws.M_rot, ws.RS, ws.M3
+    RE, w, h, t1, t2, t3, F, Mg = ws.RE, ws.w, ws.h, ws.t1, ws.t2, ws.t3, ws.F, ws.Mg
+    rhs_rot, dw, r3, x3 = ws.rhs_rot, ws.dw, ws.r3, ws.x3
+    rho_g, c_a, c_al = ws.rho_g, ws.c_a, ws.c_al
+    Mf, Macc, Jb, G, GA = ws.Mf, ws.Macc, ws.Jb, ws.G, ws.GA
+    rhs, racc, u, cb = ws.rhs, ws.racc, ws.u, ws.cb
     for b in range(B):
         m = 0 if P.shape[0] == 1 else b  # time-only inputs: shared, or one per member
         P0 = P[m]
@@ -400,7 +438,6 @@ def forward_dynamics(q, qd, rel, force, moment, A, coupled):
             _mv(R, t2, t3)
             for k in range(3):
                 dw_b[b, i, k] = t3[k]
-    return qdd, a_G, dw_b, H
 
 
 @njit(cache=True, fastmath=False, inline="always", _nrt=False)

@@ -39,14 +39,19 @@ def rk4_chunk(ts, y0, f0, p, Y, F):
     """
     n = ts.shape[0] - 1
     B, m = y0.shape[0], y0.shape[1]
-    Y[0] = y0
-    F[0] = f0
     # explicit loops into preallocated stage states (no array temporaries per stage: 5-10 %
-    # of a step with ref10's 354 states; the same operations in the same order, the same bits)
-    k2 = np.empty((B, m))  # noqa: F821 (names of the generated module)
-    k3 = np.empty((B, m))  # noqa: F821
-    k4 = np.empty((B, m))  # noqa: F821
-    ys = np.empty((B, m))  # noqa: F821
+    # of a step with ref10's 354 states; the same operations in the same order, the same bits),
+    # the run's (p.work.stages (4, B, m): FusedRHS.with_work): a rigid model's chunk allocates
+    # nothing and is compiled without reference counting (floatwind.simulate.generate)
+    stages = p.work.stages
+    k2 = stages[0]
+    k3 = stages[1]
+    k4 = stages[2]
+    ys = stages[3]
+    for b in range(B):
+        for c in range(m):
+            Y[0, b, c] = y0[b, c]
+            F[0, b, c] = f0[b, c]
     for k in range(n):
         t = ts[k]
         h = ts[k + 1] - t
@@ -86,5 +91,7 @@ def rk4_chunk(ts, y0, f0, p, Y, F):
             st = rhs(p, ts_, ys, g, out)  # noqa: F821
             if st != 0:
                 return k, st
-        Y[k + 1] = ys
+        for b in range(B):
+            for c in range(m):
+                Y[k + 1, b, c] = ys[b, c]
     return n, 0

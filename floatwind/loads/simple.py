@@ -222,11 +222,12 @@ class LinearMatrices(Load, kind="linear"):
         Bd: np.ndarray  # (6, 6) body frame
         f0: np.ndarray  # (6,)
         yawed: bool  # (f0 - C q) in the frame yawed by the body's yaw (WAMIT hydrostatics)
+        work: np.ndarray  # (6, 6) scratch of the compiled kernel (one run's)
 
     def _params(self) -> Params:
         return self.Params(
             body=self.body, point_b=f64(self.point_b), point0_g=f64(self.point0_g), C=f64(self.C),
-            Bd=f64(self.Bd), f0=f64(self.f0), yawed=bool(self.yawed),
+            Bd=f64(self.Bd), f0=f64(self.f0), yawed=bool(self.yawed), work=np.zeros((6, 6)),
         )  # fmt: skip
 
     def compiled(self, env, batch):

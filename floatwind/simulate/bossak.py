@@ -108,7 +108,7 @@ class LinearizedSystem:
         F = np.empty((n + 1, B, 2 * m))
         A = np.empty((n + 1, B, m))
         done, status = fr.stepper.bossak_linear_chunk(
-            f64(ts), f64(y), f64(f), f64(a0), fr.params._replace(rel=rel),
+            f64(ts), f64(y), f64(f), f64(a0), fr.with_work(B, y.shape[1])._replace(rel=rel),
             cb.LinearModel(x0=f64(self.x0), S=S, K=K, C=C),
             cb.Newmark(alpha=params.alpha, gamma=params.gamma, beta=params.beta),
             cb.Record(Y=Y, F=F, A=A),

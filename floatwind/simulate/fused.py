@@ -107,6 +107,8 @@ class FusedRHS:
             euler_tol=float(EULER_SINGULARITY_TOL),
             dofs=(flex_params(system.flex) if self._flex
                   else dof_params(tree, None, system.model.batch)),  # fmt: skip
+            work=(kf.wrench_work(system.model.batch, tree.n_bodies) if stepper_kind(system)
+                  else kf.rigid_work(system.model.batch, tree.n_bodies, self._cm_b)),  # fmt: skip
         )
         self._motion = None
         self._rel0 = None
@@ -150,6 +152,20 @@ class FusedRHS:
                 motion[:, c, col] = val
         return motion
 
+    def with_work(self, B: int, n: int):
+        """The params with the scratch of the rigid right-hand side and of the RK4 chunk for
+        batch size ``B`` and ``n`` states (``floatwind._kernels.fused.rigid_work``; kept, made
+        again for another size)."""
+        from floatwind._kernels import fused as kf
+
+        w, N = self.params.work, self.system.tree.n_bodies
+        if isinstance(w, kf.WrenchWork):  # joint DOFs or a flexible tower: the wrench only
+            if w.force.shape[0] != B:
+                self.params = self.params._replace(work=kf.wrench_work(B, N))
+        elif w.stages.shape[1:] != (B, n):
+            self.params = self.params._replace(work=kf.rigid_work(B, N, self._cm_b, n))
+        return self.params
+
     def rk4_chunk(self, ts: np.ndarray, y: np.ndarray, f: np.ndarray, t0: float, dt: float):
         """RK4 steps over the step times ``ts`` (n + 1,) from (ts[0], y, f): returns
         (Y (n+1, B, n_y), F (n+1, B, n_y), steps done, status). The relative kinematics are
@@ -177,7 +193,7 @@ class FusedRHS:
         B = y.shape[0]
         Y = np.empty((n + 1, B, y.shape[1]))
         F = np.empty((n + 1, B, y.shape[1]))
-        p = self.params._replace(rel=rel)
+        p = self.with_work(B, y.shape[1])._replace(rel=rel)
         if self._flex:  # the joint motions at the same grid times (commands of drives)
             p = p._replace(dofs=p.dofs._replace(d=p.dofs.d._replace(motion=self._motion)))
         elif self.system.n_dof:

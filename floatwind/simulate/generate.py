@@ -145,7 +145,7 @@ def _source(loads: list, dofs: bool | str = False) -> str:
         "import math",
         "import numpy as np",
         "from floatwind.jit import njit",
-        "from floatwind._kernels.fused import rhs_dynamics, rhs_kinematics, select_add",
+        "from floatwind._kernels.fused import rhs_dynamics, rhs_kinematics, select_add, zeroed_wrench",
         "from floatwind._kernels.fused import rhs_dynamics_dofs, rhs_kinematics_dofs",
         "from floatwind._kernels.fused import rhs_dynamics_flex, rhs_kinematics_flex",
         "from floatwind.integrate.compiled_bossak import BodyState, Predicted, StepLoads",
@@ -190,7 +190,17 @@ def _source(loads: list, dofs: bool | str = False) -> str:
         defs.append("after = system_after_step")
     else:
         defs.append(glue + "def after(p, t, y, g):\n    return None")
-    defs.append(jit + _getsource(compiled.rk4_chunk))
+    # a rigid model's chunk allocates nothing (the run's scratch, p.work) and hands only views
+    # and records of the run's arrays to its stages: compiled without reference counting
+    # (_nrt=False), it pays no atomic increment and decrement of each array of each record it
+    # takes, per stage (docs/performance.md, "The rigid step without glue"). Not with joint DOFs
+    # or a flexible tower (their stages allocate), nor a load with candidates (its glue does).
+    plain = not dofs and not any(getattr(c, "children", ()) for c in loads)
+    chunk = _getsource(compiled.rk4_chunk)
+    if not plain:  # stage arrays of its own (as before the run's scratch: the same speed)
+        chunk = chunk.replace("    stages = p.work.stages\n", "    stages = np.empty((4, B, m))\n")
+    chunk_jit = "@njit(cache=True, fastmath=False, _nrt=False)\n" if plain else jit
+    defs.append(chunk_jit + chunk)
     defs.append(jit + _getsource(compiled_bossak.bossak_linear_chunk))
     defs.append(jit + _getsource(compiled_bossak.bossak_linked_chunk))
     head = (
