@@ -365,10 +365,10 @@ def _c(a, shape=None) -> np.ndarray:
 
 
 def rows(flex, rel_tree, ext, md_ext, q, qd, qm, u, wrench):
-    """The Accelerations (``node_acc`` with them) and the channels (a dict in
-    ``FlexTower.channels``' order) of the rows, by :func:`flex_channels`."""
-    from floatwind.multibody.mcm import Accelerations
-
+    """(a_G (B, N, 3), alpha (B, N, 3), H (B, 3), the nodes' and the top's a (B, J + 1, 3),
+    the channels: a dict in ``FlexTower.channels``' order) of the rows, by
+    :func:`flex_channels` (``floatwind.simulate.system.System._flex_rows`` makes the
+    Accelerations of them)."""
     if getattr(flex, "_chan_params", None) is None:
         flex._chan_params = params(flex)
     cf, ci = flex._chan_params
@@ -392,7 +392,5 @@ def rows(flex, rel_tree, ext, md_ext, q, qd, qm, u, wrench):
     flex_channels(st, pts, mats, bool(nj), cf, ci, cv, ch)
     a = cv[:, : 3 * Pn].reshape(B, Pn, 3)
     al = cv[:, 3 * Pn : 3 * Pn + 3 * N].reshape(B, N, 3)
-    acc = Accelerations(u[:, 0:6], a[:, :N], al, cv[:, 3 * Pn + 3 * N :], u[:, 6:])
-    acc.node_acc = a[:, N:]
-    acc.flex_channels = {k: ch[:, i] for i, k in enumerate(names)}
-    return acc
+    chans = {k: ch[:, i] for i, k in enumerate(names)}
+    return a[:, :N], al, cv[:, 3 * Pn + 3 * N :], a[:, N:], chans

@@ -369,7 +369,10 @@ class System:
         ext, md_ext, qm, _qmd = md.flex
         # the accelerations and the tower channels compiled (floatwind._kernels.flex_chan;
         # the NumPy reference: FlexTower.accelerations, FlexTower.channels)
-        return flex_chan.rows(self.flex, rel, ext, md_ext, q, qd, qm, u, w)
+        a, al, H, node_acc, chans = flex_chan.rows(self.flex, rel, ext, md_ext, q, qd, qm, u, w)
+        acc = Accelerations(u[:, 0:6], a, al, H, u[:, 6:])
+        acc.node_acc, acc.flex_channels = node_acc, chans
+        return acc
 
     def _relative_many(self, times: np.ndarray) -> list:
         """:meth:`_relative` at each of ``times``, the grid times computed in one vectorised
