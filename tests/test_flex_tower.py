@@ -509,11 +509,13 @@ def test_output_blocks_of_a_flexible_tower_give_the_same_bits(monkeypatch):
 def test_compiled_output_rows_equal_the_numpy_solve(monkeypatch):
     """The output channels of a flexible tower take the coupled solve of the stepping's compiled
     stage at every output row (System._flex_rows: floatwind._kernels.flex_out.flex_rows, then
-    FlexTower.accelerations): all four modes, a batch of two tilts, every channel equals the
+    the accelerations and the tower channels' inverse dynamics compiled,
+    floatwind._kernels.flex_chan): all four modes, a batch of two tilts, every channel equals the
     NumPy solve's (FlexTower.forward_dynamics) on the same states to rounding, and a batch
     member's channels equal its run alone bit for bit."""
     import copy
 
+    from floatwind._kernels import flex_chan
     from floatwind.case.loader import model_from_dict
     from floatwind.case.openfast.fst import read_fst
     from floatwind.case.openfast.importer import case_from_deck
@@ -526,11 +528,13 @@ def test_compiled_output_rows_equal_the_numpy_solve(monkeypatch):
     case["simulation"]["t_max"] = 1.0
     angs = [[0.01, -0.03, 0.05], [0.0, 0.02, 0.0]]
     case["initial"]["angles"] = angs
-    calls = []
+    calls, chans = [], []
     real = System._flex_rows
     monkeypatch.setattr(System, "_flex_rows", lambda s, *a: calls.append(1) or real(s, *a))
+    kern = flex_chan.flex_channels
+    monkeypatch.setattr(flex_chan, "flex_channels", lambda *a: chans.append(1) or kern(*a))
     a = simulate(model_from_dict(case), progress=False)
-    assert calls  # the compiled rows were used
+    assert calls and chans  # the compiled rows and the compiled channels were used
     one = copy.deepcopy(case)
     one["initial"]["angles"] = angs[0]
     a1 = simulate(model_from_dict(one), progress=False)

@@ -516,7 +516,11 @@ class FlexTower:
         YawBrTD/TV/TA*p of the tower top, and the inverse-dynamics loads YawBr*p (the bodies
         above the tower top on it, about the deflected top, tower-top axes) and TwrBs*t
         (bodies + tower nodes on the platform, about the tower base, platform axes), with
-        the accelerations of the coupled solve (no numerical differentiation)."""
+        the accelerations of the coupled solve (no numerical differentiation). The compiled
+        output rows bring them computed (``acc.flex_channels``: floatwind._kernels.flex_chan)."""
+        done = getattr(ev.acc, "flex_channels", None)
+        if done is not None:
+            return dict(done)
         ext, md_ext, qm, qmd = ev.md.flex
         q, qd = ev.q, ev.qd
         N, J = self.tree.n_bodies, self.J

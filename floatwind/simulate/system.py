@@ -341,8 +341,10 @@ class System:
         """:meth:`FlexTower.forward_dynamics` of the rows ``y`` by the stepping's compiled
         stage (``floatwind._kernels.flex_out.flex_rows``: ``flex_state`` on the undeflected
         tree's relative kinematics of each row, then ``flex_dynamics``), the bodies' and the
-        nodes' accelerations from its solution (:meth:`FlexTower.accelerations`)."""
-        from floatwind._kernels import f64
+        nodes' accelerations from its solution and the tower channels (``acc.flex_channels``)
+        by ``floatwind._kernels.flex_chan.rows`` (:meth:`FlexTower.accelerations` and
+        :meth:`FlexTower.channels` the NumPy reference)."""
+        from floatwind._kernels import f64, flex_chan
         from floatwind._kernels.flex_out import flex_rows
 
         if getattr(self, "_flex_fp", None) is None:
@@ -364,8 +366,13 @@ class System:
         fm = np.stack([f64(w.force), f64(w.moment)])
         out = flex_rows(fp.fp, fp.ip, tab, f64(y), tau, fm, A)
         u = np.concatenate([out[:, 6:12], out[:, 12 + nf : 12 + 2 * nf]], axis=1)
-        ext, md_ext, _qm, _qmd = md.flex
-        return self.flex.accelerations(rel, ext, md_ext, q, qd, u)
+        ext, md_ext, qm, _qmd = md.flex
+        # the accelerations and the tower channels compiled (floatwind._kernels.flex_chan;
+        # the NumPy reference: FlexTower.accelerations, FlexTower.channels)
+        a, al, H, node_acc, chans = flex_chan.rows(self.flex, rel, ext, md_ext, q, qd, qm, u, w)
+        acc = Accelerations(u[:, 0:6], a, al, H, u[:, 6:])
+        acc.node_acc, acc.flex_channels = node_acc, chans
+        return acc
 
     def _relative_many(self, times: np.ndarray) -> list:
         """:meth:`_relative` at each of ``times``, the grid times computed in one vectorised
