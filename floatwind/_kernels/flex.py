@@ -250,8 +250,8 @@ def flex_state(fp, ip, trho, tdrho, tddrho, tR, tw, tdw, per_member, gm, y):
     v_G = np.empty((B, N, 3))
     w_g = np.empty((B, N, 3))
     ws = np.empty(state_ws_size(N, n, nf))
-    flex_state_into(fp, ip, trho, tdrho, tddrho, tR, tw, tdw, per_member, gm, y, X, r_G, R_b2g,
-                    v_G, w_g, ws)  # fmt: skip
+    flex_state_into(fp, ip, (trho, tdrho, tddrho, tR, tw, tdw), per_member, gm, y,
+                    (X, r_G, R_b2g, v_G, w_g, ws))  # fmt: skip
     return X, r_G, R_b2g, v_G, w_g
 
 
@@ -262,11 +262,13 @@ def state_ws_size(N, n, nf):
 
 
 @njit(cache=True, fastmath=False, _nrt=False)
-def flex_state_into(fp, ip, trho, tdrho, tddrho, tR, tw, tdw, per_member, gm, y, X, r_G, R_b2g,
-                    v_G, w_g, ws):  # fmt: skip
-    """:func:`flex_state` into the run's arrays ``X`` (B * size), r_G, R_b2g, v_G, w_g and the
-    scratch ``ws`` (:func:`state_ws_size`): it allocates nothing and returns nothing (compiled
-    without reference counting; every region is written before it is read)."""
+def flex_state_into(fp, ip, tab, per_member, gm, y, out):
+    """:func:`flex_state` of the table ``tab`` = (trho, tdrho, tddrho, tR, tw, tdw) into the
+    run's arrays ``out`` = (X (B * size), r_G, R_b2g, v_G, w_g, ws: the scratch,
+    :func:`state_ws_size`): it allocates nothing and returns nothing (compiled without
+    reference counting; every region is written before it is read)."""
+    trho, tdrho, tddrho, tR, tw, tdw = tab
+    X, r_G, R_b2g, v_G, w_g, ws = out
     B = y.shape[0]
     N, nj, n, nf = ip[IP_N], ip[IP_NJ], ip[IP_NM], ip[IP_NF]
     o_phit, o_axt, o_e, o_slope = ip[6], ip[7], ip[8], ip[9]

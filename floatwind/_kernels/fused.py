@@ -272,8 +272,8 @@ def rhs_kinematics_flex(rel, w, f, euler_tol, y, g):
     k = w.kin
     if f.nj == 0:  # the run's table: one row (or one per grid time) for every member
         kfx.flex_state_into(
-            f.fp, f.ip, rel.rho, rel.drho, rel.ddrho, rel.R_c2s, rel.w_rel, rel.dw_rel, False,
-            gm, y, w.X, k.r_G, k.R_b2g, k.v_G, k.w_b, w.ws,
+            f.fp, f.ip, (rel.rho, rel.drho, rel.ddrho, rel.R_c2s, rel.w_rel, rel.dw_rel), False,
+            gm, y, (w.X, k.r_G, k.R_b2g, k.v_G, k.w_b, w.ws),
         )  # fmt: skip
     else:
         d, t0 = f.d, w.rel
@@ -281,8 +281,8 @@ def rhs_kinematics_flex(rel, w, f, euler_tol, y, g):
         km.rel_table(d.order, d.parent, d.axis, d.R0_c2p, d.rJp, d.uc, d.mass, d.inertia_b,
                      d.total_mass, w.motion, t0)  # fmt: skip
         kfx.flex_state_into(
-            f.fp, f.ip, t0.rho, t0.drho, t0.ddrho, t0.R_c2s, t0.w_rel, t0.dw_rel, True, gm, y,
-            w.X, k.r_G, k.R_b2g, k.v_G, k.w_b, w.ws,
+            f.fp, f.ip, (t0.rho, t0.drho, t0.ddrho, t0.R_c2s, t0.w_rel, t0.dw_rel), True, gm, y,
+            (w.X, k.r_G, k.R_b2g, k.v_G, k.w_b, w.ws),
         )  # fmt: skip
     return status, k, w.X
 
