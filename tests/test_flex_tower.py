@@ -426,13 +426,14 @@ def test_compiled_equals_numpy_path_and_batch_bits(monkeypatch):
     y[1:] += 1e-2 * rng.standard_normal(y[1:].shape) * np.maximum(np.abs(y0), 0.1)
     ref = system.rhs(0.0, y)
     rel = fr._rel(np.array([0.0]))
-    p = fr.params._replace(rel=rel)
+    p = fr.with_work(3, y.shape[1])._replace(rel=rel)
     p = p._replace(dofs=p.dofs._replace(d=p.dofs.d._replace(motion=fr._motion)))
     out = np.zeros_like(y)
     assert fr.stepper.rhs(p, 0.0, y, 0, out) == 0
     scale = np.maximum(np.abs(ref).max(axis=0), 1e-300)
     assert np.max(np.abs(out - ref) / scale) < 1e-12
     one = np.zeros((1, y.shape[1]))
+    p = p._replace(work=fr.with_work(1, y.shape[1]).work)  # the run's scratch for one member
     fr.stepper.rhs(p, 0.0, y[2:3].copy(), 0, one)
     assert np.array_equal(one, out[2:3])
     chunks = []

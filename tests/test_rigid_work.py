@@ -1,4 +1,4 @@
-"""The rigid template's chunk without reference counting (docs/performance.md, "The rigid step
+"""The generated chunks without reference counting (docs/performance.md, "The rigid step
 without glue"): which generated chunks are compiled with ``_nrt=False``, and a kernel first typed
 from such a caller keeps its own reference counting (numba would let it inherit the caller's)."""
 
@@ -20,9 +20,8 @@ def _chunk_decorator(text: str) -> str:
 
 def test_a_rigid_models_chunk_is_compiled_without_reference_counting():
     loads = [CompiledLoad(kl.gravity_kernel, None), CompiledLoad(kl.linear_matrices_kernel, None)]
-    assert "_nrt=False" in _chunk_decorator(_source(loads, False))
-    for dofs in (True, "flex"):  # their stages allocate
-        assert "_nrt" not in _chunk_decorator(_source(loads, dofs))
+    for dofs in (False, True, "flex"):  # rigid, joint DOFs, flexible tower: the run's scratch
+        assert "_nrt=False" in _chunk_decorator(_source(loads, dofs))
     select = CompiledLoad(None, None, children=(loads[0],))  # its glue allocates
     assert "_nrt" not in _chunk_decorator(_source([select], False))
 

@@ -243,6 +243,33 @@ def flex_state(fp, ip, trho, tdrho, tddrho, tR, tw, tdw, per_member, gm, y):
     ``per_member`` row b for member b (the joint DOFs' table of the members,
     ``floatwind._kernels.joints.rel_rows``)."""
     B = y.shape[0]
+    N, nf, n = ip[IP_N], ip[IP_NF], ip[IP_NM]
+    X = np.empty(B * _xlay(N, nf)[-1])
+    r_G = np.empty((B, N, 3))
+    R_b2g = np.empty((B, N, 3, 3))
+    v_G = np.empty((B, N, 3))
+    w_g = np.empty((B, N, 3))
+    ws = np.empty(state_ws_size(N, n, nf))
+    flex_state_into(fp, ip, (trho, tdrho, tddrho, tR, tw, tdw), per_member, gm, y,
+                    (X, r_G, R_b2g, v_G, w_g, ws))  # fmt: skip
+    return X, r_G, R_b2g, v_G, w_g
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def state_ws_size(N, n, nf):
+    """The length of :func:`flex_state_into`'s scratch ``ws`` (its offsets, in their order)."""
+    return 18 * N + 12 * n + 3 * nf + 141 + nsum_size(n)
+
+
+@njit(cache=True, fastmath=False, _nrt=False)
+def flex_state_into(fp, ip, tab, per_member, gm, y, out):
+    """:func:`flex_state` of the table ``tab`` = (trho, tdrho, tddrho, tR, tw, tdw) into the
+    run's arrays ``out`` = (X (B * size), r_G, R_b2g, v_G, w_g, ws: the scratch,
+    :func:`state_ws_size`): it allocates nothing and returns nothing (compiled without
+    reference counting; every region is written before it is read)."""
+    trho, tdrho, tddrho, tR, tw, tdw = tab
+    X, r_G, R_b2g, v_G, w_g, ws = out
+    B = y.shape[0]
     N, nj, n, nf = ip[IP_N], ip[IP_NJ], ip[IP_NM], ip[IP_NF]
     o_phit, o_axt, o_e, o_slope = ip[6], ip[7], ip[8], ip[9]
     o_mass, o_in, o_top0, o_pt = ip[12], ip[13], ip[14], ip[15]
@@ -252,11 +279,6 @@ def flex_state(fp, ip, trho, tdrho, tddrho, tR, tw, tdw, per_member, gm, y):
     total_mass = fp[o_sc]
     (oRho, oDrho, oDdrho, oR, oW, oDw, oP, odP, oQ, odQ, oE, oL, onm1, onL, onD, onLL, onLr,
      onLv, onLa, S) = _xlay(N, nf)  # fmt: skip
-    X = np.empty(B * S)
-    r_G = np.empty((B, N, 3))
-    R_b2g = np.empty((B, N, 3, 3))
-    v_G = np.empty((B, N, 3))
-    w_g = np.empty((B, N, 3))
     # the scratch of a member, one allocation: offsets
     wr = 0
     wdr = 3 * N
@@ -281,7 +303,6 @@ def flex_state(fp, ip, trho, tdrho, tddrho, tR, tw, tdw, per_member, gm, y):
     wRF, wR0, wdR0, wM3, wJm, wdJ = m9, m9 + 9, m9 + 18, m9 + 27, m9 + 36, m9 + 45
     wRI, wRb, wTb = m9 + 54, m9 + 63, m9 + 72
     wns = m9 + 81  # the node sums' scratch (flex_nodes.node_sums)
-    ws = np.empty(wns + nsum_size(n))
     for k in range(n):
         for c in range(3):
             ws[wEF + c * n + k] = 0.0
@@ -524,7 +545,6 @@ def flex_state(fp, ip, trho, tdrho, tddrho, tR, tw, tdw, per_member, gm, y):
             _mv(ws, wRb, ws, wv, ws, wo)
             for k in range(3):
                 w_g[b, i, k] = ws[wo + k]
-    return X, r_G, R_b2g, v_G, w_g
 
 
 @njit(cache=True, fastmath=False, inline="always")
@@ -560,6 +580,26 @@ def flex_dynamics(fp, ip, y, X, tau, force, moment, A, coupled, out):
     bodies + nodes, assembled as the joint-DOF solve's pieces (``floatwind._kernels.joints``:
     base_frame, base_rows, point_rows, dof_rows, body_rows, solve_rows) for the bodies plus the
     nodes' rows and weight from the node sums of :func:`flex_state`."""
+    N, nf = ip[IP_N], ip[IP_NF]
+    nn = 6 + nf
+    sc = (np.empty((nn, nn)), np.empty(nn), np.empty(nn), np.empty(dyn_ws_size(N, nf)),
+          np.empty((6, 6)), np.empty((6, 6)), np.empty((3, 3)))  # fmt: skip
+    flex_dynamics_into(fp, ip, y, X, tau, force, moment, A, coupled, out, sc)
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def dyn_ws_size(N, nf):
+    """The length of :func:`flex_dynamics_into`'s flat scratch (its offsets, in their order)."""
+    nn = 6 + nf
+    return 117 + 6 * nn + N * 6 * nn + N * 6 + 3 * N
+
+
+@njit(cache=True, fastmath=False, _nrt=False)
+def flex_dynamics_into(fp, ip, y, X, tau, force, moment, A, coupled, out, sc):
+    """:func:`flex_dynamics` with the run's scratch ``sc`` = (K (nn, nn), r (nn,), u (nn,),
+    ws (:func:`dyn_ws_size`), G, GA (6, 6), Rm (3, 3)), nn = 6 + nf: it allocates nothing
+    (compiled without reference counting; every region is written before it is read)."""
+    K, r, u, ws, G, GA, Rm = sc
     B = y.shape[0]
     N, nj, n, nf = ip[IP_N], ip[IP_NJ], ip[IP_NM], ip[IP_NF]
     o_Km, o_Cm, o_mass, o_in = ip[10], ip[11], ip[12], ip[13]
@@ -577,19 +617,12 @@ def flex_dynamics(fp, ip, y, X, tau, force, moment, A, coupled, out):
             for m in range(n):
                 v -= fp[o_Cm + k * n + m] * y[b, 12 + nf + nj + m]
             tau[b, nj + k] = v
-    K = np.empty((nn, nn))
-    r = np.empty(nn)
-    u = np.empty(nn)
     # scratch: the base frame and the small vectors, Jb (N, 6, nn), cb (N, 6), rho_g (N, 3)
     sR, sTw, sRE, sw, sh, st1, st2, st3, sx3, sF, sMg = 0, 9, 18, 21, 24, 27, 30, 33, 36, 39, 42
     sJs, sRb, sIg, swb, sMi, sv6, sMJ = 45, 54, 63, 72, 75, 111, 117
     sJb = sMJ + 6 * nn
     scb = sJb + N * 6 * nn
     srg = scb + N * 6
-    ws = np.empty(srg + 3 * N)
-    G = np.empty((6, 6))
-    GA = np.empty((6, 6))
-    Rm = np.empty((3, 3))
     for b in range(B):
         x = b * S
         # base_frame: R, Tw, RE, w (Wang 5.10) and h = P w + Q

@@ -34,8 +34,8 @@ from floatwind._kernels.status import EULER_SINGULAR
 from floatwind.jit import njit
 
 __all__ = [
-    "LANES_MIN", "RelTable", "RigidWork", "SystemParams", "WrenchWork", "rigid_work",
-    "system_rhs", "wrench_work",
+    "FlexWork", "LANES_MIN", "RelTable", "RigidWork", "SystemParams", "WrenchWork", "flex_work",
+    "rigid_work", "system_rhs", "wrench_work",
 ]
 
 #: batch size from which the wave kernels run with the members in SIMD lanes (same bits)
@@ -68,7 +68,7 @@ class SystemParams(NamedTuple):
     adds_mass: bool  # some load writes added mass
     euler_tol: float  # floatwind.rotation.euler.EULER_SINGULARITY_TOL
     dofs: kj.DofParams  # joint degrees of freedom (dofs.n = 0: none)
-    work: RigidWork | WrenchWork  # the right-hand side's scratch (rigid_work, wrench_work)
+    work: RigidWork | WrenchWork | FlexWork  # the right-hand side's scratch (rigid_work, wrench_work)
 
 
 class RigidWork(NamedTuple):
@@ -104,18 +104,57 @@ def rigid_work(B: int, N: int, cm_b: np.ndarray, n: int = 12) -> RigidWork:
 
 
 class WrenchWork(NamedTuple):
-    """The ``work`` of a model with joint DOFs or a flexible tower (:func:`wrench_work`): only
-    the wrench arrays (its chunk counts references: each array in its params costs an atomic
-    increment and decrement per stage)."""
+    """The ``work`` of a model with joint DOFs (:func:`wrench_work`): the wrench arrays and the
+    RK4 chunk's stage arrays (its kinematics and dynamics scratch is ``DofParams.ws_kin``,
+    ``ws_dyn``)."""
 
     force: np.ndarray  # (B, N, 3)
     moment: np.ndarray  # (B, N, 3)
     A: np.ndarray  # (B, N, 6, 6)
+    stages: np.ndarray  # (4, B, n) the RK4 chunk's stage slopes k2, k3, k4 and stage state
 
 
-def wrench_work(B: int, N: int) -> WrenchWork:
-    """A :class:`WrenchWork` for B members and N bodies (NumPy)."""
-    return WrenchWork(np.zeros((B, N, 3)), np.zeros((B, N, 3)), np.zeros((B, N, 6, 6)))
+def wrench_work(B: int, N: int, n: int = 12) -> WrenchWork:
+    """A :class:`WrenchWork` for B members, N bodies and n states (NumPy)."""
+    return WrenchWork(np.zeros((B, N, 3)), np.zeros((B, N, 3)), np.zeros((B, N, 6, 6)),
+                      np.zeros((4, B, n)))  # fmt: skip
+
+
+class FlexWork(NamedTuple):
+    """The ``work`` of a model with a flexible tower (:func:`flex_work`): the wrench and stage
+    arrays of :class:`WrenchWork`, the flexible state and the bodies' kinematics
+    (``floatwind._kernels.flex.flex_state_into``), the scratch of both flexible stages, the
+    drive and modal torques, and (joint DOFs) the members' joint motions and relative table.
+    Nothing in it is read before it is written in the same evaluation."""
+
+    force: np.ndarray  # (B, N, 3)
+    moment: np.ndarray  # (B, N, 3)
+    A: np.ndarray  # (B, N, 6, 6)
+    stages: np.ndarray  # (4, B, n)
+    X: np.ndarray  # (B * size,) flex_state's rows
+    kin: BodyKinematics  # (B, N, ...) and the CM offsets cm_b (N, 3)
+    ws: np.ndarray  # flex_state_into's scratch (flex.state_ws_size)
+    dyn: tuple  # flex_dynamics_into's scratch (K, r, u, ws, G, GA, Rm)
+    tau: np.ndarray  # (B, nf)
+    motion: np.ndarray  # (B, N, 6) the members' joint motions (joints.motion_rows)
+    rel: kj.RelTableB  # (B, ...) their relative kinematics (mcm.rel_table)
+
+
+def flex_work(B: int, N: int, n_modes: int, nf: int, cm_b: np.ndarray, n: int) -> FlexWork:
+    """A :class:`FlexWork` for B members, N bodies, ``n_modes`` tower modes, ``nf`` DOF columns
+    and n states (NumPy)."""
+    e = np.zeros
+    nn = 6 + nf
+    cm = np.ascontiguousarray(cm_b, dtype=np.float64)
+    kin = BodyKinematics(e((B, N, 3)), e((B, N, 3, 3)), e((B, N, 3)), e((B, N, 3)), cm)
+    rel = kj.RelTableB(e((B, N, 3)), e((B, N, 3)), e((B, N, 3)), e((B, N, 3, 3)), e((B, N, 3)),
+                       e((B, N, 3)), e((B, 3, 3)), e((B, 3, 3)), e((B, 3)), e((B, 3)), 0.0, cm)  # fmt: skip (total_mass: not read)
+    size = int(kfx._xlay(N, nf)[-1])
+    dyn = (e((nn, nn)), e(nn), e(nn), e(int(kfx.dyn_ws_size(N, nf))), e((6, 6)), e((6, 6)),
+           e((3, 3)))  # fmt: skip
+    return FlexWork(e((B, N, 3)), e((B, N, 3)), e((B, N, 6, 6)), e((4, B, n)), e(B * size), kin,
+                    e(int(kfx.state_ws_size(N, n_modes, nf))), dyn, e((B, nf)), e((B, N, 6)),
+                    rel)  # fmt: skip
 
 
 @njit(cache=True, fastmath=False, _nrt=False)
@@ -152,16 +191,14 @@ def rhs_kinematics(rel, static, euler_tol, g, y, w):
     return status
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def zeroed_wrench(w, B):
-    """``w.force``, ``w.moment``, ``w.A`` of a :class:`WrenchWork`, zeroed (for the joint-DOF and
-    flexible templates, whose stages allocate: one call instead of three zeroed arrays); new
-    zeroed arrays when ``w`` was made for another batch size than ``B`` (a direct call of
-    ``rhs``)."""
+    """``w.force``, ``w.moment``, ``w.A`` of a :class:`WrenchWork` or :class:`FlexWork`, zeroed
+    (for the joint-DOF and flexible templates); refuses a ``w`` made for another batch size
+    than ``B`` (``FusedRHS.with_work``), as :func:`rhs_kinematics`."""
     force, moment, A = w.force, w.moment, w.A
     if force.shape[0] != B:
-        N = force.shape[1]
-        return np.zeros((B, N, 3)), np.zeros((B, N, 3)), np.zeros((B, N, 6, 6))
+        raise ValueError("the scratch was made for another batch size (FusedRHS.with_work)")
     for b in range(force.shape[0]):
         for n in range(force.shape[1]):
             for j in range(3):
@@ -193,7 +230,7 @@ def rhs_dynamics(rel, static, adds_mass, g, y, w, out):
             out[b, 6 + k] = qdd[b, k]
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, inline="always")
 def rhs_kinematics_dofs(d, euler_tol, y, g):
     """:func:`rhs_kinematics` of a tree with joint DOFs: the relative kinematics per member, then
     the body kinematics (Wang 5.10) (``floatwind._kernels.joints.member_kinematics``)."""
@@ -220,39 +257,45 @@ def rhs_dynamics_dofs(rel, d, adds_mass, g, y, force, moment, A, out):
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def rhs_kinematics_flex(rel, f, euler_tol, y, g):
+def rhs_kinematics_flex(rel, w, f, euler_tol, y, g):
     """:func:`rhs_kinematics` of a model with a flexible tower (``f`` a
-    :class:`floatwind._kernels.flex.FlexParams`, ``rel`` the run's table of the tree): the
-    relative kinematics of the tree on the deflected tower per member, then the body kinematics
-    (Wang 5.10). The flexible kernels take plain arrays (``f.fp``, ``f.ip``, the table's
-    fields): the tree's record ``f.d`` is read only with joint DOFs."""
+    :class:`floatwind._kernels.flex.FlexParams`, ``rel`` the run's table of the tree, ``w`` the
+    run's :class:`FlexWork`): the relative kinematics of the tree on the deflected tower per
+    member, then the body kinematics (Wang 5.10), into ``w`` (allocates nothing). The flexible
+    kernels take plain arrays (``f.fp``, ``f.ip``, the table's fields): the tree's record
+    ``f.d`` is read only with joint DOFs."""
     status = 0
     for b in range(y.shape[0]):
         if abs(math.cos(y[b, 4])) < euler_tol:
             status = EULER_SINGULAR
     gm = g if f.moving else 0
+    k = w.kin
     if f.nj == 0:  # the run's table: one row (or one per grid time) for every member
-        X, r_G, R_b2g, v_G, w_b = kfx.flex_state(
-            f.fp, f.ip, rel.rho, rel.drho, rel.ddrho, rel.R_c2s, rel.w_rel, rel.dw_rel, False,
-            gm, y,
+        kfx.flex_state_into(
+            f.fp, f.ip, (rel.rho, rel.drho, rel.ddrho, rel.R_c2s, rel.w_rel, rel.dw_rel), False,
+            gm, y, (w.X, k.r_G, k.R_b2g, k.v_G, k.w_b, w.ws),
         )  # fmt: skip
     else:
-        t0 = kj.rel_rows(f.d, kj.member_motion(f.d, gm, y, f.nf))
-        X, r_G, R_b2g, v_G, w_b = kfx.flex_state(
-            f.fp, f.ip, t0.rho, t0.drho, t0.ddrho, t0.R_c2s, t0.w_rel, t0.dw_rel, True, gm, y
+        d, t0 = f.d, w.rel
+        kj.motion_rows(d, gm, y, f.nf, w.motion)
+        km.rel_table(d.order, d.parent, d.axis, d.R0_c2p, d.rJp, d.uc, d.mass, d.inertia_b,
+                     d.total_mass, w.motion, t0)  # fmt: skip
+        kfx.flex_state_into(
+            f.fp, f.ip, (t0.rho, t0.drho, t0.ddrho, t0.R_c2s, t0.w_rel, t0.dw_rel), True, gm, y,
+            (w.X, k.r_G, k.R_b2g, k.v_G, k.w_b, w.ws),
         )  # fmt: skip
-    return status, BodyKinematics(r_G, R_b2g, v_G, w_b, f.cm_b), X
+    return status, k, w.X
 
 
 @njit(cache=True, fastmath=False, inline="always")
-def rhs_dynamics_flex(X, f, adds_mass, g, y, force, moment, A, out):
+def rhs_dynamics_flex(w, X, f, adds_mass, g, y, force, moment, A, out):
     """Forward dynamics with the tower modes (and joint DOFs): out[:, :6] = qd, out[:, 6:12] =
-    qdd, then the DOF rates and accelerations (``floatwind._kernels.flex.flex_dynamics``; the
-    joints' drive torques first, ``joints.drive_rows``)."""
-    tau = np.empty((y.shape[0], f.nf))
+    qdd, then the DOF rates and accelerations (``floatwind._kernels.flex.flex_dynamics_into``
+    on the scratch of ``w``; the joints' drive torques first, ``joints.drive_rows``)."""
+    tau = w.tau
     if f.nj > 0:
         kj.drive_rows(f.d, g if f.moving else 0, y, f.nf, tau)
-    kfx.flex_dynamics(f.fp, f.ip, y, X, tau, force, moment, A, adds_mass, out)
+    kfx.flex_dynamics_into(f.fp, f.ip, y, X, tau, force, moment, A, adds_mass, out, w.dyn)
 
 
 def system_rhs(p, t, y, g, out):

@@ -99,16 +99,15 @@ class FusedRHS:
         self._static = system.static
         self.stepper = stepper(self.compiled, stepper_kind(system))  # its system_rhs, rk4_chunk
         self._flex = getattr(system, "flex", None) is not None
+        dofs = flex_params(system.flex) if self._flex else dof_params(tree, None, system.model.batch)
         self.params = kf.SystemParams(
             static=self._static,
             rel=None,
             loads=tuple(c.params for c in self.compiled),
             adds_mass=any(c.adds_mass for c in self.compiled),
             euler_tol=float(EULER_SINGULARITY_TOL),
-            dofs=(flex_params(system.flex) if self._flex
-                  else dof_params(tree, None, system.model.batch)),  # fmt: skip
-            work=(kf.wrench_work(system.model.batch, tree.n_bodies) if stepper_kind(system)
-                  else kf.rigid_work(system.model.batch, tree.n_bodies, self._cm_b)),  # fmt: skip
+            dofs=dofs,
+            work=self._work(system.model.batch, 12 + 2 * (dofs.nf if self._flex else dofs.n), dofs),
         )
         self._motion = None
         self._rel0 = None
@@ -152,18 +151,24 @@ class FusedRHS:
                 motion[:, c, col] = val
         return motion
 
-    def with_work(self, B: int, n: int):
-        """The params with the scratch of the rigid right-hand side and of the RK4 chunk for
-        batch size ``B`` and ``n`` states (``floatwind._kernels.fused.rigid_work``; kept, made
-        again for another size)."""
+    def _work(self, B: int, n: int, dofs):
+        """The right-hand side's and the RK4 chunk's scratch for batch size ``B`` and ``n``
+        states (``floatwind._kernels.fused``: ``flex_work`` with a flexible tower,
+        ``wrench_work`` with joint DOFs, else ``rigid_work``)."""
         from floatwind._kernels import fused as kf
 
-        w, N = self.params.work, self.system.tree.n_bodies
-        if isinstance(w, kf.WrenchWork):  # joint DOFs or a flexible tower: the wrench only
-            if w.force.shape[0] != B:
-                self.params = self.params._replace(work=kf.wrench_work(B, N))
-        elif w.stages.shape[1:] != (B, n):
-            self.params = self.params._replace(work=kf.rigid_work(B, N, self._cm_b, n))
+        N = self.system.tree.n_bodies
+        if self._flex:
+            return kf.flex_work(B, N, dofs.n, dofs.nf, self._cm_b, n)
+        if self.system.n_dof:
+            return kf.wrench_work(B, N, n)
+        return kf.rigid_work(B, N, self._cm_b, n)
+
+    def with_work(self, B: int, n: int):
+        """The params with the scratch of the right-hand side and of the RK4 chunk for batch
+        size ``B`` and ``n`` states (:meth:`_work`; kept, made again for another size)."""
+        if self.params.work.stages.shape[1:] != (B, n):
+            self.params = self.params._replace(work=self._work(B, n, self.params.dofs))
         return self.params
 
     def rk4_chunk(self, ts: np.ndarray, y: np.ndarray, f: np.ndarray, t0: float, dt: float):

@@ -72,8 +72,8 @@ def _emit(c, name: str, imports: list[str], defs: list[str]) -> None:
 
 #: a flexible tower's stages in place of the joint-DOF ones: the same template otherwise
 #: (they return the same; the flexible kinematics also take the run's table of the tree, p.rel)
-_FLEX_STAGES = {"rhs_kinematics_dofs(": "rhs_kinematics_flex(p.rel, ",
-                "rhs_dynamics_dofs(": "rhs_dynamics_flex("}  # fmt: skip
+_FLEX_STAGES = {"rhs_kinematics_dofs(": "rhs_kinematics_flex(p.rel, p.work, ",
+                "rhs_dynamics_dofs(": "rhs_dynamics_flex(p.work, "}  # fmt: skip
 
 
 @functools.cache
@@ -190,12 +190,13 @@ def _source(loads: list, dofs: bool | str = False) -> str:
         defs.append("after = system_after_step")
     else:
         defs.append(glue + "def after(p, t, y, g):\n    return None")
-    # a rigid model's chunk allocates nothing (the run's scratch, p.work) and hands only views
-    # and records of the run's arrays to its stages: compiled without reference counting
-    # (_nrt=False), it pays no atomic increment and decrement of each array of each record it
-    # takes, per stage (docs/performance.md, "The rigid step without glue"). Not with joint DOFs
-    # or a flexible tower (their stages allocate), nor a load with candidates (its glue does).
-    plain = not dofs and not any(getattr(c, "children", ()) for c in loads)
+    # a model's chunk allocates nothing (the run's scratch, p.work: RigidWork, WrenchWork with
+    # joint DOFs, FlexWork with a flexible tower) and hands only views and records of the run's
+    # arrays to its stages: compiled without reference counting (_nrt=False), it pays no atomic
+    # increment and decrement of each array of each record it takes, per stage
+    # (docs/performance.md, "The rigid step without glue"). Not with a load with candidates
+    # (its glue allocates).
+    plain = not any(getattr(c, "children", ()) for c in loads)
     chunk = _getsource(compiled.rk4_chunk)
     if not plain:  # stage arrays of its own (as before the run's scratch: the same speed)
         chunk = chunk.replace("    stages = p.work.stages\n", "    stages = np.empty((4, B, m))\n")
