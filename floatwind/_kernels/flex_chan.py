@@ -65,7 +65,7 @@ def _x(a, b, out):
 
 
 @njit(cache=True, fastmath=False)
-def flex_channels(st, pts, mats, centred, cf, ci, cv, ch):
+def flex_channels(st, pts, mats, centred, consts, ci, cv, ch):
     """Accelerations and channels of every row b (B rows).
 
     ``st`` = (q, qd, u, qm, Qv, r_s, thxy), ``pts`` = (rho, drho, ddrho, dP, wN, dwN, force,
@@ -78,7 +78,7 @@ def flex_channels(st, pts, mats, centred, cf, ci, cv, ch):
     (B, 3) Wang (5.17)'s P and Q, ``r_s`` (B, 3) G_s in the base body's frame; ``RF`` (B, 3, 3) the top frame, ``dP`` (B, J + 1, 3) the
     deflections, ``thxy`` (B, 2) the top's (th_x, th_y); ``force``, ``moment`` (B, N, 3) the
     loads about the CMs (inertial), ``A`` (B, N, 6, 6) their added mass or (0, N, 6, 6).
-    Constants: ``cf`` = [g, M_total, base - cm_b0 (3), mass_ext (P), inertia_b (N 9),
+    Constants: ``consts`` = [g, M_total, base - cm_b0 (3), mass_ext (P), inertia_b (N 9),
     slope_nodes (n J), is_fa (n)], ``ci`` = [N, J, n, nf, n_riders, n_gages, riders...,
     gages...].
 
@@ -90,7 +90,7 @@ def flex_channels(st, pts, mats, centred, cf, ci, cv, ch):
     B = q.shape[0]
     N, J, n, nf, nr, ng = ci[0], ci[1], ci[2], ci[3], ci[4], ci[5]
     Pn = N + J + 1
-    g, Mt = cf[0], cf[1]
+    g, Mt = consts[0], consts[1]
     om, oI, osl, ofa = 5, 5 + Pn, 5 + Pn + 9 * N, 5 + Pn + 9 * N + n * J
     coupled = A.shape[0] > 0
     Rg = np.empty(9)
@@ -104,7 +104,7 @@ def flex_channels(st, pts, mats, centred, cf, ci, cv, ch):
     t1 = np.empty(3)
     t2 = np.empty(3)
     t3 = np.empty(3)
-    lin = np.empty(3)
+    vec3 = np.empty(3)
     Lm = np.empty((3, nf))
     alin = np.empty((Pn, 3))
     rg = np.empty((Pn, 3))
@@ -139,7 +139,7 @@ def flex_channels(st, pts, mats, centred, cf, ci, cv, ch):
                 Lm[c, k] = 0.0
         if not centred:
             for p in range(Pn):
-                m = cf[om + p]
+                m = consts[om + p]
                 for c in range(3):
                     for k in range(nf):
                         Lm[c, k] += m * L[b, p, c, k]
@@ -155,14 +155,14 @@ def flex_channels(st, pts, mats, centred, cf, ci, cv, ch):
                 s = 0.0
                 for k in range(nf):
                     s += (L[b, p, c, k] - Lm[c, k]) * u[b, 6 + k]
-                lin[c] = t1[c] + s + ddrho[b, p, c]
+                vec3[c] = t1[c] + s + ddrho[b, p, c]
             _x(w, drho[b, p], t1)
             _x(w, rp, t2)
             _x(w, t2, t3)
             _x(RE, rp, t2)
             for c in range(3):
-                lin[c] = lin[c] + 2.0 * t1[c] + t3[c] + t2[c]
-            _r(Rg, lin, t1)
+                vec3[c] = vec3[c] + 2.0 * t1[c] + t3[c] + t2[c]
+            _r(Rg, vec3, t1)
             _r(Rg, rp, t2)
             for c in range(3):
                 alin[p, c] = u[b, c] + t1[c]
@@ -175,8 +175,8 @@ def flex_channels(st, pts, mats, centred, cf, ci, cv, ch):
                 s = 0.0
                 for k in range(nf):
                     s += E[b, i, c, k] * u[b, 6 + k]
-                lin[c] = wa[c] + s + RE[c] + dwN[b, i, c] + t1[c]
-            _r(Rg, lin, t2)
+                vec3[c] = wa[c] + s + RE[c] + dwN[b, i, c] + t1[c]
+            _r(Rg, vec3, t2)
             for c in range(3):
                 cv[b, oa + 3 * i + c] = t2[c]
         for c in range(3):  # H = P w + Q (Wang 5.17)
@@ -216,7 +216,7 @@ def flex_channels(st, pts, mats, centred, cf, ci, cv, ch):
         for r in range(nr):
             i = ci[6 + r]
             for c in range(9):
-                Ib[c] = cf[oI + 9 * i + c]
+                Ib[c] = consts[oI + 9 * i + c]
             RNi = RN[b, i].ravel()
             for ii in range(3):  # R_b = Rg R_i
                 for jj in range(3):
@@ -232,7 +232,7 @@ def flex_channels(st, pts, mats, centred, cf, ci, cv, ch):
             for c in range(3):
                 t1[c] = w[c] + wN[b, i, c]
             _r(Rg, t1, wb)
-            mi = cf[om + i]
+            mi = consts[om + i]
             fx, fy, fz = force[b, i, 0], force[b, i, 1], force[b, i, 2]
             mx, my, mz = moment[b, i, 0], moment[b, i, 1], moment[b, i, 2]
             oal = oa + 3 * i
@@ -261,15 +261,15 @@ def flex_channels(st, pts, mats, centred, cf, ci, cv, ch):
                          + Ig[3 * c + 2] * cv[b, oal + 2])  # fmt: skip
                 t2[c] = Ig[3 * c] * wb[0] + Ig[3 * c + 1] * wb[1] + Ig[3 * c + 2] * wb[2]
             _x(wb, t2, t3)
-            lin[0] = mx - t1[0] - t3[0]
-            lin[1] = my - t1[1] - t3[1]
-            lin[2] = mz - t1[2] - t3[2]
+            vec3[0] = mx - t1[0] - t3[0]
+            vec3[1] = my - t1[1] - t3[1]
+            vec3[2] = mz - t1[2] - t3[2]
             for c in range(3):
                 t1[c] = rg[i, c] - rg[iT, c]
             _x(t1, net[i], t2)
             for c in range(3):
                 Fy[c] += net[i, c]
-                My[c] += lin[c] + t2[c]
+                My[c] += vec3[c] + t2[c]
         _rt(Rp, Fy, t1)
         _rt(Rp, My, t2)
         ob = 15 + 9 * ng
@@ -277,7 +277,7 @@ def flex_channels(st, pts, mats, centred, cf, ci, cv, ch):
             ch[b, ob + 4 * c] = t1[c]
             ch[b, ob + 4 * c + 1] = t2[c]
         for j in range(J):
-            mj = cf[om + N + j]
+            mj = consts[om + N + j]
             netn[j, 0] = 0.0 - mj * alin[N + j, 0]
             netn[j, 1] = 0.0 - mj * alin[N + j, 1]
             netn[j, 2] = -g * mj - mj * alin[N + j, 2]
@@ -285,7 +285,7 @@ def flex_channels(st, pts, mats, centred, cf, ci, cv, ch):
         for c in range(3):
             Fb[c] = Fy[c]
             Mb[c] = My[c]
-            t1[c] = cf[2 + c] - rs[b, c]
+            t1[c] = consts[2 + c] - rs[b, c]
         _r(Rg, t1, t2)  # base_g = Rg (base - cm_b0 - r_s)
         for c in range(3):
             t1[c] = rg[iT, c] - t2[c]
@@ -328,8 +328,8 @@ def flex_channels(st, pts, mats, centred, cf, ci, cv, ch):
             thy = 0.0
             thx = 0.0
             for k in range(n):
-                sl = cf[osl + k * J + j]
-                if cf[ofa + k] != 0.0:
+                sl = consts[osl + k * J + j]
+                if consts[ofa + k] != 0.0:
                     thy += qm[b, k] * sl
                 else:
                     thx -= qm[b, k] * sl
@@ -346,9 +346,9 @@ def flex_channels(st, pts, mats, centred, cf, ci, cv, ch):
 
 
 def params(flex) -> tuple[np.ndarray, np.ndarray]:
-    """(cf, ci) of :func:`flex_channels` for a ``FlexTower``."""
+    """(consts, ci) of :func:`flex_channels` for a ``FlexTower``."""
     tree = flex.tree
-    cf = np.concatenate([
+    consts = np.concatenate([
         [flex.gravity, flex.total_mass], flex.modes.base - tree.cm_b[0], flex.mass_ext,
         np.asarray(tree.inertia_b, np.float64).reshape(-1), flex.slope_nodes.reshape(-1),
         flex.is_fa.astype(np.float64),
@@ -356,7 +356,7 @@ def params(flex) -> tuple[np.ndarray, np.ndarray]:
     gages = list(flex.modes.gages)
     ci = np.array([tree.n_bodies, flex.J, flex.n, tree.n_dofs + flex.n, len(flex.riders),
                    len(gages), *flex.riders, *gages], np.int64)  # fmt: skip
-    return cf, ci
+    return consts, ci
 
 
 def _c(a, shape=None) -> np.ndarray:
@@ -371,7 +371,7 @@ def rows(flex, rel_tree, ext, md_ext, q, qd, qm, u, wrench):
     Accelerations of them)."""
     if getattr(flex, "_chan_params", None) is None:
         flex._chan_params = params(flex)
-    cf, ci = flex._chan_params
+    consts, ci = flex._chan_params
     B, N, J, nj = q.shape[0], flex.tree.n_bodies, flex.J, flex.tree.n_dofs
     Pn = N + J + 1
     if nj:  # the joint DOFs' columns (FlexTower.partials: centred)
@@ -389,7 +389,7 @@ def rows(flex, rel_tree, ext, md_ext, q, qd, qm, u, wrench):
     names = channel_names(int(ci[5]))
     cv = np.empty((B, 3 * Pn + 3 * N + 3))
     ch = np.empty((B, len(names)))
-    flex_channels(st, pts, mats, bool(nj), cf, ci, cv, ch)
+    flex_channels(st, pts, mats, bool(nj), consts, ci, cv, ch)
     a = cv[:, : 3 * Pn].reshape(B, Pn, 3)
     al = cv[:, 3 * Pn : 3 * Pn + 3 * N].reshape(B, N, 3)
     chans = {k: ch[:, i] for i, k in enumerate(names)}
