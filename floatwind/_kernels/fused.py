@@ -167,8 +167,7 @@ def rhs_kinematics(rel, static, euler_tol, g, y, w):
     would enter this function's cache index. It allocates nothing and returns no array:
     compiled without reference counting, as the joint-DOF stages; docs/performance.md, "The
     rigid step without glue".)"""
-    if w.force.shape[0] != y.shape[0]:
-        raise ValueError("the rigid scratch was made for another batch size (FusedRHS.with_work)")
+    zeroed_wrench(w, y.shape[0])  # refuses a scratch made for another batch size
     i = 0 if static else g
     status = 0
     for b in range(y.shape[0]):
@@ -179,22 +178,13 @@ def rhs_kinematics(rel, static, euler_tol, g, y, w):
         y[:, 0:6], y[:, 6:12], rel.rho[i : i + 1], rel.drho[i : i + 1], rel.R_c2s[i : i + 1],
         rel.w_rel[i : i + 1], (k.r_G, k.R_b2g, k.v_G, k.w_b), w.kws,
     )  # fmt: skip
-    force, moment, A = w.force, w.moment, w.A
-    for b in range(force.shape[0]):
-        for n in range(force.shape[1]):
-            for j in range(3):
-                force[b, n, j] = 0.0
-                moment[b, n, j] = 0.0
-            for r in range(6):
-                for c in range(6):
-                    A[b, n, r, c] = 0.0
     return status
 
 
 @njit(cache=True, fastmath=False, inline="always")
 def zeroed_wrench(w, B):
-    """``w.force``, ``w.moment``, ``w.A`` of a :class:`WrenchWork` or :class:`FlexWork`, zeroed
-    (for the joint-DOF and flexible templates); refuses a ``w`` made for another batch size
+    """``w.force``, ``w.moment``, ``w.A`` of a :class:`RigidWork`, :class:`WrenchWork` or
+    :class:`FlexWork`, zeroed (every template's loads add into them); refuses a ``w`` made for another batch size
     than ``B`` (``FusedRHS.with_work``), as :func:`rhs_kinematics`."""
     force, moment, A = w.force, w.moment, w.A
     if force.shape[0] != B:

@@ -26,6 +26,21 @@ def _bend_force(a0, a1, a2, p0, p1, p2, size):
     return o0 * scale, o1 * scale, o2 * scale
 
 
+@njit(cache=True, fastmath=False, inline="always", error_model="numpy")
+def _end_mass(mass, k, al, be, q0, q1, q2):
+    """An end node's mass matrix with added mass, al I + be q q^T, kept whole in ``mass[k]``
+    (its points add it up; the node mass of MoorDyn v2, Hall & Goupee 2015)."""
+    mass[k, 0, 0] = al + be * q0 * q0
+    mass[k, 0, 1] = be * q0 * q1
+    mass[k, 0, 2] = be * q0 * q2
+    mass[k, 1, 0] = be * q1 * q0
+    mass[k, 1, 1] = al + be * q1 * q1
+    mass[k, 1, 2] = be * q1 * q2
+    mass[k, 2, 0] = be * q2 * q0
+    mass[k, 2, 1] = be * q2 * q1
+    mass[k, 2, 2] = al + be * q2 * q2
+
+
 @njit(cache=True, fastmath=False, error_model="numpy")
 def _line_eval(r, v, fnet, mass, seg, wk, lint, lflt, at, cd_scale, e):
     """Net force ``fnet`` and mass matrices of the nodes ``lo..hi`` of line ``j`` (``at`` =
@@ -126,15 +141,7 @@ def _line_eval(r, v, fnet, mass, seg, wk, lint, lflt, at, cd_scale, e):
         al = mi + rho * vi * can
         be = rho * vi * (cat - can)
         if i == 0 or i == n:
-            mass[o + i, 0, 0] = al + be * q0 * q0
-            mass[o + i, 0, 1] = be * q0 * q1
-            mass[o + i, 0, 2] = be * q0 * q2
-            mass[o + i, 1, 0] = be * q1 * q0
-            mass[o + i, 1, 1] = al + be * q1 * q1
-            mass[o + i, 1, 2] = be * q1 * q2
-            mass[o + i, 2, 0] = be * q2 * q0
-            mass[o + i, 2, 1] = be * q2 * q1
-            mass[o + i, 2, 2] = al + be * q2 * q2
+            _end_mass(mass, o + i, al, be, q0, q1, q2)
         else:
             wk[5, i] = al
             wk[6, i] = be
@@ -268,15 +275,7 @@ def _line_whole(r, v, fnet, mass, seg, wk, lint, lflt, j, cd_scale, e):
         al = mi + rho * vi * can
         be = rho * vi * (cat - can)
         if i == 0 or i == n:
-            mass[o + i, 0, 0] = al + be * q0 * q0
-            mass[o + i, 0, 1] = be * q0 * q1
-            mass[o + i, 0, 2] = be * q0 * q2
-            mass[o + i, 1, 0] = be * q1 * q0
-            mass[o + i, 1, 1] = al + be * q1 * q1
-            mass[o + i, 1, 2] = be * q1 * q2
-            mass[o + i, 2, 0] = be * q2 * q0
-            mass[o + i, 2, 1] = be * q2 * q1
-            mass[o + i, 2, 2] = al + be * q2 * q2
+            _end_mass(mass, o + i, al, be, q0, q1, q2)
         else:
             wk[5, i] = al
             wk[6, i] = be
