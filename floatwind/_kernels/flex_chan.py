@@ -3,7 +3,7 @@ and the tower nodes' accelerations from the coupled solve's solution, then Elast
 channels (TTDsp*, YawBrTD/TV/TA*p, YawBrF/M*p, TwrBsF/M*t, TwHt#*) by inverse dynamics, every
 output row of a block in one call.
 
-The NumPy reference is :meth:`floatwind.multibody.flex_dynamics.FlexTower.accelerations` and
+The NumPy reference is the accelerations of :meth:`floatwind.multibody.flex_dynamics.FlexTower.forward_dynamics` and
 :meth:`~floatwind.multibody.flex_dynamics.FlexTower.channels` (the same formulas, docs/
 multibody.md "Flexible tower"; Wang (5.24)-(5.28) for the base and the inverse dynamics,
 ElastoDyn ``SmllRotTrans`` for the gages' local axes); this kernel reads the deflected tree
@@ -147,7 +147,7 @@ def flex_channels(st, pts, mats, centred, consts, ci, cv, ch):
                 for k in range(nf):
                     Lm[c, k] = Lm[c, k] / Mt
         # acc = Jb u + cb: R [(T_w u_a) x rho + L u_d + ddrho + 2 w x drho + w x (w x rho)
-        # + RE x rho] + u_l (FlexTower.accelerations)
+        # + RE x rho] + u_l (FlexTower.forward_dynamics)
         for p in range(Pn):
             rp = rho[b, p]
             _x(wa, rp, t1)

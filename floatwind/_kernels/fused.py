@@ -185,7 +185,7 @@ def rhs_kinematics(rel, static, euler_tol, g, y, w):
 def zeroed_wrench(w, B):
     """``w.force``, ``w.moment``, ``w.A`` of a :class:`RigidWork`, :class:`WrenchWork` or
     :class:`FlexWork`, zeroed (every template's loads add into them); refuses a ``w`` made for another batch size
-    than ``B`` (``FusedRHS.with_work``), as :func:`rhs_kinematics`."""
+    than ``B`` (``FusedRHS.with_work``)."""
     force, moment, A = w.force, w.moment, w.A
     if force.shape[0] != B:
         raise ValueError("the scratch was made for another batch size (FusedRHS.with_work)")
@@ -331,7 +331,7 @@ def system_after_step(p, t, y, g):
     generated walk over the loads' ``after_step`` kernels."""
     w = p.work
     rhs_kinematics(p.rel, p.static, p.euler_tol, g, y, w)
-    _after_steps(p.loads, t, w.kin, y)  # noqa: F821 (generated)  # noqa: F821 (generated)
+    _after_steps(p.loads, t, w.kin, y)  # noqa: F821 (generated)
 
 
 def system_after_step_dofs(p, t, y, g):

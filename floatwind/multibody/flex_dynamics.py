@@ -465,33 +465,6 @@ class FlexTower:
         acc.node_acc = a_lin[:, N:]
         return acc
 
-    def accelerations(self, rel_tree, ext, md_ext, q, qd, u) -> Accelerations:
-        """The :class:`Accelerations` of :meth:`forward_dynamics` (bodies, then the nodes'
-        ``node_acc``) from its solution ``u`` (B, 6 + nf) solved elsewhere (the compiled
-        stage: :func:`floatwind._kernels.flex_out.flex_rows`): acc = Jb u + cb with Jb's
-        columns applied as products, R [(T_w u_a) x rho + L u_d + c_a + RE x rho] and
-        R [T_w u_a + E u_d + RE + c_al] (no (6, 6 + nf) matrix per point)."""
-        N = self.tree.n_bodies
-        md = md_ext
-        R = euler123_matrix(q[:, 3:6])
-        ang, rates = q[:, 3:6], qd[:, 3:6]
-        Tw = t_omega(ang)  # Wang (5.25)
-        RE = re_vector(ang, rates)
-        w = _mv(Tw, rates)  # Wang (3.7)
-        H = _mv(md.P, w) + md.Q  # Wang (5.17)
-        E, L = self.partials(rel_tree, ext, md)
-        ud = u[:, None, 6:]
-        wa = _mv(Tw, u[:, 3:6])[:, None]
-        wc = w[:, None]
-        lin = (cross(wa, md.rho) + _mv(L, ud) + md.ddrho + 2.0 * cross(wc, md.drho)
-               + cross(wc, cross(wc, md.rho)) + cross(RE[:, None], md.rho))  # fmt: skip
-        a_lin = u[:, None, 0:3] + _rv(R, lin)
-        rot = (wa + _mv(E[:, :N], ud) + RE[:, None] + ext["dw"][:, :N]
-               + cross(wc, ext["w"][:, :N]))  # fmt: skip
-        acc = Accelerations(u[:, 0:6], a_lin[:, :N], _rv(R, rot), H, u[:, 6:])
-        acc.node_acc = a_lin[:, N:]
-        return acc
-
     def energy(self, ev) -> tuple[np.ndarray, np.ndarray]:
         """(kinetic, potential) energy (B,) of bodies + tower nodes at an evaluation: T =
         sum 1/2 m v^2 + 1/2 w . I w; V = sum m g z + 1/2 q . K q (the check of the equations:

@@ -342,7 +342,7 @@ class System:
         stage (``floatwind._kernels.flex_out.flex_rows``: ``flex_state`` on the undeflected
         tree's relative kinematics of each row, then ``flex_dynamics``), the bodies' and the
         nodes' accelerations from its solution and the tower channels (``acc.flex_channels``)
-        by ``floatwind._kernels.flex_chan.rows`` (:meth:`FlexTower.accelerations` and
+        by ``floatwind._kernels.flex_chan.rows`` (:meth:`FlexTower.forward_dynamics` and
         :meth:`FlexTower.channels` the NumPy reference)."""
         from floatwind._kernels import f64, flex_chan
         from floatwind._kernels.flex_out import flex_rows
@@ -368,7 +368,7 @@ class System:
         u = np.concatenate([out[:, 6:12], out[:, 12 + nf : 12 + 2 * nf]], axis=1)
         ext, md_ext, qm, _qmd = md.flex
         # the accelerations and the tower channels compiled (floatwind._kernels.flex_chan;
-        # the NumPy reference: FlexTower.accelerations, FlexTower.channels)
+        # the NumPy reference: FlexTower.forward_dynamics, FlexTower.channels)
         a, al, H, node_acc, chans = flex_chan.rows(self.flex, rel, ext, md_ext, q, qd, qm, u, w)
         acc = Accelerations(u[:, 0:6], a, al, H, u[:, 6:])
         acc.node_acc, acc.flex_channels = node_acc, chans
