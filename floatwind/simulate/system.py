@@ -95,6 +95,40 @@ def _kin_slice(kin: Kinematics, t: float, a: int, b: int) -> Kinematics:
     )
 
 
+class _Pair:
+    """(RelativeKinematics, MassDistribution) of rows of a flexible tower by the NumPy path
+    (:meth:`System._relative_dofs`), formed at the first read."""
+
+    __slots__ = ("_args", "_value")
+
+    def __init__(self, system, times, y):
+        self._args = (system, times, y)
+        self._value = None
+
+    def __call__(self):
+        if self._value is None:
+            system, times, y = self._args
+            self._value = system._relative_dofs(times, y)
+        return self._value
+
+
+class Deferred:
+    """The deflected tree's RelativeKinematics (``k`` 0) or MassDistribution (``k`` 1) of a
+    flexible tower's compiled output rows (:meth:`System._flex_tree`): the channels take theirs
+    from the compiled state, so the NumPy path forms them only when a field is read (by an
+    ``extra_channels`` function, say); ``joint_q`` (the joints' motions) is at hand."""
+
+    __slots__ = ("_pair", "_k", "joint_q")
+
+    def __init__(self, pair: _Pair, k: int, joint_q: dict | None = None):
+        self._pair, self._k = pair, k
+        if joint_q is not None:
+            self.joint_q = joint_q
+
+    def __getattr__(self, name):
+        return getattr(self._pair()[self._k], name)
+
+
 class System:
     """Callable ``rhs(t, y)`` for a :class:`~floatwind.model.Model` with batch size B."""
 
@@ -304,16 +338,14 @@ class System:
             out[:, k] = drive.torque(y[:, 12 + k], y[:, 12 + nf + k], (th_c, thd_c))
         return out
 
-    def _dynamics(self, t, y, rel, md, q, qd, w, *, rows: bool = False):
+    def _dynamics(self, t, y, rel, md, q, qd, w):
         """The forward dynamics at (t, y): Wang (5.26), or with joint DOFs the coupled base and
-        joint solve (``t`` one time, or one per member). ``rows`` (the output rows of
-        :meth:`evaluate_many`): a flexible tower's solve compiled (:meth:`_flex_rows`)."""
+        joint solve (``t`` one time, or one per member); the output rows of a flexible tower
+        take the compiled solve instead (:meth:`evaluate_many`, :meth:`_flex_rows`)."""
         if not self.n_dof:
             return forward_dynamics(self.tree, rel, md, q, qd, w)
         if self.flex is not None:
             ext, md_ext, qm, qmd = md.flex
-            if rows and self._flex_compiled():
-                return self._flex_rows(t, y, rel, md, q, qd, w)
             tau = np.concatenate(
                 [self.drive_torques(t, y)[:, : self.tree.n_dofs], self.flex.modal_forces(qm, qmd)],
                 axis=1,
@@ -337,26 +369,67 @@ class System:
 
         return _kernels.enabled() and self.flex.modes.top_rotation == "elastodyn"
 
-    def _flex_rows(self, t, y, rel, md, q, qd, w):
-        """:meth:`FlexTower.forward_dynamics` of the rows ``y`` by the stepping's compiled
-        stage (``floatwind._kernels.flex_out.flex_rows``: ``flex_state`` on the undeflected
-        tree's relative kinematics of each row, then ``flex_dynamics``), the bodies' and the
-        nodes' accelerations from its solution and the tower channels (``acc.flex_channels``)
-        by ``floatwind._kernels.flex_chan.rows`` (:meth:`FlexTower.forward_dynamics` and
-        :meth:`FlexTower.channels` the NumPy reference)."""
-        from floatwind._kernels import f64, flex_chan
-        from floatwind._kernels.flex_out import flex_rows
-
+    def _flex_params(self):
+        """The compiled tower's flat parameters (``floatwind.simulate.fused.flex_params``), made
+        once."""
         if getattr(self, "_flex_fp", None) is None:
             from floatwind.simulate.fused import flex_params
 
             self._flex_fp = flex_params(self.flex)
-        fp = self._flex_fp
-        B, N, nj, nf = y.shape[0], self.tree.n_bodies, self.tree.n_dofs, self.n_dof
-        r0 = md.flex_rel0
+        return self._flex_fp
+
+    def _flex_tree(self, t0: float, times: np.ndarray, y: np.ndarray):
+        """The output rows' (rel, md, kin, X) of a flexible tower on the compiled path: the
+        stepping's own stage ``floatwind._kernels.flex.flex_state`` on the undeflected tree's
+        relative kinematics of each row (one row for a tree fixed in time) gives the rows'
+        flexible state ``X`` (the deflected tree, the mass distribution over bodies + nodes,
+        the partials) and the bodies' absolute kinematics (Wang 5.10) for the loads and the
+        channels. ``rel`` and ``md`` (:class:`Deferred`) are the NumPy path's
+        (:meth:`_relative_dofs`), formed only if something reads them; the output channels
+        take theirs from ``X`` (:meth:`_flex_rows`), the joints' motions ``rel.joint_q`` are
+        the undeflected tree's."""
+        from floatwind._kernels import f64
+        from floatwind._kernels import flex as kfx
+
+        fp = self._flex_params()
+        B, nj = y.shape[0], self.tree.n_dofs
+        fixed = nj == 0 and self._fixed_tree()
+        if fixed:  # one row for all (the same numbers per row)
+            rel0 = relative_kinematics_many(self.tree, times[:1])
+            joint_q = {k: tuple(np.broadcast_to(a, times.shape) for a in q)
+                       for k, q in rel0.joint_q.items()}  # fmt: skip
+        else:
+            nf = self.n_dof
+            dofs = (y[:, 12 : 12 + nj], y[:, 12 + nf : 12 + nf + nj]) if nj else None
+            rel0 = relative_kinematics_many(self.tree, times, dofs)
+            joint_q = rel0.joint_q
+        R, N = (1 if fixed else B), self.tree.n_bodies
         # copies (writeable whatever the table's shape: one argument type for the kernel)
-        tab = tuple(np.array(np.broadcast_to(a, (B, N) + np.shape(a)[2:]), np.float64, order="C")
-                    for a in (r0.r_G, r0.dr_G, r0.ddr_G, r0.R_c2s, r0.w_rel, r0.dw_rel))  # fmt: skip
+        tab = tuple(np.array(np.broadcast_to(a, (R, N) + np.shape(a)[2:]), np.float64, order="C")
+                    for a in (rel0.r_G, rel0.dr_G, rel0.ddr_G, rel0.R_c2s, rel0.w_rel,
+                              rel0.dw_rel))  # fmt: skip
+        X, r_G, R_b2g, v_G, w_g = kfx.flex_state(fp.fp, fp.ip, *tab, not fixed, 0, f64(y))
+        kin = Kinematics(t=t0, r_G_g=r_G, R_b2g=R_b2g, v_G_g=v_G, w_b_g=w_g,
+                         cm_b=self.tree.cm_b)  # fmt: skip
+        pair = _Pair(self, times, y)
+        return Deferred(pair, 0, joint_q), Deferred(pair, 1), kin, X
+
+    def _flex_rows(self, t, y, X, w):
+        """:meth:`FlexTower.forward_dynamics` and :meth:`FlexTower.channels` (the NumPy
+        reference) of the rows ``y`` compiled, in one call per block
+        (``floatwind._kernels.flex_tree.out_rows``: the stepping's ``flex_dynamics`` on the
+        rows' flexible state ``X`` of :meth:`_flex_tree`, the tower nodes' kinematics, then the
+        accelerations and the tower channels of ``floatwind._kernels.flex_chan``)."""
+        from floatwind._kernels import f64, flex_chan
+        from floatwind._kernels.flex_tree import out_rows
+
+        fp, flex = self._flex_params(), self.flex
+        if getattr(flex, "_chan_params", None) is None:
+            flex._chan_params = flex_chan.params(flex)
+            flex._chan_names = flex_chan.channel_names(len(flex.modes.gages))
+        consts, ci = flex._chan_params
+        B, N, nj, nf = y.shape[0], self.tree.n_bodies, self.tree.n_dofs, self.n_dof
+        Pn = N + flex.J + 1
         tau = np.zeros((B, nf))
         if nj:
             tau[:, :nj] = self.drive_torques(t, y)[:, :nj]
@@ -364,14 +437,15 @@ class System:
         A = np.zeros((0, N, 6, 6)) if A is None else np.array(np.broadcast_to(A, (B, N, 6, 6)),
                                                                np.float64, order="C")  # fmt: skip
         fm = np.stack([f64(w.force), f64(w.moment)])
-        out = flex_rows(fp.fp, fp.ip, tab, f64(y), tau, fm, A)
-        u = np.concatenate([out[:, 6:12], out[:, 12 + nf : 12 + 2 * nf]], axis=1)
-        ext, md_ext, qm, _qmd = md.flex
-        # the accelerations and the tower channels compiled (floatwind._kernels.flex_chan;
-        # the NumPy reference: FlexTower.forward_dynamics, FlexTower.channels)
-        a, al, H, node_acc, chans = flex_chan.rows(self.flex, rel, ext, md_ext, q, qd, qm, u, w)
-        acc = Accelerations(u[:, 0:6], a, al, H, u[:, 6:])
-        acc.node_acc, acc.flex_channels = node_acc, chans
+        names = flex._chan_names
+        cv = np.empty((B, 3 * Pn + 3 * N + 3))
+        ch = np.empty((B, len(names)))
+        u = out_rows(fp.fp, fp.ip, f64(y), X, tau, fm, A, consts, ci, cv, ch)
+        a = cv[:, : 3 * Pn].reshape(B, Pn, 3)
+        al = cv[:, 3 * Pn : 3 * Pn + 3 * N].reshape(B, N, 3)
+        acc = Accelerations(u[:, 0:6], a[:, :N], al, cv[:, 3 * Pn + 3 * N :], u[:, 6:])
+        acc.node_acc = a[:, N:]
+        acc.flex_channels = {k: ch[:, i] for i, k in enumerate(names)}
         return acc
 
     def _relative_many(self, times: np.ndarray) -> list:
@@ -494,11 +568,15 @@ class System:
             k = int(np.nonzero(bad)[0][0] // B)
             check_singularity(float(times[k]), ys[k, :, :6])
         t_members = np.repeat(times, B)
-        if self.n_dof:
-            rel, md = self._relative_dofs(t_members, y)
+        X = None  # a flexible tower's compiled state of the rows (System._flex_tree)
+        if self.n_dof and dynamics and self.flex is not None and self._flex_compiled():
+            rel, md, kin, X = self._flex_tree(float(times[0]), t_members, y)
         else:
-            rel, md = self._relative_stack(times, B)
-        kin = body_kinematics(self.tree, float(times[0]), rel, md, q, qd)
+            if self.n_dof:
+                rel, md = self._relative_dofs(t_members, y)
+            else:
+                rel, md = self._relative_stack(times, B)
+            kin = body_kinematics(self.tree, float(times[0]), rel, md, q, qd)
         w = Wrench.zeros(T * B, self.tree.n_bodies)
         per_load = [] if keep_loads else None
         slices = None
@@ -529,7 +607,10 @@ class System:
             if keep_loads:
                 per_load.append(lw)
             w += lw
-        acc = self._dynamics(t_members, y, rel, md, q, qd, w, rows=True) if dynamics else None
+        if X is not None:
+            acc = self._flex_rows(t_members, y, X, w)
+        else:
+            acc = self._dynamics(t_members, y, rel, md, q, qd, w) if dynamics else None
         states = y[:, 12:] if self.n_y > 12 else None
         return Evaluation(float(times[0]), q, qd, rel, md, kin, w, acc, per_load, None, states)
 
