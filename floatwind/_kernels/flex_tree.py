@@ -34,76 +34,52 @@ from floatwind._kernels.flex_chan import flex_channels
 from floatwind._kernels.flex_nodes import xlay
 from floatwind.jit import njit
 
-__all__ = ["node_rows", "out_rows"]
+__all__ = ["node_rows", "node_table", "out_rows"]
 
 # ip indices of fp's arrays read here (floatwind._kernels.flex._FP_FIELDS order, pack)
-_PHIT, _AXT, _E, _SLOPE, _TOP0, _NODE0N, _PHIN, _AXN = 6, 7, 8, 9, 14, 17, 18, 19
-_IS_FA = 27
+_SLOPE, _IS_FA = 9, 27
 
 
-@njit(cache=True, fastmath=False, inline="always")
-def _point(fp, ophi, oax, oe, n, q, qd, axq, p, v, a, Lp):
-    """A tower point of shape ``phi`` (n,) and axial reduction ``ax`` (n, n) at ``ophi``,
-    ``oax`` in ``fp``: deflection p = sum phi_k q_k e_k - 1/2 sum ax_kl q_k q_l z, partials
-    Lp[c, k] = phi_k e_k - sum_l ax_kl q_l z, velocity v = Lp q', acceleration at q'' = 0
-    a = -q'^T ax q' z (``FlexTower._points``)."""
-    for k in range(n):
-        s = 0.0
-        for m in range(n):
-            s += q[m] * fp[oax + k * n + m]
-        axq[k] = s
-    for c in range(3):
-        s = 0.0
-        for k in range(n):
-            s += q[k] * fp[ophi + k] * fp[oe + 3 * k + c]
-        p[c] = s
-    s = 0.0
-    for k in range(n):
-        s += axq[k] * q[k]
-    p[2] -= 0.5 * s
-    for k in range(n):
-        for c in range(3):
-            Lp[c, k] = fp[ophi + k] * fp[oe + 3 * k + c]
-        Lp[2, k] -= axq[k]
-    for c in range(3):
-        s = 0.0
-        for k in range(n):
-            s += Lp[c, k] * qd[k]
-        v[c] = s
-    s = 0.0
-    for k in range(n):
-        for m in range(n):
-            s += qd[k] * fp[oax + k * n + m] * qd[m]
-    a[0] = 0.0
-    a[1] = 0.0
-    a[2] = -s
+def node_table(flex) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The tower points' shapes for :func:`node_rows`, the point index last (the pass runs
+    over the points innermost): ``phe`` (3, n, J + 1) = phi_k(h_j) e_k, ``ax`` (n, n, J + 1)
+    AxRed_kl(h_j), ``n0`` (3, J + 1) the undeflected places relative to the base CM, the nodes
+    then the top (``FlexTower.phi``, ``axred``, ``node0``: the top's shape 1)."""
+    phe = np.einsum("kj,kc->ckj", flex.phi, flex.e)
+    c = np.ascontiguousarray
+    return c(phe, np.float64), c(flex.axred, np.float64), c(flex.node0.T, np.float64)
 
 
 @njit(cache=True, fastmath=False)
-def node_rows(fp, ip, X, y, pts, mats, thxy):
+def node_rows(fp, ip, shapes, X, y, pts, mats, thxy):
     """The arrays of :func:`floatwind._kernels.flex_chan.flex_channels` of every row b from
     its flexible state ``X`` (flat, ``B * size``, :func:`floatwind._kernels.flex.flex_state`)
-    and its state ``y`` (B, n_y). Out: ``pts`` = (rho, drho, ddrho (B, P, 3) over bodies +
-    nodes + top (P = N + J + 1) about G_s, dP (B, J + 1, 3) the nodes' and the top's
-    deflections, wN, dwN (B, N, 3), Pm (B, 3, 3), Qv, r_s (B, 3), RF (B, 3, 3) the top frame),
-    ``mats`` = (E (B, N, 3, nf), L (B, P, 3, nf) mean removed, RN (B, N, 3, 3)), ``thxy``
-    (B, 2) the top's (th_x, th_y)."""
+    and its state ``y`` (B, n_y); ``shapes`` = (phe, ax, n0) of :func:`node_table`. Out:
+    ``pts`` = (rho, drho, ddrho (B, P, 3) over bodies + nodes + top (P = N + J + 1) about G_s,
+    dP (B, J + 1, 3) the nodes' and the top's deflections, wN, dwN (B, N, 3), Pm (B, 3, 3), Qv,
+    r_s (B, 3), RF (B, 3, 3) the top frame), ``mats`` = (E (B, N, 3, nf), L (B, P, 3, nf) mean
+    removed, RN (B, N, 3, 3)), ``thxy`` (B, 2) the top's (th_x, th_y).
+
+    Each tower point j (ElastoDyn rZT, PLinVelET, LinAccETt; ``FlexTower._points``): deflection
+    p = sum_k phi_k q_k e_k - 1/2 sum_kl AxRed_kl q_k q_l z, partials L_k = phi_k e_k -
+    sum_l AxRed_kl q_l z, velocity v = L q', acceleration at q'' = 0 a = -q'^T AxRed q' z."""
     rho, drho, ddrho, dP, wN, dwN, Pm, Qv, rs, RF = pts
     E, L, RN = mats
+    phe, ax, n0 = shapes
     B = y.shape[0]
-    N, nj, n, nf, J = ip[kfx.IP_N], ip[kfx.IP_NJ], ip[kfx.IP_NM], ip[kfx.IP_NF], ip[kfx.IP_J]
+    N, nj, n, nf = ip[kfx.IP_N], ip[kfx.IP_NJ], ip[kfx.IP_NM], ip[kfx.IP_NF]
+    P = n0.shape[1]  # the J nodes and the top
     lay = xlay(N, nf)
     oRho, oDrho, oDdrho, oR, oW, oDw, oP = lay[0], lay[1], lay[2], lay[3], lay[4], lay[5], lay[6]
     oQ, oE, oL, S = lay[8], lay[10], lay[11], lay[19]
-    o_phit, o_axt, o_e, o_sl = ip[_PHIT], ip[_AXT], ip[_E], ip[_SLOPE]
-    o_top0, o_n0, o_phin, o_axn, i_fa = ip[_TOP0], ip[_NODE0N], ip[_PHIN], ip[_AXN], ip[_IS_FA]
+    o_sl, i_fa = ip[_SLOPE], ip[_IS_FA]
     q = np.empty(n)
     qd = np.empty(n)
-    axq = np.empty(n)
-    p = np.empty(3)
-    v = np.empty(3)
-    a = np.empty(3)
-    Lp = np.empty((3, n))
+    axq = np.empty((n, P))
+    pw = np.empty((3, P))
+    vw = np.empty((3, P))
+    aw = np.empty(P)
+    Lw = np.empty((3, n, P))
     Lb = np.empty((3, nf))
     d1 = np.empty(3)
     d2 = np.empty(3)
@@ -148,34 +124,62 @@ def node_rows(fp, ip, X, y, pts, mats, thxy):
         for c in range(3):
             for k in range(3):
                 RF[b, c, k] = RFl[3 * c + k]
-        # the nodes, then the top (a massless point: its acceleration for the outputs)
-        for j in range(J + 1):
-            if j < J:
-                _point(fp, o_phin + j * n, o_axn + j * n * n, o_e, n, q, qd, axq, p, v, a, Lp)
-            else:
-                _point(fp, o_phit, o_axt, o_e, n, q, qd, axq, p, v, a, Lp)
+        # the tower points, the point index innermost
+        for k in range(n):
+            for j in range(P):
+                axq[k, j] = 0.0
+            for m in range(n):
+                for j in range(P):
+                    axq[k, j] += q[m] * ax[k, m, j]
+        for c in range(3):
+            for j in range(P):
+                pw[c, j] = 0.0
+            for k in range(n):
+                for j in range(P):
+                    pw[c, j] += q[k] * phe[c, k, j]
+        for j in range(P):
+            aw[j] = 0.0
+        for k in range(n):
+            for j in range(P):
+                pw[2, j] -= 0.5 * axq[k, j] * q[k]
+            for c in range(3):
+                for j in range(P):
+                    Lw[c, k, j] = phe[c, k, j]
+            for j in range(P):
+                Lw[2, k, j] -= axq[k, j]
+            for m in range(n):
+                for j in range(P):
+                    aw[j] += qd[k] * ax[k, m, j] * qd[m]
+        for c in range(3):
+            for j in range(P):
+                vw[c, j] = 0.0
+            for k in range(n):
+                for j in range(P):
+                    vw[c, j] += Lw[c, k, j] * qd[k]
+        for j in range(P):
             pj = N + j
             for c in range(3):
-                r0 = fp[o_n0 + 3 * j + c] if j < J else fp[o_top0 + c]
-                dP[b, j, c] = p[c]
-                rho[b, pj, c] = r0 + p[c] - rs[b, c]
-                drho[b, pj, c] = v[c] - d1[c]
-                ddrho[b, pj, c] = a[c] - d2[c]
+                dP[b, j, c] = pw[c, j]
+                rho[b, pj, c] = n0[c, j] + pw[c, j] - rs[b, c]
+                drho[b, pj, c] = vw[c, j] - d1[c]
+                ddrho[b, pj, c] = (-aw[j] if c == 2 else 0.0) - d2[c]
                 for k in range(nj):
                     L[b, pj, c, k] = 0.0 - Lb[c, k]
                 for k in range(n):
-                    L[b, pj, c, nj + k] = Lp[c, k] - Lb[c, nj + k]
+                    L[b, pj, c, nj + k] = Lw[c, k, j] - Lb[c, nj + k]
 
 
 @njit(cache=True, fastmath=False)
-def out_rows(fp, ip, y, X, tau, fm, A, consts, ci, cv, ch):
+def out_rows(fp, ip, y, X, tau, fm, A, par, cv, ch):
     """The accelerations and the tower channels of every output row: (u (B, 6 + nf) the
     base then the joint and modal accelerations, the node pass's arrays ``pts``, ``mats``,
     ``thxy`` of :func:`node_rows`). ``y`` (B, n_y) the rows, ``X`` their flexible state,
     ``tau`` (B, nf) the joint drives' torques in the first nj columns, ``fm`` (2, B, N, 3) the
     bodies' forces and moments (about their CM, inertial), ``A`` (B, N, 6, 6) their added mass
-    or (0, N, 6, 6); ``consts``, ``ci`` of :func:`floatwind._kernels.flex_chan.params`; out
-    ``cv``, ``ch`` of :func:`floatwind._kernels.flex_chan.flex_channels`."""
+    or (0, N, 6, 6); ``par`` = (consts, ci) of :func:`floatwind._kernels.flex_chan.params`
+    then (phe, ax, n0) of :func:`node_table`; out ``cv``, ``ch`` of
+    :func:`floatwind._kernels.flex_chan.flex_channels`."""
+    consts, ci, phe, ax, n0 = par
     B = y.shape[0]
     N, nf, J = ip[kfx.IP_N], ip[kfx.IP_NF], ip[kfx.IP_J]
     Pn = N + J + 1
@@ -193,7 +197,7 @@ def out_rows(fp, ip, y, X, tau, fm, A, consts, ci, cv, ch):
            np.empty((B, 3, 3)), np.empty((B, 3)), np.empty((B, 3)), np.empty((B, 3, 3)))  # fmt: skip
     mats = (np.empty((B, N, 3, nf)), np.empty((B, Pn, 3, nf)), np.empty((B, N, 3, 3)))
     thxy = np.empty((B, 2))
-    node_rows(fp, ip, X, y, pts, mats, thxy)
+    node_rows(fp, ip, (phe, ax, n0), X, y, pts, mats, thxy)
     rho, drho, ddrho, dP, wN, dwN, Pm, Qv, rs, RF = pts
     E, L, RN = mats
     q = np.ascontiguousarray(y[:, 0:6])

@@ -16,7 +16,9 @@ from floatwind.multibody.tree import Tree
 __all__ = ["channels_for"]
 
 
-def channels_for(tree: Tree, spec: dict | None = None) -> Callable[[object], dict[str, np.ndarray]]:
+def channels_for(
+    tree: Tree, spec: dict | None = None, skip: tuple[str, ...] = ()
+) -> Callable[[object], dict[str, np.ndarray]]:
     """An ``extra_channels`` function for :func:`floatwind.simulate.simulate`.
 
     ``spec`` maps a channel prefix to a joint; the default picks the OpenFAST channels where the
@@ -29,7 +31,9 @@ def channels_for(tree: Tree, spec: dict | None = None) -> Callable[[object], dic
       ``pitch2``, ``pitch3`` -> ``Root*b2``, ``Root*b3`` (spec keys ``Root2``, ``Root3``).
 
     Extra entries ``{prefix: (joint, axes)}`` give channels ``{prefix}F{x,y,z}`` and
-    ``{prefix}M{x,y,z}`` (their units in the returned function's ``channel_info``).
+    ``{prefix}M{x,y,z}`` (their units in the returned function's ``channel_info``). ``skip``
+    leaves prefixes of the default out (a flexible tower writes its own YawBr*, TwrBs*:
+    ``floatwind.simulate.outputs.default_extra_channels``).
     """
     names = {j.name for j in tree.joint_of.values()}
     items: list[tuple[str, str, str, str]] = []  # (kind, joint, axes, suffix-pattern)
@@ -48,6 +52,8 @@ def channels_for(tree: Tree, spec: dict | None = None) -> Callable[[object], dic
         for k in (2, 3):  # blades 2 and 3 on pitch joints of their own (six_body)
             if f"pitch{k}" in names:
                 spec[f"Root{k}"] = (f"pitch{k}", "child")
+        for prefix in skip:
+            spec.pop(prefix, None)
     for prefix, (joint, axes) in spec.items():
         if prefix == "YawBr":
             items.append((prefix, joint, axes, "{p}{q}{ax}p"))

@@ -337,9 +337,12 @@ def default_extra_channels(model: Model, extra_channels):
     """``extra_channels`` as given; by default, for a model with more than one body, the
     inverse-dynamics channels of :func:`floatwind.multibody.channels_for` (internal loads under
     OpenFAST names, YawBr*, Root*b1, and the gyroscopic / RNA moments, wherever the tree has the
-    joints they are defined at)."""
+    joints they are defined at). A flexible tower writes its own YawBr* and TwrBs*
+    (``FlexTower.channels``, the deflected top's axes), so those are left out of the default."""
     if extra_channels is None and model.tree.n_bodies > 1:
         from floatwind.multibody import channels_for
 
+        if getattr(model, "tower", None) is not None:
+            return channels_for(model.tree, skip=("YawBr", "TwrBs"))
         return channels_for(model.tree)
     return extra_channels

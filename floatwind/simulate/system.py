@@ -421,13 +421,12 @@ class System:
         rows' flexible state ``X`` of :meth:`_flex_tree`, the tower nodes' kinematics, then the
         accelerations and the tower channels of ``floatwind._kernels.flex_chan``)."""
         from floatwind._kernels import f64, flex_chan
-        from floatwind._kernels.flex_tree import out_rows
+        from floatwind._kernels.flex_tree import node_table, out_rows
 
         fp, flex = self._flex_params(), self.flex
-        if getattr(flex, "_chan_params", None) is None:
-            flex._chan_params = flex_chan.params(flex)
+        if getattr(flex, "_out_params", None) is None:
+            flex._out_params = flex_chan.params(flex) + node_table(flex)
             flex._chan_names = flex_chan.channel_names(len(flex.modes.gages))
-        consts, ci = flex._chan_params
         B, N, nj, nf = y.shape[0], self.tree.n_bodies, self.tree.n_dofs, self.n_dof
         Pn = N + flex.J + 1
         tau = np.zeros((B, nf))
@@ -440,7 +439,7 @@ class System:
         names = flex._chan_names
         cv = np.empty((B, 3 * Pn + 3 * N + 3))
         ch = np.empty((B, len(names)))
-        u = out_rows(fp.fp, fp.ip, f64(y), X, tau, fm, A, consts, ci, cv, ch)
+        u = out_rows(fp.fp, fp.ip, f64(y), X, tau, fm, A, flex._out_params, cv, ch)
         a = cv[:, : 3 * Pn].reshape(B, Pn, 3)
         al = cv[:, 3 * Pn : 3 * Pn + 3 * N].reshape(B, N, 3)
         acc = Accelerations(u[:, 0:6], a[:, :N], al, cv[:, 3 * Pn + 3 * N :], u[:, 6:])
