@@ -3,13 +3,15 @@ and the tower nodes' accelerations from the coupled solve's solution, then Elast
 channels (TTDsp*, YawBrTD/TV/TA*p, YawBrF/M*p, TwrBsF/M*t, TwHt#*) by inverse dynamics, every
 output row of a block in one call.
 
-The NumPy reference is the accelerations of :meth:`floatwind.multibody.flex_dynamics.FlexTower.forward_dynamics` and
+The NumPy reference is the accelerations of
+:meth:`floatwind.multibody.flex_dynamics.FlexTower.forward_dynamics` and
 :meth:`~floatwind.multibody.flex_dynamics.FlexTower.channels` (the same formulas, docs/
 multibody.md "Flexible tower"; Wang (5.24)-(5.28) for the base and the inverse dynamics,
-ElastoDyn ``SmllRotTrans`` for the gages' local axes); this kernel reads the deflected tree
-and the mass distribution over bodies + nodes that the NumPy path computed
-(``FlexTower.relative``, ``mass_distribution``) and the solution ``u`` of
-:func:`floatwind._kernels.flex_out.flex_rows`. Each row goes through the same operations
+ElastoDyn ``SmllRotTrans`` for the gages' local axes); this kernel reads the deflected tree and
+the mass distribution over bodies + nodes of the rows' flexible state and the tower nodes'
+pass (:func:`floatwind._kernels.flex_tree.node_rows`) and the solution ``u`` of
+:func:`floatwind._kernels.flex.flex_dynamics`, called by
+:func:`floatwind._kernels.flex_tree.out_rows`. Each row goes through the same operations
 whatever the block (bit-identical alone and in a batch); another summation order than NumPy's
 stacks, so the two agree to rounding (tests/test_flex_tower.py).
 """
@@ -23,7 +25,7 @@ import numpy as np
 from floatwind._kernels.flex import _euler123, _t_omega, _top_frame
 from floatwind.jit import njit
 
-__all__ = ["flex_channels", "channel_names"]
+__all__ = ["channel_names", "flex_channels", "params"]
 
 
 def channel_names(n_gages: int) -> list[str]:
@@ -357,40 +359,3 @@ def params(flex) -> tuple[np.ndarray, np.ndarray]:
     ci = np.array([tree.n_bodies, flex.J, flex.n, tree.n_dofs + flex.n, len(flex.riders),
                    len(gages), *flex.riders, *gages], np.int64)  # fmt: skip
     return consts, ci
-
-
-def _c(a, shape=None) -> np.ndarray:
-    a = a if shape is None else np.broadcast_to(a, shape)
-    return np.ascontiguousarray(a, dtype=np.float64)
-
-
-def rows(flex, rel_tree, ext, md_ext, q, qd, qm, u, wrench):
-    """(a_G (B, N, 3), alpha (B, N, 3), H (B, 3), the nodes' and the top's a (B, J + 1, 3),
-    the channels: a dict in ``FlexTower.channels``' order) of the rows, by
-    :func:`flex_channels` (``floatwind.simulate.system.System._flex_rows`` makes the
-    Accelerations of them)."""
-    if getattr(flex, "_chan_params", None) is None:
-        flex._chan_params = params(flex)
-    consts, ci = flex._chan_params
-    B, N, J, nj = q.shape[0], flex.tree.n_bodies, flex.J, flex.tree.n_dofs
-    Pn = N + J + 1
-    if nj:  # the joint DOFs' columns (FlexTower.partials: centred)
-        E, L = flex.partials(rel_tree, ext, md_ext)
-    else:
-        E, L = ext["E"], ext["L"]
-    A = wrench.added_mass
-    A = np.zeros((0, N, 6, 6)) if A is None else _c(A, (B, N, 6, 6))
-    thxy = np.stack([ext["thx"], ext["thy"]], axis=1)
-    st = (_c(q), _c(qd), _c(u), _c(qm), _c(md_ext.Q), _c(md_ext.r_s), thxy)
-    pts = (_c(md_ext.rho), _c(md_ext.drho), _c(md_ext.ddrho), _c(ext["dP"]),
-           _c(ext["w"][:, :N]), _c(ext["dw"][:, :N]), _c(wrench.force, (B, N, 3)),
-           _c(wrench.moment, (B, N, 3)), _c(md_ext.P), _c(ext["RF"]))  # fmt: skip
-    mats = (_c(E), _c(L), _c(ext["R"][:, :N]), A)
-    names = channel_names(int(ci[5]))
-    cv = np.empty((B, 3 * Pn + 3 * N + 3))
-    ch = np.empty((B, len(names)))
-    flex_channels(st, pts, mats, bool(nj), consts, ci, cv, ch)
-    a = cv[:, : 3 * Pn].reshape(B, Pn, 3)
-    al = cv[:, 3 * Pn : 3 * Pn + 3 * N].reshape(B, N, 3)
-    chans = {k: ch[:, i] for i, k in enumerate(names)}
-    return a[:, :N], al, cv[:, 3 * Pn + 3 * N :], a[:, N:], chans

@@ -394,20 +394,28 @@ class System:
         fp = self._flex_params()
         B, nj = y.shape[0], self.tree.n_dofs
         fixed = nj == 0 and self._fixed_tree()
-        if fixed:  # one row for all (the same numbers per row)
-            rel0 = relative_kinematics_many(self.tree, times[:1])
-            joint_q = {k: tuple(np.broadcast_to(a, times.shape) for a in q)
-                       for k, q in rel0.joint_q.items()}  # fmt: skip
+        if fixed and getattr(self, "_flex_tab0", None) is not None:
+            tab, q0 = self._flex_tab0  # a tree fixed in time: its one row, made once
         else:
-            nf = self.n_dof
-            dofs = (y[:, 12 : 12 + nj], y[:, 12 + nf : 12 + nf + nj]) if nj else None
-            rel0 = relative_kinematics_many(self.tree, times, dofs)
-            joint_q = rel0.joint_q
-        R, N = (1 if fixed else B), self.tree.n_bodies
-        # copies (writeable whatever the table's shape: one argument type for the kernel)
-        tab = tuple(np.array(np.broadcast_to(a, (R, N) + np.shape(a)[2:]), np.float64, order="C")
-                    for a in (rel0.r_G, rel0.dr_G, rel0.ddr_G, rel0.R_c2s, rel0.w_rel,
-                              rel0.dw_rel))  # fmt: skip
+            if fixed:  # one row for all (the same numbers per row)
+                rel0 = relative_kinematics_many(self.tree, times[:1])
+            else:
+                nf = self.n_dof
+                dofs = (y[:, 12 : 12 + nj], y[:, 12 + nf : 12 + nf + nj]) if nj else None
+                rel0 = relative_kinematics_many(self.tree, times, dofs)
+            R, N = (1 if fixed else B), self.tree.n_bodies
+            # copies (writeable whatever the table's shape: one argument type for the kernel)
+            tab = tuple(np.array(np.broadcast_to(a, (R, N) + np.shape(a)[2:]), np.float64,
+                                 order="C")
+                        for a in (rel0.r_G, rel0.dr_G, rel0.ddr_G, rel0.R_c2s, rel0.w_rel,
+                                  rel0.dw_rel))  # fmt: skip
+            q0 = rel0.joint_q
+            if fixed:
+                self._flex_tab0 = (tab, q0)
+        joint_q = q0
+        if fixed:
+            joint_q = {k: tuple(np.broadcast_to(a, times.shape) for a in q)
+                       for k, q in q0.items()}  # fmt: skip
         X, r_G, R_b2g, v_G, w_g = kfx.flex_state(fp.fp, fp.ip, *tab, not fixed, 0, f64(y))
         kin = Kinematics(t=t0, r_G_g=r_G, R_b2g=R_b2g, v_G_g=v_G, w_b_g=w_g,
                          cm_b=self.tree.cm_b)  # fmt: skip
