@@ -126,6 +126,8 @@ class Deferred:
             self.joint_q = joint_q
 
     def __getattr__(self, name):
+        if name.startswith("_"):  # never the pair's (copy, pickle, an unset slot)
+            raise AttributeError(name)
         return getattr(self._pair()[self._k], name)
 
 
