@@ -8,7 +8,7 @@ made in a file of the kernel folder (``FLOATWIND_KERNEL_DIR``, ``case_text/``) n
 of the case's ``repr`` (exact for the plain types a YAML case holds: dicts, lists, strings,
 integers, floats, booleans and None, each with its type; anything else is dumped afresh, never
 remembered), the notes, floatwind's version and the stamps (size, modification time) of PyYAML's
-files; a later run of the same deck with the same overrides reads it back without importing
+package; a later run of the same deck with the same overrides reads it back without importing
 PyYAML. The same bytes by construction (the file holds what PyYAML wrote); a file that cannot be
 read or written only means the text is dumped again. At most :data:`KEEP` texts are kept (the
 oldest are removed beyond it).
@@ -40,23 +40,21 @@ def _plain(x) -> bool:
 
 
 def _yaml_stamps() -> str | None:
-    """Sizes and modification times of PyYAML's files (a PyYAML installed anew dumps afresh),
-    found on ``sys.path`` as the import would (a package folder ``yaml``), without importing it;
-    None when it is not found there."""
-    import sys
+    """PyYAML's folder, its ``__init__.py``'s size and modification time and the folder's (a
+    PyYAML installed anew dumps afresh), found as the path-based import finds the package
+    (``PathFinder``, which neither imports it nor reads ``sys.modules``); None when it is not
+    found so."""
+    from importlib.machinery import PathFinder
 
-    for entry in sys.path:
-        where = os.path.join(entry or os.getcwd(), "yaml")
-        if not os.path.isfile(os.path.join(where, "__init__.py")):
-            continue
-        try:
-            with os.scandir(where) as entries:
-                stamps = sorted((e.name, e.stat().st_size, e.stat().st_mtime_ns)
-                                for e in entries if e.is_file())  # fmt: skip
-        except OSError:
+    try:
+        spec = PathFinder.find_spec("yaml")
+        if spec is None or not spec.origin or not spec.origin.endswith("__init__.py"):
             return None
-        return repr((where, stamps))
-    return None
+        where = os.path.dirname(spec.origin)
+        init, pkg = os.stat(spec.origin), os.stat(where)  # a reinstall rewrites both
+    except (OSError, ImportError, ValueError):
+        return None
+    return repr((where, init.st_size, init.st_mtime_ns, pkg.st_mtime_ns))
 
 
 def folder() -> pathlib.Path:
