@@ -79,8 +79,9 @@ def _write_result(res: Result, path: Path) -> None:
     ``format="NETCDF4"`` and :data:`ENCODING` for the data variables), in its order: the global
     attributes; the dimensions as the variables first use them; each variable created (floats
     with ``_FillValue`` NaN, xarray's ``DefaultFillvalueCoder``; :data:`ENCODING` (zlib level 1
-    with shuffle) for the data variables, library-chosen chunks) with its attributes; then the arrays written
-    with netCDF4's masking off. tests/test_light_result.py compares the two files."""
+    with shuffle) for the data variables, library-chosen chunks) with its attributes; then the
+    arrays written with netCDF4's masking off. tests/test_light_result.py compares the two
+    files."""
     import netCDF4
 
     data_vars = set(res.data_vars)
