@@ -312,7 +312,7 @@ def ab(deck: str, tmax: float, rounds: int, baselines: list[str]) -> None:
     print(f"{rounds} alternating rounds, whole-process CPU (user + system), medians:")
     for name, xs in cpu.items():
         med = statistics.median(xs)
-        print(f"  {name:58s} {med:6.2f} s  ({min(xs):.2f}-{max(xs):.2f})  "
+        print(f"  {name:58s} {med:6.3f} s  ({min(xs):.3f}-{max(xs):.3f})  "
               f"ratio to this checkout {med / ref:5.2f}")  # fmt: skip
 
 
@@ -424,7 +424,7 @@ def decks(cases: list[str] | None, rounds: int, baseline: str) -> None:
             a, b = statistics.median(cpu["after"]), statistics.median(cpu["before"])
             of = openfast.get(fst.stem)
             tmax = deck_times(fst).get("tmax", float("nan"))
-            row = (f"| {fst.stem} | {tmax:g} s | {b:.2f} s | **{a:.2f} s** | {b / a:.2f} | "
+            row = (f"| {fst.stem} | {tmax:g} s | {b:.3f} s | **{a:.3f} s** | {b / a:.2f} | "
                    + (f"{of:g} s | {of / b:.1f}x -> **{of / a:.1f}x** |" if of else "- | - |")
                    + f" {n - len(bad)} of {n} |")  # fmt: skip
             rows.append(row)

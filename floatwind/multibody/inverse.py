@@ -68,14 +68,16 @@ def external_wrench(ev) -> tuple[np.ndarray, np.ndarray]:
     return F, M
 
 
-def body_inertial_wrench(tree: Tree, ev) -> tuple[np.ndarray, np.ndarray]:
-    """m_i a_Gi and dH_Gi/dt = I_i alpha_i + w_i x I_i w_i (B, N, 3), inertial axes (Euler's eq.)."""
+def body_inertial_wrench(tree: Tree, ev, bodies=None) -> tuple[np.ndarray, np.ndarray]:
+    """m_i a_Gi and dH_Gi/dt = I_i alpha_i + w_i x I_i w_i (B, N, 3), inertial axes (Euler's eq.);
+    ``bodies`` (indices): those bodies only (B, len(bodies), 3), the same numbers."""
     kin, acc = ev.kin, ev.acc
-    R = kin.R_b2g
-    I_g = R @ tree.inertia_b[None] @ np.swapaxes(R, -1, -2)
-    w = kin.w_b_g
-    ma = tree.mass[None, :, None] * acc.a_G_g
-    dH = matvec(I_g, acc.dw_b_g) + cross(w, matvec(I_g, w))
+    idx = slice(None) if bodies is None else np.asarray(bodies)
+    R = kin.R_b2g[:, idx]
+    I_g = R @ tree.inertia_b[idx][None] @ np.swapaxes(R, -1, -2)
+    w = kin.w_b_g[:, idx]
+    ma = tree.mass[None, idx, None] * acc.a_G_g[:, idx]
+    dH = matvec(I_g, acc.dw_b_g[:, idx]) + cross(w, matvec(I_g, w))
     return ma, dH
 
 
@@ -101,13 +103,16 @@ def subsystem_loads(
     """Load (B, 3) + (B, 3), inertial axes, that the *rest* of the tree must exert on the subsystem
     ``bodies`` at ``point_g`` (moment about it): Wang (5.27) and (5.28) solved for F_J, M_J.
     ``parts``: :func:`wrench_parts` of ``ev`` when the caller has them (the same numbers)."""
-    F, M, ma, dH = parts if parts is not None else wrench_parts(tree, ev)
     idx = np.asarray(bodies)
+    if parts is not None:
+        F, M, ma, dH = parts
+        ma, dH = ma[:, idx], dH[:, idx]
+    else:
+        F, M = external_wrench(ev)
+        ma, dH = body_inertial_wrench(tree, ev, idx)  # the subsystem's bodies only
     arm = ev.kin.r_G_g[:, idx] - point_g[:, None]
-    F_J = (ma[:, idx] - F[:, idx]).sum(axis=1)  # (5.27): F_J = m_s1 a_Gs1 - sum F_i
-    M_J = (dH[:, idx] + cross(arm, ma[:, idx]) - M[:, idx] - cross(arm, F[:, idx])).sum(
-        axis=1
-    )  # (5.28)
+    F_J = (ma - F[:, idx]).sum(axis=1)  # (5.27): F_J = m_s1 a_Gs1 - sum F_i
+    M_J = (dH + cross(arm, ma) - M[:, idx] - cross(arm, F[:, idx])).sum(axis=1)  # (5.28)
     return F_J, M_J
 
 
