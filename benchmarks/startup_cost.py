@@ -4,6 +4,7 @@
     python benchmarks/startup_cost.py ab [DECK] [--tmax 1] [--rounds 5] [--baseline DIR ...]
     python benchmarks/startup_cost.py floor [--rounds 5]
     python benchmarks/startup_cost.py decks --baseline DIR [--cases ref01,ref07] [--rounds 2]
+    python benchmarks/startup_cost.py split [DECK] [--tmax 1] [--rounds 5] [--baseline DIR ...]
 
 ``phases`` runs the steps of ``floatwind run DECK --tmax S`` in one fresh process (as
 ``floatwind.cli.run.main`` does them) and prints the CPU time of each: interpreter start-up,
@@ -30,6 +31,16 @@ each (numba's caches, byte code), and prints one markdown row per deck: the medi
 ratio, OpenFAST's side-by-side CPU (the index README's column) and the speed-up over it; then it
 compares the two checkouts' output files variable by variable (``np.array_equal``, NaN equal, the
 dimensions and attributes too): a change of the run path must not move a result.
+
+``split`` runs the real command (``floatwind.cli.main`` with ``run DECK --tmax S -o FILE
+--no-progress``, no numba unless the run itself loads it) in fresh processes and splits its CPU
+time by phase, each phase exclusive of the others: every import (the outermost
+``importlib._bootstrap._find_and_load``: the site hooks' at start-up excepted, they are in
+"interpreter start-up") is charged to "imports", and the command's steps are wrapped as their
+modules load (deck parsing, model assembly, memory check, sanity warnings, compile notice,
+``simulate``, OutList channels, netCDF file, summary); what no wrapper covers is "the rest" (the
+parser, the command's own lines). This checkout and each ``--baseline`` in turn, ``--rounds``
+times after one warm process each; medians per phase.
 
 ``floor`` splits that floor into processes that each add one piece (the interpreter, numpy,
 numba's import, netCDF4, scipy.linalg, the first cached kernel = numba's start-up, then 6 and 24
@@ -113,6 +124,109 @@ print("xarray imported:", "xarray" in sys.modules, "| pandas imported:", "pandas
 if notice:
     print("(the kernels were not cached: this was a compiling run, measure again)")
 """
+
+_SPLIT = r"""
+import json, resource, sys
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+START = cpu()
+import importlib._bootstrap as _b
+acc = {"interpreter start-up": START}
+stack = [["the rest", cpu()]]  # [phase, CPU at which it last resumed]
+def enter(name):
+    t = cpu()
+    top = stack[-1]
+    acc[top[0]] = acc.get(top[0], 0.0) + t - top[1]
+    stack.append([name, t])
+def leave():
+    t = cpu()
+    name, t0 = stack.pop()
+    acc[name] = acc.get(name, 0.0) + t - t0
+    stack[-1][1] = t
+WRAP = {
+    "floatwind.case.openfast": {"import_openfast": "deck parsing (import_openfast)",
+                                "model_from_deck": "model assembly (model_from_deck)"},
+    "floatwind.simulate.sanity": {"check_memory": "memory check",
+                                  "sanity_warnings": "sanity warnings",
+                                  "compile_notice": "compile notice"},
+    "floatwind.simulate": {"simulate": "simulate (stepping, outputs)"},
+    "floatwind.case.openfast.outputs": {"deck_channels": "deck OutList channels",
+                                        "not_computed": "deck OutList channels"},
+    "floatwind.io.netcdf": {"write_netcdf": "netCDF file"},
+    "floatwind.cli._results": {"summary": "summary"},
+}
+def wrap(fn, name):
+    def inner(*a, **k):
+        enter(name)
+        try:
+            return fn(*a, **k)
+        finally:
+            leave()
+    return inner
+_orig = _b._find_and_load
+def _find_and_load(name, import_):
+    outer = stack[-1][0] != "imports"
+    if outer:
+        enter("imports")
+    try:
+        mod = _orig(name, import_)
+    finally:
+        if outer:
+            leave()
+    for attr, phase in WRAP.pop(name, {}).items():
+        if hasattr(mod, attr):
+            setattr(mod, attr, wrap(getattr(mod, attr), phase))
+    return mod
+_b._find_and_load = _find_and_load
+sys.argv = ["floatwind", "run", *sys.argv[1:]]
+import contextlib, io
+from floatwind.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+    rc = main()
+assert rc == 0, err.getvalue()[-2000:]
+acc["the rest"] = acc.get("the rest", 0.0) + cpu() - stack[0][1]
+acc["total (process CPU)"] = cpu()
+acc["numba imported"] = float("numba" in sys.modules)
+print(json.dumps(acc))
+"""
+
+#: the phases of ``split`` in the order they are printed
+SPLIT_ORDER = ("interpreter start-up", "imports", "deck parsing (import_openfast)",
+               "model assembly (model_from_deck)", "memory check", "sanity warnings",
+               "compile notice", "simulate (stepping, outputs)", "deck OutList channels",
+               "netCDF file", "summary", "the rest", "total (process CPU)")  # fmt: skip
+
+
+def split(deck: str, tmax: float, rounds: int, baselines: list[str]) -> None:
+    import json
+
+    trees = [("this checkout", str(ROOT))] + [(b, str(pathlib.Path(b).resolve()))
+                                              for b in baselines]  # fmt: skip
+    res = {name: [] for name, _ in trees}
+    with tempfile.TemporaryDirectory() as tmp:
+
+        def one(path):
+            cmd = [sys.executable, "-c", _SPLIT, deck, "--tmax", f"{tmax:g}", "-o",
+                   f"{tmp}/out.nc", "--overwrite", "--no-progress"]  # fmt: skip
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=_env(path), cwd=tmp)
+            if proc.returncode != 0:
+                raise SystemExit(f"split failed:\n{proc.stderr[-2000:]}")
+            return json.loads(proc.stdout.strip().splitlines()[-1])
+
+        for _, path in trees:  # warm: byte code, caches
+            one(path)
+        for k in range(rounds):
+            for name, path in trees if k % 2 == 0 else trees[::-1]:
+                res[name].append(one(path))
+    names = [n for n, _ in trees]
+    print(f"{rounds} alternating rounds, CPU by phase (exclusive), medians; ratio: last / first")
+    print(f"{'phase':36s}" + "".join(f" {n[-22:]:>22s}" for n in names))
+    for phase in SPLIT_ORDER:
+        meds = [statistics.median(r.get(phase, 0.0) for r in res[n]) for n in names]
+        print(f"{phase:36s}" + "".join(f" {m:22.4f}" for m in meds))
+    print("numba imported:", {n: bool(res[n][0]["numba imported"]) for n in names})
+
 
 _FLOOR = textwrap.dedent(
     """
@@ -198,7 +312,7 @@ def ab(deck: str, tmax: float, rounds: int, baselines: list[str]) -> None:
     print(f"{rounds} alternating rounds, whole-process CPU (user + system), medians:")
     for name, xs in cpu.items():
         med = statistics.median(xs)
-        print(f"  {name:58s} {med:6.2f} s  ({min(xs):.2f}-{max(xs):.2f})  "
+        print(f"  {name:58s} {med:6.3f} s  ({min(xs):.3f}-{max(xs):.3f})  "
               f"ratio to this checkout {med / ref:5.2f}")  # fmt: skip
 
 
@@ -310,7 +424,7 @@ def decks(cases: list[str] | None, rounds: int, baseline: str) -> None:
             a, b = statistics.median(cpu["after"]), statistics.median(cpu["before"])
             of = openfast.get(fst.stem)
             tmax = deck_times(fst).get("tmax", float("nan"))
-            row = (f"| {fst.stem} | {tmax:g} s | {b:.2f} s | **{a:.2f} s** | {b / a:.2f} | "
+            row = (f"| {fst.stem} | {tmax:g} s | {b:.3f} s | **{a:.3f} s** | {b / a:.2f} | "
                    + (f"{of:g} s | {of / b:.1f}x -> **{of / a:.1f}x** |" if of else "- | - |")
                    + f" {n - len(bad)} of {n} |")  # fmt: skip
             rows.append(row)
@@ -322,7 +436,7 @@ def decks(cases: list[str] | None, rounds: int, baseline: str) -> None:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("what", choices=("phases", "ab", "floor", "decks"))
+    p.add_argument("what", choices=("phases", "ab", "floor", "decks", "split"))
     p.add_argument("--cases", help="decks: comma-separated prefixes (ref01,ref07)")
     p.add_argument("deck", nargs="?", default=str(REF01))
     p.add_argument("--tmax", type=float, default=1.0)
@@ -331,6 +445,8 @@ def main() -> int:
     args = p.parse_args()
     if args.what == "phases":
         phases(args.deck, args.tmax, args.baseline)
+    elif args.what == "split":
+        split(args.deck, args.tmax, args.rounds, args.baseline)
     elif args.what == "floor":
         floor(args.rounds)
     elif args.what == "decks":

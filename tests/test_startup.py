@@ -43,11 +43,11 @@ NEVER = ("dask", "distributed", "pyarrow", "matplotlib", "floatwind.studies", "f
 SCIPY_ALLOWED = {"scipy.linalg"}
 
 
-def _modules(argv: list[str], cwd: Path, extra_env: dict | None = None) -> set[str]:
+def _modules(argv: list[str], cwd: Path, extra_env: dict | None = None, prelude: str = "") -> set[str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(ROOT)
     env.update(extra_env or {})
-    proc = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(argv)], cwd=cwd, env=env,
+    proc = subprocess.run([sys.executable, "-c", prelude + _PROBE, json.dumps(argv)], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=900)  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -159,6 +159,25 @@ def test_a_run_imports_its_own_command_and_the_deck_s_kinds_only(tmp_path):
     assert _heavy(mods, also=REF01_UNUSED + ("xarray", "pandas")) == []
 
 
+@needs_ref01
+def test_a_second_run_of_a_deck_imports_no_yaml(tmp_path):
+    """The case text written into the file (``case_text``) is read back from the kernel folder
+    on a later run of the same deck and overrides (floatwind.case.openfast.case_text): that run
+    needs no PyYAML (~7-10 ms of CPU, issue 41; it runs with PyYAML made unimportable, as the
+    suite's numba, off the ahead-of-time modules, imports it if it can); its file holds the same
+    text."""
+    argv = ["run", str(REF01), "--tmax", "0.05", "--no-progress", "-o"]
+    _modules(argv + [str(tmp_path / "a.nc")], tmp_path)  # the text dumped (or already kept)
+    _modules(argv + [str(tmp_path / "b.nc")], tmp_path, prelude="import sys\nsys.modules['yaml'] = None\n")
+    import netCDF4
+
+    texts = []
+    for name in ("a.nc", "b.nc"):
+        with netCDF4.Dataset(tmp_path / name) as nc:
+            texts.append(nc.getncattr("case_text"))
+    assert texts[0] == texts[1] and "simulation:" in texts[0]
+
+
 @pytest.mark.parametrize("argv", [["--help"], ["check", "--help"], ["nosuch"]])
 def test_help_imports_no_other_command(argv, tmp_path):
     """``floatwind --help`` imports no command's module, ``floatwind check --help`` only
@@ -260,10 +279,12 @@ def test_the_imported_case_text_is_the_pure_python_emitter_s(monkeypatch):
     every reference deck, as imported and with --approximate."""
     import yaml
 
-    from floatwind.case.openfast import import_openfast
+    from floatwind.case.openfast import case_text, import_openfast
     from floatwind.case.openfast.importer import case_yaml
     from floatwind.errors import CaseError
 
+    # every text dumped here (not read back from the kernel folder: test below)
+    monkeypatch.setattr(case_text, "cached_text", lambda case, notes, dump: dump())
     decks = sorted(REFS.glob("ref*/ref*.fst"))
     if not decks:
         pytest.skip(f"reference decks not found: {REFS}")
@@ -318,3 +339,47 @@ def test_lean_start_one_blas_thread_and_gc_back_after_start(monkeypatch):
     cli.start_done()
     gc.unfreeze()
     assert os.environ["OPENBLAS_NUM_THREADS"] == "4" and gc.isenabled()
+
+
+def test_the_case_text_read_back_is_the_text_dumped(tmp_path, monkeypatch):
+    """``case_yaml`` remembers each text in the kernel folder (case_text.py): for the 13 decks,
+    as imported and with overrides, the text read back by a later call (PyYAML not consulted)
+    is the text PyYAML dumps; a case or notes that differ in one value, or a value of another
+    type (1 and 1.0), give their own text; a case holding other types is dumped, not kept."""
+    import yaml
+
+    from floatwind.case.openfast import case_text, import_openfast
+    from floatwind.case.openfast.importer import case_yaml
+    from floatwind.errors import CaseError
+
+    monkeypatch.setenv("FLOATWIND_KERNEL_DIR", str(tmp_path))
+    dumped = []
+    decks = sorted(REFS.glob("ref*/ref*.fst"))
+    if not decks:
+        pytest.skip(f"reference decks not found: {REFS}")
+    n = 0
+    for fst in decks:
+        try:
+            res = import_openfast(fst, approximate=False, split="auto")
+        except CaseError:
+            continue
+        case = dict(res["case"], simulation={**res["case"].get("simulation", {}), "t_max": 1.5})
+        for c in (res["case"], case):
+            with monkeypatch.context() as m:
+                m.setattr(case_text, "cached_text", lambda case, notes, dump: dump())
+                want = case_yaml(c, res["notes"])
+            first = case_yaml(c, res["notes"])  # dumped and kept
+            with monkeypatch.context() as m:  # read back: PyYAML must not be asked
+                m.setattr(yaml, "dump", lambda *a, **k: dumped.append(1) or "wrong")
+                again = case_yaml(c, res["notes"])
+            assert first == want == again, fst.name
+            n += 1
+    assert n >= 2 * 10 and not dumped
+    assert len(list((tmp_path / "case_text").glob("*.yaml"))) == n
+    texts = {case_yaml({"a": v}, []) for v in (1, 1.0, True, "1", None, [1], {"b": 1})}
+    assert len(texts) == 7 and case_yaml({"a": 1}, ["x"]) != case_yaml({"a": 1}, [])
+    before = len(list((tmp_path / "case_text").glob("*.yaml")))
+    with pytest.raises(yaml.YAMLError):  # not a plain case: dumped (PyYAML's refusal), not kept
+        case_yaml({"a": object()}, [])
+    assert len(list((tmp_path / "case_text").glob("*.yaml"))) == before
+    assert case_text.KEEP >= 64

@@ -143,14 +143,31 @@ def preflight(model, args) -> None:
     from floatwind.simulate.sanity import check_memory, compile_notice, sanity_warnings
 
     check_memory(model)
-    warnings = sanity_warnings(model)
+    system = _system(model)  # one for both checks below (each builds its own where it fails)
+    warnings = sanity_warnings(model, system)
     for w in warnings:
         print(f"floatwind: warning: {w}", file=sys.stderr)
     if warnings and getattr(args, "strict", False):
         raise CaseError(
             f"{len(warnings)} sanity warning(s) and --strict: {warnings[0]}", field="--strict"
         )
-    note = compile_notice(model)
+    note = compile_notice(model, system)
     if note:
         print(f"floatwind: {note}", file=sys.stderr)
         model._compiled_now = True  # the real-time factor printed after the run includes it
+
+
+def _system(model):
+    """The model's ``System`` for the pre-run checks that use one (fixed-step or compiled
+    schemes), or None where they do not or it cannot be built (the checks then build their own
+    where they need it and report as before)."""
+    from floatwind.simulate.schemes import lookup
+    from floatwind.simulate.system import System
+
+    try:
+        scheme = lookup(model)
+        if scheme is None or not (scheme.fixed_step or scheme.compiled):
+            return None
+        return System(model)
+    except Exception:  # noqa: BLE001 - the checks report it
+        return None

@@ -13,8 +13,14 @@ if TYPE_CHECKING:
 
     from floatwind.io.result import Result
 
-#: compression of every data variable (coordinates are stored plain, as xarray does)
-ENCODING = {"zlib": True, "complevel": 4}
+#: compression of every data variable (coordinates are stored plain, as xarray does): deflate
+#: (zlib, the one filter every netCDF-4 reader has) at level 1 with the byte shuffle. The time
+#: goes to deflating the low mantissa bytes, which do not compress at any level: level 1 writes
+#: ref01's and ref11's files in ~11 % less CPU than level 4 (0.050 against 0.056 s; a 3-h study
+#: run's 42 MB 10 % less) for files 0.5-1.0 % larger; without the shuffle they are 12-17 % larger
+#: and slower to write (docs/performance.md, "Fixed cost, sixth session";
+#: benchmarks/bench_netcdf.py)
+ENCODING = {"zlib": True, "complevel": 1, "shuffle": True}
 
 
 def write_netcdf(ds: xr.Dataset | Result, path: str | Path) -> Path:
@@ -72,9 +78,10 @@ def _write_result(res: Result, path: Path) -> None:
     """The calls of xarray's netCDF4 store (``xarray.backends.netCDF4_``, ``to_netcdf`` with
     ``format="NETCDF4"`` and :data:`ENCODING` for the data variables), in its order: the global
     attributes; the dimensions as the variables first use them; each variable created (floats
-    with ``_FillValue`` NaN, xarray's ``DefaultFillvalueCoder``; zlib level 4 with shuffle for
-    the data variables, library-chosen chunks) with its attributes; then the arrays written
-    with netCDF4's masking off. tests/test_light_result.py compares the two files."""
+    with ``_FillValue`` NaN, xarray's ``DefaultFillvalueCoder``; :data:`ENCODING` (zlib level 1
+    with shuffle) for the data variables, library-chosen chunks) with its attributes; then the
+    arrays written with netCDF4's masking off. tests/test_light_result.py compares the two
+    files."""
     import netCDF4
 
     data_vars = set(res.data_vars)

@@ -56,11 +56,14 @@ def gyro_moment(tree: Tree, ev, spin_joint: str | int = "spin") -> np.ndarray:
     return -cross(w_n, H)  # (3.28)
 
 
-def rna_moment(tree: Tree, ev, yaw_joint: str | int = "yaw") -> np.ndarray:
-    """RNA moment (B, 3) on the tower top, -dH_GR/dt about the RNA CM, nacelle axes (Wang 3.27)."""
+def rna_moment(
+    tree: Tree, ev, yaw_joint: str | int = "yaw", parts: tuple | None = None
+) -> np.ndarray:
+    """RNA moment (B, 3) on the tower top, -dH_GR/dt about the RNA CM, nacelle axes (Wang 3.27).
+    ``parts``: ``inverse.wrench_parts`` of ``ev`` when the caller has them (the same numbers)."""
     c = _joint_index(tree, yaw_joint)
     idx = np.asarray(tree.subtree(c))
-    ma, dH = body_inertial_wrench(tree, ev)
+    ma, dH = parts[2:] if parts is not None else body_inertial_wrench(tree, ev)
     m = tree.mass[idx]
     r = ev.kin.r_G_g[:, idx]
     r_GR = (m[None, :, None] * r).sum(axis=1) / m.sum()
@@ -69,10 +72,11 @@ def rna_moment(tree: Tree, ev, yaw_joint: str | int = "yaw") -> np.ndarray:
     return -matvec(Rt, dH_GR)
 
 
-def gyro_channels(tree: Tree, ev) -> dict[str, np.ndarray]:
-    """``MgyroA..C`` and ``MRNAA..C`` (B,) in Wang's (A, B, C) axes."""
+def gyro_channels(tree: Tree, ev, parts: tuple | None = None) -> dict[str, np.ndarray]:
+    """``MgyroA..C`` and ``MRNAA..C`` (B,) in Wang's (A, B, C) axes (``parts``: as
+    :func:`rna_moment`'s)."""
     Mg = gyro_moment(tree, ev) @ R_N2ABC.T
-    Mr = rna_moment(tree, ev) @ R_N2ABC.T
+    Mr = rna_moment(tree, ev, parts=parts) @ R_N2ABC.T
     out = {}
     for k, ax in enumerate("ABC"):
         out[f"Mgyro{ax}"] = Mg[:, k]

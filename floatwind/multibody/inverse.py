@@ -89,14 +89,27 @@ def joint_point(tree: Tree, ev, joint: str | int) -> np.ndarray:
     return ev.kin.r_G_g[:, p] + matvec(ev.kin.R_b2g[:, p], j.r_J_p - tree.cm_b[p])
 
 
+def wrench_parts(tree: Tree, ev) -> tuple[np.ndarray, ...]:
+    """(F, M, m a_G, dH_G/dt) of every body (B, N, 3), inertial axes: the two sides of every
+    subsystem's balance (:func:`external_wrench`, :func:`body_inertial_wrench`), which depend on
+    the evaluation only; computed once for all the joints of one evaluation (``parts`` of
+    :func:`subsystem_loads` and :func:`joint_loads`; issue 41)."""
+    return (*external_wrench(ev), *body_inertial_wrench(tree, ev))
+
+
 def subsystem_loads(
-    tree: Tree, ev, bodies: list[int], point_g: np.ndarray
+    tree: Tree, ev, bodies: list[int], point_g: np.ndarray, parts: tuple | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Load (B, 3) + (B, 3), inertial axes, that the *rest* of the tree must exert on the subsystem
-    ``bodies`` at ``point_g`` (moment about it): Wang (5.27) and (5.28) solved for F_J, M_J."""
-    F, M = external_wrench(ev)
+    ``bodies`` at ``point_g`` (moment about it): Wang (5.27) and (5.28) solved for F_J, M_J.
+    ``parts``: :func:`wrench_parts` of ``ev`` when the caller has them (the same numbers)."""
     idx = np.asarray(bodies)
-    ma, dH = body_inertial_wrench(tree, ev, idx)  # the subsystem's bodies only
+    if parts is not None:
+        F, M, ma, dH = parts
+        ma, dH = ma[:, idx], dH[:, idx]
+    else:
+        F, M = external_wrench(ev)
+        ma, dH = body_inertial_wrench(tree, ev, idx)  # the subsystem's bodies only
     arm = ev.kin.r_G_g[:, idx] - point_g[:, None]
     F_J = (ma - F[:, idx]).sum(axis=1)  # (5.27): F_J = m_s1 a_Gs1 - sum F_i
     M_J = (dH + cross(arm, ma) - M[:, idx] - cross(arm, F[:, idx])).sum(axis=1)  # (5.28)
@@ -104,7 +117,7 @@ def subsystem_loads(
 
 
 def joint_loads(
-    tree: Tree, ev, joint: str | int, *, axes: str = "parent"
+    tree: Tree, ev, joint: str | int, *, axes: str = "parent", parts: tuple | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Load exerted by the child subtree on the parent at ``joint`` (one-joint case, 5.27-5.28).
 
@@ -117,6 +130,9 @@ def joint_loads(
         Joint name (or the index of its child body).
     axes : {'parent', 'child', 'inertial'}
         Frame of the returned components.
+    parts : tuple, optional
+        :func:`wrench_parts` of ``ev`` (the loads at several joints of one evaluation share
+        them).
 
     Returns
     -------
@@ -125,7 +141,7 @@ def joint_loads(
     """
     c = _joint_index(tree, joint)
     P = joint_point(tree, ev, c)
-    F_J, M_J = subsystem_loads(tree, ev, tree.subtree(c), P)
+    F_J, M_J = subsystem_loads(tree, ev, tree.subtree(c), P, parts)
     F, M = -F_J, -M_J  # reaction: load of the subtree on the parent
     if axes == "inertial":
         return F, M
@@ -154,8 +170,9 @@ def two_joint_loads(
         raise ValueError("the outer joint must lie outboard of the inner joint")
     s1 = [b for b in tree.subtree(ci) if b not in s2]
     P_in, P_out = joint_point(tree, ev, ci), joint_point(tree, ev, co)
-    F2, M2 = subsystem_loads(tree, ev, s2, P_out)  # load of the middle on s2
-    F1, M1 = subsystem_loads(tree, ev, s1, P_in)  # needs: rest on s1 + s2 on s1
+    parts = wrench_parts(tree, ev)
+    F2, M2 = subsystem_loads(tree, ev, s2, P_out, parts)  # load of the middle on s2
+    F1, M1 = subsystem_loads(tree, ev, s1, P_in, parts)  # needs: rest on s1 + s2 on s1
     # s2 pushes on s1 with (-F2, -M2) at P_out: move it out of the balance of s1
     F1 = F1 + F2
     M1 = M1 + M2 + cross(P_out - P_in, F2)

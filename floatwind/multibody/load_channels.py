@@ -10,7 +10,7 @@ from collections.abc import Callable
 import numpy as np
 
 from floatwind.multibody import gyro
-from floatwind.multibody.inverse import joint_loads
+from floatwind.multibody.inverse import joint_loads, wrench_parts
 from floatwind.multibody.tree import Tree
 
 __all__ = ["channels_for"]
@@ -72,13 +72,15 @@ def channels_for(
 
     def extra(ev) -> dict[str, np.ndarray]:
         out = {}
+        # shared by every joint's balance and the RNA moment (the same numbers, once)
+        parts = wrench_parts(tree, ev) if items or gyro_on else None
         for prefix, joint, axes, pat in items:
-            F, M = joint_loads(tree, ev, joint, axes=axes)
+            F, M = joint_loads(tree, ev, joint, axes=axes, parts=parts)
             for k, ax in enumerate("xyz"):
                 out[pat.format(p=prefix, q="F", ax=ax)] = F[:, k]
                 out[pat.format(p=prefix, q="M", ax=ax)] = M[:, k]
         if gyro_on:
-            out.update(gyro.gyro_channels(tree, ev))
+            out.update(gyro.gyro_channels(tree, ev, parts=parts))
         return out
 
     extra.channel_info = info  # read by floatwind.simulate.outputs.to_dataset

@@ -180,11 +180,12 @@ def check_memory(model: Model) -> float:
     return total
 
 
-def compile_notice(model=None) -> str | None:
+def compile_notice(model=None, system=None) -> str | None:
     """"compiling kernels, once per installation: ~1 min" when the compiled stepping of
     ``model`` (its combination of load kinds, ``floatwind.simulate.generate``) is not in numba's
     cache yet; None when it is, when the model steps on the Python path, or when the kernels are
-    off."""
+    off. ``system``: the model's ``System`` when the caller has one (the pre-run checks share
+    one: ``floatwind.cli._case.preflight``)."""
     try:
         from floatwind import _kernels
 
@@ -199,7 +200,7 @@ def compile_notice(model=None) -> str | None:
         if not fused._ENABLED or scheme is None or not scheme.compiled:
             return None
         try:
-            system = System(model)
+            system = system if system is not None else System(model)
             loads = fused.compiled_loads(system)
         except NoCompiledForm:
             return None

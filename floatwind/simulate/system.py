@@ -744,10 +744,12 @@ def _cat_same(a, T: int, B: int) -> np.ndarray:
     """:func:`cat_members` of ``T`` times the same array ``a`` (the same operations, decided
     once instead of per entry)."""
     a = np.asarray(a)
-    if a.ndim >= 1 and a.shape[0] == B:
-        return np.concatenate([a] * T, axis=0)
-    if a.ndim >= 1 and a.shape[0] == 1:
-        return np.repeat(np.concatenate([a] * T, axis=0), B, axis=0)
+    if a.ndim >= 1 and a.shape[0] in (1, B):
+        # T copies of the B rows (or T * B of the one row) written in one broadcast assignment,
+        # not a list of T arrays concatenated: the same array (ref01's 6,001 rows: issue 41)
+        out = np.empty((T * B,) + a.shape[1:], dtype=a.dtype)
+        out.reshape((T, B) + a.shape[1:])[...] = a
+        return out
     return np.concatenate([np.broadcast_to(a, (B,) + a.shape[1:])] * T, axis=0)
 
 
@@ -770,6 +772,15 @@ def stack_members(objs: list, B: int):
                 out[f.name] = _cat_same(v0, len(objs), B)
             else:
                 out[f.name] = cat_members(vals, B)
+        elif f.name == "joint_q" and same:  # one value T times: broadcast, not a T-list
+            T = len(objs)
+            out[f.name] = {
+                name: tuple(
+                    np.repeat(np.broadcast_to(x := np.array([c], dtype=float), (T,) + x.shape[1:]), B)
+                    for c in v0[name]
+                )
+                for name in v0
+            }
         elif f.name == "joint_q":
             out[f.name] = {
                 name: tuple(

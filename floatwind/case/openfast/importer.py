@@ -36,8 +36,8 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-import yaml
 
+from floatwind.case.openfast import case_text
 from floatwind.case.openfast.aerodisk import aerodisk_case_load
 from floatwind.case.openfast.aerodyn import rotor_config
 from floatwind.case.openfast.elastodyn import (
@@ -856,11 +856,18 @@ def case_yaml(case: dict, notes: list[str]) -> str:
     """YAML text of a case dict with the import notes as leading comments."""
     head = "# floatwind case imported from an OpenFAST deck (floatwind import-openfast)\n"
     head += "".join(f"# NOTE: {n}\n" for n in notes)
-    # libyaml's emitter where PyYAML has it: the same text as the pure-Python one (the 13
-    # reference decks, tests/test_startup.py) in a third of the time (issue 41)
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    return head + yaml.dump(case, Dumper=dumper, sort_keys=False, default_flow_style=None,
-                            width=100)  # fmt: skip
+
+    def dump() -> str:
+        import yaml
+
+        # libyaml's emitter where PyYAML has it: the same text as the pure-Python one (the 13
+        # reference decks, tests/test_startup.py) in a third of the time (issue 41)
+        dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+        return yaml.dump(case, Dumper=dumper, sort_keys=False, default_flow_style=None,
+                         width=100)  # fmt: skip
+
+    # read back when an earlier run dumped it: no PyYAML import (case_text.py, issue 41)
+    return head + case_text.cached_text(case, notes, dump)
 
 
 def write_case_yaml(result: ImportResult, path: str | pathlib.Path) -> pathlib.Path:
