@@ -7,8 +7,8 @@ itself. The text depends on the case and the notes alone, so :func:`cached_text`
 made in a file of the kernel folder (``FLOATWIND_KERNEL_DIR``, ``case_text/``) named by a hash
 of the case's ``repr`` (exact for the plain types a YAML case holds: dicts, lists, strings,
 integers, floats, booleans and None, each with its type; anything else is dumped afresh, never
-remembered), the notes, floatwind's version and the stamps (size, modification time) of PyYAML's
-package; a later run of the same deck with the same overrides reads it back without importing
+remembered), the notes, floatwind's version, the stamps (size, modification time) of the dumper's source
+file and of PyYAML's package; a later run of the same deck with the same overrides reads it back without importing
 PyYAML. The same bytes by construction (the file holds what PyYAML wrote); a file that cannot be
 read or written only means the text is dumped again. At most :data:`KEEP` texts are kept (the
 oldest are removed beyond it).
@@ -73,7 +73,12 @@ def cached_text(case: dict, notes: list[str], dump: Callable[[], str]) -> str:
     stamps = _yaml_stamps()
     if stamps is None:
         return dump()
-    key = hashlib.sha1(repr((__version__, stamps, case, notes)).encode()).hexdigest()
+    try:  # the dumper's own source: an edited checkout (the version stays) dumps afresh
+        src = os.stat(dump.__code__.co_filename)
+        mine = (src.st_size, src.st_mtime_ns)
+    except (AttributeError, OSError):
+        return dump()
+    key = hashlib.sha1(repr((__version__, stamps, mine, case, notes)).encode()).hexdigest()
     path = folder() / f"{key}.yaml"
     try:
         with open(path, "rb") as fh:
