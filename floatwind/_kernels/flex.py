@@ -800,14 +800,14 @@ def flex_dynamics_into(fp, ip, y, X, tau, force, moment, A, coupled, out, sc):
                 ws[st1 + k] = ws[sw + k] + X[x + oW + 3 * i + k]
             _mv(ws, sR, ws, st1, ws, swb)
             mi = fp[o_mass + i]
-            for k in range(36):
-                ws[sMi + k] = 0.0
-            for rr in range(3):
-                ws[sMi + 7 * rr] = mi
-                for c in range(3):
-                    ws[sMi + (3 + rr) * 6 + 3 + c] = ws[sIg + 3 * rr + c]
             oJ = sJb + i * 6 * nn
             if coupled:
+                for k in range(36):
+                    ws[sMi + k] = 0.0
+                for rr in range(3):
+                    ws[sMi + 7 * rr] = mi
+                    for c in range(3):
+                        ws[sMi + (3 + rr) * 6 + 3 + c] = ws[sIg + 3 * rr + c]
                 for k in range(9):
                     Rm[k // 3, k % 3] = ws[sR + k]
                 km.added_mass_rows(Rm, ws[srg + 3 * i : srg + 3 * i + 3], A[b, i], G, GA)
@@ -824,16 +824,33 @@ def flex_dynamics_into(fp, ip, y, X, tau, force, moment, A, coupled, out, sc):
                 for rr in range(6):
                     for c in range(6):
                         ws[sMi + 6 * rr + c] += A[b, i, rr, c]
-            for rr in range(6):
-                for c in range(nn):
+                for rr in range(6):
+                    for c in range(nn):
+                        a = 0.0
+                        for k in range(6):
+                            a += ws[sMi + 6 * rr + k] * ws[oJ + k * nn + c]
+                        ws[sMJ + rr * nn + c] = a
                     a = 0.0
                     for k in range(6):
-                        a += ws[sMi + 6 * rr + k] * ws[oJ + k * nn + c]
-                    ws[sMJ + rr * nn + c] = a
-                a = 0.0
-                for k in range(6):
-                    a += ws[sMi + 6 * rr + k] * ws[scb + 6 * i + k]
-                ws[sv6 + rr] = a
+                        a += ws[sMi + 6 * rr + k] * ws[scb + 6 * i + k]
+                    ws[sv6 + rr] = a
+            else:
+                # M_i = diag(m_i 1, I_g) (no added mass): M_i Jb and M_i cb without the zero
+                # blocks (the same sums: the products of the zero entries add +-0 exactly)
+                for rr in range(3):
+                    for c in range(nn):
+                        ws[sMJ + rr * nn + c] = mi * ws[oJ + rr * nn + c]
+                        ws[sMJ + (3 + rr) * nn + c] = (
+                            ws[sIg + 3 * rr] * ws[oJ + 3 * nn + c]
+                            + ws[sIg + 3 * rr + 1] * ws[oJ + 4 * nn + c]
+                            + ws[sIg + 3 * rr + 2] * ws[oJ + 5 * nn + c]
+                        )
+                    ws[sv6 + rr] = mi * ws[scb + 6 * i + rr]
+                    ws[sv6 + 3 + rr] = (
+                        ws[sIg + 3 * rr] * ws[scb + 6 * i + 3]
+                        + ws[sIg + 3 * rr + 1] * ws[scb + 6 * i + 4]
+                        + ws[sIg + 3 * rr + 2] * ws[scb + 6 * i + 5]
+                    )
             _mv(ws, sIg, ws, swb, ws, st1)
             _cross(ws, swb, ws, st1, ws, st2)
             for k in range(3):
