@@ -107,6 +107,14 @@ def pack(fl: dict, it: dict, sizes: tuple) -> tuple[np.ndarray, np.ndarray]:
 # small vector algebra on flat arrays at offsets (the same operations in the same order as
 # floatwind._kernels.mcm._mv, _mm, _cross)
 @njit(cache=True, fastmath=False, inline="always")
+def _m3(M, o):
+    """The 3x3 block M[o:o+9] as a tuple (read at once: the stores that follow cannot make
+    LLVM read it again, whatever array they go to)."""
+    return (M[o], M[o + 1], M[o + 2], M[o + 3], M[o + 4], M[o + 5], M[o + 6], M[o + 7],
+            M[o + 8])  # fmt: skip
+
+
+@njit(cache=True, fastmath=False, inline="always")
 def _mv(M, om, V, ov, O, oo):
     """O[oo:oo+3] = M V (M 3x3 row-major at om)."""
     v0, v1, v2 = V[ov], V[ov + 1], V[ov + 2]
@@ -149,13 +157,16 @@ def _cross(A, oa, Bv, ob, O, oo):
 
 @njit(cache=True, fastmath=False, inline="always")
 def _rot_inertia(R, orr, I, oi, O, oo):
-    """O = R I R^T (``floatwind._kernels.joints._rot_inertia``)."""
+    """O = R I R^T (``floatwind._kernels.joints._rot_inertia``; R and I read first, so that
+    the stores to O cannot make them be read again)."""
+    Rt = _m3(R, orr)
+    It = _m3(I, oi)
     for a in range(3):
         for c in range(3):
             s = 0.0
             for k in range(3):
                 for m in range(3):
-                    s += R[orr + 3 * a + k] * I[oi + 3 * k + m] * R[orr + 3 * c + m]
+                    s += Rt[3 * a + k] * It[3 * k + m] * Rt[3 * c + m]
             O[oo + 3 * a + c] = s
 
 
