@@ -138,14 +138,13 @@ def _flex_header(dofs) -> tuple[int, ...] | None:
 
 
 #: the flexible stages' kernels a model's module holds its own copies of (:func:`_sized_flex`)
-_SIZED = ("node_sums", "flex_state_into", "solve_small", "flex_dynamics_into",
-          "rhs_kinematics_flex", "rhs_dynamics_flex")  # fmt: skip
+_SIZED = ("node_sums", "flex_state_into", "flex_dynamics_into", "rhs_kinematics_flex",
+          "rhs_dynamics_flex")  # fmt: skip
 
 
 def _sized_flex(header: tuple[int, ...]) -> tuple[list[str], list[str]]:
     """(imports, definitions): the flexible tower's stage kernels (``flex_nodes.node_sums``,
-    ``flex.flex_state_into``, ``flex.flex_dynamics_into`` with its ``mcm.solve_small`` of
-    6 + nf rows, and the glue ``fused.
+    ``flex.flex_state_into``, ``flex.flex_dynamics_into`` and the glue ``fused.
     rhs_kinematics_flex``, ``rhs_dynamics_flex`` that calls them) with every read of the
     header of ``ip`` (the sizes N, nj, n, nf, J and the offsets into ``fp``; ``flex.pack``)
     written as the model's literal: the loops over bodies, modes and 3-vectors get constant
@@ -153,11 +152,11 @@ def _sized_flex(header: tuple[int, ...]) -> tuple[list[str], list[str]]:
     registers and tells the scratch's regions apart (docs/performance.md, "Flexible tower,
     sixth session": ~2.4x on these stages). The same source otherwise: the same operations in
     the same order (the same bits as the shared kernels, which the output rows keep)."""
-    from floatwind._kernels import flex, flex_nodes, fused, mcm
+    from floatwind._kernels import flex, flex_nodes, fused
 
     consts = {k: v for m in (flex, flex_nodes) for k, v in vars(m).items()
               if k.startswith(("IP_", "_IP_")) and isinstance(v, int)}  # fmt: skip
-    fns = (flex_nodes.node_sums, flex.flex_state_into, mcm.solve_small, flex.flex_dynamics_into,
+    fns = (flex_nodes.node_sums, flex.flex_state_into, flex.flex_dynamics_into,
            fused.rhs_kinematics_flex, fused.rhs_dynamics_flex)  # fmt: skip
     imports: list[str] = []
     defs: list[str] = []
@@ -173,10 +172,7 @@ def _sized_flex(header: tuple[int, ...]) -> tuple[list[str], list[str]]:
             return str(header[k]) if 0 <= k < len(header) else m.group(0)
 
         src = re.sub(r"\bip\[([^\[\]]+)\]", literal, _getsource(py))
-        src = src.replace("kfx.flex_", "flex_").replace("km.solve_small(", "solve_small(")
-        if py.__name__ == "solve_small":
-            src = src.replace("    n = b.shape[0]\n", f"    n = {6 + header[3]}\n", 1)
-        defs.append(src)
+        defs.append(src.replace("kfx.flex_", "flex_"))
         for name in py.__code__.co_names:
             v = py.__globals__.get(name)
             if name in _SIZED or v is None:
