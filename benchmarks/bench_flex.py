@@ -9,8 +9,9 @@ Morison spar in its JONSWAP sea with the rotor at 12.1 rpm; three variants: the 
 Times ``rk4_chunk`` of ``--steps`` RK4 steps (process CPU, min and median of ``--repeat``, the
 variants alternated in each round so that the machine's load hits them alike), after a warm-up
 chunk that compiles. ``--pieces`` also times, inside a compiled loop, the flexible stages of
-one right-hand side (``flex_state``, ``flex_dynamics``) for the four-mode
-model. Prints microseconds; asserts nothing.
+one right-hand side (``flex_state_into``, ``flex_dynamics_into``) for the four-mode model: the
+model's sized copies (the stepping's) and the shared kernels (the output rows'). Prints
+microseconds; asserts nothing.
 """
 
 from __future__ import annotations
@@ -68,46 +69,63 @@ def chunk_timer(modes: int, steps: int, dt: float = 0.0125):
 
 
 def pieces(fr, n: int, repeat: int) -> None:
-    from floatwind._kernels import flex as kfx
+    """The two flexible stages of one right-hand side in a compiled loop: the model's own
+    copies with its sizes as literals (``floatwind.simulate.generate._sized_flex``, what the
+    stepping runs) and the shared kernels (what the output rows run)."""
+    from floatwind._kernels.fused import flex_work
+    from floatwind.simulate import fused as sf
+    from floatwind.simulate import generate
 
     f = fr.params.dofs
     y = fr.system.initial_state()
     y = y + 1e-3 * np.random.default_rng(0).standard_normal(y.shape)
-    N = int(f.ip[kfx.IP_N])
+    N, nm, nf = int(f.ip[0]), int(f.ip[2]), int(f.ip[3])
     B = y.shape[0]
     force = np.zeros((B, N, 3))
     moment = np.zeros((B, N, 3))
     A = np.zeros((B, N, 6, 6))
     rel = fr._rel(np.array([0.0]))
-    tr = (rel.rho, rel.drho, rel.ddrho, rel.R_c2s, rel.w_rel, rel.dw_rel)
+    tab = (rel.rho, rel.drho, rel.ddrho, rel.R_c2s, rel.w_rel, rel.dw_rel)
+    w = flex_work(B, N, nm, nf, f.cm_b, y.shape[1])
+    kin = (w.X, w.kin.r_G, w.kin.R_b2g, w.kin.v_G, w.kin.w_b, w.ws)
+    imports, defs = generate._sized_flex(generate._flex_header(sf.stepper_kind(fr.system)))
+    g: dict = {}
+    exec("\n".join(["from floatwind.jit import njit", *imports]), g)  # noqa: S102 - our text
+    exec("\n\n".join(defs).replace("cache=True", "cache=False"), g)  # noqa: S102
+    from floatwind._kernels import flex as kfx
 
-    @njit(cache=False)
-    def l_state(fp, ip, tr, y, n):
-        for _ in range(n):
-            kfx.flex_state(fp, ip, tr[0], tr[1], tr[2], tr[3], tr[4], tr[5], False, 0, y)
+    def loops(fs, fd):
+        @njit(cache=False)
+        def l_state(fp, ip, tab, y, kin, n):
+            for _ in range(n):
+                fs(fp, ip, tab, False, 0, y, kin)
 
-    @njit(cache=False)
-    def l_dyn(fp, ip, y, X, force, moment, A, out, n):
-        for _ in range(n):
-            tau = np.empty((y.shape[0], 4))
-            kfx.flex_dynamics(fp, ip, y, X, tau, force, moment, A, False, out)
+        @njit(cache=False)
+        def l_dyn(fp, ip, y, X, tau, force, moment, A, out, dyn, n):
+            for _ in range(n):
+                fd(fp, ip, y, X, tau, force, moment, A, False, out, dyn)
 
-    X = kfx.flex_state(f.fp, f.ip, *tr, False, 0, y)[0]
+        return l_state, l_dyn
+
     out = np.zeros_like(y)
-    res = {}
-    for name, fn, args in (
-        ("flex_state", l_state, (f.fp, f.ip, tr, y)),
-        ("flex_dynamics", l_dyn, (f.fp, f.ip, y, X, force, moment, A, out)),
-    ):
-        fn(*args, 1)
-        best = []
-        for _ in range(repeat):
-            c0 = time.process_time()
-            fn(*args, n)
-            best.append((time.process_time() - c0) / n * 1e6)
-        res[name] = (min(best), float(np.median(best)))
-    for k, (mn, md) in res.items():
-        print(f"  {k:14s} min {mn:7.2f} us  median {md:7.2f} us per call")
+    tau = np.zeros((B, nf))
+    for tag, (fs, fd) in (("sized", (g["flex_state_into"], g["flex_dynamics_into"])),
+                          ("shared", (kfx.flex_state_into, kfx.flex_dynamics_into))):  # fmt: skip
+        l_state, l_dyn = loops(fs, fd)
+        res = {}
+        for name, fn, args in (
+            ("flex_state", l_state, (f.fp, f.ip, tab, y, kin)),
+            ("flex_dynamics", l_dyn, (f.fp, f.ip, y, w.X, tau, force, moment, A, out, w.dyn)),
+        ):
+            fn(*args, 1)
+            best = []
+            for _ in range(repeat):
+                c0 = time.process_time()
+                fn(*args, n)
+                best.append((time.process_time() - c0) / n * 1e6)
+            res[name] = (min(best), float(np.median(best)))
+        for k, (mn, md) in res.items():
+            print(f"  {tag:6s} {k:14s} min {mn:7.2f} us  median {md:7.2f} us per call")
 
 
 def main() -> None:
@@ -130,7 +148,7 @@ def main() -> None:
         print(f"  {name:12s} {min(v):7.1f} / {np.median(v):7.1f}   {min(v) / r0:5.2f}x rigid (min)")
     if args.pieces:
         print("four modes, one right-hand side's flexible stages (compiled loop):")
-        pieces(runs[4][1], 2000, args.repeat)
+        pieces(runs[4][1], 20000, args.repeat)
 
 
 if __name__ == "__main__":

@@ -41,3 +41,22 @@ def test_a_kernel_first_typed_from_a_caller_without_nrt_keeps_its_own():
     # np.zeros); floatwind.jit states _nrt=True for every kernel that does not say otherwise
     assert _caller_without_nrt(3) == 1.0
     assert _allocates(4) == 1.0
+
+
+def test_a_flexible_models_stages_are_compiled_with_its_sizes():
+    # docs/performance.md, "Flexible tower, sixth session": the module holds its own copies of
+    # the flexible stages with ip's header (sizes, offsets into fp) as literals; the int arrays
+    # after the header stay run-time reads
+    from floatwind._kernels.flex import IP_HEAD
+
+    loads = [CompiledLoad(kl.gravity_kernel, None)]
+    header = (2, 0, 4, 4, 20, 0) + tuple(100 + k for k in range(IP_HEAD - 6))
+    text = _source(loads, "flex:" + ",".join(map(str, header)))
+    for name in ("node_sums", "flex_state_into", "flex_dynamics_into", "rhs_kinematics_flex",
+                 "rhs_dynamics_flex"):  # fmt: skip
+        assert text.count(f"\ndef {name}(") == 1
+    assert text.count("N, nj, n, nf = 2, 0, 4, 4") == 3  # node_sums and the two stages
+    assert "ip[IP_N]" not in text and "ip[6]" not in text
+    assert "ip[i_fa + k]" in text  # is_fa: after the header
+    assert "kfx.flex_state_into(" not in text
+    assert "\ndef flex_state_into(" not in _source(loads, "flex")  # the shared kernels

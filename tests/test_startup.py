@@ -234,11 +234,12 @@ def test_template_sources_are_inspect_s():
 
     from floatwind.simulate import generate
 
-    n = 0
+    n = 0  # flex, flex_nodes: copied sized into a flexible model's module (_sized_flex)
     for name in ("floatwind._kernels.fused", "floatwind.integrate.base",
                  "floatwind.integrate.compiled", "floatwind.integrate.compiled_bossak",
                  "floatwind._kernels.joints", "floatwind.simulate.system",
-                 "floatwind.case.openfast.reader"):  # fmt: skip
+                 "floatwind.case.openfast.reader", "floatwind._kernels.flex",
+                 "floatwind._kernels.flex_nodes"):  # fmt: skip
         module = importlib.import_module(name)
         for obj in vars(module).values():
             fn = getattr(obj, "py_func", obj)

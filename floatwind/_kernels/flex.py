@@ -107,6 +107,14 @@ def pack(fl: dict, it: dict, sizes: tuple) -> tuple[np.ndarray, np.ndarray]:
 # small vector algebra on flat arrays at offsets (the same operations in the same order as
 # floatwind._kernels.mcm._mv, _mm, _cross)
 @njit(cache=True, fastmath=False, inline="always")
+def _m3(M, o):
+    """The 3x3 block M[o:o+9] as a tuple (read at once: the stores that follow cannot make
+    LLVM read it again, whatever array they go to)."""
+    return (M[o], M[o + 1], M[o + 2], M[o + 3], M[o + 4], M[o + 5], M[o + 6], M[o + 7],
+            M[o + 8])  # fmt: skip
+
+
+@njit(cache=True, fastmath=False, inline="always")
 def _mv(M, om, V, ov, O, oo):
     """O[oo:oo+3] = M V (M 3x3 row-major at om)."""
     v0, v1, v2 = V[ov], V[ov + 1], V[ov + 2]
@@ -149,13 +157,16 @@ def _cross(A, oa, Bv, ob, O, oo):
 
 @njit(cache=True, fastmath=False, inline="always")
 def _rot_inertia(R, orr, I, oi, O, oo):
-    """O = R I R^T (``floatwind._kernels.joints._rot_inertia``)."""
+    """O = R I R^T (``floatwind._kernels.joints._rot_inertia``; R and I read first, so that
+    the stores to O cannot make them be read again)."""
+    Rt = _m3(R, orr)
+    It = _m3(I, oi)
     for a in range(3):
         for c in range(3):
             s = 0.0
             for k in range(3):
                 for m in range(3):
-                    s += R[orr + 3 * a + k] * I[oi + 3 * k + m] * R[orr + 3 * c + m]
+                    s += Rt[3 * a + k] * It[3 * k + m] * Rt[3 * c + m]
             O[oo + 3 * a + c] = s
 
 
@@ -800,14 +811,14 @@ def flex_dynamics_into(fp, ip, y, X, tau, force, moment, A, coupled, out, sc):
                 ws[st1 + k] = ws[sw + k] + X[x + oW + 3 * i + k]
             _mv(ws, sR, ws, st1, ws, swb)
             mi = fp[o_mass + i]
-            for k in range(36):
-                ws[sMi + k] = 0.0
-            for rr in range(3):
-                ws[sMi + 7 * rr] = mi
-                for c in range(3):
-                    ws[sMi + (3 + rr) * 6 + 3 + c] = ws[sIg + 3 * rr + c]
             oJ = sJb + i * 6 * nn
             if coupled:
+                for k in range(36):
+                    ws[sMi + k] = 0.0
+                for rr in range(3):
+                    ws[sMi + 7 * rr] = mi
+                    for c in range(3):
+                        ws[sMi + (3 + rr) * 6 + 3 + c] = ws[sIg + 3 * rr + c]
                 for k in range(9):
                     Rm[k // 3, k % 3] = ws[sR + k]
                 km.added_mass_rows(Rm, ws[srg + 3 * i : srg + 3 * i + 3], A[b, i], G, GA)
@@ -824,16 +835,33 @@ def flex_dynamics_into(fp, ip, y, X, tau, force, moment, A, coupled, out, sc):
                 for rr in range(6):
                     for c in range(6):
                         ws[sMi + 6 * rr + c] += A[b, i, rr, c]
-            for rr in range(6):
-                for c in range(nn):
+                for rr in range(6):
+                    for c in range(nn):
+                        a = 0.0
+                        for k in range(6):
+                            a += ws[sMi + 6 * rr + k] * ws[oJ + k * nn + c]
+                        ws[sMJ + rr * nn + c] = a
                     a = 0.0
                     for k in range(6):
-                        a += ws[sMi + 6 * rr + k] * ws[oJ + k * nn + c]
-                    ws[sMJ + rr * nn + c] = a
-                a = 0.0
-                for k in range(6):
-                    a += ws[sMi + 6 * rr + k] * ws[scb + 6 * i + k]
-                ws[sv6 + rr] = a
+                        a += ws[sMi + 6 * rr + k] * ws[scb + 6 * i + k]
+                    ws[sv6 + rr] = a
+            else:
+                # M_i = diag(m_i 1, I_g) (no added mass): M_i Jb and M_i cb without the zero
+                # blocks (the same sums: the products of the zero entries add +-0 exactly)
+                for rr in range(3):
+                    for c in range(nn):
+                        ws[sMJ + rr * nn + c] = mi * ws[oJ + rr * nn + c]
+                        ws[sMJ + (3 + rr) * nn + c] = (
+                            ws[sIg + 3 * rr] * ws[oJ + 3 * nn + c]
+                            + ws[sIg + 3 * rr + 1] * ws[oJ + 4 * nn + c]
+                            + ws[sIg + 3 * rr + 2] * ws[oJ + 5 * nn + c]
+                        )
+                    ws[sv6 + rr] = mi * ws[scb + 6 * i + rr]
+                    ws[sv6 + 3 + rr] = (
+                        ws[sIg + 3 * rr] * ws[scb + 6 * i + 3]
+                        + ws[sIg + 3 * rr + 1] * ws[scb + 6 * i + 4]
+                        + ws[sIg + 3 * rr + 2] * ws[scb + 6 * i + 5]
+                    )
             _mv(ws, sIg, ws, swb, ws, st1)
             _cross(ws, swb, ws, st1, ws, st2)
             for k in range(3):

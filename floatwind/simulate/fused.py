@@ -99,7 +99,7 @@ class FusedRHS:
         self._static = system.static
         self.stepper = stepper(self.compiled, stepper_kind(system))  # its system_rhs, rk4_chunk
         self._flex = getattr(system, "flex", None) is not None
-        dofs = flex_params(system.flex) if self._flex else dof_params(tree, None, system.model.batch)
+        dofs = _flex_of(system) if self._flex else dof_params(tree, None, system.model.batch)
         self.params = kf.SystemParams(
             static=self._static,
             rel=None,
@@ -231,10 +231,23 @@ def fuse(system) -> tuple[FusedRHS | None, str]:
 
 def stepper_kind(system) -> bool | str:
     """The right-hand side template of ``system`` (``floatwind.simulate.generate.stepper``):
-    "flex" with a flexible tower, True with joint DOFs, False without."""
+    with a flexible tower "flex:" and the header of its ``ip`` (sizes and offsets: the stages
+    compiled with them as literals, ``generate._sized_flex``), True with joint DOFs, False
+    without."""
     if getattr(system, "flex", None) is not None:
-        return "flex"
+        from floatwind._kernels.flex import IP_HEAD
+
+        return "flex:" + ",".join(str(int(v)) for v in _flex_of(system).ip[:IP_HEAD])
     return system.n_dof > 0
+
+
+def _flex_of(system):
+    """:func:`flex_params` of ``system.flex``, made once per system (``stepper_kind`` and
+    :class:`FusedRHS` both need it)."""
+    p = getattr(system, "_fused_flex", None)
+    if p is None:
+        p = system._fused_flex = flex_params(system.flex)
+    return p
 
 
 def flex_params(flex, motion: np.ndarray | None = None):

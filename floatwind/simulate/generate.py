@@ -30,6 +30,8 @@ import functools
 import inspect
 import linecache
 import os
+import re
+import types
 
 from floatwind._kernels.codegen import load_module
 
@@ -118,12 +120,68 @@ def _template(fn, name: str) -> str:
 def _staged(dofs, plain, with_dofs, name: str) -> str:
     """The source of the template for ``dofs`` under ``name``: False (none), True (joint DOFs)
     or "flex" (a flexible tower, its modes and any joint DOFs: the joint-DOF template with the
-    flexible stages, :data:`_FLEX_STAGES`)."""
+    flexible stages, :data:`_FLEX_STAGES`; "flex:" and the tower's sizes and offsets: the same
+    with the stages' kernels of :func:`_sized_flex`)."""
     src = _template(with_dofs if dofs else plain, name)
-    if dofs == "flex":
+    if isinstance(dofs, str) and dofs.startswith("flex"):
         for old, new in _FLEX_STAGES.items():
             src = src.replace(old, new)
     return src
+
+
+def _flex_header(dofs) -> tuple[int, ...] | None:
+    """The flexible tower's ``ip`` header (sizes and offsets, ``floatwind._kernels.flex.pack``)
+    of a stepper kind "flex:h0,h1,..." (``floatwind.simulate.fused.stepper_kind``), else None."""
+    if isinstance(dofs, str) and dofs.startswith("flex:"):
+        return tuple(int(v) for v in dofs[5:].split(","))
+    return None
+
+
+#: the flexible stages' kernels a model's module holds its own copies of (:func:`_sized_flex`)
+_SIZED = ("node_sums", "flex_state_into", "flex_dynamics_into", "rhs_kinematics_flex",
+          "rhs_dynamics_flex")  # fmt: skip
+
+
+def _sized_flex(header: tuple[int, ...]) -> tuple[list[str], list[str]]:
+    """(imports, definitions): the flexible tower's stage kernels (``flex_nodes.node_sums``,
+    ``flex.flex_state_into``, ``flex.flex_dynamics_into`` and the glue ``fused.
+    rhs_kinematics_flex``, ``rhs_dynamics_flex`` that calls them) with every read of the
+    header of ``ip`` (the sizes N, nj, n, nf, J and the offsets into ``fp``; ``flex.pack``)
+    written as the model's literal: the loops over bodies, modes and 3-vectors get constant
+    trip counts and the offsets constants, so LLVM unrolls them, keeps the small sums in
+    registers and tells the scratch's regions apart (docs/performance.md, "Flexible tower,
+    sixth session": ~2.4x on these stages). The same source otherwise: the same operations in
+    the same order (the same bits as the shared kernels, which the output rows keep)."""
+    from floatwind._kernels import flex, flex_nodes, fused
+
+    consts = {k: v for m in (flex, flex_nodes) for k, v in vars(m).items()
+              if k.startswith(("IP_", "_IP_")) and isinstance(v, int)}  # fmt: skip
+    fns = (flex_nodes.node_sums, flex.flex_state_into, flex.flex_dynamics_into,
+           fused.rhs_kinematics_flex, fused.rhs_dynamics_flex)  # fmt: skip
+    imports: list[str] = []
+    defs: list[str] = []
+    for fn in fns:
+        py = fn.py_func
+        ns = dict(consts, t=flex_nodes.IP_TENSORS) if py.__name__ == "node_sums" else consts
+
+        def literal(m, ns=ns):
+            try:
+                k = int(eval(m.group(1), {"__builtins__": {}}, ns))  # noqa: S307 - names of ns only
+            except (NameError, SyntaxError, TypeError):
+                return m.group(0)  # a run-time index (the int arrays after the header)
+            return str(header[k]) if 0 <= k < len(header) else m.group(0)
+
+        src = re.sub(r"\bip\[([^\[\]]+)\]", literal, _getsource(py))
+        defs.append(src.replace("kfx.flex_", "flex_"))
+        for name in py.__code__.co_names:
+            v = py.__globals__.get(name)
+            if name in _SIZED or v is None:
+                continue
+            if isinstance(v, types.ModuleType):
+                imports.append(f"import {v.__name__} as {name}")
+            else:
+                imports.append(f"from {py.__module__} import {name}")
+    return list(dict.fromkeys(imports)), defs
 
 
 #: the decorator of the glue between the chunk templates and the load kernels (``_loads``, a
@@ -154,6 +212,11 @@ def _source(loads: list, dofs: bool | str = False) -> str:
     ]
     defs: list[str] = []
     names = []
+    header = _flex_header(dofs)
+    if header is not None:  # the flexible stages with the model's sizes as literals
+        more, sized = _sized_flex(header)
+        imports += more
+        defs += sized
     for i, c in enumerate(loads):
         nm = f"_load{i}"
         _emit(c, nm, imports, defs)
@@ -240,5 +303,5 @@ def is_compiled(loads: list, dofs: bool | str = False) -> bool:
 def stepper(loads: list, dofs: bool | str = False):
     """The generated module (``system_rhs``, ``rk4_chunk``) for the load list ``loads``; with
     ``dofs`` the right-hand side of a model with joint degrees of freedom (``"flex"``: with a
-    flexible tower)."""
+    flexible tower; ``"flex:..."`` with its stages sized, :func:`_sized_flex`)."""
     return load_module(_source(loads, dofs))
