@@ -1,10 +1,15 @@
 """Cost of the flexible tower (issue 37) per step on the compiled path, and of its pieces.
 
-    python benchmarks/bench_flex.py [--steps 2000] [--repeat 7] [--pieces] [--deck ref11|ref05]
+    python benchmarks/bench_flex.py [--steps 2000] [--repeat 7] [--pieces] [--deck ref11|ref05|held]
+    python benchmarks/bench_flex.py --deck ref11,held     # both models, all variants alternated
 
 Model: ref11 (``../shared/reference/openfast/ref11_tower_flex_decay``: still water, linear
 hydro matrices, no rotor loads; the cheapest loads there are) or with ``--deck ref05`` ref05's
-Morison spar in its JONSWAP sea with the rotor at 12.1 rpm; three variants: the rigid tower
+Morison spar in its JONSWAP sea with the rotor at 12.1 rpm, or with ``--deck held`` issue 37's
+held-back deck as far as the reference decks give it: ref05's Morison spar in a regular wave
+(WaveMod 1P0: phase 0, ref05's height 5 m and period 10 s) from 15 deg (WaveDir), rotor spinning at
+12.1 rpm (ElastoDyn, no aerodynamics: ref05 has CompAero 0). A comma list of decks times them
+all in one process, every variant of every deck alternated in each round. Three variants: the rigid tower
 (TwFADOF1 = TwSSDOF1 = False), two modes (the deck), four modes (TwFADOF2 = TwSSDOF2 = True).
 Times ``rk4_chunk`` of ``--steps`` RK4 steps (process CPU, min and median of ``--repeat``, the
 variants alternated in each round so that the machine's load hits them alike), after a warm-up
@@ -29,6 +34,7 @@ DECKS = {
     "ref11": REF / "ref11_tower_flex_decay" / "ref11_tower_flex_decay.fst",
     "ref05": REF / "ref05_morison_jonswap" / "ref05_morison_jonswap.fst",
 }
+DECKS["held"] = DECKS["ref05"]
 DECK = ["ref11"]
 
 
@@ -40,8 +46,12 @@ def system_of(modes: int):
 
     deck = read_fst(DECKS[DECK[0]])
     ed = deck["ElastoDyn"]["values"]
-    if DECK[0] == "ref05":  # the rotor spinning (docs/multibody.md, "Flexible tower", Speed)
+    if DECK[0] in ("ref05", "held"):  # the rotor spinning (docs/multibody.md, "Flexible tower", Speed)
         ed["RotSpeed"] = 12.1
+    if DECK[0] == "held":  # issue 37's held-back deck: a regular wave from 15 deg
+        sea = deck["SeaState"]["values"]
+        sea["WaveMod"] = "1P0"
+        sea["WaveDir"] = 15.0
     ed["TwFADOF1"] = ed["TwSSDOF1"] = modes >= 2
     ed["TwFADOF2"] = ed["TwSSDOF2"] = modes >= 4
     case = case_from_deck(deck)["case"]
@@ -133,22 +143,32 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=2000)
     p.add_argument("--repeat", type=int, default=7)
     p.add_argument("--pieces", action="store_true")
-    p.add_argument("--deck", choices=sorted(DECKS), default="ref11")
+    p.add_argument("--deck", default="ref11", help=f"one of {sorted(DECKS)} or a comma list")
     args = p.parse_args()
-    DECK[0] = args.deck
-    runs = {m: chunk_timer(m, args.steps) for m in (0, 2, 4)}
-    t = {m: [] for m in runs}
+    decks = args.deck.split(",")
+    for d in decks:
+        if d not in DECKS:
+            p.error(f"--deck {d}: not one of {sorted(DECKS)}")
+    runs = {}
+    for d in decks:
+        DECK[0] = d
+        for m in (0, 2, 4):
+            runs[d, m] = chunk_timer(m, args.steps)
+    t = {k: [] for k in runs}
     for _ in range(args.repeat):
-        for m, (run, _fr) in runs.items():
-            t[m].append(run())
-    print(f"{args.deck}, {args.steps} RK4 steps per chunk, CPU us per step (min / median of {args.repeat})")
-    r0 = min(t[0])
-    for m, v in t.items():
-        name = "rigid tower" if m == 0 else f"{m} modes"
-        print(f"  {name:12s} {min(v):7.1f} / {np.median(v):7.1f}   {min(v) / r0:5.2f}x rigid (min)")
+        for k, (run, _fr) in runs.items():
+            t[k].append(run())
+    for d in decks:
+        print(f"{d}, {args.steps} RK4 steps per chunk, CPU us per step (min / median of {args.repeat})")
+        r0, m0 = min(t[d, 0]), np.median(t[d, 0])
+        for m in (0, 2, 4):
+            v = t[d, m]
+            name = "rigid tower" if m == 0 else f"{m} modes"
+            print(f"  {name:12s} {min(v):7.1f} / {np.median(v):7.1f}   {min(v) / r0:5.2f}x / "
+                  f"{np.median(v) / m0:5.2f}x rigid (min / median)")
     if args.pieces:
-        print("four modes, one right-hand side's flexible stages (compiled loop):")
-        pieces(runs[4][1], 20000, args.repeat)
+        print(f"four modes ({decks[-1]}), one right-hand side's flexible stages (compiled loop):")
+        pieces(runs[decks[-1], 4][1], 20000, args.repeat)
 
 
 if __name__ == "__main__":
