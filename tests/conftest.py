@@ -7,6 +7,10 @@ import pytest
 # tests/test_aot.py switches them on where it checks them. Set before floatwind is imported, and
 # inherited by the CLI runs the tests start.
 os.environ.setdefault("FLOATWIND_AOT", "0")
+# flexible towers on the shared stages (one compiled module for every tower layout; the sized
+# copies compile once per layout, ~45 s each on this suite's models): test_flex_tower's ref11
+# test runs the sized stages, the users' default, and checks they give the shared stages' bits
+os.environ.setdefault("FLOATWIND_FLEX_SIZED", "0")
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

@@ -235,10 +235,31 @@ def stepper_kind(system) -> bool | str:
     compiled with them as literals, ``generate._sized_flex``), True with joint DOFs, False
     without."""
     if getattr(system, "flex", None) is not None:
+        if not sized_flex():
+            return "flex"
         from floatwind._kernels.flex import IP_HEAD
 
         return "flex:" + ",".join(str(int(v)) for v in _flex_of(system).ip[:IP_HEAD])
     return system.n_dof > 0
+
+
+#: the environment variable that chooses how a flexible tower's stages compile (:func:`sized_flex`)
+SIZED_ENV = "FLOATWIND_FLEX_SIZED"
+
+
+def sized_flex() -> bool:
+    """Whether a flexible tower's stages compile with its sizes as literals (the default: one
+    module per tower layout, compiled once per layout, ~2.5x faster steps; docs/performance.md
+    "Flexible tower, sixth session"). ``FLOATWIND_FLEX_SIZED=0`` (``false``/``no``/``off``) keeps
+    one module for every layout (the shared kernels: the same bits, slower steps; for many
+    layouts run once each, and the test suite). Any other value is refused, naming the
+    variable."""
+    flag = os.environ.get(SIZED_ENV, "1").strip().lower()
+    if flag in ("0", "false", "no", "off"):
+        return False
+    if flag in ("1", "true", "yes", "on", ""):
+        return True
+    raise ValueError(f"{SIZED_ENV}={flag!r}: give 1 (sized stages, the default) or 0 (shared)")
 
 
 def _flex_of(system):
