@@ -259,7 +259,10 @@ def sized_flex() -> bool:
         return False
     if flag in ("1", "true", "yes", "on", ""):
         return True
-    raise ValueError(f"{SIZED_ENV}={flag!r}: give 1 (sized stages, the default) or 0 (shared)")
+    from floatwind.errors import CaseError
+
+    raise CaseError(f"{SIZED_ENV}={flag!r}: give 1 (sized stages, the default) or 0 (shared)",
+                    field=SIZED_ENV)  # fmt: skip
 
 
 def _flex_of(system):
