@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from floatwind._kernels.flex import _euler123, _t_omega, _top_frame
+from floatwind._kernels.mcm import _cross as _x
 from floatwind.jit import njit
 
 __all__ = ["channel_names", "flex_channels", "params"]
@@ -56,14 +57,6 @@ def _r(R, v, out):
     """out = R v (R 3x3 row-major flat)."""
     for i in range(3):
         out[i] = R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2]
-
-
-@njit(cache=True, fastmath=False, inline="always")
-def _x(a, b, out):
-    """out = a x b."""
-    out[0] = a[1] * b[2] - a[2] * b[1]
-    out[1] = a[2] * b[0] - a[0] * b[2]
-    out[2] = a[0] * b[1] - a[1] * b[0]
 
 
 @njit(cache=True, fastmath=False)
